@@ -1,0 +1,66 @@
+use thiserror::Error;
+
+/// Text that could not be read as a position, a move or a variant value.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ParseError {
+    /// What was wrong, in words a user understands (it names the bad part).
+    pub message: String,
+}
+
+impl ParseError {
+    /// A parse error with the given message.
+    pub fn new(message: impl Into<String>) -> Self {
+        ParseError { message: message.into() }
+    }
+}
+
+/// A move that cannot be played in the current position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// The text is not a move of this game at all.
+    #[error("cannot read move: {0}")]
+    Parse(#[from] ParseError),
+    /// The move is well formed but the rules forbid it here.
+    #[error("illegal move {mv}: {reason}")]
+    Illegal {
+        /// The move as written.
+        mv: String,
+        /// Why it is illegal.
+        reason: String,
+    },
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// It is not a player's turn (dice must be rolled first) or not this player's.
+    #[error("not your turn: {0}")]
+    NotYourTurn(String),
+}
+
+/// Variant options that do not describe a playable game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum VariantError {
+    /// The option name is not known for this game.
+    #[error("unknown option '{name}' for {game} (known: {known})")]
+    UnknownOption {
+        /// The game.
+        game: String,
+        /// The option given.
+        name: String,
+        /// The options the game knows, comma separated.
+        known: String,
+    },
+    /// The option value could not be read or is out of range.
+    #[error("bad value '{value}' for option '{name}': {reason}")]
+    BadValue {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The text is not a list of `name=value` pairs.
+    #[error("cannot read variant '{0}': expected name=value pairs separated by commas")]
+    Syntax(String),
+}

@@ -1,0 +1,35 @@
+//! The core vocabulary of Tabula: what a game, a position, a move and a player are.
+//!
+//! A [`Game`] value holds the rules and the variant options (board size, number of
+//! colours, …); its `State` is one position, side to move included. Everything else
+//! in Tabula — solvers, players, the CLI, the HTTP server, the web UI — is written
+//! against these traits, so adding a game means implementing [`Game`] once and
+//! registering it.
+
+mod error;
+mod game;
+mod oracle;
+mod registered;
+mod strategy;
+mod turn;
+mod variant;
+mod view;
+
+pub use error::{MoveError, ParseError, VariantError};
+pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
+pub use oracle::{Graded, Oracle, Value};
+pub use registered::Registered;
+pub use strategy::{Choice, Strategy};
+pub use turn::{Outcome, Seat, Turn};
+pub use variant::{Variant, VariantOption};
+pub use view::{View, ViewCell, ViewEdge, ViewPiece, Shape};
+
+/// The one random generator used everywhere, so that a seed reproduces a run on
+/// every platform and every version of Tabula.
+pub type Rng = rand_chacha::ChaCha8Rng;
+
+/// Builds the project's generator from a seed.
+pub fn rng_from_seed(seed: u64) -> Rng {
+    use rand::SeedableRng;
+    Rng::seed_from_u64(seed)
+}

@@ -1,0 +1,79 @@
+use crate::Game;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The game-theoretic value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    /// The side to move loses against perfect play.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move wins with perfect play.
+    Win,
+}
+
+impl Value {
+    /// The value for the other side.
+    pub fn flip(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+        }
+    }
+    /// `"win"`, `"loss"` or `"draw"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Loss => "loss",
+            Value::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A value with its remoteness: the number of moves (plies) to the end of the game
+/// under perfect play (the winner hurries, the loser delays). Draws have remoteness 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Graded {
+    /// Win, loss or draw for the side to move.
+    pub value: Value,
+    /// Plies to the end under perfect play.
+    pub remoteness: u32,
+}
+
+impl Graded {
+    /// How good this position is for the side to move: higher is better. Wins
+    /// are better when nearer, losses better when further away.
+    pub fn rank(self) -> i64 {
+        match self.value {
+            Value::Win => 1_000_000_000 - self.remoteness as i64,
+            Value::Draw => 0,
+            Value::Loss => -1_000_000_000 + self.remoteness as i64,
+        }
+    }
+
+    /// The grade of the position *before* a move that leads to this one, from the
+    /// mover's point of view (one ply further from the end).
+    pub fn as_move_grade(self) -> Graded {
+        Graded {
+            value: self.value.flip(),
+            remoteness: if self.value == Value::Draw { 0 } else { self.remoteness + 1 },
+        }
+    }
+}
+
+/// Anything that knows exact values of a game's positions: a retrograde table, the
+/// nim-sum rule, a solved database loaded from disk.
+pub trait Oracle<G: Game>: Send + Sync {
+    /// The exact value of a position for the side to move, or `None` when the position
+    /// is outside what the oracle knows (not reachable from the start it solved).
+    fn grade(&self, game: &G, state: &G::State) -> Option<Graded>;
+}

@@ -1,0 +1,24 @@
+use crate::{Game, Variant, VariantError, VariantOption};
+
+/// A game that can be listed in the registry and built from variant options.
+///
+/// Implementing this (plus [`Game`]) is all a new game needs; the engine's registry
+/// then lists it with one line, and the CLI, server, solvers and UI work for it.
+pub trait Registered: Game + Sized {
+    /// Registry name, as typed on the command line (`kono`, `mu-torere`).
+    const NAME: &'static str;
+    /// Human title (`Four Field Kono`).
+    const TITLE: &'static str;
+    /// One sentence on what the game is.
+    const SUMMARY: &'static str;
+    /// The variant options the game understands.
+    fn options() -> Vec<VariantOption>;
+    /// Builds the game from options; unknown options and bad values are errors.
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
+    /// The normalised options of this game (round-trips through `from_variant`).
+    fn variant(&self) -> Variant;
+    /// Extra `tabula count` report (Burnside counts), if the game has one.
+    fn count_report(&self) -> Option<serde_json::Value> {
+        None
+    }
+}
