@@ -200,6 +200,13 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.format_move(state, mv)
     }
 
+    /// A whole move-log line for a decision, when the game words it better than the
+    /// engine's default `"<seat>: <describe_move> (<reason>)"`. `state` is the position
+    /// before the move; `seat` is `None` for chance.
+    fn log_line(&self, _state: &Self::State, _seat: Option<Seat>, _mv: Self::Move, _reason: Option<&str>) -> Option<String> {
+        None
+    }
+
     /// Grades a position directly when the game knows it cheaply (unused by default).
     fn quick_grade(&self, _state: &Self::State) -> Option<Graded> {
         None

@@ -1,0 +1,10 @@
+//! Players and solvers that work for every game implementing [`tabula_core::Game`].
+
+pub mod alphabeta;
+pub mod expectimax;
+pub mod grundy;
+pub mod matchbox;
+pub mod players;
+pub mod retrograde;
+pub mod simulate;
+pub mod train;
