@@ -1,1 +1,93 @@
-//! (being written)
+//! The generic computer players: random, perfect (from an exact oracle) and
+//! level-mixed (seed 000's "AI level of effort").
+
+use crate::retrograde::graded_moves;
+use rand::Rng as _;
+use std::sync::Arc;
+use tabula_core::{Choice, Game, Oracle, Rng, Seat, Strategy};
+
+/// Plays a uniformly random legal move.
+#[derive(Clone, Debug, Default)]
+pub struct RandomPlayer;
+
+impl<G: Game> Strategy<G> for RandomPlayer {
+    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        Some(Choice::because(moves[rng.gen_range(0..moves.len())], "random"))
+    }
+}
+
+/// Plays perfectly from an exact oracle: wins as fast as possible, loses as slowly
+/// as possible, and breaks ties between equally good moves at random.
+pub struct PerfectPlayer<G: Game> {
+    oracle: Arc<dyn Oracle<G>>,
+}
+
+impl<G: Game> PerfectPlayer<G> {
+    /// A perfect player reading values from `oracle`.
+    pub fn new(oracle: Arc<dyn Oracle<G>>) -> Self {
+        PerfectPlayer { oracle }
+    }
+}
+
+impl<G: Game> Strategy<G> for PerfectPlayer<G> {
+    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+        let graded = graded_moves(game, self.oracle.as_ref(), state);
+        let best = graded.first()?.1;
+        let ties = graded.iter().take_while(|(_, g)| g.rank() == best.rank()).count();
+        let (mv, g) = graded[rng.gen_range(0..ties)];
+        let reason = match g.value {
+            tabula_core::Value::Draw => "perfect: draw".to_string(),
+            v => format!("perfect: {v} in {}", g.remoteness),
+        };
+        Some(Choice::because(mv, reason))
+    }
+}
+
+/// Level-mixed play: at level L (0..=100) a random legal move with probability
+/// (100-L)%, otherwise the strong player's move. This is seed 000's rule "a random
+/// move when a random value mod 100 exceeds the level", with the random value
+/// drawn from 1..=100 so that level 0 is always random and level 100 never.
+pub struct LeveledPlayer<G: Game> {
+    level: u32,
+    strong: Box<dyn Strategy<G>>,
+    random: RandomPlayer,
+}
+
+impl<G: Game> LeveledPlayer<G> {
+    /// Mixes `strong` with random play at `level` (clamped to 0..=100).
+    pub fn new(level: u32, strong: Box<dyn Strategy<G>>) -> Self {
+        LeveledPlayer { level: level.min(100), strong, random: RandomPlayer }
+    }
+    /// The level.
+    pub fn level(&self) -> u32 {
+        self.level
+    }
+}
+
+impl<G: Game> Strategy<G> for LeveledPlayer<G> {
+    fn choose(&mut self, game: &G, state: &G::State, seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+        let roll: u32 = rng.gen_range(1..=100);
+        if roll > self.level {
+            let c = self.random.choose(game, state, seat, rng)?;
+            Some(Choice::because(c.mv, format!("level {}: random", self.level)))
+        } else {
+            let c = self.strong.choose(game, state, seat, rng)?;
+            let why = c.reason.unwrap_or_default();
+            Some(Choice::because(c.mv, format!("level {}: {why}", self.level)))
+        }
+    }
+    fn game_over(&mut self, game: &G, seat: Seat, outcome: tabula_core::Outcome) {
+        self.strong.game_over(game, seat, outcome);
+    }
+    fn forget_game(&mut self) {
+        self.strong.forget_game();
+    }
+}
+
+/// The named level presets of seed 000 (Perfect is level 100 with the perfect player).
+pub const LEVEL_PRESETS: [(&str, u32); 5] = [("off", 0), ("low", 25), ("medium", 66), ("high", 95), ("perfect", 100)];
