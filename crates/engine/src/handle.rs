@@ -1,0 +1,414 @@
+//! [`DynGame`]: one registered game in one variant, behind an object-safe trait.
+
+use crate::matches::{Match, MatchConfig, MatchImpl, MatchRecord};
+use crate::players::{generic_player_kinds, PlayerSpec};
+use crate::EngineError;
+use serde::Serialize;
+use serde_json::{json, Value as Json};
+use std::sync::{Arc, Mutex, OnceLock};
+use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
+use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
+use tabula_ai::retrograde::{graded_moves, Solution};
+use tabula_ai::simulate::SimReport;
+use tabula_core::{Game, GameExt, Oracle, PlayerKind, Registered, Report, Strategy, Turn, VariantOption};
+
+/// The most positions the generic solver will explore.
+pub const MAX_GENERIC_POSITIONS: usize = 30_000_000;
+
+/// What `tabula games` and `GET /api/games` show about a game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameInfo {
+    /// Registry name.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// One sentence.
+    pub summary: String,
+    /// Normalised variant text.
+    pub variant: String,
+    /// The seats, in turn order.
+    pub seats: Vec<String>,
+    /// Variant options.
+    pub options: Vec<VariantOption>,
+    /// Computer players this game supports (and `human`).
+    pub players: Vec<PlayerKind>,
+    /// One-player puzzle?
+    pub puzzle: bool,
+    /// Has dice?
+    pub chance: bool,
+    /// Does an exact solution exist here (perfect player, graded hints)?
+    pub exact: bool,
+}
+
+/// One game in one variant, usable without knowing its Rust type.
+pub trait DynGame: Send + Sync {
+    /// Name, options, seats, players.
+    fn info(&self) -> GameInfo;
+    /// Starts a match.
+    fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError>;
+    /// Rebuilds a saved match.
+    fn resume(&self, record: &MatchRecord) -> Result<Box<dyn Match>, EngineError>;
+    /// `tabula solve`: the game's own report, or the generic strong solution.
+    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+    /// `tabula analyze`: the value of a position and every legal move graded.
+    fn analyze(&self, position: Option<&str>) -> Result<Json, EngineError>;
+    /// `tabula count`: the game's counting report.
+    fn count(&self) -> Result<Json, EngineError>;
+    /// `tabula simulate`: many games between two players on all cores.
+    fn simulate(
+        &self,
+        players: [&str; 2],
+        games: u64,
+        seed: u64,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<SimReport, EngineError>;
+    /// `tabula train`: a learning player trains against an opponent.
+    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+}
+
+/// The concrete [`DynGame`] for a game type.
+pub struct Handle<G: Registered> {
+    game: G,
+    chance: bool,
+    oracle: OnceLock<Option<Arc<dyn Oracle<G>>>>,
+    extra: Mutex<Vec<Arc<Solution<G>>>>,
+}
+
+impl<G: Registered> Handle<G> {
+    /// Wraps a game.
+    pub fn new(game: G) -> Arc<Self> {
+        let chance = probe_chance(&game);
+        Arc::new(Handle { game, chance, oracle: OnceLock::new(), extra: Mutex::new(Vec::new()) })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    fn two_player(&self) -> bool {
+        self.game.seats().len() == 2
+    }
+
+    fn may_have_oracle(&self) -> bool {
+        self.two_player() && !self.chance
+    }
+
+    /// The exact oracle, built once (game's own, else generic retrograde for small games).
+    pub fn oracle(&self) -> Option<Arc<dyn Oracle<G>>> {
+        if !self.may_have_oracle() {
+            return None;
+        }
+        self.oracle
+            .get_or_init(|| {
+                if let Some(o) = self.game.exact_oracle(&|_| {}) {
+                    return Some(o);
+                }
+                if self.game.is_small() {
+                    let start = self.game.initial_state();
+                    return Solution::solve(&self.game, &start, MAX_GENERIC_POSITIONS)
+                        .ok()
+                        .map(|s| Arc::new(s) as Arc<dyn Oracle<G>>);
+                }
+                None
+            })
+            .clone()
+    }
+
+    /// Grades a position that may lie outside the start's solution (custom start
+    /// positions): small games are solved again from there and the solution kept.
+    fn grade_anywhere(&self) -> Option<Arc<dyn Oracle<G>>> {
+        let base = self.oracle()?;
+        if !self.game.is_small() {
+            return Some(base);
+        }
+        Some(Arc::new(Extended { base, handle_extra: self.extra_snapshot() }))
+    }
+
+    fn extra_snapshot(&self) -> Vec<Arc<Solution<G>>> {
+        self.extra.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn ensure_solved_from(&self, state: &G::State) {
+        let Some(base) = self.oracle() else { return };
+        if !self.game.is_small() || base.grade(&self.game, state).is_some() {
+            return;
+        }
+        if self.extra_snapshot().iter().any(|s| s.grade(state).is_some()) {
+            return;
+        }
+        if let Ok(sol) = Solution::solve(&self.game, state, MAX_GENERIC_POSITIONS) {
+            if let Ok(mut v) = self.extra.lock() {
+                if v.len() >= 16 {
+                    v.remove(0);
+                }
+                v.push(Arc::new(sol));
+            }
+        }
+    }
+
+    /// Builds the strategy for a player spec; `None` for a human.
+    pub fn make_player(&self, spec: &PlayerSpec, seed: u64) -> Result<Option<Box<dyn Strategy<G>>>, EngineError> {
+        let bad = |reason: String| EngineError::Player { spec: spec.to_text(), reason };
+        if spec.is_human() {
+            return Ok(None);
+        }
+        if let Some(p) = self.game.custom_player(&spec.name, &spec.options, seed) {
+            return Ok(Some(p));
+        }
+        let deterministic_pair = || {
+            if self.may_have_oracle() {
+                Ok(())
+            } else {
+                Err(bad(format!("{} is only for two-player games without dice", spec.name)))
+            }
+        };
+        let strategy: Box<dyn Strategy<G>> = match spec.name.as_str() {
+            "random" => Box::new(RandomPlayer),
+            "perfect" => {
+                deterministic_pair()?;
+                let oracle = self.oracle().ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
+                Box::new(PerfectPlayer::new(Arc::new(Anywhere { handle_game: self.game.clone(), base: oracle, handle: self as *const _ as usize })))
+            }
+            "alphabeta" => {
+                deterministic_pair()?;
+                Box::new(AlphaBeta::<G>::new(SearchLimits::parse(&spec.options).map_err(bad)?))
+            }
+            _ => {
+                if let Some(level) = spec.level() {
+                    deterministic_pair()?;
+                    let level = level?;
+                    return Ok(Some(Box::new(LeveledPlayer::new(level, self.strong_player()))));
+                }
+                return Err(bad(format!(
+                    "unknown player for {} (known: {})",
+                    G::NAME,
+                    self.player_kinds().iter().map(|k| k.name.clone()).collect::<Vec<_>>().join(", ")
+                )));
+            }
+        };
+        Ok(Some(strategy))
+    }
+
+    /// The best player available: perfect if solvable, else alpha-beta.
+    fn strong_player(&self) -> Box<dyn Strategy<G>> {
+        match self.oracle() {
+            Some(o) => Box::new(PerfectPlayer::new(o)),
+            None => Box::new(AlphaBeta::<G>::new(SearchLimits::default())),
+        }
+    }
+
+    fn player_kinds(&self) -> Vec<PlayerKind> {
+        let exact = self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap());
+        let mut kinds = generic_player_kinds(self.two_player(), !self.chance, exact);
+        kinds.extend(self.game.custom_player_kinds());
+        kinds
+    }
+
+    fn oracle_known_cheap(&self) -> bool {
+        // Games with their own oracle say so by overriding exact_oracle; asking would
+        // build it, so only report what is already built or claimed by a custom solver.
+        self.oracle.get().map(Option::is_some).unwrap_or(true)
+    }
+
+    /// The value of `state` and every legal move graded (plus the game's own analysis).
+    pub fn analyze_state(&self, state: &G::State) -> Result<Json, EngineError> {
+        let game = &self.game;
+        let turn = game.turn(state);
+        let mut out = json!({
+            "game": G::NAME,
+            "variant": game.variant().to_string(),
+            "position": game.format_position(state),
+            "turn": turn,
+        });
+        if let Turn::Move(seat) = turn {
+            out["to_move"] = json!(game.seats()[seat]);
+        }
+        if let Some(extra) = game.analysis_extra(state) {
+            out["extra"] = extra;
+        }
+        self.ensure_solved_from(state);
+        if let Some(oracle) = self.grade_anywhere() {
+            if let Some(g) = oracle.grade(game, state) {
+                out["value"] = json!(g.value);
+                out["remoteness"] = json!(g.remoteness);
+            }
+            let moves: Vec<Json> = graded_moves(game, oracle.as_ref(), state)
+                .into_iter()
+                .map(|(mv, g)| {
+                    json!({
+                        "move": game.format_move(state, mv),
+                        "cells": game.move_cells(state, mv),
+                        "value": g.value,
+                        "remoteness": g.remoteness,
+                    })
+                })
+                .collect();
+            out["moves"] = json!(moves);
+        } else if let Turn::Move(_) = turn {
+            let moves: Vec<Json> = game
+                .moves(state)
+                .into_iter()
+                .map(|mv| json!({"move": game.format_move(state, mv), "cells": game.move_cells(state, mv)}))
+                .collect();
+            out["moves"] = json!(moves);
+            out["note"] = json!("no exact solution for this game: moves are listed without grades");
+        }
+        Ok(out)
+    }
+}
+
+/// A base oracle plus solutions from custom start positions.
+struct Extended<G: Game> {
+    base: Arc<dyn Oracle<G>>,
+    handle_extra: Vec<Arc<Solution<G>>>,
+}
+
+impl<G: Game> Oracle<G> for Extended<G> {
+    fn grade(&self, game: &G, state: &G::State) -> Option<tabula_core::Graded> {
+        self.base.grade(game, state).or_else(|| self.handle_extra.iter().find_map(|s| s.grade(state)))
+    }
+}
+
+/// The perfect player's oracle: the start's solution, and for small games a fresh
+/// solve from any position outside it (play from a custom start).
+struct Anywhere<G: Game> {
+    handle_game: G,
+    base: Arc<dyn Oracle<G>>,
+    handle: usize,
+}
+
+impl<G: Game> Oracle<G> for Anywhere<G> {
+    fn grade(&self, game: &G, state: &G::State) -> Option<tabula_core::Graded> {
+        let _ = (&self.handle_game, self.handle);
+        self.base.grade(game, state)
+    }
+}
+
+fn probe_chance<G: Game>(game: &G) -> bool {
+    let mut rng = tabula_core::rng_from_seed(1);
+    for _ in 0..4 {
+        let mut s = game.initial_state();
+        let mut buf = Vec::new();
+        for _ in 0..400 {
+            match game.turn(&s) {
+                Turn::Chance => return true,
+                Turn::Over(_) => break,
+                Turn::Move(_) => {
+                    buf.clear();
+                    game.legal_moves(&s, &mut buf);
+                    if buf.is_empty() {
+                        break;
+                    }
+                    use rand::Rng as _;
+                    let mv = buf[rng.gen_range(0..buf.len())];
+                    game.play_unchecked(&mut s, mv);
+                }
+            }
+        }
+    }
+    false
+}
+
+impl<G: Registered> DynGame for Arc<Handle<G>> {
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: G::NAME.into(),
+            title: G::TITLE.into(),
+            summary: G::SUMMARY.into(),
+            variant: self.game.variant().to_string(),
+            seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
+            options: G::options(),
+            players: self.player_kinds(),
+            puzzle: self.game.seats().len() == 1,
+            chance: self.chance,
+            exact: self.may_have_oracle() && self.game.is_small(),
+        }
+    }
+
+    fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError> {
+        let mut m = MatchImpl::new(self.clone(), config)?;
+        m.advance()?;
+        Ok(Box::new(m))
+    }
+
+    fn resume(&self, record: &MatchRecord) -> Result<Box<dyn Match>, EngineError> {
+        if record.game != G::NAME {
+            return Err(EngineError::Replay(format!("the record is a game of {}, not {}", record.game, G::NAME)));
+        }
+        Ok(Box::new(MatchImpl::replay(self.clone(), record)?))
+    }
+
+    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+        if let Some(r) = self.game.solve_report(request, progress) {
+            return r.map_err(EngineError::Unsupported);
+        }
+        if !self.may_have_oracle() {
+            return Err(EngineError::Unsupported(format!(
+                "{} has no strong solver (it is a puzzle or has dice)",
+                G::TITLE
+            )));
+        }
+        let start = match &request.position {
+            Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
+            None => self.game.initial_state(),
+        };
+        let sol = Solution::solve_with_progress(&self.game, &start, MAX_GENERIC_POSITIONS, progress)
+            .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let st = sol.stats();
+        Ok(json!({
+            "game": G::NAME,
+            "variant": self.game.variant().to_string(),
+            "position": self.game.format_position(&start),
+            "positions": st.positions,
+            "wins": st.wins,
+            "losses": st.losses,
+            "draws": st.draws,
+            "start": {"value": st.start.value, "remoteness": st.start.remoteness},
+            "max_remoteness": st.max_remoteness,
+            "seconds": st.seconds,
+        }))
+    }
+
+    fn analyze(&self, position: Option<&str>) -> Result<Json, EngineError> {
+        let state = match position {
+            Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
+            None => self.game.initial_state(),
+        };
+        self.analyze_state(&state)
+    }
+
+    fn count(&self) -> Result<Json, EngineError> {
+        self.game
+            .count_report()
+            .ok_or_else(|| EngineError::Unsupported(format!("{} has no counting report", G::TITLE)))
+    }
+
+    fn simulate(
+        &self,
+        players: [&str; 2],
+        games: u64,
+        seed: u64,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<SimReport, EngineError> {
+        if !self.two_player() {
+            return Err(EngineError::Unsupported("simulation needs a two-player game".into()));
+        }
+        let specs = [crate::parse_player_spec(players[0])?, crate::parse_player_spec(players[1])?];
+        for s in &specs {
+            if s.is_human() {
+                return Err(EngineError::Player { spec: s.to_text(), reason: "a simulation needs computer players".into() });
+            }
+            // Build once now so a bad name is reported before any game runs.
+            self.make_player(s, 0)?;
+        }
+        let make = |which: usize, seed: u64| -> Box<dyn Strategy<G>> {
+            self.make_player(&specs[which], seed).ok().flatten().unwrap_or_else(|| Box::new(RandomPlayer))
+        };
+        Ok(tabula_ai::simulate::simulate(&self.game, players, make, games, seed, tick))
+    }
+
+    fn train(&self, _options: &Json, _progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+        Err(EngineError::Unsupported("training is being wired".into()))
+    }
+}

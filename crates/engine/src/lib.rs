@@ -1,0 +1,19 @@
+//! The engine: every registered game behind one object-safe interface.
+//!
+//! [`registry`] lists the games; [`build`] turns a name and variant text into a
+//! [`DynGame`], whose [`DynGame::new_match`] starts a [`Match`] — a game in
+//! progress with its players, history, log, undo/redo and score tallies. The CLI
+//! and the HTTP server only ever talk to these two traits, so a new game needs no
+//! edits there.
+
+mod error;
+mod handle;
+mod matches;
+mod players;
+mod registry;
+
+pub use error::EngineError;
+pub use handle::{DynGame, GameInfo, Handle};
+pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
+pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
+pub use registry::{build, entry, find, registry, GameEntry};

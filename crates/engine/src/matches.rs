@@ -1,0 +1,705 @@
+//! A game in progress: players, history, undo/redo, the move log, draw rules for
+//! actual play, score tallies across games, and records that replay exactly.
+
+use crate::handle::Handle;
+use crate::players::{parse_player_spec, PlayerSpec};
+use crate::EngineError;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabula_ai::simulate::sample;
+use tabula_core::{Game, MoveError, Outcome, Registered, Rng, Seat, Strategy, Turn, View};
+
+/// How to start a match.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct MatchConfig {
+    /// One player name per seat (`human`, `random`, `level:66`, …); missing seats are human.
+    pub players: Vec<String>,
+    /// Seed of the match's random generator (computer choices, dice).
+    pub seed: u64,
+    /// A start position in the game's text form, instead of the usual start.
+    #[serde(default)]
+    pub position: Option<String>,
+    /// How many of your own moves can be taken back (seed 000's undo queue depth);
+    /// `None` means no limit.
+    #[serde(default)]
+    pub undo_depth: Option<usize>,
+}
+
+/// One line of the move log.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LogEntry {
+    /// 1-based ply number.
+    pub ply: usize,
+    /// The seat that moved, or `None` for chance.
+    pub seat: Option<Seat>,
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Why a computer chose it (`"scenario A"`), if it said.
+    pub reason: Option<String>,
+    /// The whole log line as shown to users.
+    pub text: String,
+}
+
+/// A legal move as front ends need it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MoveInfo {
+    /// The move in the game's notation (send it back to play it).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The cells it touches, in click order.
+    pub cells: Vec<u32>,
+}
+
+/// Wins per seat and the Cat's share, over the games of a match.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won by each seat.
+    pub wins: Vec<u64>,
+    /// Draws, and games every player resigned: the Cat's.
+    pub cat: u64,
+    /// Games finished.
+    pub games: u64,
+}
+
+/// A move in a saved record.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RecordedMove {
+    /// The move (die rolls included) in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The reason the computer gave, kept for the log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Everything needed to rebuild a match exactly: the game, players, seed and
+/// every move played (dice included).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MatchRecord {
+    /// Registry name.
+    pub game: String,
+    /// Variant text.
+    pub variant: String,
+    /// How the match was set up.
+    pub config: MatchConfig,
+    /// The moves of the current game, in order.
+    pub moves: Vec<RecordedMove>,
+    /// The seat that resigned, if the game ended so.
+    #[serde(default)]
+    pub resigned: Option<Seat>,
+    /// Score tallies of earlier games in this match.
+    #[serde(default)]
+    pub tally: Tally,
+    /// Learned state of learning players, per seat.
+    #[serde(default)]
+    pub learned: Vec<Option<serde_json::Value>>,
+}
+
+/// A seat as shown.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatView {
+    /// The seat's name in the game (`X`, `White`, `Player 1`).
+    pub name: String,
+    /// Who plays it (`human`, `level:66`).
+    pub player: String,
+}
+
+/// The whole visible state of a match, as the server sends it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MatchView {
+    /// Registry name.
+    pub game: String,
+    /// Human title.
+    pub title: String,
+    /// Variant text.
+    pub variant: String,
+    /// The seats and their players.
+    pub seats: Vec<SeatView>,
+    /// The position in the game's text form.
+    pub position: String,
+    /// Who acts next.
+    pub turn: Turn,
+    /// The seat to move, if a player is to move.
+    pub to_move: Option<Seat>,
+    /// True when a human must move now.
+    pub human_to_move: bool,
+    /// How the game ended, if it did.
+    pub outcome: Option<Outcome>,
+    /// The result in words.
+    pub result: Option<String>,
+    /// Legal moves of the side to move (empty unless a human is to move).
+    pub legal_moves: Vec<MoveInfo>,
+    /// The view model.
+    pub view: View,
+    /// The board for a terminal.
+    pub board_text: String,
+    /// The move log of the current game.
+    pub log: Vec<LogEntry>,
+    /// The score so far (puzzles).
+    pub score: Option<i64>,
+    /// Whether undo / redo are possible.
+    pub can_undo: bool,
+    /// Whether redo is possible.
+    pub can_redo: bool,
+    /// Tallies over the games of this match.
+    pub tally: Tally,
+}
+
+/// A game in progress, for any registered game.
+pub trait Match: Send {
+    /// Everything a front end shows.
+    fn view(&self) -> MatchView;
+    /// Who acts next (resignations and draw rules included).
+    fn turn(&self) -> Turn;
+    /// Plays a human move given as text. Fails (leaving the match unchanged) when
+    /// the move is malformed or illegal or it is not a human's turn.
+    fn play(&mut self, mv: &str) -> Result<LogEntry, EngineError>;
+    /// Plays a move for whoever is to move, human or not, without any reply (set-up mode).
+    fn play_setup(&mut self, mv: &str) -> Result<LogEntry, EngineError>;
+    /// Plays chance and computer moves until a human is to move or the game ends.
+    fn advance(&mut self) -> Result<Vec<LogEntry>, EngineError>;
+    /// Plays exactly one chance or computer ply, if one is due.
+    fn step(&mut self) -> Result<Option<LogEntry>, EngineError>;
+    /// The side to move (a human) gives up.
+    fn resign(&mut self) -> Result<(), EngineError>;
+    /// Takes back the last human move and the replies after it (or one ply when no
+    /// human plays). False when there is nothing (more) to undo.
+    fn undo(&mut self) -> bool;
+    /// Replays what the last undo took back.
+    fn redo(&mut self) -> bool;
+    /// Starts a new game with the same players (learners keep what they learned,
+    /// tallies go on).
+    fn new_game(&mut self);
+    /// Every legal move graded for the side to move, best first, plus the game's own analysis.
+    fn hint(&self) -> Result<serde_json::Value, EngineError>;
+    /// A record that rebuilds this match exactly.
+    fn record(&self) -> MatchRecord;
+    /// The learned state of the player in `seat`, if it learns.
+    fn learned(&self, seat: Seat) -> Option<serde_json::Value>;
+    /// Sets the undo depth (None: unlimited).
+    fn set_undo_depth(&mut self, depth: Option<usize>);
+    /// Changes the player of a seat (e.g. the AI level slider).
+    fn set_player(&mut self, seat: Seat, spec: &str) -> Result<(), EngineError>;
+}
+
+/// What one undo took back: plies (last first) or a resignation.
+struct Unit<G: Game> {
+    plies: Vec<Ply<G>>,
+    resigned: Option<Seat>,
+}
+
+struct Ply<G: Game> {
+    mv: G::Move,
+    seat: Option<Seat>,
+    entry: LogEntry,
+}
+
+pub(crate) struct MatchImpl<G: Registered> {
+    handle: Arc<Handle<G>>,
+    config: MatchConfig,
+    specs: Vec<PlayerSpec>,
+    players: Vec<Option<Box<dyn Strategy<G>>>>,
+    start: G::State,
+    /// states[i] is the position after i plies.
+    states: Vec<G::State>,
+    plies: Vec<Ply<G>>,
+    redo: Vec<Unit<G>>,
+    /// Units that may still be undone (bounded by the undo depth).
+    undo_budget: usize,
+    resigned: Option<Seat>,
+    reported: Option<Outcome>,
+    tally: Tally,
+    rng: Rng,
+}
+
+/// Stops a runaway computer-vs-computer game that no draw rule ends.
+const MAX_ADVANCE: usize = 100_000;
+
+impl<G: Registered> MatchImpl<G> {
+    pub(crate) fn new(handle: Arc<Handle<G>>, config: MatchConfig) -> Result<Self, EngineError> {
+        let game = handle.game();
+        let seats = game.seats().len();
+        if config.players.len() > seats {
+            return Err(EngineError::Invalid(format!(
+                "{} has {} seat(s) but {} players were given",
+                G::NAME,
+                seats,
+                config.players.len()
+            )));
+        }
+        let mut specs = Vec::new();
+        let mut players = Vec::new();
+        for seat in 0..seats {
+            let text = config.players.get(seat).map(String::as_str).unwrap_or("human");
+            let spec = parse_player_spec(text)?;
+            players.push(handle.make_player(&spec, config.seed.wrapping_add(seat as u64 * 7919))?);
+            specs.push(spec);
+        }
+        let start = match &config.position {
+            Some(text) => game.parse_position(text).map_err(EngineError::Position)?,
+            None => game.initial_state(),
+        };
+        Ok(MatchImpl {
+            undo_budget: 0,
+            rng: tabula_core::rng_from_seed(config.seed),
+            handle,
+            config,
+            specs,
+            players,
+            states: vec![start.clone()],
+            start,
+            plies: Vec::new(),
+            redo: Vec::new(),
+            resigned: None,
+            reported: None,
+            tally: Tally { wins: vec![0; seats], cat: 0, games: 0 },
+        })
+    }
+
+    pub(crate) fn replay(handle: Arc<Handle<G>>, record: &MatchRecord) -> Result<Self, EngineError> {
+        let mut m = Self::new(handle, record.config.clone())?;
+        for (i, rm) in record.moves.iter().enumerate() {
+            let state = m.state().clone();
+            let game = m.handle.game();
+            if m.turn().is_over() {
+                return Err(EngineError::Replay(format!("move {} ({}) comes after the end of the game", i + 1, rm.mv)));
+            }
+            let mv = game
+                .parse_move(&state, &rm.mv)
+                .map_err(|e| EngineError::Replay(format!("move {} ({}): {e}", i + 1, rm.mv)))?;
+            let seat = m.turn().seat();
+            let mut next = state.clone();
+            game.try_play(&mut next, mv).map_err(|e| EngineError::Replay(format!("move {}: {e}", i + 1)))?;
+            m.push(mv, seat, rm.reason.clone(), next);
+        }
+        m.undo_budget = m.undo_limit().min(m.plies.len());
+        m.resigned = record.resigned;
+        m.tally = record.tally.clone();
+        if m.tally.wins.len() != m.handle.game().seats().len() {
+            m.tally.wins = vec![0; m.handle.game().seats().len()];
+        }
+        // The finished game (if any) was already counted in the saved tally.
+        m.reported = match m.turn() {
+            Turn::Over(o) => Some(o),
+            _ => None,
+        };
+        for (seat, learned) in record.learned.iter().enumerate() {
+            if let (Some(v), Some(Some(p))) = (learned, m.players.get_mut(seat)) {
+                p.load_learned(v).map_err(|e| EngineError::Replay(format!("learned state of seat {seat}: {e}")))?;
+            }
+        }
+        Ok(m)
+    }
+
+    fn state(&self) -> &G::State {
+        self.states.last().expect("states always holds the start")
+    }
+
+    fn undo_limit(&self) -> usize {
+        self.config.undo_depth.unwrap_or(usize::MAX)
+    }
+
+    fn has_human(&self) -> bool {
+        self.specs.iter().any(PlayerSpec::is_human)
+    }
+
+    /// Draw by the game's play rules (repetition, no progress), if it applies now.
+    fn rule_draw(&self) -> Option<String> {
+        let rule = self.handle.game().play_draw_rule();
+        if let Some(n) = rule.repetitions {
+            let now = self.state();
+            let seen = self.states.iter().filter(|s| *s == now).count();
+            if seen as u32 >= n {
+                return Some(format!("draw by {n}-fold repetition"));
+            }
+        }
+        if let Some(n) = rule.plies_without_progress {
+            let game = self.handle.game();
+            let quiet = self
+                .plies
+                .iter()
+                .enumerate()
+                .rev()
+                .take_while(|(i, p)| !game.is_progress(&self.states[*i], p.mv))
+                .count();
+            if quiet as u32 >= n {
+                return Some(format!("draw: {n} moves without progress"));
+            }
+        }
+        None
+    }
+
+    fn result_text(&self, outcome: Outcome) -> String {
+        let game = self.handle.game();
+        let names = game.seats();
+        match outcome {
+            Outcome::Win(w) if names.len() == 1 => {
+                let _ = w;
+                "solved".to_string()
+            }
+            Outcome::Win(w) => match self.resigned {
+                Some(r) => format!("{} resigns: {} wins", names[r], names[w]),
+                None => format!("{} wins", names[w]),
+            },
+            Outcome::Draw => self.rule_draw().unwrap_or_else(|| "draw: the Cat's game".to_string()),
+            Outcome::Ended => match game.score(self.state()) {
+                Some(s) => format!("game over: score {s}"),
+                None => "game over".to_string(),
+            },
+        }
+    }
+
+    fn log_entry(&self, state: &G::State, seat: Option<Seat>, mv: G::Move, reason: Option<String>) -> LogEntry {
+        let game = self.handle.game();
+        let mv_text = game.format_move(state, mv);
+        let text = game.log_line(state, seat, mv, reason.as_deref()).unwrap_or_else(|| {
+            let who = match seat {
+                Some(s) => game.seats().get(s).copied().unwrap_or("?"),
+                None => "Chance",
+            };
+            let base = format!("{who}: {}", game.describe_move(state, mv));
+            match &reason {
+                Some(r) => format!("{base} ({r})"),
+                None => base,
+            }
+        });
+        LogEntry { ply: self.plies.len() + 1, seat, mv: mv_text, reason, text }
+    }
+
+    fn push(&mut self, mv: G::Move, seat: Option<Seat>, reason: Option<String>, next: G::State) -> LogEntry {
+        let entry = self.log_entry(&self.states[self.states.len() - 1].clone(), seat, mv, reason);
+        self.plies.push(Ply { mv, seat, entry: entry.clone() });
+        self.states.push(next);
+        entry
+    }
+
+    /// Called after every change: reports a newly finished game to learners and tallies.
+    fn settle(&mut self) {
+        if self.reported.is_some() {
+            return;
+        }
+        if let Turn::Over(outcome) = self.turn() {
+            self.reported = Some(outcome);
+            self.tally.games += 1;
+            match outcome {
+                Outcome::Win(w) => self.tally.wins[w] += 1,
+                _ => self.tally.cat += 1,
+            }
+            let game = self.handle.game().clone();
+            for (seat, p) in self.players.iter_mut().enumerate() {
+                if let Some(p) = p {
+                    p.game_over(&game, seat, outcome);
+                }
+            }
+        }
+    }
+
+    fn begin_unit(&mut self) {
+        self.redo.clear();
+        self.undo_budget = (self.undo_budget + 1).min(self.undo_limit());
+    }
+
+    fn play_checked(&mut self, text: &str, require_human: bool) -> Result<LogEntry, EngineError> {
+        let text = text.trim();
+        if text.len() > 4096 {
+            return Err(EngineError::Invalid("move text too long".into()));
+        }
+        let seat = match self.turn() {
+            Turn::Over(_) => return Err(MoveError::GameOver.into()),
+            Turn::Chance if require_human => {
+                return Err(MoveError::NotYourTurn("the dice must be rolled first".into()).into())
+            }
+            Turn::Chance => None,
+            Turn::Move(s) => {
+                if require_human && !self.specs[s].is_human() {
+                    return Err(MoveError::NotYourTurn(format!(
+                        "{} is played by the computer",
+                        self.handle.game().seats()[s]
+                    ))
+                    .into());
+                }
+                Some(s)
+            }
+        };
+        let game = self.handle.game();
+        let state = self.state().clone();
+        let mv = game.parse_move(&state, text)?;
+        let mut next = state.clone();
+        game.try_play(&mut next, mv)?;
+        if require_human || self.has_human() {
+            self.begin_unit();
+        }
+        let entry = self.push(mv, seat, None, next);
+        self.settle();
+        Ok(entry)
+    }
+
+    fn replay_ply(&mut self, ply: Ply<G>) {
+        let mut next = self.state().clone();
+        self.handle.game().play_unchecked(&mut next, ply.mv);
+        self.plies.push(ply);
+        self.states.push(next);
+    }
+
+    fn pop_ply(&mut self) -> Option<Ply<G>> {
+        let ply = self.plies.pop()?;
+        self.states.pop();
+        Some(ply)
+    }
+}
+
+impl<G: Registered> Match for MatchImpl<G> {
+    fn view(&self) -> MatchView {
+        let game = self.handle.game();
+        let state = self.state();
+        let turn = self.turn();
+        let human_to_move = matches!(turn, Turn::Move(s) if self.specs[s].is_human());
+        let mut legal_moves = Vec::new();
+        if let Turn::Move(_) = turn {
+            let mut moves = Vec::new();
+            game.legal_moves(state, &mut moves);
+            legal_moves = moves
+                .into_iter()
+                .map(|m| MoveInfo { mv: game.format_move(state, m), cells: game.move_cells(state, m) })
+                .collect();
+        }
+        let outcome = match turn {
+            Turn::Over(o) => Some(o),
+            _ => None,
+        };
+        MatchView {
+            game: G::NAME.to_string(),
+            title: G::TITLE.to_string(),
+            variant: game.variant().to_string(),
+            seats: game
+                .seats()
+                .iter()
+                .zip(&self.specs)
+                .map(|(n, s)| SeatView { name: n.to_string(), player: s.to_text() })
+                .collect(),
+            position: game.format_position(state),
+            turn,
+            to_move: turn.seat(),
+            human_to_move,
+            outcome,
+            result: outcome.map(|o| self.result_text(o)),
+            legal_moves,
+            view: game.view(state),
+            board_text: game.render_text(state),
+            log: self.plies.iter().map(|p| p.entry.clone()).collect(),
+            score: game.score(state),
+            can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
+            can_redo: !self.redo.is_empty(),
+            tally: self.tally.clone(),
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if let Some(r) = self.resigned {
+            let seats = self.handle.game().seats().len();
+            return Turn::Over(if seats == 2 { Outcome::Win(1 - r) } else { Outcome::Ended });
+        }
+        let t = self.handle.game().turn(self.state());
+        if t.is_over() {
+            return t;
+        }
+        if self.rule_draw().is_some() {
+            return Turn::Over(Outcome::Draw);
+        }
+        t
+    }
+
+    fn play(&mut self, mv: &str) -> Result<LogEntry, EngineError> {
+        self.play_checked(mv, true)
+    }
+
+    fn play_setup(&mut self, mv: &str) -> Result<LogEntry, EngineError> {
+        self.play_checked(mv, false)
+    }
+
+    fn step(&mut self) -> Result<Option<LogEntry>, EngineError> {
+        let game = self.handle.game().clone();
+        let state = self.state().clone();
+        match self.turn() {
+            Turn::Over(_) => Ok(None),
+            Turn::Chance => {
+                let mut outcomes = Vec::new();
+                game.chance_outcomes(&state, &mut outcomes);
+                if outcomes.is_empty() {
+                    return Err(EngineError::Unsupported("a chance node without outcomes".into()));
+                }
+                let mv = sample(&outcomes, &mut self.rng);
+                let mut next = state;
+                game.play_unchecked(&mut next, mv);
+                if !self.has_human() {
+                    self.begin_unit();
+                }
+                let e = self.push(mv, None, None, next);
+                self.settle();
+                Ok(Some(e))
+            }
+            Turn::Move(seat) => {
+                let Some(player) = self.players[seat].as_mut() else { return Ok(None) };
+                match player.choose(&game, &state, seat, &mut self.rng) {
+                    Some(choice) => {
+                        let mut next = state;
+                        game.try_play(&mut next, choice.mv).map_err(|e| {
+                            EngineError::Unsupported(format!("the computer player chose an illegal move: {e}"))
+                        })?;
+                        if !self.has_human() {
+                            self.begin_unit();
+                        }
+                        let e = self.push(choice.mv, Some(seat), choice.reason, next);
+                        self.settle();
+                        Ok(Some(e))
+                    }
+                    None => {
+                        self.resigned = Some(seat);
+                        self.settle();
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+
+    fn advance(&mut self) -> Result<Vec<LogEntry>, EngineError> {
+        let mut out = Vec::new();
+        for _ in 0..MAX_ADVANCE {
+            match self.turn() {
+                Turn::Over(_) => break,
+                Turn::Move(s) if self.specs[s].is_human() => break,
+                _ => match self.step()? {
+                    Some(e) => out.push(e),
+                    None => break,
+                },
+            }
+        }
+        Ok(out)
+    }
+
+    fn resign(&mut self) -> Result<(), EngineError> {
+        match self.turn() {
+            Turn::Move(s) if self.specs[s].is_human() => {
+                if self.has_human() {
+                    self.begin_unit();
+                }
+                self.resigned = Some(s);
+                self.settle();
+                Ok(())
+            }
+            Turn::Over(_) => Err(MoveError::GameOver.into()),
+            _ => Err(MoveError::NotYourTurn("only the human to move can resign".into()).into()),
+        }
+    }
+
+    fn undo(&mut self) -> bool {
+        if self.undo_budget == 0 || (self.plies.is_empty() && self.resigned.is_none()) {
+            return false;
+        }
+        if let Some(o) = self.reported.take() {
+            self.tally.games = self.tally.games.saturating_sub(1);
+            match o {
+                Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
+                _ => self.tally.cat = self.tally.cat.saturating_sub(1),
+            }
+        }
+        let mut unit = Unit { plies: Vec::new(), resigned: self.resigned.take() };
+        if unit.resigned.is_none() {
+            if self.has_human() {
+                // Take back plies until a human's own move has been taken back.
+                while let Some(ply) = self.pop_ply() {
+                    let human = ply.seat.is_some_and(|s| self.specs[s].is_human());
+                    unit.plies.push(ply);
+                    if human {
+                        break;
+                    }
+                }
+            } else if let Some(ply) = self.pop_ply() {
+                unit.plies.push(ply);
+            }
+        }
+        for p in self.players.iter_mut().flatten() {
+            p.forget_game();
+        }
+        self.undo_budget -= 1;
+        self.redo.push(unit);
+        true
+    }
+
+    fn redo(&mut self) -> bool {
+        let Some(unit) = self.redo.pop() else { return false };
+        for ply in unit.plies.into_iter().rev() {
+            self.replay_ply(ply);
+        }
+        self.resigned = unit.resigned;
+        self.undo_budget = (self.undo_budget + 1).min(self.undo_limit());
+        self.settle();
+        true
+    }
+
+    fn new_game(&mut self) {
+        self.settle();
+        self.states.truncate(1);
+        self.states[0] = match &self.config.position {
+            Some(_) => self.start.clone(),
+            None => self.handle.game().initial_state(),
+        };
+        self.plies.clear();
+        self.redo.clear();
+        self.undo_budget = 0;
+        self.resigned = None;
+        self.reported = None;
+        for p in self.players.iter_mut().flatten() {
+            p.forget_game();
+        }
+    }
+
+    fn hint(&self) -> Result<serde_json::Value, EngineError> {
+        self.handle.analyze_state(self.state())
+    }
+
+    fn record(&self) -> MatchRecord {
+        MatchRecord {
+            game: G::NAME.to_string(),
+            variant: self.handle.game().variant().to_string(),
+            config: MatchConfig {
+                players: self.specs.iter().map(PlayerSpec::to_text).collect(),
+                ..self.config.clone()
+            },
+            moves: self
+                .plies
+                .iter()
+                .map(|p| RecordedMove { mv: p.entry.mv.clone(), reason: p.entry.reason.clone() })
+                .collect(),
+            resigned: self.resigned,
+            tally: self.tally.clone(),
+            learned: self.players.iter().map(|p| p.as_ref().and_then(|p| p.learned())).collect(),
+        }
+    }
+
+    fn learned(&self, seat: Seat) -> Option<serde_json::Value> {
+        self.players.get(seat)?.as_ref()?.learned()
+    }
+
+    fn set_undo_depth(&mut self, depth: Option<usize>) {
+        self.config.undo_depth = depth;
+        self.undo_budget = self.undo_budget.min(self.undo_limit());
+    }
+
+    fn set_player(&mut self, seat: Seat, spec: &str) -> Result<(), EngineError> {
+        if seat >= self.players.len() {
+            return Err(EngineError::Invalid(format!("no seat {seat}")));
+        }
+        let spec = parse_player_spec(spec)?;
+        let player = self.handle.make_player(&spec, self.config.seed.wrapping_add(seat as u64 * 7919))?;
+        self.players[seat] = player;
+        self.specs[seat] = spec;
+        if self.config.players.len() <= seat {
+            self.config.players.resize(seat + 1, "human".into());
+        }
+        self.config.players[seat] = self.specs[seat].to_text();
+        Ok(())
+    }
+}
