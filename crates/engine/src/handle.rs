@@ -129,7 +129,8 @@ impl<G: Registered> Handle<G> {
         self.extra.lock().map(|v| v.clone()).unwrap_or_default()
     }
 
-    fn ensure_solved_from(&self, state: &G::State) {
+    /// Makes sure positions reachable from `state` can be graded (small games).
+    pub(crate) fn ensure_solved_from(&self, state: &G::State) {
         let Some(base) = self.oracle() else { return };
         if !self.game.is_small() || base.grade(&self.game, state).is_some() {
             return;
@@ -167,8 +168,9 @@ impl<G: Registered> Handle<G> {
             "random" => Box::new(RandomPlayer),
             "perfect" => {
                 deterministic_pair()?;
-                let oracle = self.oracle().ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
-                Box::new(PerfectPlayer::new(Arc::new(Anywhere { handle_game: self.game.clone(), base: oracle, handle: self as *const _ as usize })))
+                let oracle =
+                    self.grade_anywhere().ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
+                Box::new(PerfectPlayer::new(oracle))
             }
             "alphabeta" => {
                 deterministic_pair()?;
@@ -267,21 +269,6 @@ struct Extended<G: Game> {
 impl<G: Game> Oracle<G> for Extended<G> {
     fn grade(&self, game: &G, state: &G::State) -> Option<tabula_core::Graded> {
         self.base.grade(game, state).or_else(|| self.handle_extra.iter().find_map(|s| s.grade(state)))
-    }
-}
-
-/// The perfect player's oracle: the start's solution, and for small games a fresh
-/// solve from any position outside it (play from a custom start).
-struct Anywhere<G: Game> {
-    handle_game: G,
-    base: Arc<dyn Oracle<G>>,
-    handle: usize,
-}
-
-impl<G: Game> Oracle<G> for Anywhere<G> {
-    fn grade(&self, game: &G, state: &G::State) -> Option<tabula_core::Graded> {
-        let _ = (&self.handle_game, self.handle);
-        self.base.grade(game, state)
     }
 }
 

@@ -228,6 +228,13 @@ impl<G: Registered> MatchImpl<G> {
                 config.players.len()
             )));
         }
+        let start = match &config.position {
+            Some(text) => game.parse_position(text).map_err(EngineError::Position)?,
+            None => game.initial_state(),
+        };
+        if config.position.is_some() {
+            handle.ensure_solved_from(&start);
+        }
         let mut specs = Vec::new();
         let mut players = Vec::new();
         for seat in 0..seats {
@@ -236,10 +243,6 @@ impl<G: Registered> MatchImpl<G> {
             players.push(handle.make_player(&spec, config.seed.wrapping_add(seat as u64 * 7919))?);
             specs.push(spec);
         }
-        let start = match &config.position {
-            Some(text) => game.parse_position(text).map_err(EngineError::Position)?,
-            None => game.initial_state(),
-        };
         Ok(MatchImpl {
             undo_budget: 0,
             rng: tabula_core::rng_from_seed(config.seed),
@@ -424,7 +427,7 @@ impl<G: Registered> MatchImpl<G> {
         };
         let game = self.handle.game();
         let state = self.state().clone();
-        let mv = game.parse_move(&state, text)?;
+        let mv = game.parse_move(&state, text).map_err(MoveError::from)?;
         let mut next = state.clone();
         game.try_play(&mut next, mv)?;
         if require_human || self.has_human() {

@@ -33,6 +33,7 @@ pub fn entry<G: Registered>() -> GameEntry {
 /// Every game, in the order they are listed.
 pub fn registry() -> Vec<GameEntry> {
     vec![
+        entry::<tabula_tictactoe::TicTacToe>(),
     ]
 }
 

@@ -1,0 +1,302 @@
+//! The non-interactive commands: games, solve, analyze, train, simulate, count, cgt, serve.
+
+use crate::progress::bar;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+use tabula_core::Report;
+use tabula_engine::{build, registry};
+
+/// Options shared by commands that name a game.
+#[derive(Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game (see `tabula games`).
+    pub game: String,
+    /// Variant options, e.g. `size=16x4` or `size=5,colours=3`.
+    #[arg(long, default_value = "")]
+    pub variant: String,
+}
+
+/// Prints JSON; a closed pipe (`| head`) is not an error.
+pub fn print_json(v: &Json) -> Result<()> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(v)?;
+    match writeln!(std::io::stdout(), "{text}") {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+pub fn games(as_json: bool) -> Result<()> {
+    let mut all = Vec::new();
+    for e in registry() {
+        let info = build(e.name, "")?.info();
+        all.push(info);
+    }
+    if as_json {
+        return print_json(&serde_json::to_value(&all)?);
+    }
+    for g in all {
+        println!("{:<12} {} — {}", g.name, g.title, g.summary);
+        for o in &g.options {
+            println!("{:14}--variant {}=… (default {}): {}", "", o.name, o.default, o.help);
+        }
+        let players: Vec<_> = g.players.iter().map(|p| p.name.as_str()).collect();
+        println!("{:14}players: {}", "", players.join(", "));
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Solve from this position (the game's text form) instead of the start.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Read the position from a file (SameGame boards).
+    #[arg(long)]
+    pub board: Option<PathBuf>,
+    /// Time budget in seconds (searches).
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Random seed (searches).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    let handle = build(&a.game.game, &a.game.variant)?;
+    let position = match (&a.position, &a.board) {
+        (Some(_), Some(_)) => bail!("give either --position or --board, not both"),
+        (Some(p), None) => Some(p.clone()),
+        (None, Some(f)) => {
+            Some(std::fs::read_to_string(f).with_context(|| format!("cannot read board file {}", f.display()))?)
+        }
+        (None, None) => None,
+    };
+    if let Some(s) = a.seconds {
+        if !(s > 0.0 && s <= 86_400.0) {
+            bail!("--seconds must be between 0 and 86400");
+        }
+    }
+    let request = Report { position, seconds: a.seconds, seed: a.seed };
+    let pb = bar(1000, "solving", a.json);
+    let out = handle.solve(&request, &|f| pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64))?;
+    pb.finish_and_clear();
+    if a.json {
+        return print_json(&out);
+    }
+    print_summary(&out);
+    Ok(())
+}
+
+fn print_summary(v: &Json) {
+    if let Some(obj) = v.as_object() {
+        for (k, val) in obj {
+            match val {
+                Json::String(s) => println!("{k}: {s}"),
+                Json::Array(items) if items.len() > 12 => println!("{k}: [{} items]", items.len()),
+                other => println!("{k}: {other}"),
+            }
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position (the game's text form); the start if omitted.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn analyze(a: AnalyzeArgs) -> Result<()> {
+    let handle = build(&a.game.game, &a.game.variant)?;
+    let out = handle.analyze(a.position.as_deref())?;
+    if a.json {
+        return print_json(&out);
+    }
+    println!("position: {}", out["position"].as_str().unwrap_or(""));
+    if let Some(v) = out.get("value") {
+        println!("value for the side to move: {} (remoteness {})", v.as_str().unwrap_or("?"), out["remoteness"]);
+    }
+    if let Some(extra) = out.get("extra") {
+        println!("analysis: {extra}");
+    }
+    if let Some(moves) = out["moves"].as_array() {
+        println!("moves, best first:");
+        for m in moves {
+            match m.get("value") {
+                Some(v) => println!(
+                    "  {:<12} {:<5} in {}",
+                    m["move"].as_str().unwrap_or(""),
+                    v.as_str().unwrap_or(""),
+                    m["remoteness"]
+                ),
+                None => println!("  {}", m["move"].as_str().unwrap_or("")),
+            }
+        }
+    }
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Number of training games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The trainer: random, perfect, exploit or self.
+    #[arg(long, default_value = "exploit")]
+    pub opponent: String,
+    /// The learner: matchbox (Gardner: remove the losing bead) or menace (bead counts).
+    #[arg(long, default_value = "matchbox")]
+    pub learner: String,
+    /// The learner's seat: first or second (Gardner's machine plays second, Black).
+    #[arg(long, default_value = "second")]
+    pub seat: String,
+    /// Use the board's mirror symmetry: on or off.
+    #[arg(long, default_value = "on")]
+    pub symmetry: String,
+    /// Games per block of the learning curve.
+    #[arg(long, default_value_t = 10)]
+    pub block: u64,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Save the learned matchboxes to this JSON file.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn train(a: TrainArgs) -> Result<()> {
+    if a.games == 0 || a.games > 10_000_000 {
+        bail!("--games must be between 1 and 10000000");
+    }
+    let handle = build(&a.game.game, &a.game.variant)?;
+    let options = json!({
+        "games": a.games, "opponent": a.opponent, "learner": a.learner, "seat": a.seat,
+        "symmetry": a.symmetry, "block": a.block, "seed": a.seed,
+    });
+    let pb = bar(1000, "training", a.json);
+    let mut out = handle.train(&options, &|f| pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64))?;
+    pb.finish_and_clear();
+    if let Some(path) = &a.save {
+        let learned = out.get("learned").cloned().unwrap_or(Json::Null);
+        std::fs::write(path, serde_json::to_string_pretty(&learned)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(o) = out.as_object_mut() {
+        o.remove("learned");
+    }
+    if a.json {
+        return print_json(&out);
+    }
+    print_summary(&out);
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Two players, comma separated, e.g. `scenario,random`.
+    #[arg(long)]
+    pub players: String,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn simulate(a: SimulateArgs) -> Result<()> {
+    if a.games == 0 || a.games > 1_000_000_000 {
+        bail!("--games must be between 1 and 1000000000");
+    }
+    let names: Vec<&str> = a.players.split(',').map(str::trim).collect();
+    if names.len() != 2 || names.iter().any(|n| n.is_empty()) {
+        bail!("--players takes exactly two players, e.g. --players scenario,random");
+    }
+    let handle = build(&a.game.game, &a.game.variant)?;
+    let pb = bar(a.games, "simulating", a.json);
+    let report = handle.simulate([names[0], names[1]], a.games, a.seed, &|| pb.inc(1))?;
+    pb.finish_and_clear();
+    if a.json {
+        return print_json(&serde_json::to_value(&report)?);
+    }
+    println!("{} games in {:.2} s", report.games, report.seconds);
+    for (name, wins) in report.players.iter().zip(&report.wins) {
+        println!("  {name:<16} {wins:>10} wins ({:.2}%)", 100.0 * *wins as f64 / report.games as f64);
+    }
+    if report.draws > 0 {
+        println!("  {:<16} {:>10}", "draws", report.draws);
+    }
+    println!(
+        "  {} win rate {:.4} (95% CI {:.4}..{:.4}); mean turns {:.1}",
+        report.players[0], report.win_rate.value, report.win_rate.low, report.win_rate.high, report.mean_turns
+    );
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn count(a: CountArgs) -> Result<()> {
+    let out = build(&a.game.game, &a.game.variant)?.count()?;
+    if a.json {
+        return print_json(&out);
+    }
+    print_summary(&out);
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct CgtArgs {
+    /// The sum, e.g. "1* + 2* + 3*".
+    pub expr: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn cgt(_a: CgtArgs) -> Result<()> {
+    bail!("the combinatorial-game calculator is not available in this build")
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// The SQLite database (default: the platform data directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
+pub fn serve(_a: ServeArgs) -> Result<()> {
+    bail!("the server is not available in this build")
+}

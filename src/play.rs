@@ -1,0 +1,280 @@
+//! `tabula play`: seed 004's game monitor in a terminal — the board with numbered
+//! squares, a prompt, the move log, `resign`, score tallies with the Cat, and
+//! "play again".
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use tabula_core::Turn;
+use tabula_engine::{build, Match, MatchConfig, MatchRecord, MatchView};
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game (see `tabula games`).
+    pub game: String,
+    /// Variant options, e.g. `size=16x4`.
+    #[arg(long, default_value = "")]
+    pub variant: String,
+    /// The computer player (perfect, random, alphabeta, matchbox, menace, or a game's own).
+    #[arg(long)]
+    pub ai: Option<String>,
+    /// The computer's level of effort, 0-100 (seed 000): random moves with probability (100-L)%.
+    #[arg(long)]
+    pub level: Option<u32>,
+    /// Which seats the humans take: first, second, both or none.
+    #[arg(long, default_value = "first")]
+    pub human: String,
+    /// Players per seat, comma separated (overrides --ai/--level/--human), e.g. `human,level:66`.
+    #[arg(long)]
+    pub players: Option<String>,
+    /// Random seed (computer choices and dice).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start from this position (the game's text form).
+    #[arg(long)]
+    pub position: Option<String>,
+    /// How many of your moves `undo` can take back (default: no limit).
+    #[arg(long)]
+    pub undo_depth: Option<usize>,
+    /// Keep the game in this file, rewritten after every move (resume with --resume).
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Resume a game saved with --save.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Games to play when no human plays (computer against computer).
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+}
+
+fn default_ai(players: &[tabula_core::PlayerKind]) -> String {
+    for want in ["perfect", "best", "nim", "alphabeta", "search", "scenario", "expectimax"] {
+        if players.iter().any(|p| p.name == want) {
+            return want.to_string();
+        }
+    }
+    "random".to_string()
+}
+
+fn seat_players(a: &PlayArgs, seats: usize, kinds: &[tabula_core::PlayerKind]) -> Result<Vec<String>> {
+    if let Some(p) = &a.players {
+        let v: Vec<String> = p.split(',').map(|s| s.trim().to_string()).collect();
+        if v.len() != seats {
+            bail!("--players needs {seats} player(s), got {}", v.len());
+        }
+        return Ok(v);
+    }
+    let ai = match (&a.ai, a.level) {
+        (_, Some(l)) if l > 100 => bail!("--level must be 0..=100"),
+        (Some(ai), Some(_)) if ai != "perfect" => bail!("--level mixes random moves with the perfect player; drop --ai {ai}"),
+        (_, Some(l)) => format!("level:{l}"),
+        (Some(ai), None) => ai.clone(),
+        (None, None) => default_ai(kinds),
+    };
+    if seats == 1 {
+        return Ok(vec![match a.human.as_str() {
+            "none" => ai,
+            _ => "human".into(),
+        }]);
+    }
+    let (h0, h1) = match a.human.as_str() {
+        "first" => (true, false),
+        "second" => (false, true),
+        "both" => (true, true),
+        "none" => (false, false),
+        other => bail!("--human must be first, second, both or none (got '{other}')"),
+    };
+    Ok(vec![if h0 { "human".into() } else { ai.clone() }, if h1 { "human".into() } else { ai }])
+}
+
+/// Writes the record next to `path` and renames it over, so a crash never leaves half a file.
+pub fn save_record(path: &Path, record: &MatchRecord) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(record)?).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+pub fn run(a: PlayArgs) -> Result<()> {
+    let mut m: Box<dyn Match> = match &a.resume {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let record: MatchRecord =
+                serde_json::from_str(&text).with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
+            let handle = build(&record.game, &record.variant)?;
+            let mut m = handle.resume(&record)?;
+            m.advance()?;
+            m
+        }
+        None => {
+            let handle = build(&a.game, &a.variant)?;
+            let info = handle.info();
+            let players = seat_players(&a, info.seats.len(), &info.players)?;
+            handle.new_match(MatchConfig { players, seed: a.seed, position: a.position.clone(), undo_depth: a.undo_depth })?
+        }
+    };
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut lines = stdin.lock().lines();
+    let v = m.view();
+    writeln!(out, "{} {}", v.title, if v.variant.is_empty() { String::new() } else { format!("({})", v.variant) })?;
+    for s in &v.seats {
+        writeln!(out, "  {}: {}", s.name, s.player)?;
+    }
+    writeln!(out, "Type a move, or: moves, hint, undo, redo, resign, new, save FILE, help, quit.")?;
+    let mut shown_log = 0usize;
+    let mut games_done = 0u64;
+    loop {
+        let v = m.view();
+        if v.log.len() < shown_log {
+            shown_log = 0;
+        }
+        for e in &v.log[shown_log..] {
+            writeln!(out, "{}. {}", e.ply, e.text)?;
+        }
+        shown_log = v.log.len();
+        if let Some(path) = &a.save {
+            save_record(path, &m.record())?;
+        }
+        writeln!(out, "\n{}", v.board_text)?;
+        for s in v.view.status.iter().filter(|s| !v.board_text.contains(s.as_str())) {
+            writeln!(out, "{s}")?;
+        }
+        if let Turn::Over(_) = v.turn {
+            games_done += 1;
+            writeln!(out, "{}", v.result.clone().unwrap_or_default())?;
+            writeln!(out, "{}", tally_line(&v))?;
+            let humans = v.seats.iter().any(|s| s.player == "human");
+            if !humans {
+                if games_done >= a.games {
+                    return Ok(());
+                }
+                m.new_game();
+                m.advance()?;
+                shown_log = 0;
+                continue;
+            }
+            write!(out, "Play again? (y/n) ")?;
+            out.flush()?;
+            match lines.next() {
+                Some(Ok(l)) if l.trim().eq_ignore_ascii_case("y") || l.trim().eq_ignore_ascii_case("yes") => {
+                    m.new_game();
+                    m.advance()?;
+                    shown_log = 0;
+                    continue;
+                }
+                _ => {
+                    writeln!(out)?;
+                    return Ok(());
+                }
+            }
+        }
+        if !v.human_to_move {
+            // Nothing for a human to do: let the computers and dice go on.
+            if m.advance()?.is_empty() && !m.turn().is_over() {
+                bail!("the game cannot go on: no player can move");
+            }
+            continue;
+        }
+        let who = v.to_move.map(|s| v.seats[s].name.clone()).unwrap_or_default();
+        write!(out, "{who}'s move: ")?;
+        out.flush()?;
+        let line = match lines.next() {
+            Some(Ok(l)) => l,
+            Some(Err(e)) => bail!("cannot read input: {e}"),
+            None => {
+                writeln!(out, "\nEnd of input: bye.")?;
+                return Ok(());
+            }
+        };
+        let cmd = line.trim();
+        let lower = cmd.to_ascii_lowercase();
+        match lower.as_str() {
+            "" => writeln!(out, "Try again: type a move (e.g. {}), or 'help'.", example(&v))?,
+            "quit" | "exit" | "q" => return Ok(()),
+            "help" | "?" => help(&mut out, &v)?,
+            "moves" => writeln!(out, "Legal moves: {}", v.legal_moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>().join(", "))?,
+            "undo" => {
+                if m.undo() {
+                    shown_log = 0;
+                    writeln!(out, "Taken back.")?;
+                } else {
+                    writeln!(out, "Nothing to undo.")?;
+                }
+            }
+            "redo" => {
+                if !m.redo() {
+                    writeln!(out, "Nothing to redo.")?;
+                }
+            }
+            "new" => {
+                m.new_game();
+                m.advance()?;
+                shown_log = 0;
+            }
+            "hint" => hint(&mut out, m.as_ref())?,
+            "resign" => {
+                m.resign()?;
+            }
+            _ if lower.starts_with("save ") => {
+                let path = PathBuf::from(cmd[5..].trim());
+                match save_record(&path, &m.record()) {
+                    Ok(()) => writeln!(out, "Saved to {}.", path.display())?,
+                    Err(e) => writeln!(out, "Not saved: {e:#}")?,
+                }
+            }
+            _ => match m.play(cmd) {
+                Ok(_) => {
+                    m.advance()?;
+                }
+                Err(e) => writeln!(out, "Try again: {e}. (e.g. {}; 'moves' lists them)", example(&v))?,
+            },
+        }
+        let _ = interactive;
+    }
+}
+
+fn example(v: &MatchView) -> String {
+    v.legal_moves.first().map(|m| format!("'{}'", m.mv)).unwrap_or_else(|| "a move".into())
+}
+
+fn tally_line(v: &MatchView) -> String {
+    let parts: Vec<String> = v.seats.iter().zip(&v.tally.wins).map(|(s, w)| format!("{} {}", s.name, w)).collect();
+    format!("Scores: {} (Cat got {})", parts.join(", "), v.tally.cat)
+}
+
+fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
+    writeln!(out, "Type a move in the game's notation, for example {}.", example(v))?;
+    writeln!(out, "  moves    list the legal moves")?;
+    writeln!(out, "  hint     every move graded win/draw/loss with remoteness")?;
+    writeln!(out, "  undo     take back your last move (and the replies)")?;
+    writeln!(out, "  redo     play again what undo took back")?;
+    writeln!(out, "  resign   give up this game")?;
+    writeln!(out, "  new      start a new game")?;
+    writeln!(out, "  save F   save the game to file F (resume with --resume F)")?;
+    writeln!(out, "  quit     leave")?;
+    Ok(())
+}
+
+fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
+    match m.hint() {
+        Ok(h) => {
+            if let Some(extra) = h.get("extra") {
+                writeln!(out, "Analysis: {extra}")?;
+            }
+            if let Some(moves) = h["moves"].as_array() {
+                for mv in moves {
+                    match mv.get("value").and_then(|v| v.as_str()) {
+                        Some(val) => writeln!(out, "  {:<10} {:<5} (remoteness {})", mv["move"].as_str().unwrap_or(""), val, mv["remoteness"])?,
+                        None => writeln!(out, "  {}", mv["move"].as_str().unwrap_or(""))?,
+                    }
+                }
+            }
+        }
+        Err(e) => writeln!(out, "No hint: {e}")?,
+    }
+    Ok(())
+}
