@@ -32,7 +32,10 @@ pub fn winning_moves(game: &Northcott, state: &NorthcottState) -> Vec<NorthcottM
             Side::X => x - (g - t),
         };
         if (0..game.nx() as i32).contains(&to) {
-            out.push(NorthcottMove { row: r as u8, to: to as u8 });
+            out.push(NorthcottMove {
+                row: r as u8,
+                to: to as u8,
+            });
         }
     }
     out
@@ -47,7 +50,11 @@ pub fn remoteness_upper_bound(game: &Northcott, state: &NorthcottState) -> u32 {
         return 0;
     }
     let wins = game.nim_sum(state) != 0;
-    let winner = if wins { state.side() } else { state.side().other() };
+    let winner = if wins {
+        state.side()
+    } else {
+        state.side().other()
+    };
     let room: u32 = (0..game.ny())
         .map(|r| match winner {
             Side::O => (game.nx() - 2 - state.o[r] as usize) as u32,
@@ -82,7 +89,10 @@ impl NorthcottOracle {
         } else {
             None
         };
-        NorthcottOracle { solution, extra: Mutex::new(Vec::new()) }
+        NorthcottOracle {
+            solution,
+            extra: Mutex::new(Vec::new()),
+        }
     }
 
     /// The retrograde solution, when the board is small.
@@ -121,7 +131,11 @@ impl NorthcottOracle {
 
 impl Oracle<Northcott> for NorthcottOracle {
     fn grade(&self, game: &Northcott, state: &NorthcottState) -> Option<Graded> {
-        let value = if game.nim_sum(state) != 0 { Value::Win } else { Value::Loss };
+        let value = if game.nim_sum(state) != 0 {
+            Value::Win
+        } else {
+            Value::Loss
+        };
         let (remoteness, _) = self.remoteness(game, state);
         Some(Graded { value, remoteness })
     }
@@ -186,7 +200,11 @@ pub struct NorthcottAnalysis {
 }
 
 /// The analysis of a position (`oracle` gives exact remoteness on small boards).
-pub fn analyze(game: &Northcott, state: &NorthcottState, oracle: Option<&NorthcottOracle>) -> NorthcottAnalysis {
+pub fn analyze(
+    game: &Northcott,
+    state: &NorthcottState,
+    oracle: Option<&NorthcottOracle>,
+) -> NorthcottAnalysis {
     let gaps = game.gaps(state);
     let s = game.nim_sum(state);
     let side = state.side();
@@ -212,7 +230,11 @@ pub fn analyze(game: &Northcott, state: &NorthcottState, oracle: Option<&Northco
     let seed_reply = if matches!(game.turn(state), Turn::Move(_)) {
         seed_reply(game, state).map(|(mv, kind)| SeedReply {
             notation: game.format_move(state, mv),
-            function: if kind == ReplyKind::Nim { "nim" } else { "lose" },
+            function: if kind == ReplyKind::Nim {
+                "nim"
+            } else {
+                "lose"
+            },
             reason: kind.reason(),
         })
     } else {
@@ -283,7 +305,11 @@ mod tests {
         let g = game("6x2");
         let s = g.parse_position("1O1X2/O2X2 O").unwrap();
         let a = analyze(&g, &s, None);
-        let kinds: Vec<_> = a.winning_moves.iter().map(|m| (m.notation.as_str(), m.kind)).collect();
+        let kinds: Vec<_> = a
+            .winning_moves
+            .iter()
+            .map(|m| (m.notation.as_str(), m.kind))
+            .collect();
         assert_eq!(kinds, vec![("1:2->1", "retreat"), ("2:1->2", "advance")]);
     }
 

@@ -5,8 +5,8 @@ use crate::player::SeedPlayer;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use tabula_core::{
-    Game, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy, Turn, Variant, VariantError,
-    VariantOption, View, ViewCell, ViewPiece,
+    Game, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy, Turn,
+    Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most rows (NY) a board may have.
@@ -75,7 +75,12 @@ pub struct Northcott {
 
 impl Default for Northcott {
     fn default() -> Self {
-        Northcott { cols: 16, rows: 4, first: Side::O, repetition: 3 }
+        Northcott {
+            cols: 16,
+            rows: 4,
+            first: Side::O,
+            repetition: 3,
+        }
     }
 }
 
@@ -121,8 +126,12 @@ pub struct NorthcottMove {
 impl Northcott {
     /// A board of `cols x rows` (NX x NY), O moving first; `None` if out of range.
     pub fn new(cols: usize, rows: usize) -> Option<Self> {
-        ((2..=MAX_COLS).contains(&cols) && (1..=MAX_ROWS).contains(&rows))
-            .then(|| Northcott { cols: cols as u8, rows: rows as u8, first: Side::O, repetition: 3 })
+        ((2..=MAX_COLS).contains(&cols) && (1..=MAX_ROWS).contains(&rows)).then_some(Northcott {
+            cols: cols as u8,
+            rows: rows as u8,
+            first: Side::O,
+            repetition: 3,
+        })
     }
 
     /// Number of rows as `usize`.
@@ -172,14 +181,21 @@ impl Northcott {
             return Some(format!("no row {}: rows are 1 to {}", row + 1, self.ny()));
         }
         if cell >= self.nx() {
-            return Some(format!("no cell {}: cells are 1 to {}", cell + 1, self.nx()));
+            return Some(format!(
+                "no cell {}: cells are 1 to {}",
+                cell + 1,
+                self.nx()
+            ));
         }
         let side = state.side();
         let (o, x) = (state.o[row] as usize, state.x[row] as usize);
         let own = state.piece(side, row) as usize;
         let (r1, c1) = (row + 1, cell + 1);
         if cell == own {
-            return Some(format!("{} is already on cell {c1} of row {r1}", side.letter()));
+            return Some(format!(
+                "{} is already on cell {c1} of row {r1}",
+                side.letter()
+            ));
         }
         let beyond = match side {
             Side::O => cell >= x,
@@ -232,10 +248,26 @@ impl Northcott {
         };
         let mut next = *state;
         match piece {
-            Side::O if cell == o => return Err(format!("O is already on cell {} of row {}", cell + 1, row + 1)),
-            Side::X if cell == x => return Err(format!("X is already on cell {} of row {}", cell + 1, row + 1)),
-            Side::O if cell >= x => return Err(format!("O cannot go onto or past X in row {}", row + 1)),
-            Side::X if cell <= o => return Err(format!("X cannot go onto or past O in row {}", row + 1)),
+            Side::O if cell == o => {
+                return Err(format!(
+                    "O is already on cell {} of row {}",
+                    cell + 1,
+                    row + 1
+                ))
+            }
+            Side::X if cell == x => {
+                return Err(format!(
+                    "X is already on cell {} of row {}",
+                    cell + 1,
+                    row + 1
+                ))
+            }
+            Side::O if cell >= x => {
+                return Err(format!("O cannot go onto or past X in row {}", row + 1))
+            }
+            Side::X if cell <= o => {
+                return Err(format!("X cannot go onto or past O in row {}", row + 1))
+            }
             Side::O => next.o[row] = cell as u8,
             Side::X => next.x[row] = cell as u8,
         }
@@ -284,7 +316,12 @@ impl Registered for Northcott {
                 reason: "must be 0 (off) or between 2 and 100".into(),
             });
         }
-        Ok(Northcott { cols: cols as u8, rows: rows as u8, first, repetition: repetition as u8 })
+        Ok(Northcott {
+            cols: cols as u8,
+            rows: rows as u8,
+            first,
+            repetition: repetition as u8,
+        })
     }
 
     fn variant(&self) -> Variant {
@@ -309,7 +346,11 @@ impl Game for Northcott {
     }
 
     fn initial_state(&self) -> NorthcottState {
-        let mut s = NorthcottState { o: [0; MAX_ROWS], x: [0; MAX_ROWS], mover: self.first.seat() as u8 };
+        let mut s = NorthcottState {
+            o: [0; MAX_ROWS],
+            x: [0; MAX_ROWS],
+            mover: self.first.seat() as u8,
+        };
         for r in 0..self.ny() {
             s.x[r] = self.cols - 1;
         }
@@ -355,7 +396,12 @@ impl Game for Northcott {
     fn format_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
         let r = (mv.row as usize).min(MAX_ROWS - 1);
         let from = state.piece(state.side(), r);
-        format!("{}:{}->{}", mv.row as usize + 1, from as usize + 1, mv.to as usize + 1)
+        format!(
+            "{}:{}->{}",
+            mv.row as usize + 1,
+            from as usize + 1,
+            mv.to as usize + 1
+        )
     }
 
     fn parse_position(&self, text: &str) -> Result<NorthcottState, ParseError> {
@@ -417,7 +463,11 @@ impl Game for Northcott {
     }
 
     fn view(&self, state: &NorthcottState) -> View {
-        let mut v = View { width: self.nx() as f64, height: self.ny() as f64, ..View::default() };
+        let mut v = View {
+            width: self.nx() as f64,
+            height: self.ny() as f64,
+            ..View::default()
+        };
         for r in 0..self.ny() {
             for c in 0..self.nx() {
                 v.cells.push(ViewCell {
@@ -426,7 +476,13 @@ impl Game for Northcott {
                     y: r as f64,
                     w: 1.0,
                     h: 1.0,
-                    label: (c == 0 || r == 0).then(|| if c == 0 { format!("{}", r + 1) } else { format!("{}", c + 1) }),
+                    label: (c == 0 || r == 0).then(|| {
+                        if c == 0 {
+                            format!("{}", r + 1)
+                        } else {
+                            format!("{}", c + 1)
+                        }
+                    }),
                     ..ViewCell::default()
                 });
             }
@@ -438,7 +494,12 @@ impl Game for Northcott {
                 });
             }
         }
-        let gaps = self.gaps(state).iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let gaps = self
+            .gaps(state)
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
         v.status.push(format!("gaps {gaps}"));
         v.status.push(format!("nim-sum {}", self.nim_sum(state)));
         v.status.push(format!("{} to move", side_word(state)));
@@ -457,7 +518,10 @@ impl Game for Northcott {
     }
 
     fn play_draw_rule(&self) -> PlayDrawRule {
-        PlayDrawRule { repetitions: (self.repetition > 0).then_some(self.repetition as u32), plies_without_progress: None }
+        PlayDrawRule {
+            repetitions: (self.repetition > 0).then_some(self.repetition as u32),
+            plies_without_progress: None,
+        }
     }
 
     fn evaluate(&self, state: &NorthcottState, seat: Seat) -> f64 {
@@ -476,7 +540,12 @@ impl Game for Northcott {
         )]
     }
 
-    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
         (name == "nim").then(|| Box::new(SeedPlayer) as Box<dyn Strategy<Self>>)
     }
 
@@ -512,16 +581,24 @@ impl Game for Northcott {
 
 fn parse_index(word: &str, what: &str, max: usize) -> Result<usize, ParseError> {
     let w = word.trim();
-    let n: usize = w.parse().map_err(|_| ParseError::new(format!("{what} '{w}' is not a whole number")))?;
+    let n: usize = w
+        .parse()
+        .map_err(|_| ParseError::new(format!("{what} '{w}' is not a whole number")))?;
     if n == 0 || n > max {
-        return Err(ParseError::new(format!("no {what} {n}: {what}s are numbered 1 to {max}")));
+        return Err(ParseError::new(format!(
+            "no {what} {n}: {what}s are numbered 1 to {max}"
+        )));
     }
     Ok(n - 1)
 }
 
 /// Reads `ROW:CELL`, `ROW CELL` or `ROW:FROM->CELL` (1-based): the side to move's piece
 /// in ROW goes to CELL.
-fn parse_move(game: &Northcott, state: &NorthcottState, text: &str) -> Result<NorthcottMove, ParseError> {
+fn parse_move(
+    game: &Northcott,
+    state: &NorthcottState,
+    text: &str,
+) -> Result<NorthcottMove, ParseError> {
     let t = text.trim();
     let usage = || {
         ParseError::new(format!(
@@ -555,7 +632,10 @@ fn parse_move(game: &Northcott, state: &NorthcottState, text: &str) -> Result<No
     if let Some(why) = game.why_illegal(state, row, cell) {
         return Err(ParseError::new(why));
     }
-    Ok(NorthcottMove { row: row as u8, to: cell as u8 })
+    Ok(NorthcottMove {
+        row: row as u8,
+        to: cell as u8,
+    })
 }
 
 /// Reads one row like `O14X` or `2O3X1`.
@@ -565,9 +645,12 @@ fn parse_row(game: &Northcott, text: &str, r: usize) -> Result<(u8, u8), ParseEr
     let mut digits = String::new();
     let flush = |digits: &mut String, col: &mut usize| -> Result<(), ParseError> {
         if !digits.is_empty() {
-            let n: usize = digits
-                .parse()
-                .map_err(|_| ParseError::new(format!("row {}: '{digits}' is not a count of empty cells", r + 1)))?;
+            let n: usize = digits.parse().map_err(|_| {
+                ParseError::new(format!(
+                    "row {}: '{digits}' is not a count of empty cells",
+                    r + 1
+                ))
+            })?;
             *col = col.saturating_add(n);
             digits.clear();
         }
@@ -606,13 +689,23 @@ fn parse_row(game: &Northcott, text: &str, r: usize) -> Result<(u8, u8), ParseEr
     }
     flush(&mut digits, &mut col)?;
     let (Some(o), Some(x)) = (o, x) else {
-        return Err(ParseError::new(format!("row {} needs one O and one X", r + 1)));
+        return Err(ParseError::new(format!(
+            "row {} needs one O and one X",
+            r + 1
+        )));
     };
     if col != game.nx() {
-        return Err(ParseError::new(format!("row {} has {col} cells, the board is {} wide", r + 1, game.nx())));
+        return Err(ParseError::new(format!(
+            "row {} has {col} cells, the board is {} wide",
+            r + 1,
+            game.nx()
+        )));
     }
     if o > x {
-        return Err(ParseError::new(format!("row {}: O must stand left of X", r + 1)));
+        return Err(ParseError::new(format!(
+            "row {}: O must stand left of X",
+            r + 1
+        )));
     }
     Ok((o as u8, x as u8))
 }
@@ -631,7 +724,9 @@ fn parse_position(game: &Northcott, text: &str) -> Result<NorthcottState, ParseE
         "O" | "o" | "0" => 0,
         "X" | "x" => 1,
         other => {
-            return Err(ParseError::new(format!("side to move '{other}' must be O or X")));
+            return Err(ParseError::new(format!(
+                "side to move '{other}' must be O or X"
+            )));
         }
     };
     let rows: Vec<&str> = board.trim().split('/').collect();
@@ -644,7 +739,11 @@ fn parse_position(game: &Northcott, text: &str) -> Result<NorthcottState, ParseE
             game.rows
         )));
     }
-    let mut s = NorthcottState { o: [0; MAX_ROWS], x: [0; MAX_ROWS], mover };
+    let mut s = NorthcottState {
+        o: [0; MAX_ROWS],
+        x: [0; MAX_ROWS],
+        mover,
+    };
     for (r, row) in rows.iter().enumerate() {
         let (o, x) = parse_row(game, row.trim(), r)?;
         s.o[r] = o;
@@ -668,10 +767,14 @@ mod tests {
         let g = Northcott::from_variant(&Variant::default()).unwrap();
         assert_eq!((g.cols, g.rows, g.first, g.repetition), (16, 4, Side::O, 3));
         assert_eq!(g.play_draw_rule().repetitions, Some(3));
-        let seedlike = Northcott::from_variant(&Variant::parse("repetition=0,first=x").unwrap()).unwrap();
+        let seedlike =
+            Northcott::from_variant(&Variant::parse("repetition=0,first=x").unwrap()).unwrap();
         assert_eq!(seedlike.play_draw_rule().repetitions, None);
         assert_eq!(seedlike.initial_state().side(), Side::X);
-        assert_eq!(Northcott::from_variant(&seedlike.variant()).unwrap(), seedlike);
+        assert_eq!(
+            Northcott::from_variant(&seedlike.variant()).unwrap(),
+            seedlike
+        );
         assert!(Northcott::from_variant(&Variant::parse("repetition=1").unwrap()).is_err());
         let s = g.initial_state();
         assert_eq!(g.format_position(&s), "O14X/O14X/O14X/O14X O");
@@ -685,8 +788,19 @@ mod tests {
 
     #[test]
     fn bad_sizes_are_refused_with_a_clear_message() {
-        for bad in ["0x4", "1x1", "16x", "x4", "200x4", "16x40", "99999999999999999999x4", "16x0", "abc"] {
-            let e = Northcott::from_variant(&Variant::parse(&format!("size={bad}")).unwrap()).unwrap_err();
+        for bad in [
+            "0x4",
+            "1x1",
+            "16x",
+            "x4",
+            "200x4",
+            "16x40",
+            "99999999999999999999x4",
+            "16x0",
+            "abc",
+        ] {
+            let e = Northcott::from_variant(&Variant::parse(&format!("size={bad}")).unwrap())
+                .unwrap_err();
             let msg = e.to_string();
             assert!(msg.contains("size") && msg.contains(bad), "{bad}: {msg}");
         }
@@ -734,7 +848,10 @@ mod tests {
             s.mover ^= 1;
         }
         let s = g.initial_state();
-        assert_eq!(g.parse_move(&s, "2 7").unwrap(), NorthcottMove { row: 1, to: 6 });
+        assert_eq!(
+            g.parse_move(&s, "2 7").unwrap(),
+            NorthcottMove { row: 1, to: 6 }
+        );
         let cases = [
             ("1:16", "cannot reach cell 16"),
             ("1:1", "already on cell 1"),
@@ -757,7 +874,10 @@ mod tests {
             let s = g.parse_position(text).unwrap();
             assert_eq!(g.format_position(&s), text);
         }
-        assert_eq!(g.parse_position("0....X/O4X/O4X o").unwrap(), g.initial_state());
+        assert_eq!(
+            g.parse_position("0....X/O4X/O4X o").unwrap(),
+            g.initial_state()
+        );
         for bad in [
             "O4X/O4X O",
             "O4X/O4X/O5X O",
@@ -778,11 +898,23 @@ mod tests {
         let g = game("8x1");
         let s = g.parse_position("2O2X2 O").unwrap();
         // Between the pieces: the button decides.
-        assert_eq!(g.format_position(&g.set_up(&s, 0, 4, Side::O).unwrap()), "4OX2 O");
-        assert_eq!(g.format_position(&g.set_up(&s, 0, 3, Side::X).unwrap()), "2OX4 O");
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 4, Side::O).unwrap()),
+            "4OX2 O"
+        );
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 3, Side::X).unwrap()),
+            "2OX4 O"
+        );
         // Beyond a piece: the nearest piece goes there, whatever the button.
-        assert_eq!(g.format_position(&g.set_up(&s, 0, 0, Side::X).unwrap()), "O4X2 O");
-        assert_eq!(g.format_position(&g.set_up(&s, 0, 7, Side::O).unwrap()), "2O4X O");
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 0, Side::X).unwrap()),
+            "O4X2 O"
+        );
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 7, Side::O).unwrap()),
+            "2O4X O"
+        );
         assert!(g.set_up(&s, 0, 2, Side::O).is_err());
         assert!(g.set_up(&s, 0, 2, Side::X).is_err(), "X may not land on O");
         assert!(g.set_up(&s, 1, 2, Side::X).is_err());
@@ -795,9 +927,15 @@ mod tests {
         let v = g.view(&s);
         assert_eq!(v.cells.len(), 64);
         assert_eq!(v.pieces.len(), 8);
-        assert!(v.pieces.iter().any(|p| p.cell == 15 && p.label.as_deref() == Some("X")));
+        assert!(v
+            .pieces
+            .iter()
+            .any(|p| p.cell == 15 && p.label.as_deref() == Some("X")));
         let text = g.render_text(&s);
-        assert!(text.contains("gap 14") && text.contains("nim-sum 0"), "{text}");
+        assert!(
+            text.contains("gap 14") && text.contains("nim-sum 0"),
+            "{text}"
+        );
     }
 
     proptest! {

@@ -16,5 +16,7 @@ mod game;
 pub mod player;
 
 pub use analysis::{NorthcottAnalysis, NorthcottOracle};
-pub use game::{Northcott, NorthcottMove, NorthcottState, Side, MAX_COLS, MAX_ROWS, SMALL_POSITIONS};
+pub use game::{
+    Northcott, NorthcottMove, NorthcottState, Side, MAX_COLS, MAX_ROWS, SMALL_POSITIONS,
+};
 pub use player::{seed_reply, ReplyKind, SeedPlayer};

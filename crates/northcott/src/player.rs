@@ -19,7 +19,9 @@ impl ReplyKind {
     pub fn reason(self) -> &'static str {
         match self {
             ReplyKind::Nim => "nim: winning move, nim-sum of the gaps now 0",
-            ReplyKind::Advance => "lose: no winning move, advance one cell in the first row with a gap",
+            ReplyKind::Advance => {
+                "lose: no winning move, advance one cell in the first row with a gap"
+            }
             ReplyKind::Retreat => "lose: no gap left, retreat one cell",
         }
     }

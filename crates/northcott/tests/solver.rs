@@ -1,12 +1,14 @@
 //! Northcott against the generic retrograde solver, and the seed's computer player.
 
 use proptest::prelude::*;
-use tabula_ai::retrograde::Solution;
 use std::collections::HashMap;
+use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, Game, GameExt, Oracle, Registered, Rng, Turn, Value, Variant};
 use tabula_northcott::analysis::{remoteness_upper_bound, winning_moves};
 use tabula_northcott::player::nim_reply;
-use tabula_northcott::{seed_reply, Northcott, NorthcottMove, NorthcottOracle, NorthcottState, Side, MAX_ROWS};
+use tabula_northcott::{
+    seed_reply, Northcott, NorthcottMove, NorthcottOracle, NorthcottState, Side,
+};
 
 fn game(size: &str) -> Northcott {
     Northcott::from_variant(&Variant::parse(&format!("size={size}")).unwrap()).unwrap()
@@ -23,10 +25,25 @@ fn retrograde_agrees_with_the_nim_sum_on_every_position_of_small_boards() {
             assert_eq!(stats.draws, 0, "{nx}x{ny}: the loser cannot force a cycle");
             assert!(stats.positions as u64 <= g.position_count());
             for (state, graded) in sol.iter() {
-                let by_rule = if g.nim_sum(state) != 0 { Value::Win } else { Value::Loss };
-                assert_eq!(graded.value, by_rule, "{nx}x{ny} {}", g.format_position(state));
+                let by_rule = if g.nim_sum(state) != 0 {
+                    Value::Win
+                } else {
+                    Value::Loss
+                };
+                assert_eq!(
+                    graded.value,
+                    by_rule,
+                    "{nx}x{ny} {}",
+                    g.format_position(state)
+                );
                 let bound = remoteness_upper_bound(&g, state);
-                assert!(graded.remoteness <= bound, "{} {} > {}", g.format_position(state), graded.remoteness, bound);
+                assert!(
+                    graded.remoteness <= bound,
+                    "{} {} > {}",
+                    g.format_position(state),
+                    graded.remoteness,
+                    bound
+                );
             }
         }
     }
@@ -69,7 +86,11 @@ fn oracle_is_exact_and_agrees_with_the_solver_on_every_position_up_to_6x3() {
             let (r, exact) = oracle.remoteness(&g, s);
             assert!(exact, "{}", g.format_position(s));
             let grade = oracle.grade(&g, s).unwrap();
-            let by_rule = if g.nim_sum(s) != 0 { Value::Win } else { Value::Loss };
+            let by_rule = if g.nim_sum(s) != 0 {
+                Value::Win
+            } else {
+                Value::Loss
+            };
             assert_eq!(grade.value, by_rule);
             assert_eq!(grade.remoteness, r);
             // Cross-check against a solve from the position itself (every position of the
@@ -106,7 +127,10 @@ fn oracle_gives_exact_remoteness_on_small_boards() {
     let oracle = big.exact_oracle(&|_| {}).unwrap();
     let grade = oracle.grade(&big, &big.initial_state()).unwrap();
     assert_eq!(grade.value, Value::Loss);
-    assert_eq!(grade.remoteness, remoteness_upper_bound(&big, &big.initial_state()));
+    assert_eq!(
+        grade.remoteness,
+        remoteness_upper_bound(&big, &big.initial_state())
+    );
 }
 
 #[test]
@@ -121,7 +145,12 @@ fn seed_player_wins_every_won_position_of_small_boards() {
             let (mv, _) = seed_reply(&g, state).unwrap();
             let mut t = *state;
             g.play_unchecked(&mut t, mv);
-            assert_eq!(sol.grade(&t).unwrap().value, Value::Loss, "{}", g.format_position(state));
+            assert_eq!(
+                sol.grade(&t).unwrap().value,
+                Value::Loss,
+                "{}",
+                g.format_position(state)
+            );
         }
     }
 }
@@ -156,7 +185,11 @@ fn retreating_move(g: &Northcott, s: &NorthcottState, rng: &mut Rng) -> Option<N
             }
         })
         .collect();
-    let pool = if retreats.is_empty() { &moves } else { &retreats };
+    let pool = if retreats.is_empty() {
+        &moves
+    } else {
+        &retreats
+    };
     (!pool.is_empty()).then(|| pool[rng.gen_range(0..pool.len())])
 }
 
@@ -207,7 +240,13 @@ fn play_out(
             g.play_unchecked(&mut t, mv);
             if before != 0 {
                 computer_won_once = true;
-                assert_eq!(g.nim_sum(&t), 0, "reply {} from {}", g.format_move(&s, mv), g.format_position(&s));
+                assert_eq!(
+                    g.nim_sum(&t),
+                    0,
+                    "reply {} from {}",
+                    g.format_move(&s, mv),
+                    g.format_position(&s)
+                );
             }
             mv
         } else {
@@ -216,7 +255,11 @@ fn play_out(
         assert!(g.moves(&s).contains(&mv));
         g.play_unchecked(&mut s, mv);
     }
-    let end = if g.turn(&s).is_over() { End::Stalemate } else { End::Unfinished };
+    let end = if g.turn(&s).is_over() {
+        End::Stalemate
+    } else {
+        End::Unfinished
+    };
     (max_plies, end, computer_won_once)
 }
 
@@ -308,15 +351,14 @@ fn a_winning_opponent_can_keep_a_losing_computer_going_forever() {
     let start = g.parse_position("1OX1/1OX1 O").unwrap();
     let mut s = start;
     let opponent_line = ["2:3->4", "2:4->3"];
-    for round in 0..2 {
+    for reply_text in opponent_line {
         let (mv, _) = seed_reply(&g, &s).unwrap(); // O retreats in row 1 / advances back
         g.play_unchecked(&mut s, mv);
-        let reply = g.parse_move(&s, opponent_line[round]).unwrap();
+        let reply = g.parse_move(&s, reply_text).unwrap();
         g.play_unchecked(&mut s, reply);
         assert_eq!(g.nim_sum(&s), 0);
     }
     assert_eq!(s, start);
-    assert!(MAX_ROWS >= 2);
     // Without the repetition rule (repetition=0, the seed's program) this goes on for
     // ever; with the default rule a match stops at the third occurrence.
     assert_eq!(g.play_draw_rule().repetitions, Some(3));
