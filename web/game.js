@@ -53,8 +53,8 @@ export class GamePage {
       this.info = await API.gameInfo(this.name, params.get('variant') || undefined);
     } catch (e) {
       fill(this.main, h('div.empty',
-        h('h1', 'Game not found'),
-        h('p', e.message),
+        h('h1', e.status === 404 ? 'There is no such game' : 'This game cannot be opened'),
+        h('p', e.status === 404 ? e.message : `This game cannot be opened: ${e.message}`),
         h('p', h('a', { href: '/', 'data-link': true }, 'See every game'))));
       toast(e.message);
       return;
