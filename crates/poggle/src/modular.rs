@@ -67,7 +67,11 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     let d1 = poly::degree(&chi1_bar).unwrap_or(0);
 
     // Hensel lifting of the coprime factorisation, one p-adic digit at a time.
-    let t = if d1 > 0 { poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p) } else { None };
+    let t = if d1 > 0 {
+        poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p)
+    } else {
+        None
+    };
     let (chi1, chi2) = if d1 == 0 {
         (vec![1], chi.clone())
     } else if d1 == n {
@@ -81,14 +85,22 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
             let prod = poly::mul(&chi1, &chi2, m);
             let err: Poly = (0..n)
                 .map(|j| {
-                    let diff = arith::sub(chi.get(j).copied().unwrap_or(0), prod.get(j).copied().unwrap_or(0), m);
+                    let diff = arith::sub(
+                        chi.get(j).copied().unwrap_or(0),
+                        prod.get(j).copied().unwrap_or(0),
+                        m,
+                    );
                     debug_assert_eq!(diff % pi, 0);
                     (diff / pi) % p
                 })
                 .collect();
             let err = poly::reduce(&err, p);
             let delta1 = poly::mulmod(t, &poly::rem(&err, &chi1_bar, p), &chi1_bar, p);
-            let (delta2, r) = poly::divrem(&poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p), &chi1_bar, p);
+            let (delta2, r) = poly::divrem(
+                &poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p),
+                &chi1_bar,
+                p,
+            );
             debug_assert!(r.is_empty());
             chi1 = poly::add(&chi1, &poly::scale(&delta1, pi, m), m);
             chi2 = poly::add(&chi2, &poly::scale(&delta2, pi, m), m);
@@ -100,11 +112,15 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     let mut f2: Poly = Vec::new();
     if poly::degree(&chi2).unwrap_or(0) > 0 {
         let q2 = poly::rem(&q, &chi2, m);
-        let u_bar = poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
+        let u_bar =
+            poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
         let mut residual = poly::rem(&g, &chi2, m);
         let mut pi = 1u32;
         for _ in 0..pp.e {
-            let digit = poly::reduce(&residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(), p);
+            let digit = poly::reduce(
+                &residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(),
+                p,
+            );
             let delta = poly::mulmod(&u_bar, &digit, &chi2_bar, p);
             f2 = poly::add(&f2, &poly::scale(&delta, pi, m), m);
             let correction = poly::scale(&poly::mulmod(&q2, &delta, &chi2, m), pi, m);
@@ -115,7 +131,10 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     }
 
     if d1 == 0 {
-        return LocalSolution { solution: Some(eval_at_b(&f2, n, m)), kernel: Vec::new() };
+        return LocalSolution {
+            solution: Some(eval_at_b(&f2, n, m)),
+            kernel: Vec::new(),
+        };
     }
 
     // The nilpotent part: a dense d1 x d1 system for multiplication by q mod chi1.
@@ -127,8 +146,14 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
         let next = poly::rem(&shift_up(&col), &chi1, m);
         columns.push(std::mem::replace(&mut col, next));
     }
-    let rows: Vec<Vec<u32>> =
-        (0..d1).map(|i| columns.iter().map(|c| c.get(i).copied().unwrap_or(0)).collect()).collect();
+    let rows: Vec<Vec<u32>> = (0..d1)
+        .map(|i| {
+            columns
+                .iter()
+                .map(|c| c.get(i).copied().unwrap_or(0))
+                .collect()
+        })
+        .collect();
     let mut rhs = g1.clone();
     rhs.resize(d1, 0);
     let local = smith::solve(rows, rhs, pp);
@@ -145,7 +170,11 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     }
     let glue = |a: &[u32], c: &[u32]| -> Poly {
         let diff = poly::sub(&poly::reduce(a, m), &poly::rem(c, &chi1, m), m);
-        poly::add(c, &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m), m)
+        poly::add(
+            c,
+            &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m),
+            m,
+        )
     };
     let solution = local.solution.as_ref().map(|f1| {
         let mut f1 = f1.clone();

@@ -96,12 +96,11 @@ pub fn solve(mut a: Vec<Vec<u32>>, mut b: Vec<u32>, pp: PrimePower) -> LocalSolu
         // Clear row t right of the pivot with column operations (only row t and Q change,
         // since column t is now zero below the pivot).
         for j in t + 1..n {
-            let x = a[t][j];
+            let x = std::mem::take(&mut a[t][j]);
             if x == 0 {
                 continue;
             }
             let c = x / pv;
-            a[t][j] = 0;
             let neg_c = m - c % m;
             let (left, right) = q.split_at_mut(j);
             for (dst, &src) in right[0].iter_mut().zip(&left[t]) {
@@ -144,10 +143,17 @@ pub fn solve(mut a: Vec<Vec<u32>>, mut b: Vec<u32>, pp: PrimePower) -> LocalSolu
     LocalSolution { solution, kernel }
 }
 
+#[cfg(test)]
 /// `M x` modulo `m`.
-pub fn mat_vec(a: &[Vec<u32>], x: &[u32], m: u32) -> Vec<u32> {
+fn mat_vec(a: &[Vec<u32>], x: &[u32], m: u32) -> Vec<u32> {
     a.iter()
-        .map(|row| (row.iter().zip(x).map(|(&r, &v)| r as u64 * v as u64).sum::<u64>() % m as u64) as u32)
+        .map(|row| {
+            (row.iter()
+                .zip(x)
+                .map(|(&r, &v)| r as u64 * v as u64)
+                .sum::<u64>()
+                % m as u64) as u32
+        })
         .collect()
 }
 
@@ -178,7 +184,9 @@ mod tests {
     fn small_systems_against_brute_force() {
         let mut seed = 12345u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as u32
         };
         for &m in &[2u32, 3, 4, 8, 9, 25, 27] {
@@ -189,8 +197,13 @@ mod tests {
                 }
                 for _ in 0..30 {
                     // Bias entries towards multiples of p to get interesting valuations.
-                    let a: Vec<Vec<u32>> =
-                        (0..n).map(|_| (0..n).map(|_| (next() % m) * if next() % 2 == 0 { pp.p } else { 1 } % m).collect()).collect();
+                    let a: Vec<Vec<u32>> = (0..n)
+                        .map(|_| {
+                            (0..n)
+                                .map(|_| (next() % m) * if next() % 2 == 0 { pp.p } else { 1 } % m)
+                                .collect()
+                        })
+                        .collect();
                     let b: Vec<u32> = (0..n).map(|_| next() % m).collect();
                     let got = solve(a.clone(), b.clone(), pp);
                     let count = brute_count(&a, &b, m);
