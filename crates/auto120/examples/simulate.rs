@@ -25,12 +25,21 @@ fn player(name: &str) -> Box<dyn Strategy<Auto120>> {
         return Box::new(RandomPlayer);
     }
     let (kind, options) = name.split_once(':').unwrap_or((name, ""));
-    Auto120.custom_player(kind, options, 0).unwrap_or_else(|| panic!("unknown player {name}"))
+    Auto120
+        .custom_player(kind, options, 0)
+        .unwrap_or_else(|| panic!("unknown player {name}"))
 }
 
 fn pairing(a: &str, b: &str, games: u64, seed: u64) -> SimReport {
     let names = [a, b];
-    simulate(&Auto120, names, |i, _| player(names[i]), games, seed, &|| {})
+    simulate(
+        &Auto120,
+        names,
+        |i, _| player(names[i]),
+        games,
+        seed,
+        &|| {},
+    )
 }
 
 /// One game with the die rolled directly, both players through `Strategy::choose`.
@@ -45,7 +54,9 @@ fn bare_game(players: &mut [Scenario; 2], rng: &mut tabula_core::Rng) -> (Outcom
             Turn::Chance => game.play_unchecked(&mut state, Move::Roll(rng.gen_range(1..=6))),
             Turn::Move(seat) => {
                 decisions += 1;
-                let c = players[seat].choose(&game, &state, seat, rng).expect("a marker to move");
+                let c = players[seat]
+                    .choose(&game, &state, seat, rng)
+                    .expect("a marker to move");
                 game.play_unchecked(&mut state, c.mv);
             }
         }
@@ -82,7 +93,12 @@ fn speed(games: u64, seed: u64) {
 fn main() {
     let mut games = 100_000u64;
     let mut seed = 1u64;
-    let mut players = vec!["random".to_string(), "scenario".into(), "expectimax".into(), "best".into()];
+    let mut players = vec![
+        "random".to_string(),
+        "scenario".into(),
+        "expectimax".into(),
+        "best".into(),
+    ];
     let mut speed_only = false;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;

@@ -137,7 +137,10 @@ mod tests {
 
     #[test]
     fn primes_above_six_are_never_landed_on() {
-        for p in [7u32, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113] {
+        for p in [
+            7u32, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89,
+            97, 101, 103, 107, 109, 113,
+        ] {
             assert!(!is_reachable(p), "{p}");
         }
         assert!(is_reachable(1) && is_reachable(64) && is_reachable(81) && is_reachable(120));

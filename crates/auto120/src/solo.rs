@@ -130,7 +130,11 @@ impl Tables {
         let survive = |t: usize| 1.0 - cdf[start + t] as f64;
         let span = 20;
         let tail_ratio = (survive(HORIZON) / survive(HORIZON - span)).powf(1.0 / span as f64);
-        Tables { expected: expected.iter().map(|&e| e as f32).collect(), cdf, tail_ratio }
+        Tables {
+            expected: expected.iter().map(|&e| e as f32).collect(),
+            cdf,
+            tail_ratio,
+        }
     }
 
     /// Least expected turns to finish: E(s) = 1 + E(s)/6 + (1/6) sum over rolls
@@ -195,7 +199,10 @@ impl Tables {
                 next[s] = if s == done {
                     1.0
                 } else {
-                    let moved: f64 = policy[s * ROLLS..(s + 1) * ROLLS].iter().map(|&n| prev[n as usize]).sum();
+                    let moved: f64 = policy[s * ROLLS..(s + 1) * ROLLS]
+                        .iter()
+                        .map(|&n| prev[n as usize])
+                        .sum();
                     (prev[s] + moved) / DIE_FACES as f64
                 };
                 cdf[s * (HORIZON + 1) + t] = next[s] as f32;
@@ -252,7 +259,8 @@ mod tests {
             for b in a..POSITIONS {
                 for c in b..POSITIONS {
                     for d in c..POSITIONS {
-                        let r = solo_rank([position[d], position[a], position[c], position[b]]) as usize;
+                        let r = solo_rank([position[d], position[a], position[c], position[b]])
+                            as usize;
                         assert!(!seen[r]);
                         seen[r] = true;
                     }
@@ -309,7 +317,11 @@ mod tests {
         for p in 1..120u8 {
             if is_reachable(p as u32) {
                 let table = t.expected_turns([120, p, 120, 120]);
-                assert!((table - e[p as usize]).abs() < 1e-3 * e[p as usize], "{p}: {table} vs {}", e[p as usize]);
+                assert!(
+                    (table - e[p as usize]).abs() < 1e-3 * e[p as usize],
+                    "{p}: {table} vs {}",
+                    e[p as usize]
+                );
             }
         }
         // Every roll of 2..6 must move a lone marker, so it keeps overshooting.
