@@ -16,7 +16,7 @@ use crate::count::BigCount;
 use crate::fewest;
 use crate::gf2::{self, Bits};
 use crate::modular;
-use crate::smith::LocalSolution;
+use crate::modular::LocalSolution;
 
 /// Largest board side the solver accepts.
 pub const MAX_SOLVE_SIZE: usize = 10_000;
@@ -110,6 +110,8 @@ pub struct Solution {
     pub moduli: Vec<ModulusSummary>,
     /// First rows of quiet-pattern generators (values modulo `k`) with their orders:
     /// every quiet pattern is the chase of exactly one `sum a_i g_i`, `0 <= a_i < order_i`.
+    /// Complete when there are at most 2^20 quiet patterns or k is square-free; may be
+    /// partial (or empty) otherwise.
     pub quiet_first_rows: Vec<(Vec<u8>, u32)>,
 }
 
@@ -174,6 +176,7 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
     let mut quiet_first_rows = Vec::new();
     let mut obstruction_row: Option<(u32, Vec<u32>)> = None;
     let mut quiet_count = BigCount::one();
+    let mut quiet_complete = true;
     for pp in factorize(k) {
         let m = pp.m;
         let b: Vec<u32> = c_n.iter().map(|&c| arith::neg(c % m, m)).collect();
@@ -182,10 +185,11 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
             _ => modular::solve(n, pp, &b),
         };
         let lift = arith::crt_unit(m, k);
-        let exponent = local.kernel_exponent();
+        let exponent = local.kernel_exponent;
         for _ in 0..exponent {
             quiet_count.mul_small(pp.p);
         }
+        quiet_complete &= local.kernel_complete;
         moduli.push(ModulusSummary {
             modulus: m,
             prime: pp.p,
@@ -201,17 +205,10 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
             None => {
                 solvable = false;
                 if obstruction_row.is_none() {
-                    // M is symmetric, so its left kernel is its kernel, and over Z/p^e
-                    // (a self-injective ring) b is in the image iff it is orthogonal to
-                    // every kernel vector: some generator must fail.
                     let w = local
-                        .kernel
-                        .iter()
-                        .find(|(w, _)| dot(w, &b, m) != 0)
-                        .map(|(w, _)| w.clone())
-                        .ok_or(
-                            "internal error: unsolvable system without a failing kernel vector",
-                        )?;
+                        .witness
+                        .as_ref()
+                        .ok_or("internal error: unsolvable system without a witness")?;
                     obstruction_row =
                         Some((m, w.iter().map(|&v| arith::mul(v, lift, k)).collect()));
                 }
@@ -251,7 +248,7 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
     }
     let count = quiet_count.clone();
     let mut fewest = count.to_u64() == Some(1);
-    if options.fewest && !fewest {
+    if options.fewest && !fewest && quiet_complete {
         if let Some(c) = count.to_u64() {
             if c <= options.max_search_solutions
                 && c.saturating_mul((n * n) as u64) <= options.max_search_work
@@ -277,14 +274,6 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
         moduli,
         quiet_first_rows,
     })
-}
-
-fn dot(a: &[u32], b: &[u32], m: u32) -> u32 {
-    (a.iter()
-        .zip(b)
-        .map(|(&x, &y)| x as u64 * y as u64 % m as u64)
-        .sum::<u64>()
-        % m as u64) as u32
 }
 
 /// The quiet pattern (all n rows, row-major) chased from a first row of the kernel.

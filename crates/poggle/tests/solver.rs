@@ -314,3 +314,25 @@ proptest! {
         check(n, k, Start::Grid(&board), &sol);
     }
 }
+
+#[test]
+fn large_kernels_modulo_prime_powers_still_explain_unsolvable_starts() {
+    // 19x19 has 2^16 quiet patterns mod 2; mod 4 and mod 8 there are more than the
+    // 2^20 the solver lists, so the reason comes from the projected search.
+    let mut seed = 3;
+    for k in [4u32, 8, 12] {
+        let start: Vec<u8> = (0..19 * 19)
+            .map(|_| (lcg(&mut seed) % k as u64) as u8)
+            .collect();
+        let sol = solve(19, k, Start::Grid(&start), &SolveOptions::default()).unwrap();
+        assert!(!sol.solvable);
+        assert!(
+            sol.quiet_count.to_u64().unwrap() > 1 << 20,
+            "k={k}: {}",
+            sol.quiet_count
+        );
+        check(19, k, Start::Grid(&start), &sol);
+        let dense = solve(19, k, Start::Grid(&start), &opts(Method::Dense)).unwrap();
+        assert_eq!(dense.quiet_count, sol.quiet_count);
+    }
+}
