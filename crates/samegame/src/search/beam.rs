@@ -8,7 +8,7 @@
 //! playout generators and ties depend only on the seed and the boards, so a run
 //! is a function of (board, width, seed) alone.
 
-use super::playout::{commonest_colour, tabu_playout, Scratch};
+use super::playout::{playout, Scratch};
 use super::{mix, Line};
 use crate::board::Board;
 use crate::scoring::Scoring;
@@ -187,11 +187,9 @@ pub(crate) fn run(
                         playout: None,
                     };
                 }
-                let mut rest = board.clone();
                 let mut clicks = Vec::new();
                 let mut rng = rng_from_seed(mix(seed, hash));
-                let tabu = commonest_colour(&rest);
-                let score = tabu_playout(&mut rest, scoring, tabu, &mut rng, s, &mut clicks);
+                let score = playout(&board, scoring, &mut rng, s, &mut clicks);
                 Child {
                     key: score,
                     node: Node { board, hash },

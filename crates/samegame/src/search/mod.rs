@@ -17,6 +17,7 @@
 //! of the board, the options and the seed alone.
 
 mod beam;
+mod fast;
 mod nested;
 mod playout;
 

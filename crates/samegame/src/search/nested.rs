@@ -9,11 +9,12 @@
 //! searched in parallel, each subtree with generators derived from the seed and
 //! its place in the tree, so the result does not depend on thread scheduling.
 
-use super::playout::{commonest_colour, tabu_playout, Scratch};
+use super::playout::{playout, Scratch};
 use super::{mix, Line};
 use crate::board::{Board, Group};
 use crate::scoring::Scoring;
 use rayon::prelude::*;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use tabula_core::rng_from_seed;
@@ -33,12 +34,21 @@ impl Nested<'_> {
         self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.load(Ordering::Relaxed)
     }
 
-    fn playout(&self, board: &Board, key: u64, s: &mut Scratch) -> Line {
-        let mut b = board.clone();
+    fn playout(&self, board: &Board, key: u64) -> Line {
+        thread_local! {
+            static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+        }
         let mut clicks = Vec::new();
         let mut rng = rng_from_seed(mix(self.seed, key));
-        let tabu = commonest_colour(&b);
-        let score = tabu_playout(&mut b, self.scoring, tabu, &mut rng, s, &mut clicks);
+        let score = SCRATCH.with(|s| {
+            playout(
+                board,
+                self.scoring,
+                &mut rng,
+                &mut s.borrow_mut(),
+                &mut clicks,
+            )
+        });
         self.playouts.fetch_add(1, Ordering::Relaxed);
         Line { score, clicks }
     }
@@ -55,10 +65,10 @@ impl Nested<'_> {
         known: Option<Line>,
         top: bool,
     ) -> Line {
-        let mut s = Scratch::default();
         if level == 0 {
-            return self.playout(board, key, &mut s);
+            return self.playout(board, key);
         }
+        let mut s = Scratch::default();
         let mut board = board.clone();
         let mut best = known.unwrap_or(Line {
             score: i64::MIN,

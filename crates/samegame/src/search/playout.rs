@@ -8,6 +8,7 @@
 //! (a random block is drawn, and kept if removable): this needs no scan of the
 //! board for most clicks, and scored the same as uniform choice in our tests.
 
+use super::fast::{FastBoard, FAST_MAX_HEIGHT};
 use crate::board::{Board, Group, Scan};
 use crate::scoring::Scoring;
 use rand::Rng as _;
@@ -16,6 +17,7 @@ use tabula_core::Rng;
 /// Reusable buffers for playouts.
 #[derive(Default)]
 pub(crate) struct Scratch {
+    pub fast: FastBoard,
     pub scan: Scan,
     pub groups: Vec<Group>,
     pub stack: Vec<u16>,
@@ -120,5 +122,24 @@ pub(crate) fn tabu_playout(
         };
         board.play(col as usize, y as usize, scoring, &mut s.stack);
         clicks.push((col, y));
+    }
+}
+
+/// A TabuColorRandom playout from `board` (left unchanged): the bit-parallel board
+/// when it is at most 64 rows high, the plain one otherwise.
+pub(crate) fn playout(
+    board: &Board,
+    scoring: Scoring,
+    rng: &mut Rng,
+    s: &mut Scratch,
+    clicks: &mut Vec<(u8, u8)>,
+) -> i64 {
+    let tabu = commonest_colour(board);
+    if board.height() <= FAST_MAX_HEIGHT {
+        s.fast.load(board);
+        s.fast.tabu_playout(scoring, tabu, rng, clicks)
+    } else {
+        let mut b = board.clone();
+        tabu_playout(&mut b, scoring, tabu, rng, s, clicks)
     }
 }
