@@ -163,6 +163,8 @@ export class GamePage {
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this.#boardKey(e));
     this.board.svg.addEventListener('focus', () => {
+      // The cursor is for keyboard users: a mouse click focuses the board too.
+      if (!this.board.svg.matches(':focus-visible')) return;
       if (this.cursor === null) this.#moveCursorTo(this.#defaultCursor());
       else this.board.setCursor(this.cursor);
     });
@@ -302,7 +304,7 @@ export class GamePage {
     this.resignBtn.disabled = !mv.human_to_move || !!mv.outcome;
     this.hintBtn.disabled = !!mv.outcome;
     if (this.cursor !== null && !this.board.cellData(this.cursor)) this.cursor = null;
-    if (document.activeElement === this.board.svg && this.cursor !== null) this.board.setCursor(this.cursor);
+    if (this.board.svg.matches(':focus-visible') && this.cursor !== null) this.board.setCursor(this.cursor);
     this.extras?.onView?.(mv, previous);
     if (previous && previous.tally?.games !== mv.tally?.games) this.#refreshTallies();
     this.#maybeWatch();
@@ -399,7 +401,7 @@ export class GamePage {
     },
     e.seat !== null && e.seat !== undefined ? h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }) : h('span.die-mark', '⚄'),
     h('span.log-text', e.text || e.move),
-    e.reason ? h('span.reason', e.reason) : null)));
+    e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', e.reason) : null)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
     this.logList.scrollTop = this.logList.scrollHeight;
   }
