@@ -15,18 +15,27 @@ fn gamesman() -> Kono {
 }
 
 fn moves_text(game: &Kono, state: &KonoState) -> Vec<String> {
-    let mut v: Vec<String> = game.moves(state).iter().map(|&m| game.format_move(state, m)).collect();
+    let mut v: Vec<String> = game
+        .moves(state)
+        .iter()
+        .map(|&m| game.format_move(state, m))
+        .collect();
     v.sort();
     v
 }
 
 fn pos(game: &Kono, text: &str) -> KonoState {
-    game.parse_position(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    game.parse_position(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn seated(state: &KonoState) -> Seated {
     let (mover, opponent) = state.masks();
-    Seated { mover, opponent, seat: state.to_move }
+    Seated {
+        mover,
+        opponent,
+        seat: state.to_move,
+    }
 }
 
 /// Small positions (at most 6 pieces) used to compare the fast solver with the generic one.
@@ -64,7 +73,11 @@ fn steps_and_optional_captures() {
     let s = pos(&g, "x.../x.../o.../...o x");
     assert_eq!(moves_text(&g, &s), vec!["a3-b3", "a4-b4", "a4xa2"]);
     let gm = gamesman();
-    assert_eq!(moves_text(&gm, &s), vec!["a4xa2"], "captures are compulsory under gamesman rules");
+    assert_eq!(
+        moves_text(&gm, &s),
+        vec!["a4xa2"],
+        "captures are compulsory under gamesman rules"
+    );
 }
 
 #[test]
@@ -100,7 +113,11 @@ fn try_play_explains_illegal_moves() {
     assert!(err(&g, "a3xa1").contains("own pieces"));
     let mut empty_landing = pos(&g, "x.../x.../..../...o x");
     let mv = g.parse_move(&empty_landing, "a4xa2").unwrap();
-    assert!(g.try_play(&mut empty_landing, mv).unwrap_err().to_string().contains("enemy"));
+    assert!(g
+        .try_play(&mut empty_landing, mv)
+        .unwrap_err()
+        .to_string()
+        .contains("enemy"));
     assert!(err(&gamesman(), "a4-b4").contains("compulsory"));
     assert!(g.parse_move(&s, "a4-c2").is_err(), "not in a line");
     assert!(g.parse_move(&s, "a4-a4").is_err());
@@ -140,14 +157,25 @@ fn fast_solver_agrees_with_the_generic_solver() {
             let mut compared = 0;
             for (state, grade) in generic.iter() {
                 let (m, o) = state.masks();
-                assert_eq!(table.grade(m, o), Some(grade), "{rules:?} {}", g.format_position(state));
+                assert_eq!(
+                    table.grade(m, o),
+                    Some(grade),
+                    "{rules:?} {}",
+                    g.format_position(state)
+                );
                 compared += 1;
             }
             let st = generic.stats();
             let s = table.summary;
             assert_eq!(
                 (s.positions, s.wins, s.losses, s.draws, s.max_remoteness),
-                (st.positions as u64, st.wins as u64, st.losses as u64, st.draws as u64, st.max_remoteness),
+                (
+                    st.positions as u64,
+                    st.wins as u64,
+                    st.losses as u64,
+                    st.draws as u64,
+                    st.max_remoteness
+                ),
                 "{rules:?} from {text}"
             );
             assert_eq!(s.start, st.start);
@@ -159,13 +187,17 @@ fn fast_solver_agrees_with_the_generic_solver() {
 #[test]
 fn small_tables_pass_the_independent_check() {
     for rules in [KonoRules::Standard, KonoRules::Gamesman] {
-        let table = KonoTable::solve_from(rules, seated(&pos(&standard(), SMALL_STARTS[1])), &|_| {});
+        let table =
+            KonoTable::solve_from(rules, seated(&pos(&standard(), SMALL_STARTS[1])), &|_| {});
         let check = verify::check_table(rules, &table.values, table.max_total);
         assert_eq!(check.errors, 0, "{rules:?}: {:?}", check.examples);
         assert_eq!(check.checked, table.values.len() as u64);
         // The check can fail: spoil one decided value and it is caught.
         let mut spoiled = table.values.clone();
-        let i = spoiled.iter().position(|v| v & solve::KIND == solve::WIN).unwrap();
+        let i = spoiled
+            .iter()
+            .position(|v| v & solve::KIND == solve::WIN)
+            .unwrap();
         spoiled[i] = solve::LOSS | (spoiled[i] & solve::REMOTENESS);
         assert!(verify::check_table(rules, &spoiled, table.max_total).errors > 0);
     }
@@ -198,7 +230,8 @@ fn mirror_symmetry_maps_moves() {
         for k in 0..g.symmetry_count() {
             let image = g.map_state(&s, k);
             assert_eq!(g.map_state(&image, g.inverse_symmetry(k)), s);
-            let mut mapped: Vec<KonoMove> = g.moves(&s).iter().map(|&m| g.map_move(&s, m, k)).collect();
+            let mut mapped: Vec<KonoMove> =
+                g.moves(&s).iter().map(|&m| g.map_move(&s, m, k)).collect();
             let mut direct = g.moves(&image);
             mapped.sort();
             direct.sort();
@@ -234,7 +267,9 @@ fn cache_round_trip_and_rejects_damage() {
     let dir = std::env::temp_dir().join(format!("tabula-kono-test-{}", std::process::id()));
     let path = dir.join("kono-standard-test.bin");
     let len = index::INDEX.len() as usize;
-    let values: Vec<u16> = (0..len).map(|i| [solve::DRAW, solve::WIN | 3, solve::LOSS | 2][i % 3]).collect();
+    let values: Vec<u16> = (0..len)
+        .map(|i| [solve::DRAW, solve::WIN | 3, solve::LOSS | 2][i % 3])
+        .collect();
     let table = KonoTable {
         rules: KonoRules::Standard,
         values,
@@ -245,7 +280,10 @@ fn cache_round_trip_and_rejects_damage() {
             wins: 5,
             losses: 3,
             draws: 2,
-            start: Graded { value: Value::Draw, remoteness: 0 },
+            start: Graded {
+                value: Value::Draw,
+                remoteness: 0,
+            },
             max_remoteness: 7,
         },
         solve_seconds: 1.5,
@@ -255,13 +293,18 @@ fn cache_round_trip_and_rejects_damage() {
     assert_eq!(back.values, table.values);
     assert_eq!(back.summary, table.summary);
     assert_eq!(back.solve_seconds, 1.5);
-    assert!(cache::load(&path, KonoRules::Gamesman).is_err(), "other rules");
+    assert!(
+        cache::load(&path, KonoRules::Gamesman).is_err(),
+        "other rules"
+    );
     // One flipped byte in the data.
     let mut bytes = std::fs::read(&path).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let err = cache::load(&path, KonoRules::Standard).err().expect("a damaged file is refused");
+    let err = cache::load(&path, KonoRules::Standard)
+        .err()
+        .expect("a damaged file is refused");
     assert!(err.contains("corrupt"), "{err}");
     // A truncated file, a file of another version, a missing file.
     bytes[mid] ^= 0x40;
@@ -294,9 +337,14 @@ fn play_and_check(
     perfect_seat: usize,
     seed: u64,
 ) {
-    let perfect: Box<dyn Strategy<Kono>> =
-        Box::new(PerfectPlayer::new(Arc::new(KonoOracle { table: oracle.table.clone() })));
-    let mut players = if perfect_seat == 0 { [perfect, opponent] } else { [opponent, perfect] };
+    let perfect: Box<dyn Strategy<Kono>> = Box::new(PerfectPlayer::new(Arc::new(KonoOracle {
+        table: oracle.table.clone(),
+    })));
+    let mut players = if perfect_seat == 0 {
+        [perfect, opponent]
+    } else {
+        [opponent, perfect]
+    };
     let mut rng = rng_from_seed(seed);
     let value_for_perfect = |s: &KonoState| {
         let v = oracle.grade(g, s).expect("covered").value;
@@ -312,13 +360,20 @@ fn play_and_check(
         let Turn::Move(seat) = g.turn(&s) else { break };
         let c = players[seat].choose(g, &s, seat, &mut rng).expect("a move");
         g.try_play(&mut s, c.mv).expect("legal");
-        assert!(value_for_perfect(&s) >= initial, "perfect player's value fell from {initial:?}");
+        assert!(
+            value_for_perfect(&s) >= initial,
+            "perfect player's value fell from {initial:?}"
+        );
     }
     if initial != Value::Loss {
         assert_ne!(g.turn(&s), Turn::Over(Outcome::Win(1 - perfect_seat)));
     }
     if initial == Value::Win {
-        assert_eq!(g.turn(&s), Turn::Over(Outcome::Win(perfect_seat)), "a won position is converted");
+        assert_eq!(
+            g.turn(&s),
+            Turn::Over(Outcome::Win(perfect_seat)),
+            "a won position is converted"
+        );
     }
 }
 
@@ -328,7 +383,9 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
         let g = Kono::new(rules);
         for (i, text) in SMALL_STARTS.iter().enumerate() {
             let start = pos(&g, text);
-            let oracle = KonoOracle { table: Arc::new(KonoTable::solve_from(rules, seated(&start), &|_| {})) };
+            let oracle = KonoOracle {
+                table: Arc::new(KonoTable::solve_from(rules, seated(&start), &|_| {})),
+            };
             for game_no in 0..16u64 {
                 let seed = game_no * 31 + i as u64;
                 let mut rng = rng_from_seed(seed);
@@ -337,8 +394,11 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
                 if g.turn(&s).is_over() {
                     continue;
                 }
-                let opponent: Box<dyn Strategy<Kono>> =
-                    if game_no % 2 == 0 { Box::new(RandomPlayer) } else { Box::new(Lookahead) };
+                let opponent: Box<dyn Strategy<Kono>> = if game_no % 2 == 0 {
+                    Box::new(RandomPlayer)
+                } else {
+                    Box::new(Lookahead)
+                };
                 play_and_check(&g, s, &oracle, opponent, (game_no / 2 % 2) as usize, seed);
             }
         }
@@ -377,7 +437,13 @@ fn view_is_a_four_by_four_grid() {
 
 #[test]
 fn variants_and_draw_rules() {
-    for text in ["", "standard", "gamesman", "rules=gamesman,nocapture=0", "nocapture=40"] {
+    for text in [
+        "",
+        "standard",
+        "gamesman",
+        "rules=gamesman,nocapture=0",
+        "nocapture=40",
+    ] {
         let g = Kono::from_variant(&Variant::parse(text).unwrap()).unwrap();
         assert_eq!(Kono::from_variant(&g.variant()).unwrap(), g);
     }
@@ -386,9 +452,15 @@ fn variants_and_draw_rules() {
     assert_eq!(g.play_draw_rule().repetitions, Some(3));
     let g = Kono::from_variant(&Variant::parse("nocapture=0").unwrap()).unwrap();
     assert_eq!(g.play_draw_rule().plies_without_progress, None);
-    assert_eq!(standard().play_draw_rule().plies_without_progress, Some(DEFAULT_NO_CAPTURE));
+    assert_eq!(
+        standard().play_draw_rule().plies_without_progress,
+        Some(DEFAULT_NO_CAPTURE)
+    );
     for bad in ["rules=chess", "nocapture=-1", "nocapture=x", "size=5"] {
-        assert!(Kono::from_variant(&Variant::parse(bad).unwrap()).is_err(), "{bad}");
+        assert!(
+            Kono::from_variant(&Variant::parse(bad).unwrap()).is_err(),
+            "{bad}"
+        );
     }
     let s = standard().initial_state();
     let capture = standard().parse_move(&s, "a4xa2").unwrap();
@@ -398,11 +470,24 @@ fn variants_and_draw_rules() {
 
 #[test]
 fn oracle_refuses_other_rules_and_uncovered_positions() {
-    let table = Arc::new(KonoTable::solve_from(KonoRules::Standard, seated(&pos(&standard(), SMALL_STARTS[0])), &|_| {}));
+    let table = Arc::new(KonoTable::solve_from(
+        KonoRules::Standard,
+        seated(&pos(&standard(), SMALL_STARTS[0])),
+        &|_| {},
+    ));
     let oracle = KonoOracle { table };
-    assert!(oracle.grade(&gamesman(), &pos(&standard(), SMALL_STARTS[0])).is_none());
-    assert!(oracle.grade(&standard(), &standard().initial_state()).is_none(), "16 pieces: beyond this table");
-    assert!(oracle.grade(&standard(), &pos(&standard(), SMALL_STARTS[0])).is_some());
+    assert!(oracle
+        .grade(&gamesman(), &pos(&standard(), SMALL_STARTS[0]))
+        .is_none());
+    assert!(
+        oracle
+            .grade(&standard(), &standard().initial_state())
+            .is_none(),
+        "16 pieces: beyond this table"
+    );
+    assert!(oracle
+        .grade(&standard(), &pos(&standard(), SMALL_STARTS[0]))
+        .is_some());
 }
 
 proptest! {
