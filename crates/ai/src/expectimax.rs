@@ -257,7 +257,7 @@ impl<G: Game> Strategy<G> for Expectimax {
         let mv = ties[rng.gen_range(0..ties.len())];
         Some(Choice::because(
             mv,
-            format!("expectimax depth {depth}: {top:+.3}"),
+            format!("expectimax depth {depth}, value {top:+.3}"),
         ))
     }
 }

@@ -123,7 +123,7 @@ impl Strategy<Auto120> for Best {
         let (m, p) = *ranked.first()?;
         Some(Choice::because(
             Move::Marker(m),
-            format!("best: wins {:.1}%", 100.0 * p),
+            format!("best ({:.1}% to win)", 100.0 * p),
         ))
     }
 }
