@@ -21,7 +21,7 @@
 //!   (With a roll of 2..6 a marker on 1 always reaches a factor position, so B
 //!   catches every such move and D(ii) never actually happens.)
 
-use crate::board::{is_factor, is_on_path, is_penultimate, MARKERS, TARGET};
+use crate::board::{is_factor, is_on_path, is_penultimate, TARGET};
 use crate::state::{Move, State};
 use crate::Auto120;
 use rand::Rng as _;
@@ -51,55 +51,69 @@ impl Scenario {
         let roll = state.roll as u32;
         let mine = state.markers[seat & 1];
         let theirs = state.markers[1 - (seat & 1)];
-        let product = |m: usize| mine[m] as u32 * roll;
-        let in_game = |m: usize| mine[m] != TARGET;
-        let mut picked = [0u8; MARKERS];
-        let mut choose = |filter: &dyn Fn(usize) -> bool, rng: &mut Rng| -> Option<u8> {
-            let mut n = 0;
-            for m in 0..MARKERS {
-                if in_game(m) && filter(m) {
-                    picked[n] = m as u8;
-                    n += 1;
+        // One pass sorts the markers into bit masks, one per rule (hot path of
+        // simulations: no closures, no allocation).
+        let (mut a, mut b, mut c, mut safe, mut in_play, mut at_start) =
+            (0u8, 0u8, 0u8, 0u8, 0u8, 0u8);
+        for (m, &p) in mine.iter().enumerate() {
+            if p == TARGET {
+                continue;
+            }
+            let bit = 1u8 << m;
+            let d = p as u32 * roll;
+            if is_penultimate(d) || (self.finish && d == TARGET as u32) {
+                a |= bit;
+            } else if is_factor(d) {
+                b |= bit;
+            }
+            if d < TARGET as u32 && !is_on_path(p as u32) && theirs.contains(&(d as u8)) {
+                c |= bit;
+            }
+            if p == 1 {
+                at_start |= bit;
+            } else {
+                in_play |= bit;
+                if d <= TARGET as u32 {
+                    safe |= bit;
                 }
             }
-            match n {
-                0 => None,
-                1 => Some(picked[0]),
-                _ => Some(picked[rng.gen_range(0..n)]),
-            }
-        };
-        let finish = self.finish;
-        if let Some(m) = choose(
-            &|m| is_penultimate(product(m)) || (finish && product(m) == TARGET as u32),
-            rng,
-        ) {
-            return Some((m, 'A'));
         }
-        if let Some(m) = choose(&|m| is_factor(product(m)), rng) {
-            return Some((m, 'B'));
+        if a != 0 {
+            return Some((random_member(a, rng), 'A'));
         }
-        if let Some(m) = (0..MARKERS).find(|&m| {
-            in_game(m)
-                && !is_on_path(mine[m] as u32)
-                && product(m) < TARGET as u32
-                && theirs.contains(&(product(m) as u8))
-        }) {
-            return Some((m as u8, 'C'));
+        if b != 0 {
+            return Some((random_member(b, rng), 'B'));
         }
-        let in_play = |m: usize| mine[m] > 1;
-        let has_in_play = (0..MARKERS).any(|m| in_game(m) && in_play(m));
-        let has_at_start = (0..MARKERS).any(|m| mine[m] == 1);
-        let use_in_play = match (has_in_play, has_at_start) {
+        if c != 0 {
+            return Some((c.trailing_zeros() as u8, 'C'));
+        }
+        let use_in_play = match (in_play != 0, at_start != 0) {
             (true, true) => rng.gen_bool(0.5),
-            (in_play, _) => in_play,
+            (some_in_play, _) => some_in_play,
         };
-        let m = if use_in_play {
-            choose(&|m| in_play(m) && product(m) <= TARGET as u32, rng)
-                .or_else(|| choose(&in_play, rng))
+        let group = if !use_in_play {
+            at_start
+        } else if safe != 0 {
+            safe
         } else {
-            choose(&|m| mine[m] == 1, rng)
+            in_play
         };
-        m.map(|m| (m, 'D'))
+        (group != 0).then(|| (random_member(group, rng), 'D'))
+    }
+}
+
+/// A uniformly random marker index among the set bits of `mask` (not empty).
+fn random_member(mask: u8, rng: &mut Rng) -> u8 {
+    let n = mask.count_ones();
+    let mut k = if n == 1 { 0 } else { rng.gen_range(0..n) };
+    let mut rest = mask;
+    loop {
+        let m = rest.trailing_zeros() as u8;
+        if k == 0 {
+            return m;
+        }
+        k -= 1;
+        rest &= rest - 1;
     }
 }
 
