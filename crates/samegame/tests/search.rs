@@ -110,7 +110,7 @@ fn solve_report_json() {
     let board = "1122\n1221\n3312\n";
     let request = Report {
         position: Some(board.into()),
-        seconds: Some(0.3),
+        seconds: Some(5.0),
         seed: 7,
     };
     let json = g.solve_report(&request, &|_| {}).unwrap().unwrap();
@@ -121,7 +121,9 @@ fn solve_report_json() {
     assert_eq!(json["cleared"].as_bool(), Some(end.is_cleared()));
     assert!(json["seconds"].as_f64().unwrap() >= 0.0);
     assert_eq!(json["seed"].as_u64(), Some(7));
-    // This board can be cleared (1000 bonus) and a search must find that.
+    // Twelve blocks: no game is longer than six clicks, so the search climbs to an
+    // exhaustive level within the budget and says its score is the optimum.
+    assert_eq!(json["optimal"].as_bool(), Some(true));
     assert_eq!(exhaustive(&g, &start), end.score());
 
     let bad = Report {

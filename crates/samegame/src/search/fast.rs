@@ -103,6 +103,13 @@ impl FastBoard {
 
     /// Removes the group of colour `k` through (`col`, `y`); returns its size.
     fn remove(&mut self, col: usize, y: usize, k: usize, scoring: Scoring) -> usize {
+        let (lo, hi) = self.flood(col, y, k);
+        self.apply(lo, hi, k, scoring)
+    }
+
+    /// Marks the group of colour `k` through (`col`, `y`) in `self.group`; returns
+    /// the range of columns it spans.
+    fn flood(&mut self, col: usize, y: usize, k: usize) -> (usize, usize) {
         let used = self.cols.len();
         self.group.clear();
         self.group.resize(used, 0);
@@ -125,6 +132,12 @@ impl FastBoard {
                 }
             }
         }
+        (lo, hi)
+    }
+
+    /// Removes the group marked by [`FastBoard::flood`] (colour `k`, columns `lo..=hi`).
+    fn apply(&mut self, lo: usize, hi: usize, k: usize, scoring: Scoring) -> usize {
+        let used = self.cols.len();
         let mut removed = 0;
         for c in lo..=hi {
             let r = self.group[c];

@@ -109,11 +109,14 @@ pub struct Progress {
     pub stage: usize,
 }
 
-/// One level (nested) or beam width (beam) that was run.
+/// One level (nested) or beam width (beam) that was run, possibly several times.
 #[derive(Clone, Debug, Serialize)]
 pub struct Stage {
     /// Level or width.
     pub size: usize,
+    /// How many times it ran in a row (nested search repeats a level with fresh
+    /// generators when the next one would not fit in the time left).
+    pub runs: u32,
     /// Best final score of this stage, if it found a game.
     pub score: Option<i64>,
     /// Seconds it took.
@@ -140,6 +143,10 @@ pub struct SearchResult {
     pub playouts: u64,
     /// The stages, in order.
     pub stages: Vec<Stage>,
+    /// True when the search was exhaustive, so `score` is the best possible: a
+    /// nested search of level `L` tries every game of at most `L` clicks, and no
+    /// game is longer than half the blocks.
+    pub optimal: bool,
 }
 
 /// Searches `board` under `scoring`; `progress` hears about every improvement.
@@ -179,6 +186,7 @@ pub fn search(
     };
     let mut found = !board.has_move();
     let mut stages = Vec::new();
+    let mut optimal = !board.has_move();
     let playouts;
     match options.algorithm {
         Algorithm::Nested => {
@@ -202,15 +210,36 @@ pub fn search(
                 let line = nested.search(board, level, mix(level as u64, round), known, true);
                 let took = t.elapsed().as_secs_f64();
                 let completed = !nested.out_of_time();
-                stages.push(Stage {
-                    size: level as usize,
-                    score: Some(line.score),
-                    seconds: took,
-                    completed,
-                });
+                match stages.last_mut() {
+                    Some(Stage {
+                        size,
+                        runs,
+                        score,
+                        seconds,
+                        ..
+                    }) if *size == level as usize => {
+                        *runs += 1;
+                        *score = (*score).max(Some(line.score));
+                        *seconds += took;
+                    }
+                    _ => stages.push(Stage {
+                        size: level as usize,
+                        runs: 1,
+                        score: Some(line.score),
+                        seconds: took,
+                        completed,
+                    }),
+                }
+                if let Some(last) = stages.last_mut() {
+                    last.completed = completed;
+                }
                 if !found || line.score > best.score {
                     best = line;
                     found = true;
+                }
+                if completed && level as usize >= board.blocks_left() / 2 {
+                    optimal = true;
+                    break;
                 }
                 if fixed || !completed {
                     break;
@@ -219,7 +248,7 @@ pub fn search(
                 // (each level costs a few hundred times the one below); otherwise
                 // repeat it with fresh generators from the best game so far.
                 let left = budget - started.elapsed().as_secs_f64();
-                if took * 20.0 < left && level < 8 {
+                if (took * 20.0 < left || took < 0.01) && level < 8 {
                     level += 1;
                 } else {
                     round += 1;
@@ -247,6 +276,7 @@ pub fn search(
                 let took = t.elapsed().as_secs_f64();
                 stages.push(Stage {
                     size: width,
+                    runs: 1,
                     score: run.best.as_ref().map(|l| l.score),
                     seconds: took,
                     completed: run.completed,
@@ -293,6 +323,7 @@ pub fn search(
         seconds: started.elapsed().as_secs_f64(),
         playouts,
         stages,
+        optimal,
     }
 }
 
@@ -363,6 +394,7 @@ pub fn report_json(
         "height": board.height(),
         "scoring": scoring.name(),
         "algorithm": "nested",
+        "optimal": result.optimal,
         "playouts": result.playouts,
         "stages": result.stages,
     })
