@@ -137,7 +137,6 @@ impl FastBoard {
 
     /// Removes the group marked by [`FastBoard::flood`] (colour `k`, columns `lo..=hi`).
     fn apply(&mut self, lo: usize, hi: usize, k: usize, scoring: Scoring) -> usize {
-        let used = self.cols.len();
         let mut removed = 0;
         for c in lo..=hi {
             let r = self.group[c];
@@ -157,15 +156,10 @@ impl FastBoard {
                 }
             }
         }
-        // Close up the columns emptied.
-        let mut dst = lo;
-        for src in lo..used {
-            if self.cols[src][0] != 0 {
-                self.cols[dst] = self.cols[src];
-                dst += 1;
-            }
+        // Close up the columns emptied (only touched columns can have emptied).
+        if self.cols[lo..=hi].iter().any(|m| m[0] == 0) {
+            self.cols.retain(|m| m[0] != 0);
         }
-        self.cols.truncate(dst);
         self.blocks -= removed;
         self.score += scoring.group(removed);
         if self.blocks == 0 {
