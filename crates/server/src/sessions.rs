@@ -363,3 +363,113 @@ fn write_effects(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use tabula_engine::MatchConfig;
+
+    fn setup() -> (tempfile::TempDir, Store, MatchRecord, MatchView) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.db")).unwrap();
+        let game = build("tictactoe", "").unwrap();
+        let config = MatchConfig {
+            players: vec!["human".into(), "random".into()],
+            seed: 1,
+            ..Default::default()
+        };
+        let mut m = game.new_match(config).unwrap();
+        m.play("5").unwrap();
+        (dir, store, m.record(), m.view())
+    }
+
+    fn tally(wins: Vec<u64>, cat: u64, games: u64) -> Tally {
+        Tally { wins, cat, games }
+    }
+
+    #[test]
+    fn a_finished_game_counts_for_its_players_and_stores_learners() {
+        let (_d, store, mut record, view) = setup();
+        record.tally = tally(vec![0, 1], 0, 1);
+        record.learned = vec![None, Some(json!({"boxes": 7}))];
+        store
+            .write(|w| write_effects(w, "s", &record, &tally(vec![0, 0], 0, 0), &view, false))
+            .unwrap();
+        let rows = store.tallies(Some("tictactoe")).unwrap();
+        assert_eq!((rows[0].wins.clone(), rows[0].games), (vec![0, 1], 1));
+        assert_eq!(
+            rows[0].players,
+            vec!["human".to_string(), "random".to_string()]
+        );
+        let key = LearnedKey {
+            game: "tictactoe".into(),
+            variant: "".into(),
+            seat: 1,
+            player: "random".into(),
+        };
+        assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 7})));
+        assert!(store.best("tictactoe").unwrap().is_empty(), "not a puzzle");
+
+        // Undoing the end takes the game back out and learns nothing new.
+        let before = record.tally.clone();
+        record.tally = tally(vec![0, 0], 0, 0);
+        record.learned = vec![None, Some(json!({"boxes": 1}))];
+        store
+            .write(|w| write_effects(w, "s", &record, &before, &view, false))
+            .unwrap();
+        let rows = store.tallies(Some("tictactoe")).unwrap();
+        assert_eq!((rows[0].wins.clone(), rows[0].games), (vec![0, 0], 0));
+        assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 7})));
+    }
+
+    #[test]
+    fn nothing_is_written_while_no_game_ends() {
+        let (_d, store, mut record, view) = setup();
+        record.learned = vec![None, Some(json!({"boxes": 7}))];
+        store
+            .write(|w| write_effects(w, "s", &record, &record.tally.clone(), &view, true))
+            .unwrap();
+        assert!(store.tallies(None).unwrap().is_empty());
+        assert!(store.learned_list(None).unwrap().is_empty());
+        assert!(store.best("tictactoe").unwrap().is_empty());
+    }
+
+    #[test]
+    fn puzzles_record_scores_or_moves_when_they_end() {
+        let (_d, store, mut record, mut view) = setup();
+        record.tally = tally(vec![0, 0], 1, 1);
+        view.score = Some(1234);
+        view.outcome = Some(Outcome::Ended);
+        store
+            .write(|w| write_effects(w, "s1", &record, &tally(vec![0, 0], 0, 0), &view, true))
+            .unwrap();
+        view.score = None;
+        view.outcome = Some(Outcome::Win(0));
+        store
+            .write(|w| write_effects(w, "s2", &record, &tally(vec![0, 0], 0, 0), &view, true))
+            .unwrap();
+        // An unsolved puzzle without a score records nothing.
+        view.outcome = Some(Outcome::Ended);
+        store
+            .write(|w| write_effects(w, "s3", &record, &tally(vec![0, 0], 0, 0), &view, true))
+            .unwrap();
+        let best = store.best("tictactoe").unwrap();
+        assert_eq!(best.len(), 2);
+        let moves = best.iter().find(|b| b.metric == Metric::Moves).unwrap();
+        assert_eq!(
+            (moves.value, moves.session.as_deref()),
+            (view.log.len() as i64, Some("s2"))
+        );
+        let score = best.iter().find(|b| b.metric == Metric::Score).unwrap();
+        assert_eq!((score.value, score.player.as_str()), (1234, "human"));
+    }
+
+    #[test]
+    fn ids_are_32_hex_digits() {
+        assert!(valid_id(&tabula_store::random_id()));
+        assert!(!valid_id("../../etc/passwd"));
+        assert!(!valid_id(&"A".repeat(32)));
+        assert_ne!(tabula_store::random_id(), tabula_store::random_id());
+    }
+}

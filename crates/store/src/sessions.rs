@@ -10,20 +10,22 @@ impl Writer<'_> {
     pub fn put_session(&self, id: &str, record: &MatchRecord) -> Result<()> {
         let json = serde_json::to_string(record)?;
         let t = now();
-        self.conn.execute(
-            "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
-             ON CONFLICT(id) DO UPDATE SET record = excluded.record, moves = excluded.moves,
-                 variant = excluded.variant, updated_at = excluded.updated_at",
-            params![
+        // Cached: this statement runs for every move.
+        self.conn
+            .prepare_cached(
+                "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+                 ON CONFLICT(id) DO UPDATE SET record = excluded.record, moves = excluded.moves,
+                     variant = excluded.variant, updated_at = excluded.updated_at",
+            )?
+            .execute(params![
                 id,
                 record.game,
                 record.variant,
                 json,
                 record.moves.len() as i64,
                 t
-            ],
-        )?;
+            ])?;
         Ok(())
     }
 
