@@ -80,9 +80,18 @@ fn unpack(code: u32) -> (u32, u32) {
 
 /// Every position of a group as `(index, mover, opponent)`, in parallel.
 pub fn par_positions(total: usize) -> impl ParallelIterator<Item = (u64, u32, u32)> {
+    par_positions_where(total, |_| true)
+}
+
+/// The positions of a group whose mover mask passes `keep`, in parallel.
+pub fn par_positions_where(
+    total: usize,
+    keep: impl Fn(u32) -> bool,
+) -> impl ParallelIterator<Item = (u64, u32, u32)> {
     let ix = &*INDEX;
     let items: Vec<(usize, usize, usize)> = Indexer::layers(total)
         .flat_map(|(m, o)| (0..ix.masks(m).len()).map(move |r| (m, o, r)))
+        .filter(|&(m, _, r)| keep(ix.masks(m)[r] as u32))
         .collect();
     items.into_par_iter().flat_map_iter(move |(m, o, r)| {
         let mover = ix.masks(m)[r] as u32;
@@ -184,13 +193,17 @@ pub fn solve(rules: KonoRules, max_total: usize, progress: &dyn Fn(f64)) -> Solv
 fn fill_symmetric(shared: &[AtomicU16], max_total: usize) {
     let ix = &*INDEX;
     for total in 0..=max_total {
-        par_positions(total).for_each(|(index, m, o)| {
-            let (cm, co, _) = SYM.canon(m, o);
-            if (cm, co) != (m, o) {
-                let v = shared[ix.index(cm, co) as usize].load(Relaxed);
-                shared[index as usize].store(v, Relaxed);
-            }
-        });
+        par_positions_where(total, |m| SYM.is_least_image(m))
+            .filter(|&(_, m, o)| SYM.is_canonical(m, o))
+            .for_each(|(index, m, o)| {
+                let v = shared[index as usize].load(Relaxed);
+                for g in 1..8 {
+                    let slot = ix.index(SYM.apply(g, m), SYM.apply(g, o)) as usize;
+                    if slot != index as usize {
+                        shared[slot].store(v, Relaxed);
+                    }
+                }
+            });
     }
 }
 
@@ -198,7 +211,7 @@ fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[A
     let ix = &*INDEX;
 
     // Initial pass: count step children, read capture children (already final).
-    let found = par_positions(total)
+    let found = par_positions_where(total, |mover| SYM.is_least_image(mover))
         .filter(|&(_, mover, opponent)| SYM.is_canonical(mover, opponent))
         .fold(Found::default, |mut found, (index, mover, opponent)| {
             let code = pack(mover, opponent);

@@ -62,23 +62,31 @@ impl Symmetry {
     }
 
     /// The representative of a position's class and the class size (1, 2, 4 or 8).
+    /// The representative has the least code `mover << 16 | opponent`, so its mover
+    /// mask is the least of its own images ([`Symmetry::is_least_image`]).
     #[inline(always)]
     pub fn canon(&self, m: u32, o: u32) -> (u32, u32, u32) {
-        let own = m | o << 16;
+        let own = m << 16 | o;
         let (mut best, mut same) = (own, 1u32);
         for g in 1..8 {
-            let code = self.apply(g, m) | self.apply(g, o) << 16;
+            let code = self.apply(g, m) << 16 | self.apply(g, o);
             same += u32::from(code == own);
             best = best.min(code);
         }
-        (best & 0xFFFF, best >> 16, 8 / same)
+        (best >> 16, best & 0xFFFF, 8 / same)
     }
 
     /// True if the position is its class's representative.
     #[inline(always)]
     pub fn is_canonical(&self, m: u32, o: u32) -> bool {
-        let own = m | o << 16;
-        (1..8).all(|g| (self.apply(g, m) | self.apply(g, o) << 16) >= own)
+        let own = m << 16 | o;
+        (1..8).all(|g| (self.apply(g, m) << 16 | self.apply(g, o)) >= own)
+    }
+
+    /// True if no symmetry maps `m` to a smaller mask (true of every representative's mover).
+    #[inline(always)]
+    pub fn is_least_image(&self, m: u32) -> bool {
+        (1..8).all(|g| self.apply(g, m) >= m)
     }
 
     /// The representative under the left-right mirror only.
