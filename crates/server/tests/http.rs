@@ -441,6 +441,21 @@ fn learning_players_keep_their_matchboxes_across_sessions() {
         learned2["learned"], stored,
         "a new session starts from the stored boxes"
     );
+
+    // Switching a seat to the learner gives it the stored boxes too.
+    let (id3, _) = s.session(json!({"game": "tictactoe", "players": ["human", "human"]}));
+    assert_eq!(s.get(&format!("/api/sessions/{id3}/learned")).0, 404);
+    let (st, _) = s.call(
+        "PUT",
+        &format!("/api/sessions/{id3}/players"),
+        Some(r#"{"seat":1,"player":"matchbox"}"#),
+    );
+    assert_eq!(st, 200);
+    let (_, learned3) = s.get(&format!("/api/sessions/{id3}/learned"));
+    assert_eq!(
+        (learned3["seat"].as_u64(), &learned3["learned"]),
+        (Some(1), &stored)
+    );
 }
 
 #[test]
