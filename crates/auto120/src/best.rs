@@ -1,0 +1,150 @@
+//! The strongest player here: a short expectimax over the real game (bumps
+//! included) whose leaves are valued by the exact solo race tables of
+//! [`crate::solo`].
+//!
+//! Depth counts turns: depth 2 (the default) looks at this move, every roll of the
+//! opponent and the opponent's best reply (chosen by the same evaluation), and
+//! values what follows as a race. Markers on the same square are interchangeable,
+//! so only one of them is searched.
+
+use crate::board::{MARKERS, TARGET};
+use crate::solo::{tables, Tables};
+use crate::state::{Move, State};
+use crate::Auto120;
+use tabula_core::{Choice, Rng, Seat, Strategy};
+
+/// Most turns `best` may look ahead (depth 4 takes about a second per move).
+pub const MAX_DEPTH: u32 = 4;
+
+/// Table-driven expectimax player.
+#[derive(Clone, Copy, Debug)]
+pub struct Best {
+    /// Turns searched (1..=MAX_DEPTH).
+    pub depth: u32,
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Best { depth: 2 }
+    }
+}
+
+impl Best {
+    /// Builds the player from options: empty or `depth=N` (1..=4).
+    pub fn from_options(options: &str) -> Result<Best, String> {
+        let mut best = Best::default();
+        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match item.split_once('=') {
+                Some(("depth", v)) => match v.trim().parse::<u32>() {
+                    Ok(d @ 1..=MAX_DEPTH) => best.depth = d,
+                    _ => return Err(format!("best: depth must be 1 to {MAX_DEPTH}, not '{v}'")),
+                },
+                _ => return Err(format!("unknown best option '{item}' (expected depth=N)")),
+            }
+        }
+        Ok(best)
+    }
+
+    /// The value of each distinct marker move at a decision node, for `seat`
+    /// (probability of winning), best first.
+    pub fn rank_moves(&self, state: &State) -> Vec<(u8, f64)> {
+        let t = tables();
+        let seat = state.side as usize & 1;
+        let mut out: Vec<(u8, f64)> =
+            distinct_markers(state).map(|m| (m, after_move(t, state, m, seat, self.depth - 1))).collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out
+    }
+}
+
+/// Marker indices in play, one per occupied square.
+fn distinct_markers(state: &State) -> impl Iterator<Item = u8> + '_ {
+    let mine = state.markers[state.side as usize & 1];
+    (0..MARKERS).filter(move |&m| mine[m] != TARGET && !mine[..m].contains(&mine[m])).map(|m| m as u8)
+}
+
+/// P(`me` wins) at a node where the die is about to be rolled.
+fn leaf(t: &Tables, state: &State, me: usize) -> f64 {
+    if let Some(w) = state.winner() {
+        return if w == me { 1.0 } else { 0.0 };
+    }
+    let s = state.side as usize & 1;
+    let p = t.race(state.markers[s], state.markers[1 - s]);
+    if s == me {
+        p
+    } else {
+        1.0 - p
+    }
+}
+
+fn after_move(t: &Tables, state: &State, m: u8, me: usize, depth: u32) -> f64 {
+    let mut next = *state;
+    next.apply(Move::Marker(m));
+    rolling(t, &next, me, depth)
+}
+
+/// P(`me` wins) where the side to act is about to roll, searching `depth` turns.
+fn rolling(t: &Tables, state: &State, me: usize, depth: u32) -> f64 {
+    if depth == 0 || state.winner().is_some() {
+        return leaf(t, state, me);
+    }
+    let mover = state.side as usize & 1;
+    let mut forfeit = *state;
+    forfeit.apply(Move::Roll(1));
+    let mut total = rolling(t, &forfeit, me, depth - 1);
+    for r in 2..=6 {
+        let mut rolled = *state;
+        rolled.apply(Move::Roll(r));
+        let values = distinct_markers(&rolled).map(|m| after_move(t, &rolled, m, me, depth - 1));
+        total += if mover == me {
+            values.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            values.fold(f64::INFINITY, f64::min)
+        };
+    }
+    total / 6.0
+}
+
+impl Strategy<Auto120> for Best {
+    fn choose(&mut self, _game: &Auto120, state: &State, _seat: Seat, _rng: &mut Rng) -> Option<Choice<Move>> {
+        if state.roll == 0 || state.winner().is_some() {
+            return None;
+        }
+        let ranked = self.rank_moves(state);
+        let (m, p) = *ranked.first()?;
+        Some(Choice::because(Move::Marker(m), format!("best: wins {:.1}%", 100.0 * p)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    fn best_move(pos: &str, depth: u32) -> u8 {
+        let s = parse_position(pos).unwrap();
+        Best { depth }.rank_moves(&s)[0].0
+    }
+
+    #[test]
+    fn takes_the_winning_move() {
+        for d in 1..=2 {
+            assert_eq!(best_move("120,4,120,20/1,1,1,1:1r6", d), 3);
+        }
+    }
+
+    #[test]
+    fn bumps_a_runner_about_to_finish() {
+        // Player 2 has three markers home and one on 40; Player 1 can land on 40.
+        assert_eq!(best_move("2,8,1,5/120,120,120,40:1r5", 2), 1);
+    }
+
+    #[test]
+    fn ranks_are_probabilities() {
+        let s = parse_position("2,3,4,1/5,6,1,1:1r2").unwrap();
+        let r = Best { depth: 2 }.rank_moves(&s);
+        assert_eq!(r.len(), 4);
+        assert!(r.iter().all(|&(_, p)| (0.0..=1.0).contains(&p)));
+        assert!(r.windows(2).all(|w| w[0].1 >= w[1].1));
+    }
+}

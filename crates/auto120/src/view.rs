@@ -1,0 +1,181 @@
+//! The track drawn as a 10 x 12 grid (positions 1..=120 row by row), for the
+//! terminal and for graphical front ends.
+
+use crate::board::{is_factor, is_penultimate, MARKERS, TARGET};
+use crate::state::{Move, State};
+use tabula_core::{Outcome, Turn, View, ViewCell, ViewPiece};
+
+/// Columns of the grid.
+pub const COLUMNS: u32 = 10;
+/// Rows of the grid.
+pub const ROWS: u32 = TARGET as u32 / COLUMNS;
+
+const SYMBOL: [char; 2] = ['x', 'o'];
+
+/// The style class of a position: `penultimate`, `factor`, `start` (1) or `home` (120).
+pub fn mark(p: u32) -> Option<&'static str> {
+    if p == 1 {
+        Some("start")
+    } else if p == TARGET as u32 {
+        Some("home")
+    } else if is_penultimate(p) {
+        Some("penultimate")
+    } else if is_factor(p) {
+        Some("factor")
+    } else {
+        None
+    }
+}
+
+/// The status lines shown beside the board.
+pub fn status(state: &State) -> Vec<String> {
+    let first = match state.turn() {
+        Turn::Over(Outcome::Win(w)) => format!("Player {} wins", w + 1),
+        Turn::Over(_) => "Game over".into(),
+        Turn::Chance => match state.side() {
+            None => "Drawing the first player".into(),
+            Some(s) => format!("Player {} to roll", s + 1),
+        },
+        Turn::Move(s) => format!("Player {} rolled {}: choose a marker", s + 1, state.roll),
+    };
+    vec![
+        first,
+        format!(
+            "Retired: Player 1 {} of {MARKERS}, Player 2 {} of {MARKERS}",
+            state.retired(0),
+            state.retired(1)
+        ),
+    ]
+}
+
+/// The view model: cell id = position, pieces labelled with their marker number.
+pub fn view(state: &State) -> View {
+    let cells = (1..=TARGET as u32)
+        .map(|p| ViewCell {
+            id: p,
+            x: ((p - 1) % COLUMNS) as f64,
+            y: ((p - 1) / COLUMNS) as f64,
+            w: 1.0,
+            h: 1.0,
+            label: Some(p.to_string()),
+            mark: mark(p).map(str::to_string),
+            ..ViewCell::default()
+        })
+        .collect();
+    let mut pieces = Vec::new();
+    for seat in 0..2 {
+        for (m, &p) in state.markers[seat].iter().enumerate() {
+            pieces.push(ViewPiece { cell: p as u32, owner: Some(seat), label: Some((m + 1).to_string()) });
+        }
+    }
+    View {
+        width: COLUMNS as f64,
+        height: ROWS as f64,
+        cells,
+        edges: Vec::new(),
+        pieces,
+        status: status(state),
+    }
+}
+
+/// The cells a move touches: `[from, to]` for a marker move (to = 1 after a blow out).
+pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
+    match (state.turn(), mv) {
+        (Turn::Move(_), Move::Marker(m)) if (m as usize) < MARKERS => {
+            let e = state.effect(m as usize);
+            vec![e.from as u32, e.to as u32]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A terminal drawing: the grid with `*` on penultimate and `+` on factor
+/// positions, Player 1's markers as `x` and Player 2's as `o` followed by their
+/// marker numbers; markers on 1 and 120 are listed below the grid.
+pub fn render_text(state: &State) -> String {
+    let mut out = String::new();
+    for row in 0..ROWS {
+        for col in 0..COLUMNS {
+            let p = row * COLUMNS + col + 1;
+            let sign = if is_penultimate(p) {
+                '*'
+            } else if is_factor(p) {
+                '+'
+            } else {
+                ' '
+            };
+            let mut occupants = String::new();
+            if p != 1 && p != TARGET as u32 {
+                for seat in 0..2 {
+                    let here: String = (0..MARKERS)
+                        .filter(|&m| state.markers[seat][m] as u32 == p)
+                        .map(|m| char::from(b'1' + m as u8))
+                        .collect();
+                    if !here.is_empty() {
+                        occupants.push(SYMBOL[seat]);
+                        occupants.push_str(&here);
+                    }
+                }
+            }
+            out.push_str(&format!("{p:>3}{sign}{occupants:<5}"));
+            if col + 1 < COLUMNS {
+                out.push(' ');
+            }
+        }
+        out.push('\n');
+    }
+    for seat in 0..2 {
+        let places: Vec<String> = (0..MARKERS)
+            .map(|m| match state.markers[seat][m] {
+                TARGET => format!("{}{} retired", SYMBOL[seat], m + 1),
+                p => format!("{}{} on {p}", SYMBOL[seat], m + 1),
+            })
+            .collect();
+        out.push_str(&format!("Player {} ({}): {}\n", seat + 1, SYMBOL[seat], places.join(", ")));
+    }
+    out.push_str("* penultimate  + factor  (type 'roll N' or 'marker N')\n");
+    for line in status(state) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position;
+
+    #[test]
+    fn the_grid_marks_the_magic_positions() {
+        let v = view(&State::start());
+        assert_eq!(v.cells.len(), 120);
+        let marked = |name: &str| -> Vec<u32> {
+            v.cells.iter().filter(|c| c.mark.as_deref() == Some(name)).map(|c| c.id).collect()
+        };
+        assert_eq!(marked("penultimate"), vec![20, 24, 30, 40, 60]);
+        assert_eq!(marked("factor").len(), 9);
+        let c120 = v.cells.iter().find(|c| c.id == 120).unwrap();
+        assert_eq!((c120.x, c120.y), (9.0, 11.0));
+        assert_eq!(v.pieces.len(), 8);
+    }
+
+    #[test]
+    fn move_cells_go_from_to() {
+        let s = parse_position("8,1,1,30/1,1,1,1:1r5").unwrap();
+        assert_eq!(move_cells(&s, Move::Marker(0)), vec![8, 40]);
+        assert_eq!(move_cells(&s, Move::Marker(3)), vec![30, 1]);
+        assert!(move_cells(&s, Move::Roll(3)).is_empty());
+    }
+
+    #[test]
+    fn text_shows_markers_and_status() {
+        let s = parse_position("8,8,1,120/40,1,1,1:2r3").unwrap();
+        let t = render_text(&s);
+        assert!(t.contains("  8+x12"), "{t}");
+        assert!(t.contains(" 40*o1"), "{t}");
+        assert!(t.contains("x4 retired"), "{t}");
+        assert!(t.contains("Player 2 rolled 3: choose a marker"), "{t}");
+        assert!(t.contains("Retired: Player 1 1 of 4, Player 2 0 of 4"), "{t}");
+    }
+}

@@ -1,0 +1,49 @@
+//! Property tests: random games stay legal, notation round-trips, the mirror commutes.
+
+use proptest::prelude::*;
+use tabula_core::{Game, GameExt, Turn};
+use tabula_hexapawn::Hexapawn;
+
+proptest! {
+    #[test]
+    fn random_games_are_legal_and_round_trip(picks in prop::collection::vec(0usize..9, 12), k in 0usize..2) {
+        let g = Hexapawn;
+        let mut s = g.initial_state();
+        let mut image = g.map_state(&s, k);
+        let mut plies = 0;
+        for pick in picks {
+            let text = g.format_position(&s);
+            prop_assert_eq!(g.parse_position(&text), Ok(s));
+            let moves = g.moves(&s);
+            if let Turn::Over(_) = g.turn(&s) {
+                prop_assert!(moves.is_empty());
+                break;
+            }
+            prop_assert!(!moves.is_empty());
+            let mv = moves[pick % moves.len()];
+            let mv_text = g.format_move(&s, mv);
+            prop_assert_eq!(g.parse_move(&s, &mv_text), Ok(mv));
+            let mapped = g.map_move(&s, mv, k);
+            prop_assert!(g.moves(&image).contains(&mapped));
+            let mut checked = s;
+            prop_assert!(g.try_play(&mut checked, mv).is_ok());
+            g.play_unchecked(&mut s, mv);
+            prop_assert_eq!(checked, s);
+            g.play_unchecked(&mut image, mapped);
+            prop_assert_eq!(image, g.map_state(&s, k));
+            plies += 1;
+        }
+        // Every pawn move advances a row: no game lasts more than 3 moves per pawn.
+        prop_assert!(plies <= 12);
+        prop_assert!(g.turn(&s).is_over() || plies == 12);
+    }
+
+    #[test]
+    fn parsing_any_text_never_panics(text in "\\PC{0,20}") {
+        let g = Hexapawn;
+        if let Ok(s) = g.parse_position(&text) {
+            prop_assert_eq!(g.parse_position(&g.format_position(&s)), Ok(s));
+        }
+        let _ = g.parse_move(&g.initial_state(), &text);
+    }
+}

@@ -1,0 +1,543 @@
+//! Nim: the rules, variants, notation and drawing.
+
+use crate::analysis;
+use crate::player::NimPlayer;
+use crate::Nimber;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabula_core::{
+    Game, Graded, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant, VariantError,
+    VariantOption, View, ViewCell, ViewPiece,
+};
+
+/// Most heaps a position may have.
+pub const MAX_HEAPS: usize = 64;
+/// Largest heap a position may hold (keeps the list of legal moves sane: at most
+/// `MAX_HEAPS * MAX_HEAP` moves).
+pub const MAX_HEAP: u32 = 65_535;
+
+/// Who takes the last counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Play {
+    /// The player who cannot move (no counters left) loses.
+    Normal,
+    /// The player who takes the last counter loses.
+    Misere,
+}
+
+impl Play {
+    /// `"normal"` or `"misere"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Play::Normal => "normal",
+            Play::Misere => "misere",
+        }
+    }
+}
+
+/// Nim with a chosen start and play convention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nim {
+    /// The heaps of the starting position.
+    pub start: Vec<u32>,
+    /// Normal or misère play.
+    pub play: Play,
+}
+
+impl Default for Nim {
+    fn default() -> Self {
+        Nim { start: vec![3, 4, 5], play: Play::Normal }
+    }
+}
+
+/// A Nim position: the heaps (empty heaps keep their place, so heap numbers stay
+/// stable through a game) and the seat to move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NimState {
+    /// Heap sizes, heap 1 first.
+    pub heaps: Vec<u32>,
+    /// Seat to move: 0 (Lucy) or 1 (Robert).
+    pub mover: u8,
+}
+
+impl NimState {
+    /// A position with `heaps`, Lucy to move.
+    pub fn new(heaps: Vec<u32>) -> Self {
+        NimState { heaps, mover: 0 }
+    }
+
+    /// The nim-sum of the heaps.
+    pub fn nim_sum(&self) -> Nimber {
+        self.heaps.iter().map(|&h| Nimber(h as u64)).sum()
+    }
+
+    /// Total number of counters.
+    pub fn counters(&self) -> u64 {
+        self.heaps.iter().map(|&h| h as u64).sum()
+    }
+}
+
+/// A move: reduce heap `heap` (0-based) to `to` counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NimMove {
+    /// Heap index, 0-based (written 1-based).
+    pub heap: u8,
+    /// The heap's size after the move (smaller than before).
+    pub to: u32,
+}
+
+impl Nim {
+    /// Nim with these start heaps and convention.
+    pub fn new(start: Vec<u32>, play: Play) -> Self {
+        Nim { start, play }
+    }
+
+    /// The side to move wins with perfect play (the nim-sum rule, or the misère rule).
+    pub fn mover_wins(&self, heaps: &[u32]) -> bool {
+        analysis::mover_wins(self.play, heaps)
+    }
+}
+
+pub(crate) const SEATS: [&str; 2] = ["Lucy", "Robert"];
+
+fn seat_letter(seat: u8) -> &'static str {
+    if seat == 0 {
+        "L"
+    } else {
+        "R"
+    }
+}
+
+/// Reads `3-4-5` (also `3.4.5`, `3/4/5`, `3+4+5`): commas cannot be used because they
+/// separate variant options.
+fn parse_heap_list(text: &str) -> Result<Vec<u32>, String> {
+    let mut heaps = Vec::new();
+    for part in text.split(['-', '.', '/', '+', ':']) {
+        let part = part.trim();
+        let h: u32 = part
+            .parse()
+            .map_err(|_| format!("heap '{part}' is not a whole number (write heaps like 3-4-5)"))?;
+        if h > MAX_HEAP {
+            return Err(format!("heap {h} is larger than {MAX_HEAP}"));
+        }
+        heaps.push(h);
+    }
+    if heaps.len() > MAX_HEAPS {
+        return Err(format!("{} heaps: at most {MAX_HEAPS} are allowed", heaps.len()));
+    }
+    Ok(heaps)
+}
+
+impl Registered for Nim {
+    const NAME: &'static str = "nim";
+    const TITLE: &'static str = "Nim";
+    const SUMMARY: &'static str =
+        "Take any number of counters from one heap; normal play: whoever cannot move loses (nim-sum rule).";
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption {
+                name: "heaps",
+                default: "3-4-5",
+                help: "start heaps separated by '-' (commas separate options), 1..=64 heaps of 0..=65535",
+            },
+            VariantOption {
+                name: "play",
+                default: "normal",
+                help: "normal (taking the last counter wins) or misere (taking the last counter loses)",
+            },
+        ]
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let start = match variant.get("heaps") {
+            None => vec![3, 4, 5],
+            Some(text) => parse_heap_list(text).map_err(|reason| VariantError::BadValue {
+                name: "heaps".into(),
+                value: text.into(),
+                reason,
+            })?,
+        };
+        let play = match variant.choice("play", "normal", &["normal", "misere", "misère"])? {
+            "normal" => Play::Normal,
+            _ => Play::Misere,
+        };
+        Ok(Nim { start, play })
+    }
+
+    fn variant(&self) -> Variant {
+        let mut v = Variant::default();
+        v.set("heaps", self.start.iter().map(u32::to_string).collect::<Vec<_>>().join("-"));
+        v.set("play", self.play.as_str());
+        v
+    }
+}
+
+impl Game for Nim {
+    type State = NimState;
+    type Move = NimMove;
+
+    fn name(&self) -> &'static str {
+        "nim"
+    }
+
+    fn seats(&self) -> &'static [&'static str] {
+        &SEATS
+    }
+
+    fn initial_state(&self) -> NimState {
+        NimState::new(self.start.clone())
+    }
+
+    fn turn(&self, state: &NimState) -> Turn {
+        if state.heaps.iter().all(|&h| h == 0) {
+            let mover = state.mover as Seat;
+            let winner = match self.play {
+                Play::Normal => 1 - mover,
+                Play::Misere => mover,
+            };
+            Turn::Over(Outcome::Win(winner))
+        } else {
+            Turn::Move(state.mover as Seat)
+        }
+    }
+
+    fn legal_moves(&self, state: &NimState, out: &mut Vec<NimMove>) {
+        for (i, &h) in state.heaps.iter().enumerate() {
+            // Taking the whole heap first: the most natural move to list first.
+            out.extend((0..h).map(|to| NimMove { heap: i as u8, to }));
+        }
+    }
+
+    fn play_unchecked(&self, state: &mut NimState, mv: NimMove) {
+        if let Some(h) = state.heaps.get_mut(mv.heap as usize) {
+            *h = mv.to.min(*h);
+        }
+        state.mover ^= 1;
+    }
+
+    fn parse_move(&self, state: &NimState, text: &str) -> Result<NimMove, ParseError> {
+        parse_move(state, text)
+    }
+
+    fn format_move(&self, state: &NimState, mv: NimMove) -> String {
+        let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
+        format!("{}:{}->{}", mv.heap as usize + 1, from, mv.to)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<NimState, ParseError> {
+        parse_position(text)
+    }
+
+    fn format_position(&self, state: &NimState) -> String {
+        let heaps = state.heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        if state.mover == 0 {
+            heaps
+        } else {
+            format!("{heaps} R")
+        }
+    }
+
+    fn render_text(&self, state: &NimState) -> String {
+        let mut s = String::new();
+        let width = state.heaps.iter().copied().max().unwrap_or(0).min(40) as usize;
+        for (i, &h) in state.heaps.iter().enumerate() {
+            let shown = (h as usize).min(40);
+            let mut bar = "o".repeat(shown);
+            if (h as usize) > shown {
+                bar.push('…');
+            }
+            s.push_str(&format!("heap {:>2}: {:<w$}  {}\n", i + 1, bar, h, w = width + 1));
+        }
+        let sum = state.nim_sum();
+        let who = SEATS[state.mover as usize];
+        s.push_str(&format!("nim-sum {}; {} ({}) to move\n", sum.0, who, seat_letter(state.mover)));
+        s
+    }
+
+    fn view(&self, state: &NimState) -> View {
+        view(state, self.play)
+    }
+
+    fn move_cells(&self, state: &NimState, mv: NimMove) -> Vec<u32> {
+        // One click: on the lowest counter taken (it and all above it go).
+        vec![cell_id(state, mv.heap as usize, mv.to)]
+    }
+
+    fn is_impartial(&self) -> bool {
+        true
+    }
+
+    fn is_small(&self) -> bool {
+        // Reachable positions: every heap at any size up to its start, either seat to move.
+        let mut count: u64 = 2;
+        for &h in &self.start {
+            count = count.saturating_mul(h as u64 + 1);
+        }
+        count <= 4_000_000
+    }
+
+    fn evaluate(&self, state: &NimState, seat: Seat) -> f64 {
+        let mover_wins = self.mover_wins(&state.heaps);
+        let good = mover_wins == (seat == state.mover as Seat);
+        if good {
+            0.9
+        } else {
+            -0.9
+        }
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(
+            "nim",
+            "plays a winning move (nim-sum 0, or the misère rule) when there is one; otherwise takes one counter from the largest heap",
+        )]
+    }
+
+    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+        (name == "nim").then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
+    }
+
+    fn exact_oracle(&self, _progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+        Some(Arc::new(analysis::NimOracle::new(self.play)))
+    }
+
+    fn analysis_extra(&self, state: &NimState) -> Option<serde_json::Value> {
+        serde_json::to_value(analysis::analyze(self, state)).ok()
+    }
+
+    fn describe_move(&self, state: &NimState, mv: NimMove) -> String {
+        let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
+        format!(
+            "{} (heap {} from {} to {}, taking {})",
+            self.format_move(state, mv),
+            mv.heap as usize + 1,
+            from,
+            mv.to,
+            from.saturating_sub(mv.to)
+        )
+    }
+
+    fn quick_grade(&self, state: &NimState) -> Option<Graded> {
+        analysis::NimOracle::new(self.play).grade_heaps(&state.heaps)
+    }
+}
+
+/// Cell id of counter `index` (0-based from the bottom) of heap `heap`.
+fn cell_id(state: &NimState, heap: usize, index: u32) -> u32 {
+    let width = state.heaps.iter().copied().max().unwrap_or(0).max(1);
+    heap as u32 * width + index
+}
+
+fn view(state: &NimState, play: Play) -> View {
+    let width = state.heaps.iter().copied().max().unwrap_or(0).max(1);
+    let mut v = View { width: width as f64 + 2.0, height: state.heaps.len() as f64, ..View::default() };
+    for (i, &h) in state.heaps.iter().enumerate() {
+        for j in 0..h {
+            let id = i as u32 * width + j;
+            v.cells.push(ViewCell {
+                id,
+                x: 1.0 + j as f64,
+                y: i as f64,
+                w: 1.0,
+                h: 1.0,
+                label: (j == 0).then(|| format!("heap {}", i + 1)),
+                ..ViewCell::default()
+            });
+            v.pieces.push(ViewPiece { cell: id, owner: None, label: None });
+        }
+    }
+    let sum = state.nim_sum();
+    v.status.push(format!("nim-sum {}", sum.0));
+    v.status.push(format!("{} to move ({} play)", SEATS[state.mover as usize], play.as_str()));
+    v
+}
+
+fn parse_number(word: &str, what: &str) -> Result<u32, ParseError> {
+    word.trim()
+        .parse::<u32>()
+        .map_err(|_| ParseError::new(format!("{what} '{}' is not a whole number", word.trim())))
+}
+
+/// Reads `H:F->T` (heap H, 1-based, from F counters to T), `H->T` or `heap H to T`.
+fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    let (heap_text, from_text, to_text) = if let Some(rest) = lower.strip_prefix("heap") {
+        let (h, to) = rest
+            .split_once(" to ")
+            .ok_or_else(|| ParseError::new(format!("cannot read move '{t}': expected 'heap H to T'")))?;
+        (h.to_string(), None, to.to_string())
+    } else if let Some((left, to)) = lower.split_once("->") {
+        match left.split_once(':') {
+            Some((h, from)) => (h.to_string(), Some(from.to_string()), to.to_string()),
+            None => (left.to_string(), None, to.to_string()),
+        }
+    } else {
+        return Err(ParseError::new(format!(
+            "cannot read move '{t}': write HEAP:FROM->TO like 1:3->1 (heap 1 from 3 to 1), or 1->1"
+        )));
+    };
+    let heap = parse_number(&heap_text, "heap")?;
+    let to = parse_number(&to_text, "new heap size")?;
+    let count = state.heaps.len();
+    if heap == 0 || heap as usize > count {
+        return Err(ParseError::new(format!("no heap {heap}: heaps are numbered 1 to {count}")));
+    }
+    let size = state.heaps[heap as usize - 1];
+    if let Some(from) = from_text {
+        let from = parse_number(&from, "heap size")?;
+        if from != size {
+            return Err(ParseError::new(format!("heap {heap} has {size} counters, not {from}")));
+        }
+    }
+    if to >= size {
+        return Err(ParseError::new(format!(
+            "heap {heap} has {size} counters: a move must leave fewer (0 to {})",
+            size.saturating_sub(1)
+        )));
+    }
+    Ok(NimMove { heap: (heap - 1) as u8, to })
+}
+
+/// Reads `3 4 5` (Lucy to move) or `3 4 5 R` (Robert to move; `L` is accepted too).
+fn parse_position(text: &str) -> Result<NimState, ParseError> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let mut mover = 0u8;
+    if let Some(last) = words.last() {
+        match last.to_ascii_lowercase().as_str() {
+            "l" | "lucy" => {
+                words.pop();
+            }
+            "r" | "robert" => {
+                mover = 1;
+                words.pop();
+            }
+            _ => {}
+        }
+    }
+    if words.is_empty() {
+        return Err(ParseError::new(
+            "empty Nim position: write heap sizes separated by spaces, like '3 4 5' (add ' R' when Robert is to move)",
+        ));
+    }
+    if words.len() > MAX_HEAPS {
+        return Err(ParseError::new(format!("{} heaps: at most {MAX_HEAPS} are allowed", words.len())));
+    }
+    let mut heaps = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let h: u32 = w.parse().map_err(|_| {
+            ParseError::new(format!(
+                "heap {} '{w}' is not a whole number (a Nim position is heap sizes separated by spaces, then optionally L or R for the side to move)",
+                i + 1
+            ))
+        })?;
+        if h > MAX_HEAP {
+            return Err(ParseError::new(format!("heap {} has {h} counters: at most {MAX_HEAP}", i + 1)));
+        }
+        heaps.push(h);
+    }
+    Ok(NimState { heaps, mover })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use tabula_core::GameExt;
+
+    #[test]
+    fn variant_round_trips_and_rejects_bad_values() {
+        let v = Variant::parse("heaps=1-2-3,play=misere").unwrap();
+        let g = Nim::from_variant(&v).unwrap();
+        assert_eq!(g.start, vec![1, 2, 3]);
+        assert_eq!(g.play, Play::Misere);
+        assert_eq!(Nim::from_variant(&g.variant()).unwrap(), g);
+        assert_eq!(Nim::from_variant(&Variant::default()).unwrap(), Nim::default());
+        for bad in ["heaps=3-x", "heaps=70000", "play=loser", "size=3"] {
+            let e = Nim::from_variant(&Variant::parse(bad).unwrap()).unwrap_err();
+            assert!(!e.to_string().is_empty());
+        }
+    }
+
+    #[test]
+    fn positions_round_trip_with_the_side_to_move() {
+        let g = Nim::default();
+        for text in ["1 2 3", "3 4 5 R", "0 0 7", "0"] {
+            let s = g.parse_position(text).unwrap();
+            assert_eq!(g.format_position(&s), text);
+        }
+        assert_eq!(g.parse_position("  3  4 5 l ").unwrap(), NimState::new(vec![3, 4, 5]));
+        for bad in ["", "R", "3 x 5", "-1", "1 2 99999999999", "3 4 5 Q"] {
+            assert!(g.parse_position(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn moves_round_trip_and_bad_moves_are_explained() {
+        let g = Nim::default();
+        let s = g.parse_position("3 4 5").unwrap();
+        for mv in g.moves(&s) {
+            let text = g.format_move(&s, mv);
+            assert_eq!(g.parse_move(&s, &text).unwrap(), mv, "{text}");
+        }
+        assert_eq!(g.parse_move(&s, "1->1").unwrap(), NimMove { heap: 0, to: 1 });
+        assert_eq!(g.parse_move(&s, "heap 3 to 0").unwrap(), NimMove { heap: 2, to: 0 });
+        let e = g.parse_move(&s, "4:1->0").unwrap_err();
+        assert!(e.message.contains("no heap 4"), "{e}");
+        let e = g.parse_move(&s, "1:4->1").unwrap_err();
+        assert!(e.message.contains("has 3 counters"), "{e}");
+        let e = g.parse_move(&s, "1->3").unwrap_err();
+        assert!(e.message.contains("fewer"), "{e}");
+        assert!(g.parse_move(&s, "take two").is_err());
+    }
+
+    #[test]
+    fn the_game_ends_when_the_heaps_are_empty() {
+        let normal = Nim::default();
+        let misere = Nim::new(vec![1], Play::Misere);
+        let mut s = NimState::new(vec![0, 2]);
+        assert_eq!(normal.turn(&s), Turn::Move(0));
+        normal.play_unchecked(&mut s, NimMove { heap: 1, to: 0 });
+        // Lucy took the last counter: she wins normal play and loses misère play.
+        assert_eq!(normal.turn(&s), Turn::Over(Outcome::Win(0)));
+        assert_eq!(misere.turn(&s), Turn::Over(Outcome::Win(1)));
+    }
+
+    #[test]
+    fn legal_moves_count_is_the_number_of_counters() {
+        let g = Nim::default();
+        let s = g.parse_position("3 0 5").unwrap();
+        assert_eq!(g.moves(&s).len(), 8);
+        assert!(g.is_small());
+        assert!(!Nim::new(vec![65535; 3], Play::Normal).is_small());
+    }
+
+    #[test]
+    fn view_has_one_click_per_move() {
+        let g = Nim::default();
+        let s = g.parse_position("3 4 5").unwrap();
+        let v = g.view(&s);
+        assert_eq!(v.cells.len(), 12);
+        let mut seen = std::collections::HashSet::new();
+        for mv in g.moves(&s) {
+            let cells = g.move_cells(&s, mv);
+            assert_eq!(cells.len(), 1);
+            assert!(v.cells.iter().any(|c| c.id == cells[0]));
+            assert!(seen.insert(cells[0]), "two moves share a click");
+        }
+        assert!(g.render_text(&s).contains("nim-sum 2"));
+    }
+
+    proptest! {
+        #[test]
+        fn parsing_arbitrary_text_never_panics(text in "\\PC{0,40}") {
+            let g = Nim::default();
+            let _ = g.parse_position(&text);
+            let s = NimState::new(vec![3, 4, 5]);
+            let _ = g.parse_move(&s, &text);
+        }
+    }
+}

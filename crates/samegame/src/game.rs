@@ -1,0 +1,371 @@
+//! The `Game` and `Registered` implementations.
+
+use crate::board::{Board, Group, Scan, MAX_COLOURS, MAX_SIDE, NO_GROUP};
+use crate::player::SearchPlayer;
+use crate::scoring::Scoring;
+use crate::search::{self, SearchOptions};
+use crate::text::{format_board, parse_board};
+use std::cell::RefCell;
+use tabula_core::{
+    Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy, Turn, Variant,
+    VariantError, VariantOption, View, ViewCell,
+};
+
+/// SameGame in one variant: the size, colours and seed of the starting board, and
+/// the scoring rule. Positions given as text may have any size up to 100 x 100 and
+/// any colours 1-9; the variant only shapes the random starting board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SameGame {
+    /// Columns of the starting board.
+    pub width: usize,
+    /// Rows of the starting board.
+    pub height: usize,
+    /// Colours of the starting board (2..=9).
+    pub colours: u8,
+    /// Seed of the starting board (see [`Board::random`]).
+    pub seed: u64,
+    /// How groups and clearing score.
+    pub scoring: Scoring,
+}
+
+impl Default for SameGame {
+    fn default() -> Self {
+        SameGame { width: 15, height: 15, colours: 3, seed: 1, scoring: Scoring::Standard }
+    }
+}
+
+/// A click on the canonical block of a group: the lowest block of the group's
+/// leftmost column. Row 0 is the top row, column 0 the left column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Click {
+    /// Row from the top.
+    pub row: u8,
+    /// Column from the left.
+    pub col: u8,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<(Scan, Vec<Group>)> = RefCell::new((Scan::default(), Vec::new()));
+}
+
+/// Runs `f` with this thread's reusable group scan of `board`.
+fn with_groups<R>(board: &Board, f: impl FnOnce(&Scan, &[Group]) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let (scan, groups) = &mut *guard;
+        groups.clear();
+        board.label_groups(scan, groups);
+        f(scan, groups)
+    })
+}
+
+impl SameGame {
+    /// The starting board of this variant.
+    pub fn start_board(&self) -> Board {
+        Board::random(self.width, self.height, self.colours, self.seed)
+    }
+
+    /// The group under the block at row `r`, column `c`, if there is a block there.
+    fn group_at(&self, board: &Board, r: usize, c: usize) -> Option<Group> {
+        if board.colour(r, c) == 0 {
+            return None;
+        }
+        let y = board.height() - 1 - r;
+        with_groups(board, |scan, groups| {
+            let label = scan.label[c * board.height() + y];
+            (label != NO_GROUP).then(|| groups[label as usize])
+        })
+    }
+
+    fn click_of(board: &Board, g: &Group) -> Click {
+        Click { row: board.row_of(g.y as usize) as u8, col: g.col }
+    }
+
+    /// Checks a click lands on a removable group; returns that group.
+    fn removable(&self, board: &Board, mv: Click) -> Result<Group, String> {
+        let (r, c) = (mv.row as usize, mv.col as usize);
+        if r >= board.height() || c >= board.width() {
+            return Err(format!(
+                "row {r} column {c} is off the board ({} rows, {} columns)",
+                board.height(),
+                board.width()
+            ));
+        }
+        let g = self.group_at(board, r, c).ok_or_else(|| format!("row {r} column {c} is empty"))?;
+        if g.size < 2 {
+            return Err(format!("the block at row {r} column {c} has no neighbour of the same colour"));
+        }
+        Ok(g)
+    }
+}
+
+impl Game for SameGame {
+    type State = Board;
+    type Move = Click;
+
+    fn name(&self) -> &'static str {
+        "samegame"
+    }
+
+    fn seats(&self) -> &'static [&'static str] {
+        &["Player"]
+    }
+
+    fn initial_state(&self) -> Board {
+        self.start_board()
+    }
+
+    fn turn(&self, state: &Board) -> Turn {
+        if state.has_move() {
+            Turn::Move(0)
+        } else if state.is_cleared() {
+            Turn::Over(Outcome::Win(0))
+        } else {
+            Turn::Over(Outcome::Ended)
+        }
+    }
+
+    fn legal_moves(&self, state: &Board, out: &mut Vec<Click>) {
+        with_groups(state, |_, groups| {
+            out.extend(groups.iter().filter(|g| g.size >= 2).map(|g| Self::click_of(state, g)));
+        });
+    }
+
+    fn play_unchecked(&self, state: &mut Board, mv: Click) {
+        let (r, c) = (mv.row as usize, mv.col as usize);
+        if r >= state.height() {
+            return;
+        }
+        let y = state.height() - 1 - r;
+        SCRATCH.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            state.play(c, y, self.scoring, &mut guard.0.stack);
+        });
+    }
+
+    fn try_play(&self, state: &mut Board, mv: Click) -> Result<(), MoveError> {
+        if !state.has_move() {
+            return Err(MoveError::GameOver);
+        }
+        self.removable(state, mv)
+            .map_err(|reason| MoveError::Illegal { mv: self.format_move(state, mv), reason })?;
+        self.play_unchecked(state, mv);
+        Ok(())
+    }
+
+    fn parse_move(&self, state: &Board, text: &str) -> Result<Click, ParseError> {
+        let cleaned: String =
+            text.chars().map(|ch| if matches!(ch, ',' | '(' | ')' | '[' | ']') { ' ' } else { ch }).collect();
+        let parts: Vec<&str> = cleaned.split_whitespace().collect();
+        let [r, c] = parts[..] else {
+            return Err(ParseError::new(format!(
+                "expected 'row column' (row 0 at the top, column 0 at the left), like '14 0', got '{}'",
+                text.trim()
+            )));
+        };
+        let number = |s: &str, what: &str| {
+            s.parse::<usize>().map_err(|_| ParseError::new(format!("{what} '{s}' is not a whole number")))
+        };
+        let (r, c) = (number(r, "row")?, number(c, "column")?);
+        if r >= state.height() || c >= state.width() {
+            return Err(ParseError::new(format!(
+                "row {r} column {c} is off the board (rows 0-{}, columns 0-{})",
+                state.height() - 1,
+                state.width() - 1
+            )));
+        }
+        let g = self.removable(state, Click { row: r as u8, col: c as u8 }).map_err(ParseError::new)?;
+        Ok(Self::click_of(state, &g))
+    }
+
+    fn format_move(&self, _state: &Board, mv: Click) -> String {
+        format!("{} {}", mv.row, mv.col)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Board, ParseError> {
+        parse_board(text)
+    }
+
+    fn format_position(&self, state: &Board) -> String {
+        format_board(state)
+    }
+
+    fn render_text(&self, state: &Board) -> String {
+        let (w, h) = (state.width(), state.height());
+        let mut out = String::from("    ");
+        for c in 0..w {
+            out.push_str(&format!("{c:>3}"));
+        }
+        out.push('\n');
+        for r in 0..h {
+            out.push_str(&format!("{r:>3} "));
+            for c in 0..w {
+                match state.colour(r, c) {
+                    0 => out.push_str("  ."),
+                    k => out.push_str(&format!("{k:>3}")),
+                }
+            }
+            out.push('\n');
+        }
+        for line in status_lines(state, self.scoring) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// One square cell per board place, id `row * width + column`, `colour` 1-9 for
+    /// a block and none when empty. `mark` is `g<id>` on every block of a removable
+    /// group, `<id>` being the group's move cell (what [`Game::move_cells`] gives),
+    /// so a UI can highlight the group under the pointer and turn a click anywhere
+    /// on it into that move; lone blocks are marked `lone`.
+    fn view(&self, state: &Board) -> View {
+        let (w, h) = (state.width(), state.height());
+        let mut cells = Vec::with_capacity(w * h);
+        with_groups(state, |scan, groups| {
+            for r in 0..h {
+                for c in 0..w {
+                    let colour = state.colour(r, c);
+                    let mark = (colour != 0).then(|| {
+                        let g = groups[scan.label[c * h + (h - 1 - r)] as usize];
+                        if g.size >= 2 {
+                            format!("g{}", state.row_of(g.y as usize) * w + g.col as usize)
+                        } else {
+                            "lone".to_string()
+                        }
+                    });
+                    cells.push(ViewCell {
+                        id: (r * w + c) as u32,
+                        x: c as f64,
+                        y: r as f64,
+                        w: 1.0,
+                        h: 1.0,
+                        shape: Shape::Rect,
+                        colour: (colour != 0).then_some(colour as u32),
+                        label: None,
+                        mark,
+                    });
+                }
+            }
+        });
+        View {
+            width: w as f64,
+            height: h as f64,
+            cells,
+            edges: Vec::new(),
+            pieces: Vec::new(),
+            status: status_lines(state, self.scoring),
+        }
+    }
+
+    fn move_cells(&self, state: &Board, mv: Click) -> Vec<u32> {
+        vec![mv.row as u32 * state.width() as u32 + mv.col as u32]
+    }
+
+    fn score(&self, state: &Board) -> Option<i64> {
+        Some(state.score())
+    }
+
+    /// Score plus what the colours left could still bring, squashed into -1..1.
+    fn evaluate(&self, state: &Board, _seat: Seat) -> f64 {
+        let counts = state.colour_counts();
+        let potential: i64 = counts.iter().map(|&n| self.scoring.group(n as usize)).sum();
+        let total = (state.score() + potential) as f64;
+        total / (total.abs() + 1000.0)
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(
+            "search",
+            "beam search over score + colour potential on both cores; options seconds=S (default 1), width=N",
+        )]
+    }
+
+    fn custom_player(&self, name: &str, options: &str, seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+        if name != "search" {
+            return None;
+        }
+        SearchPlayer::from_options(options, seed).ok().map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
+    }
+
+    fn solve_report(&self, request: &Report, progress: &dyn Fn(f64)) -> Option<Result<serde_json::Value, String>> {
+        Some(search::solve_report(self, request, progress))
+    }
+
+    fn analysis_extra(&self, state: &Board) -> Option<serde_json::Value> {
+        let (groups, largest) = with_groups(state, |_, groups| {
+            let removable = groups.iter().filter(|g| g.size >= 2);
+            (removable.clone().count(), removable.map(|g| g.size).max().unwrap_or(0))
+        });
+        let counts = state.colour_counts();
+        Some(serde_json::json!({
+            "score": state.score(),
+            "blocks_left": state.blocks_left(),
+            "groups": groups,
+            "largest_group": largest,
+            "colour_counts": (1..=state.max_colour().max(1) as usize).map(|c| counts[c]).collect::<Vec<_>>(),
+        }))
+    }
+
+    fn describe_move(&self, state: &Board, mv: Click) -> String {
+        match self.removable(state, mv) {
+            Ok(g) => format!(
+                "{} {}: {} blocks of colour {} (+{})",
+                mv.row,
+                mv.col,
+                g.size,
+                g.colour,
+                self.scoring.group(g.size as usize)
+                    + if state.blocks_left() == g.size as usize { self.scoring.clear_bonus() } else { 0 }
+            ),
+            Err(_) => self.format_move(state, mv),
+        }
+    }
+}
+
+fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
+    let mut lines = vec![format!("score {}", state.score()), format!("blocks left {}", state.blocks_left())];
+    if !state.has_move() {
+        lines.push(if state.is_cleared() { "board cleared".into() } else { "no group of two left".into() });
+    }
+    lines
+}
+
+impl Registered for SameGame {
+    const NAME: &'static str = "samegame";
+    const TITLE: &'static str = "SameGame";
+    const SUMMARY: &'static str = "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
+         Score (n-2)^2 per group and 1000 for clearing the board.";
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption { name: "size", default: "15x15", help: "COLUMNSxROWS of the board, 1x1 to 100x100" },
+            VariantOption { name: "colours", default: "3", help: "number of block colours, 2 to 9" },
+            VariantOption { name: "seed", default: "1", help: "seed of the random starting board (0 or more)" },
+            VariantOption {
+                name: "scoring",
+                default: "standard",
+                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed",
+            },
+        ]
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let (width, height) = variant.size("size", (15, 15), (1, 1), (MAX_SIDE, MAX_SIDE))?;
+        let colours = variant.int("colours", 3, 2, MAX_COLOURS as i64)? as u8;
+        let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
+        let names: Vec<&str> = Scoring::ALL.iter().map(|s| s.name()).collect();
+        let scoring = Scoring::from_name(variant.choice("scoring", "standard", &names)?).unwrap_or_default();
+        Ok(SameGame { width, height, colours, seed, scoring })
+    }
+
+    fn variant(&self) -> Variant {
+        let mut v = Variant::default();
+        v.set("size", format!("{}x{}", self.width, self.height));
+        v.set("colours", self.colours.to_string());
+        v.set("seed", self.seed.to_string());
+        v.set("scoring", self.scoring.name());
+        v
+    }
+}
