@@ -168,9 +168,15 @@ pub struct TrainArgs {
     /// Use the board's mirror symmetry: on or off.
     #[arg(long, default_value = "on")]
     pub symmetry: String,
-    /// Games per block of the learning curve.
-    #[arg(long, default_value_t = 10)]
+    /// Further matchbox options, e.g. `initial=4:3:2:1,win=3,draw=1,loss=1`.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Games per block of the learning curve (0: about 20 blocks).
+    #[arg(long, default_value_t = 0)]
     pub block: u64,
+    /// Start from matchboxes saved with --save.
+    #[arg(long)]
+    pub load: Option<PathBuf>,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -187,10 +193,28 @@ pub fn train(a: TrainArgs) -> Result<()> {
         bail!("--games must be between 1 and 10000000");
     }
     let handle = build(&a.game.game, &a.game.variant)?;
-    let options = json!({
-        "games": a.games, "opponent": a.opponent, "learner": a.learner, "seat": a.seat,
-        "symmetry": a.symmetry, "block": a.block, "seed": a.seed,
+    let seat = match a.seat.to_ascii_lowercase().as_str() {
+        "first" | "0" => json!(0),
+        "second" | "1" => json!(1),
+        name => json!(name),
+    };
+    let symmetry = match a.symmetry.to_ascii_lowercase().as_str() {
+        "on" | "off" => a.symmetry.to_ascii_lowercase(),
+        other => bail!("--symmetry must be on or off (got '{other}')"),
+    };
+    let mut options_text = format!("symmetry={symmetry}");
+    if let Some(extra) = &a.options {
+        options_text.push(',');
+        options_text.push_str(extra);
+    }
+    let mut options = json!({
+        "games": a.games, "opponent": a.opponent, "player": a.learner, "seat": seat,
+        "options": options_text, "block": a.block, "seed": a.seed,
     });
+    if let Some(path) = &a.load {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        options["learned"] = serde_json::from_str(&text).with_context(|| format!("{} is not saved matchboxes", path.display()))?;
+    }
     let pb = bar(1000, "training", a.json);
     let mut out = handle.train(&options, &|f| pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64))?;
     pb.finish_and_clear();
@@ -283,8 +307,14 @@ pub struct CgtArgs {
     pub json: bool,
 }
 
-pub fn cgt(_a: CgtArgs) -> Result<()> {
-    bail!("the combinatorial-game calculator is not available in this build")
+pub fn cgt(a: CgtArgs) -> Result<()> {
+    let value = tabula_nim::cgt::evaluate(&a.expr).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if a.json {
+        return print_json(&serde_json::to_value(value)?);
+    }
+    println!("{} = {}", a.expr.trim(), value);
+    println!("{}", value.winner().describe());
+    Ok(())
 }
 
 #[derive(Args, Debug)]

@@ -7,6 +7,9 @@ use serde::Serialize;
 use serde_json::{json, Value as Json};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
+use tabula_ai::expectimax::Expectimax;
+use tabula_ai::matchbox::Matchbox;
+use tabula_ai::train::{train_with_progress, TrainOptions};
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::{graded_moves, Solution};
 use tabula_ai::simulate::SimReport;
@@ -176,6 +179,16 @@ impl<G: Registered> Handle<G> {
                 deterministic_pair()?;
                 Box::new(AlphaBeta::<G>::new(SearchLimits::parse(&spec.options).map_err(bad)?))
             }
+            "matchbox" | "menace" => {
+                deterministic_pair()?;
+                Box::new(Matchbox::for_player(&self.game, &spec.name, &spec.options).map_err(bad)?)
+            }
+            "expectimax" => {
+                if !self.chance {
+                    return Err(bad("expectimax is for games with dice; try alphabeta".into()));
+                }
+                Box::new(Expectimax::from_options(&spec.options).map_err(bad)?)
+            }
             _ => {
                 if let Some(level) = spec.level() {
                     deterministic_pair()?;
@@ -202,8 +215,13 @@ impl<G: Registered> Handle<G> {
 
     fn player_kinds(&self) -> Vec<PlayerKind> {
         let exact = self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap());
-        let mut kinds = generic_player_kinds(self.two_player(), !self.chance, exact);
-        kinds.extend(self.game.custom_player_kinds());
+        let custom = self.game.custom_player_kinds();
+        // A game's own player of the same name replaces the generic one.
+        let mut kinds: Vec<PlayerKind> = generic_player_kinds(self.two_player(), !self.chance, exact)
+            .into_iter()
+            .filter(|k| !custom.iter().any(|c| c.name == k.name))
+            .collect();
+        kinds.extend(custom);
         kinds
     }
 
@@ -395,7 +413,15 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         Ok(tabula_ai::simulate::simulate(&self.game, players, make, games, seed, tick))
     }
 
-    fn train(&self, _options: &Json, _progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
-        Err(EngineError::Unsupported("training is being wired".into()))
+    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+        if !self.may_have_oracle() {
+            return Err(EngineError::Unsupported(format!(
+                "{} cannot train a matchbox machine: it needs a two-player game without dice",
+                G::TITLE
+            )));
+        }
+        let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        let report = train_with_progress(&self.game, &opts, progress).map_err(EngineError::Unsupported)?;
+        serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
     }
 }

@@ -54,6 +54,11 @@ pub fn entry<G: Registered>() -> GameEntry {
 pub fn registry() -> Vec<GameEntry> {
     vec![
         entry::<tabula_tictactoe::TicTacToe>(),
+        entry::<tabula_hexapawn::Hexapawn>(),
+        entry::<tabula_mutorere::MuTorere>(),
+        entry::<tabula_nim::Nim>(),
+        entry::<tabula_auto120::Auto120>(),
+        entry::<tabula_samegame::SameGame>(),
     ]
 }
 
