@@ -15,7 +15,9 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GrundyError {
     /// Sprague-Grundy theory is for impartial games.
-    #[error("{0} is not an impartial game: Grundy values need both players to have the same moves")]
+    #[error(
+        "{0} is not an impartial game: Grundy values need both players to have the same moves"
+    )]
     NotImpartial(String),
     /// A chance node was reached.
     #[error("the game has chance moves; Grundy values need a deterministic game")]
@@ -47,7 +49,10 @@ struct Frame<S> {
 impl<G: Game> Grundy<G> {
     /// An empty memo that refuses to hold more than `max_positions` positions.
     pub fn new(max_positions: usize) -> Self {
-        Grundy { memo: FxHashMap::default(), max_positions }
+        Grundy {
+            memo: FxHashMap::default(),
+            max_positions,
+        }
     }
 
     /// Number of positions whose value is known.
@@ -133,7 +138,12 @@ impl<G: Game> Grundy<G> {
                 }
             }
         }
-        Ok(Frame { state, options, next: 0, seen: Vec::new() })
+        Ok(Frame {
+            state,
+            options,
+            next: 0,
+            seen: Vec::new(),
+        })
     }
 }
 
@@ -153,7 +163,11 @@ pub fn mex(mut values: Vec<u64>) -> u64 {
 }
 
 /// The Grundy value of one position (a fresh memo of at most `max_positions`).
-pub fn grundy_value<G: Game>(game: &G, state: &G::State, max_positions: usize) -> Result<u64, GrundyError> {
+pub fn grundy_value<G: Game>(
+    game: &G,
+    state: &G::State,
+    max_positions: usize,
+) -> Result<u64, GrundyError> {
     Grundy::new(max_positions).value(game, state)
 }
 
@@ -194,7 +208,11 @@ mod tests {
             self.legal_moves(s, &mut m);
             if m.is_empty() {
                 let last = 1 - s.mover as Seat;
-                Turn::Over(Outcome::Win(if self.misere { s.mover as Seat } else { last }))
+                Turn::Over(Outcome::Win(if self.misere {
+                    s.mover as Seat
+                } else {
+                    last
+                }))
             } else {
                 Turn::Move(s.mover as Seat)
             }
@@ -237,51 +255,103 @@ mod tests {
     }
 
     const NIM_TAKES: &[u32] = &[
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+        26, 27, 28, 29, 30,
     ];
 
     #[test]
     fn a_nim_heap_of_n_has_value_n() {
-        let g = Subtraction { take: NIM_TAKES, cyclic: false, misere: false };
+        let g = Subtraction {
+            take: NIM_TAKES,
+            cyclic: false,
+            misere: false,
+        };
         let mut memo = Grundy::new(1000);
         for n in 0..=30 {
-            assert_eq!(memo.value(&g, &Heap { size: n, mover: 0 }).unwrap(), n as u64);
+            assert_eq!(
+                memo.value(&g, &Heap { size: n, mover: 0 }).unwrap(),
+                n as u64
+            );
         }
     }
 
     #[test]
     fn subtraction_game_one_two_is_periodic() {
         // Take 1 or 2: values 0,1,2,0,1,2,... (Winning Ways, the subtraction game S(1,2)).
-        let g = Subtraction { take: &[1, 2], cyclic: false, misere: false };
+        let g = Subtraction {
+            take: &[1, 2],
+            cyclic: false,
+            misere: false,
+        };
         for n in 0..40u32 {
-            assert_eq!(grundy_value(&g, &Heap { size: n, mover: 1 }, 1000).unwrap(), (n % 3) as u64);
+            assert_eq!(
+                grundy_value(&g, &Heap { size: n, mover: 1 }, 1000).unwrap(),
+                (n % 3) as u64
+            );
         }
         // Take 2 or 5: the published period-7 pattern 0,0,1,1,0,2,1.
-        let g = Subtraction { take: &[2, 5], cyclic: false, misere: false };
+        let g = Subtraction {
+            take: &[2, 5],
+            cyclic: false,
+            misere: false,
+        };
         let pattern = [0, 0, 1, 1, 0, 2, 1];
         for n in 0..40u32 {
-            assert_eq!(grundy_value(&g, &Heap { size: n, mover: 0 }, 1000).unwrap(), pattern[n as usize % 7]);
+            assert_eq!(
+                grundy_value(&g, &Heap { size: n, mover: 0 }, 1000).unwrap(),
+                pattern[n as usize % 7]
+            );
         }
     }
 
     #[test]
     fn deep_games_do_not_overflow_the_stack() {
-        let g = Subtraction { take: &[1], cyclic: false, misere: false };
-        let v = grundy_value(&g, &Heap { size: 200_000, mover: 0 }, 1_000_000).unwrap();
+        let g = Subtraction {
+            take: &[1],
+            cyclic: false,
+            misere: false,
+        };
+        let v = grundy_value(
+            &g,
+            &Heap {
+                size: 200_000,
+                mover: 0,
+            },
+            1_000_000,
+        )
+        .unwrap();
         assert_eq!(v, 0);
     }
 
     #[test]
     fn cycles_misere_and_size_are_errors() {
-        let g = Subtraction { take: &[1], cyclic: true, misere: false };
-        assert!(matches!(grundy_value(&g, &Heap { size: 2, mover: 0 }, 1000), Err(GrundyError::Cycle(_))));
-        let g = Subtraction { take: &[1], cyclic: false, misere: true };
+        let g = Subtraction {
+            take: &[1],
+            cyclic: true,
+            misere: false,
+        };
+        assert!(matches!(
+            grundy_value(&g, &Heap { size: 2, mover: 0 }, 1000),
+            Err(GrundyError::Cycle(_))
+        ));
+        let g = Subtraction {
+            take: &[1],
+            cyclic: false,
+            misere: true,
+        };
         assert!(matches!(
             grundy_value(&g, &Heap { size: 2, mover: 0 }, 1000),
             Err(GrundyError::NotNormalPlay(_))
         ));
-        let g = Subtraction { take: &[1], cyclic: false, misere: false };
-        assert_eq!(grundy_value(&g, &Heap { size: 50, mover: 0 }, 10), Err(GrundyError::TooLarge(10)));
+        let g = Subtraction {
+            take: &[1],
+            cyclic: false,
+            misere: false,
+        };
+        assert_eq!(
+            grundy_value(&g, &Heap { size: 50, mover: 0 }, 10),
+            Err(GrundyError::TooLarge(10))
+        );
     }
 
     #[test]

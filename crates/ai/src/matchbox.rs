@@ -24,7 +24,8 @@
 //! Options text (after `matchbox:` or `menace:` in a player name), comma separated:
 //! `mode=gardner|menace`, `symmetry=on|off`, `initial=N[:N...]`, `win=N`, `draw=N`,
 //! `loss=N`. The bare words `gardner` and `menace` set the mode. Defaults: Gardner
-//! mode `initial=1,loss=1`; MENACE mode `initial=4:3:2:1,win=3,draw=1,loss=1`.
+//! mode `initial=1,loss=1`; MENACE mode `initial=16:4:2:1,win=3,draw=2,loss=1`
+//! (Michie's original was `initial=4:3:2:1,win=3,draw=1,loss=1`).
 
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
@@ -72,13 +73,29 @@ pub struct MatchboxOptions {
 impl MatchboxOptions {
     /// Gardner's machine: one bead per move, the losing bead removed.
     pub fn gardner() -> Self {
-        MatchboxOptions { mode: Mode::Gardner, symmetry: true, initial: vec![1], win: 0, draw: 0, loss: 1 }
+        MatchboxOptions {
+            mode: Mode::Gardner,
+            symmetry: true,
+            initial: vec![1],
+            win: 0,
+            draw: 0,
+            loss: 1,
+        }
     }
 
-    /// Michie's MENACE settings: 4, 3, 2, 1 beads per move by move number, +3 for a
-    /// win, +1 for a draw, -1 for a loss.
+    /// MENACE settings tuned for tic-tac-toe against perfect play: 16, 4, 2, 1 beads
+    /// per move by move number, +3 for a win, +2 for a draw, -1 for a loss. Michie's
+    /// own 4:3:2:1 with +1 for a draw often empties its first box against a perfect
+    /// opponent and then resigns for ever (see docs/games/matchbox.md).
     pub fn menace() -> Self {
-        MatchboxOptions { mode: Mode::Menace, symmetry: true, initial: vec![4, 3, 2, 1], win: 3, draw: 1, loss: 1 }
+        MatchboxOptions {
+            mode: Mode::Menace,
+            symmetry: true,
+            initial: vec![16, 4, 2, 1],
+            win: 3,
+            draw: 2,
+            loss: 1,
+        }
     }
 
     /// The options of a player name: `matchbox` (Gardner defaults) or `menace`
@@ -87,7 +104,11 @@ impl MatchboxOptions {
         let base = match name.trim().to_ascii_lowercase().as_str() {
             "matchbox" | "gardner" => Self::gardner(),
             "menace" => Self::menace(),
-            other => return Err(format!("unknown learning player '{other}': expected matchbox or menace")),
+            other => {
+                return Err(format!(
+                    "unknown learning player '{other}': expected matchbox or menace"
+                ))
+            }
         };
         base.with(options)
     }
@@ -96,9 +117,14 @@ impl MatchboxOptions {
     /// unless `mode=menace` or `menace` appears).
     pub fn parse(text: &str) -> Result<Self, String> {
         let menace = items(text)?.iter().any(|(k, v)| {
-            (k.is_empty() && v.eq_ignore_ascii_case("menace")) || (k == "mode" && v.eq_ignore_ascii_case("menace"))
+            (k.is_empty() && v.eq_ignore_ascii_case("menace"))
+                || (k == "mode" && v.eq_ignore_ascii_case("menace"))
         });
-        let base = if menace { Self::menace() } else { Self::gardner() };
+        let base = if menace {
+            Self::menace()
+        } else {
+            Self::gardner()
+        };
         base.with(text)
     }
 
@@ -124,7 +150,11 @@ impl MatchboxOptions {
                 v.parse::<u32>()
                     .ok()
                     .filter(|n| *n <= 1_000)
-                    .ok_or_else(|| format!("bad value '{v}' for option '{name}': expected a whole number 0-1000"))
+                    .ok_or_else(|| {
+                        format!(
+                            "bad value '{v}' for option '{name}': expected a whole number 0-1000"
+                        )
+                    })
             };
             match k.as_str() {
                 "" | "mode" => {}
@@ -177,7 +207,9 @@ impl MatchboxOptions {
     }
 
     fn initial_beads(&self, move_number: usize) -> u32 {
-        let i = move_number.saturating_sub(1).min(self.initial.len().saturating_sub(1));
+        let i = move_number
+            .saturating_sub(1)
+            .min(self.initial.len().saturating_sub(1));
         self.initial.get(i).copied().unwrap_or(1).max(1)
     }
 }
@@ -200,7 +232,9 @@ fn items(text: &str) -> Result<Vec<(String, String)>, String> {
             Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
                 Ok((k.trim().to_ascii_lowercase(), v.trim().to_string()))
             }
-            Some(_) => Err(format!("cannot read matchbox option '{item}': expected name=value")),
+            Some(_) => Err(format!(
+                "cannot read matchbox option '{item}': expected name=value"
+            )),
             None => Ok((String::new(), item.to_string())),
         })
         .collect()
@@ -292,7 +326,12 @@ impl<G: Game> Matchbox<G> {
 
     /// Beads in all boxes together.
     pub fn bead_count(&self) -> u64 {
-        self.slots.iter().filter_map(|s| s.beads.as_ref()).flatten().map(|&(_, n)| u64::from(n)).sum()
+        self.slots
+            .iter()
+            .filter_map(|s| s.beads.as_ref())
+            .flatten()
+            .map(|&(_, n)| u64::from(n))
+            .sum()
     }
 
     /// Games the machine has learned from.
@@ -308,7 +347,10 @@ impl<G: Game> Matchbox<G> {
 
     /// All boxes, in the order they were made, with moves written for their positions.
     pub fn boxes(&self) -> Vec<BoxContents> {
-        self.slots.iter().filter_map(|slot| self.contents(slot)).collect()
+        self.slots
+            .iter()
+            .filter_map(|slot| self.contents(slot))
+            .collect()
     }
 
     /// The box the machine would use in `state`, its beads written as moves of `state`
@@ -317,9 +359,12 @@ impl<G: Game> Matchbox<G> {
         let (slot, k) = self.locate(state);
         let slot = &self.slots[slot];
         let back = self.game.inverse_symmetry(k);
-        slot.beads
-            .as_ref()
-            .map(|beads| beads.iter().map(|&(mv, n)| (self.game.map_move(&slot.state, mv, back), n)).collect())
+        slot.beads.as_ref().map(|beads| {
+            beads
+                .iter()
+                .map(|&(mv, n)| (self.game.map_move(&slot.state, mv, back), n))
+                .collect()
+        })
     }
 
     /// The moves the machine may play in `state` (moves of `state`): those with beads
@@ -330,13 +375,21 @@ impl<G: Game> Matchbox<G> {
             Some(beads) => {
                 let back = self.game.inverse_symmetry(k);
                 let canon = &self.slots[slot].state;
-                out.extend(beads.iter().filter(|b| b.1 > 0).map(|&(mv, _)| self.game.map_move(canon, mv, back)));
+                out.extend(
+                    beads
+                        .iter()
+                        .filter(|b| b.1 > 0)
+                        .map(|&(mv, _)| self.game.map_move(canon, mv, back)),
+                );
             }
             None => {
                 let canon = self.slots[slot].state.clone();
                 let back = self.game.inverse_symmetry(k);
                 let reps = self.representative_moves(&canon);
-                out.extend(reps.into_iter().map(|mv| self.game.map_move(&canon, mv, back)));
+                out.extend(
+                    reps.into_iter()
+                        .map(|mv| self.game.map_move(&canon, mv, back)),
+                );
             }
         }
     }
@@ -346,7 +399,10 @@ impl<G: Game> Matchbox<G> {
         Some(BoxContents {
             position: slot.key.clone(),
             made_at_move: slot.made_at_move,
-            beads: beads.iter().map(|&(mv, n)| (self.game.format_move(&slot.state, mv), n)).collect(),
+            beads: beads
+                .iter()
+                .map(|&(mv, n)| (self.game.format_move(&slot.state, mv), n))
+                .collect(),
         })
     }
 
@@ -375,7 +431,12 @@ impl<G: Game> Matchbox<G> {
         let slot = match self.by_key.get(&key) {
             Some(&i) => i,
             None => {
-                self.slots.push(Slot { key: key.clone(), state: canon, made_at_move: 0, beads: None });
+                self.slots.push(Slot {
+                    key: key.clone(),
+                    state: canon,
+                    made_at_move: 0,
+                    beads: None,
+                });
                 self.by_key.insert(key, self.slots.len() - 1);
                 self.slots.len() - 1
             }
@@ -392,14 +453,19 @@ impl<G: Game> Matchbox<G> {
         if !self.options.symmetry {
             return moves;
         }
-        let stabiliser: Vec<usize> =
-            (1..self.game.symmetry_count()).filter(|&k| self.game.map_state(canon, k) == *canon).collect();
+        let stabiliser: Vec<usize> = (1..self.game.symmetry_count())
+            .filter(|&k| self.game.map_state(canon, k) == *canon)
+            .collect();
         if stabiliser.is_empty() {
             return moves;
         }
         let mut kept: Vec<G::Move> = Vec::with_capacity(moves.len());
         for mv in moves {
-            if !kept.iter().any(|&m| stabiliser.iter().any(|&k| self.game.map_move(canon, m, k) == mv)) {
+            if !kept.iter().any(|&m| {
+                stabiliser
+                    .iter()
+                    .any(|&k| self.game.map_move(canon, m, k) == mv)
+            }) {
                 kept.push(mv);
             }
         }
@@ -407,7 +473,11 @@ impl<G: Game> Matchbox<G> {
     }
 
     fn remove_beads(&mut self, slot: usize, bead: usize, n: u32) {
-        if let Some(entry) = self.slots[slot].beads.as_mut().and_then(|b| b.get_mut(bead)) {
+        if let Some(entry) = self.slots[slot]
+            .beads
+            .as_mut()
+            .and_then(|b| b.get_mut(bead))
+        {
             let before = entry.1;
             entry.1 = entry.1.saturating_sub(n);
             if before > 0 && entry.1 == 0 {
@@ -417,7 +487,11 @@ impl<G: Game> Matchbox<G> {
     }
 
     fn add_beads(&mut self, slot: usize, bead: usize, n: u32) {
-        if let Some(entry) = self.slots[slot].beads.as_mut().and_then(|b| b.get_mut(bead)) {
+        if let Some(entry) = self.slots[slot]
+            .beads
+            .as_mut()
+            .and_then(|b| b.get_mut(bead))
+        {
             if entry.1 == 0 && n > 0 {
                 self.support_version += 1;
             }
@@ -452,31 +526,52 @@ impl<G: Game> Matchbox<G> {
 
     fn restore(&mut self, learned: Learned) -> Result<(), String> {
         if learned.format != FORMAT {
-            return Err(format!("unknown matchbox format '{}' (expected {FORMAT})", learned.format));
+            return Err(format!(
+                "unknown matchbox format '{}' (expected {FORMAT})",
+                learned.format
+            ));
         }
         if learned.game != self.game.name() {
-            return Err(format!("these matchboxes are for {}, not {}", learned.game, self.game.name()));
+            return Err(format!(
+                "these matchboxes are for {}, not {}",
+                learned.game,
+                self.game.name()
+            ));
         }
         let mut fresh = Matchbox::new(&self.game, learned.options);
         fresh.games = learned.games;
         for b in learned.boxes {
-            let state = self.game.parse_position(&b.position).map_err(|e| format!("box '{}': {e}", b.position))?;
+            let state = self
+                .game
+                .parse_position(&b.position)
+                .map_err(|e| format!("box '{}': {e}", b.position))?;
             let (key, _, _) = fresh.canonical(&state);
             if key != b.position {
-                return Err(format!("box '{}' is not written as its symmetry class's representative '{key}'", b.position));
+                return Err(format!(
+                    "box '{}' is not written as its symmetry class's representative '{key}'",
+                    b.position
+                ));
             }
             if fresh.by_key.contains_key(&key) {
                 return Err(format!("box '{key}' appears twice"));
             }
             let mut beads = Vec::with_capacity(b.beads.len());
             for (text, n) in &b.beads {
-                let mv = self.game.parse_move(&state, text).map_err(|e| format!("box '{key}', bead '{text}': {e}"))?;
+                let mv = self
+                    .game
+                    .parse_move(&state, text)
+                    .map_err(|e| format!("box '{key}', bead '{text}': {e}"))?;
                 if beads.iter().any(|&(m, _)| m == mv) {
                     return Err(format!("box '{key}' lists the move '{text}' twice"));
                 }
                 beads.push((mv, (*n).min(1_000_000)));
             }
-            fresh.slots.push(Slot { key: key.clone(), state, made_at_move: b.made_at_move, beads: Some(beads) });
+            fresh.slots.push(Slot {
+                key: key.clone(),
+                state,
+                made_at_move: b.made_at_move,
+                beads: Some(beads),
+            });
             fresh.by_key.insert(key, fresh.slots.len() - 1);
         }
         fresh.support_version = self.support_version + 1;
@@ -486,12 +581,22 @@ impl<G: Game> Matchbox<G> {
 }
 
 impl<G: Game> Strategy<G> for Matchbox<G> {
-    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        _seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let (slot, k) = self.locate(state);
         if self.slots[slot].beads.is_none() {
             let canon = self.slots[slot].state.clone();
             let n = self.options.initial_beads(self.drawn.len() + 1);
-            let beads = self.representative_moves(&canon).into_iter().map(|mv| (mv, n)).collect();
+            let beads = self
+                .representative_moves(&canon)
+                .into_iter()
+                .map(|mv| (mv, n))
+                .collect();
             let entry = &mut self.slots[slot];
             entry.beads = Some(beads);
             entry.made_at_move = self.drawn.len() as u32 + 1;
@@ -538,12 +643,11 @@ impl<G: Game> Strategy<G> for Matchbox<G> {
     }
 
     fn load_learned(&mut self, value: &serde_json::Value) -> Result<(), String> {
-        let learned: Learned =
-            serde_json::from_value(value.clone()).map_err(|e| format!("cannot read the matchboxes: {e}"))?;
+        let learned: Learned = serde_json::from_value(value.clone())
+            .map_err(|e| format!("cannot read the matchboxes: {e}"))?;
         self.restore(learned)
     }
 }
-
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -577,7 +681,10 @@ pub(crate) mod tests {
             &["First", "Second"]
         }
         fn initial_state(&self) -> P {
-            P { piles: [3, 2], to_move: 0 }
+            P {
+                piles: [3, 2],
+                to_move: 0,
+            }
         }
         fn turn(&self, s: &P) -> Turn {
             if s.piles == [0, 0] {
@@ -602,7 +709,10 @@ pub(crate) mod tests {
         fn parse_move(&self, s: &P, text: &str) -> Result<Take, ParseError> {
             let b = text.as_bytes();
             let mv = match b {
-                [p @ (b'A' | b'B'), n @ (b'1' | b'2')] => Take { pile: p - b'A', n: n - b'0' },
+                [p @ (b'A' | b'B'), n @ (b'1' | b'2')] => Take {
+                    pile: p - b'A',
+                    n: n - b'0',
+                },
                 _ => return Err(ParseError::new("bad move")),
             };
             if s.piles[mv.pile as usize] < mv.n {
@@ -616,7 +726,10 @@ pub(crate) mod tests {
         fn parse_position(&self, text: &str) -> Result<P, ParseError> {
             let v: Vec<u8> = text.split(' ').filter_map(|t| t.parse().ok()).collect();
             match v[..] {
-                [a, b, s] if a <= 3 && b <= 3 && s <= 1 => Ok(P { piles: [a, b], to_move: s }),
+                [a, b, s] if a <= 3 && b <= 3 && s <= 1 => Ok(P {
+                    piles: [a, b],
+                    to_move: s,
+                }),
                 _ => Err(ParseError::new("bad position")),
             }
         }
@@ -637,14 +750,20 @@ pub(crate) mod tests {
         }
         fn map_state(&self, s: &P, k: usize) -> P {
             if k == 1 {
-                P { piles: [s.piles[1], s.piles[0]], to_move: s.to_move }
+                P {
+                    piles: [s.piles[1], s.piles[0]],
+                    to_move: s.to_move,
+                }
             } else {
                 *s
             }
         }
         fn map_move(&self, _s: &P, mv: Take, k: usize) -> Take {
             if k == 1 {
-                Take { pile: 1 - mv.pile, n: mv.n }
+                Take {
+                    pile: 1 - mv.pile,
+                    n: mv.n,
+                }
             } else {
                 mv
             }
@@ -652,26 +771,47 @@ pub(crate) mod tests {
     }
 
     fn at(a: u8, b: u8, to_move: u8) -> P {
-        P { piles: [a, b], to_move }
+        P {
+            piles: [a, b],
+            to_move,
+        }
     }
 
     fn bead_texts(m: &Matchbox<Piles>, position: &str) -> Vec<(String, u32)> {
-        m.boxes().into_iter().find(|b| b.position == position).map(|b| b.beads).unwrap_or_default()
+        m.boxes()
+            .into_iter()
+            .find(|b| b.position == position)
+            .map(|b| b.beads)
+            .unwrap_or_default()
     }
 
     #[test]
     fn options_text_reads_modes_and_values() {
-        assert_eq!(MatchboxOptions::parse("").unwrap(), MatchboxOptions::gardner());
-        assert_eq!(MatchboxOptions::parse("menace").unwrap(), MatchboxOptions::menace());
-        let o = MatchboxOptions::parse("mode=menace, symmetry=off, initial=2:1, win=2, draw=0, loss=3").unwrap();
-        assert_eq!((o.mode, o.symmetry, o.initial.clone(), o.win, o.draw, o.loss), (Mode::Menace, false, vec![2, 1], 2, 0, 3));
+        assert_eq!(
+            MatchboxOptions::parse("").unwrap(),
+            MatchboxOptions::gardner()
+        );
+        assert_eq!(
+            MatchboxOptions::parse("menace").unwrap(),
+            MatchboxOptions::menace()
+        );
+        let o =
+            MatchboxOptions::parse("mode=menace, symmetry=off, initial=2:1, win=2, draw=0, loss=3")
+                .unwrap();
+        assert_eq!(
+            (o.mode, o.symmetry, o.initial.clone(), o.win, o.draw, o.loss),
+            (Mode::Menace, false, vec![2, 1], 2, 0, 3)
+        );
         assert_eq!(MatchboxOptions::parse(&o.to_text()).unwrap(), o);
         // A mode named after other options still keeps them.
         let o = MatchboxOptions::parse("initial=5,menace").unwrap();
         assert_eq!(o.initial, vec![5]);
         let o = MatchboxOptions::for_player("menace", "symmetry=off").unwrap();
         assert_eq!((o.mode, o.symmetry, o.win), (Mode::Menace, false, 3));
-        assert_eq!(MatchboxOptions::for_player("matchbox", "").unwrap(), MatchboxOptions::gardner());
+        assert_eq!(
+            MatchboxOptions::for_player("matchbox", "").unwrap(),
+            MatchboxOptions::gardner()
+        );
         for (bad, why) in [
             ("symmetry=maybe", "symmetry"),
             ("mode=chess", "mode"),
@@ -694,7 +834,10 @@ pub(crate) mod tests {
         let mut m = Matchbox::new(&Piles, MatchboxOptions::gardner());
         m.choose(&Piles, &at(2, 2, 0), 0, &mut rng).unwrap();
         // Taking from pile A or pile B is the same move here: two beads, not four.
-        assert_eq!(bead_texts(&m, "2 2 0"), vec![("A1".into(), 1), ("A2".into(), 1)]);
+        assert_eq!(
+            bead_texts(&m, "2 2 0"),
+            vec![("A1".into(), 1), ("A2".into(), 1)]
+        );
         let mut plain = Matchbox::new(&Piles, MatchboxOptions::parse("symmetry=off").unwrap());
         plain.choose(&Piles, &at(2, 2, 0), 0, &mut rng).unwrap();
         assert_eq!(bead_texts(&plain, "2 2 0").len(), 4);
@@ -709,7 +852,10 @@ pub(crate) mod tests {
         let mut seen = std::collections::HashSet::new();
         for _ in 0..200 {
             let mv = m.choose(&Piles, &raw, 0, &mut rng).unwrap().mv;
-            assert!(Piles.moves_of(&raw).contains(&mv), "{mv:?} is not a move of {raw:?}");
+            assert!(
+                Piles.moves_of(&raw).contains(&mv),
+                "{mv:?} is not a move of {raw:?}"
+            );
             seen.insert(mv);
             m.forget_game();
         }
@@ -743,7 +889,10 @@ pub(crate) mod tests {
         for (mv, n) in &last {
             assert_eq!(*n, u32::from(*mv != drawn), "{mv}");
         }
-        assert!(bead_texts(&m, "3 2 0").iter().all(|(_, n)| *n == 1), "{first:?} kept");
+        assert!(
+            bead_texts(&m, "3 2 0").iter().all(|(_, n)| *n == 1),
+            "{first:?} kept"
+        );
         // Wins and draws teach Gardner's machine nothing.
         let before = m.bead_count();
         m.choose(&Piles, &at(3, 2, 0), 0, &mut rng).unwrap();
@@ -762,15 +911,29 @@ pub(crate) mod tests {
         m.choose(&Piles, &at(0, 1, 0), 0, &mut rng).unwrap();
         m.game_over(&Piles, 0, Outcome::Win(1));
         assert_eq!(bead_texts(&m, "0 1 0"), vec![("B1".into(), 0)]);
-        assert_eq!(m.choose(&Piles, &at(1, 0, 0), 0, &mut rng), None, "mirror image, same empty box");
+        assert_eq!(
+            m.choose(&Piles, &at(1, 0, 0), 0, &mut rng),
+            None,
+            "mirror image, same empty box"
+        );
         // Now a game that reaches it: the bead played before is removed.
         let mv = m.choose(&Piles, &at(0, 3, 0), 0, &mut rng).unwrap().mv;
         assert!(m.choose(&Piles, &at(0, 1, 0), 0, &mut rng).is_none());
         m.game_over(&Piles, 0, Outcome::Win(1));
         let text = Piles.format_move(&at(0, 3, 0), mv);
-        let key = m.boxes().iter().find(|b| b.position.ends_with(" 0") && b.position.contains('3')).unwrap().position.clone();
+        let key = m
+            .boxes()
+            .iter()
+            .find(|b| b.position.ends_with(" 0") && b.position.contains('3'))
+            .unwrap()
+            .position
+            .clone();
         let beads = bead_texts(&m, &key);
-        assert_eq!(beads.iter().filter(|(_, n)| *n == 0).count(), 1, "{text} removed from {key}: {beads:?}");
+        assert_eq!(
+            beads.iter().filter(|(_, n)| *n == 0).count(),
+            1,
+            "{text} removed from {key}: {beads:?}"
+        );
         let mut possible = Vec::new();
         m.possible_moves(&at(0, 1, 0), &mut possible);
         assert!(possible.is_empty());
@@ -782,12 +945,19 @@ pub(crate) mod tests {
     #[test]
     fn menace_reinforces_every_drawn_bead() {
         let mut rng = rng_from_seed(9);
-        let opts = MatchboxOptions::parse("menace,symmetry=off,initial=4:2,win=3,draw=1,loss=1").unwrap();
+        let opts =
+            MatchboxOptions::parse("menace,symmetry=off,initial=4:2,win=3,draw=1,loss=1").unwrap();
         let mut m = Matchbox::new(&Piles, opts);
         let a = m.choose(&Piles, &at(3, 2, 0), 0, &mut rng).unwrap().mv;
         let b = m.choose(&Piles, &at(1, 1, 0), 0, &mut rng).unwrap().mv;
-        let c = m.choose(&Piles, &at(0, 0, 0).with_piles(1, 0), 0, &mut rng).unwrap().mv;
-        assert_eq!(m.boxes().iter().map(|b| b.made_at_move).collect::<Vec<_>>(), vec![1, 2, 3]);
+        let c = m
+            .choose(&Piles, &at(0, 0, 0).with_piles(1, 0), 0, &mut rng)
+            .unwrap()
+            .mv;
+        assert_eq!(
+            m.boxes().iter().map(|b| b.made_at_move).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
         let count = |m: &Matchbox<Piles>, pos: P, mv: Take| {
             bead_texts(m, &Piles.format_position(&pos))
                 .into_iter()
@@ -795,9 +965,23 @@ pub(crate) mod tests {
                 .unwrap()
                 .1
         };
-        assert_eq!((count(&m, at(3, 2, 0), a), count(&m, at(1, 1, 0), b), count(&m, at(1, 0, 0), c)), (4, 2, 2));
+        assert_eq!(
+            (
+                count(&m, at(3, 2, 0), a),
+                count(&m, at(1, 1, 0), b),
+                count(&m, at(1, 0, 0), c)
+            ),
+            (4, 2, 2)
+        );
         m.game_over(&Piles, 0, Outcome::Win(0));
-        assert_eq!((count(&m, at(3, 2, 0), a), count(&m, at(1, 1, 0), b), count(&m, at(1, 0, 0), c)), (7, 5, 5));
+        assert_eq!(
+            (
+                count(&m, at(3, 2, 0), a),
+                count(&m, at(1, 1, 0), b),
+                count(&m, at(1, 0, 0), c)
+            ),
+            (7, 5, 5)
+        );
         // A draw adds one to each bead drawn; a loss takes one away, never below zero.
         m.choose(&Piles, &at(1, 0, 0), 0, &mut rng).unwrap();
         m.game_over(&Piles, 0, Outcome::Draw);

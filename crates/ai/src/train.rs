@@ -49,7 +49,9 @@ impl Opponent {
             "perfect" => Ok(Opponent::Perfect),
             "exploit" => Ok(Opponent::Exploit),
             "self" => Ok(Opponent::SelfPlay),
-            other => Err(format!("unknown opponent '{other}': expected random, perfect, exploit or self")),
+            other => Err(format!(
+                "unknown opponent '{other}': expected random, perfect, exploit or self"
+            )),
         }
     }
     /// The name [`Opponent::parse`] reads.
@@ -106,7 +108,9 @@ impl TrainOptions {
     /// `max_plies`. Missing fields keep their defaults.
     pub fn from_json<G: Game>(game: &G, json: &serde_json::Value) -> Result<TrainOptions, String> {
         let mut o = TrainOptions::default();
-        let obj = json.as_object().ok_or("train options must be a JSON object")?;
+        let obj = json
+            .as_object()
+            .ok_or("train options must be a JSON object")?;
         let int = |name: &str, max: u64| -> Result<Option<u64>, String> {
             match obj.get(name) {
                 None | Some(serde_json::Value::Null) => Ok(None),
@@ -139,17 +143,29 @@ impl TrainOptions {
                     .seats()
                     .iter()
                     .position(|s| s.eq_ignore_ascii_case(name.trim()))
-                    .ok_or_else(|| format!("unknown seat '{name}': expected one of {}", game.seats().join(", ")))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown seat '{name}': expected one of {}",
+                            game.seats().join(", ")
+                        )
+                    })?;
             }
             Some(v) => {
                 o.seat = v
                     .as_u64()
                     .filter(|&n| (n as usize) < game.seats().len())
-                    .ok_or_else(|| format!("'seat' must be a seat name or a number below {}", game.seats().len()))?
-                    as usize
+                    .ok_or_else(|| {
+                        format!(
+                            "'seat' must be a seat name or a number below {}",
+                            game.seats().len()
+                        )
+                    })? as usize
             }
         }
-        let player = obj.get("player").and_then(|v| v.as_str()).unwrap_or("matchbox");
+        let player = obj
+            .get("player")
+            .and_then(|v| v.as_str())
+            .unwrap_or("matchbox");
         let options = obj.get("options").and_then(|v| v.as_str()).unwrap_or("");
         o.machine = MatchboxOptions::for_player(player, options)?;
         o.learned = obj.get("learned").filter(|v| !v.is_null()).cloned();
@@ -252,7 +268,9 @@ pub fn train_with_progress<G: Game>(
     options: &TrainOptions,
     progress: &dyn Fn(f64),
 ) -> Result<TrainReport, String> {
-    train_observed(game, options, &mut |e| progress(e.game as f64 / e.of.max(1) as f64))
+    train_observed(game, options, &mut |e| {
+        progress(e.game as f64 / e.of.max(1) as f64)
+    })
 }
 
 /// As [`train`], calling `observe` after every game.
@@ -284,11 +302,17 @@ pub fn train_observed<G: Game>(
             return Err("the exploit opponent searches the whole game: only small games".into())
         }
         Opponent::Exploit => Trainer::Exploit(Box::new(LossSearch::new(learner_seat))),
-        Opponent::SelfPlay => Trainer::Machine(Box::new(Matchbox::new(game, machine.options().clone()))),
+        Opponent::SelfPlay => {
+            Trainer::Machine(Box::new(Matchbox::new(game, machine.options().clone())))
+        }
     };
     let mut rng = rng_from_seed(options.seed);
     let mut search = LossSearch::new(learner_seat);
-    let block = if options.block == 0 { options.games.div_ceil(20).max(1) } else { options.block };
+    let block = if options.block == 0 {
+        options.games.div_ceil(20).max(1)
+    } else {
+        options.block
+    };
 
     let mut tally = Tally::default();
     let mut unbeatable_after = None;
@@ -308,8 +332,14 @@ pub fn train_observed<G: Game>(
     check(&mut machine, 0, &mut unbeatable_after);
 
     for index in 1..=options.games {
-        let (outcome, resigned, moves) =
-            play_game(game, &mut machine, learner_seat, &mut opponent, &mut rng, options.max_plies);
+        let (outcome, resigned, moves) = play_game(
+            game,
+            &mut machine,
+            learner_seat,
+            &mut opponent,
+            &mut rng,
+            options.max_plies,
+        );
         machine.game_over(game, learner_seat, outcome);
         if let Trainer::Machine(other) = &mut opponent {
             other.game_over(game, 1 - learner_seat, outcome);
@@ -372,9 +402,15 @@ struct Tally {
 
 impl Tally {
     fn record(&mut self, index: u64, result: i32, resigned: bool, block: u64) {
-        if self.curve.last().map_or(true, |b| index > b.to) {
+        if self.curve.last().is_none_or(|b| index > b.to) {
             let from = self.curve.last().map_or(1, |b| b.to + 1);
-            self.curve.push(CurveBlock { from, to: from + block - 1, wins: 0, losses: 0, draws: 0 });
+            self.curve.push(CurveBlock {
+                from,
+                to: from + block - 1,
+                wins: 0,
+                losses: 0,
+                draws: 0,
+            });
         }
         let point = self.curve.last_mut().expect("a block was just added");
         match result {
@@ -463,7 +499,11 @@ fn play_game<G: Game>(
             }
         };
         moves.push(game.format_move(&state, mv));
-        quiet = if game.is_progress(&state, mv) { 0 } else { quiet + 1 };
+        quiet = if game.is_progress(&state, mv) {
+            0
+        } else {
+            quiet + 1
+        };
         game.play_unchecked(&mut state, mv);
         if let Some(limit) = rule.plies_without_progress {
             if quiet >= limit {
@@ -492,7 +532,12 @@ struct LossSearch<G: Game> {
 
 impl<G: Game> LossSearch<G> {
     fn new(learner: Seat) -> Self {
-        LossSearch { learner, version: None, memo: HashMap::new(), on_line: HashSet::new() }
+        LossSearch {
+            learner,
+            version: None,
+            memo: HashMap::new(),
+            on_line: HashSet::new(),
+        }
     }
 
     /// Whether some line of play from `state` ends in a loss for the machine.
@@ -516,11 +561,16 @@ impl<G: Game> LossSearch<G> {
             Turn::Over(outcome) => outcome.sign_for(self.learner) < 0,
             Turn::Move(seat) if seat == self.learner => {
                 machine.possible_moves(state, &mut moves);
-                moves.is_empty() || moves.iter().any(|&mv| self.visit_after(game, machine, state, mv))
+                moves.is_empty()
+                    || moves
+                        .iter()
+                        .any(|&mv| self.visit_after(game, machine, state, mv))
             }
             Turn::Move(_) | Turn::Chance => {
                 game.legal_moves(state, &mut moves);
-                moves.iter().any(|&mv| self.visit_after(game, machine, state, mv))
+                moves
+                    .iter()
+                    .any(|&mv| self.visit_after(game, machine, state, mv))
             }
         };
         self.on_line.remove(state);
@@ -528,7 +578,13 @@ impl<G: Game> LossSearch<G> {
         loses
     }
 
-    fn visit_after(&mut self, game: &G, machine: &mut Matchbox<G>, state: &G::State, mv: G::Move) -> bool {
+    fn visit_after(
+        &mut self,
+        game: &G,
+        machine: &mut Matchbox<G>,
+        state: &G::State,
+        mv: G::Move,
+    ) -> bool {
         let mut next = state.clone();
         game.play_unchecked(&mut next, mv);
         self.visit(game, machine, &next)
@@ -536,7 +592,13 @@ impl<G: Game> LossSearch<G> {
 
     /// The exploit trainer's move: one that wins at once, else a random one among
     /// those that keep a losing line open for the machine, else any random move.
-    fn exploit_move(&mut self, game: &G, machine: &mut Matchbox<G>, state: &G::State, rng: &mut Rng) -> Option<G::Move> {
+    fn exploit_move(
+        &mut self,
+        game: &G,
+        machine: &mut Matchbox<G>,
+        state: &G::State,
+        rng: &mut Rng,
+    ) -> Option<G::Move> {
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves);
         let after = |mv: G::Move| {
@@ -552,8 +614,11 @@ impl<G: Game> LossSearch<G> {
         let pool = if !wins_now.is_empty() {
             wins_now
         } else {
-            let losing_lines: Vec<G::Move> =
-                moves.iter().copied().filter(|&mv| self.can_lose(game, machine, &after(mv))).collect();
+            let losing_lines: Vec<G::Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| self.can_lose(game, machine, &after(mv)))
+                .collect();
             if losing_lines.is_empty() {
                 moves
             } else {
@@ -566,7 +631,11 @@ impl<G: Game> LossSearch<G> {
 
 /// Positions reachable from the start with `seat` to move: in all, and once per
 /// symmetry class (by the smallest text among the images). `None` past `limit`.
-fn count_decision_positions<G: Game>(game: &G, seat: Seat, limit: usize) -> (Option<usize>, Option<usize>) {
+fn count_decision_positions<G: Game>(
+    game: &G,
+    seat: Seat,
+    limit: usize,
+) -> (Option<usize>, Option<usize>) {
     let start = game.initial_state();
     let mut seen = HashSet::from([start.clone()]);
     let mut stack = vec![start];
@@ -596,4 +665,155 @@ fn count_decision_positions<G: Game>(game: &G, seat: Seat, limit: usize) -> (Opt
         }
     }
     (Some(count), Some(classes.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matchbox::tests::Piles;
+    use serde_json::json;
+
+    #[test]
+    fn options_come_from_json_with_defaults() {
+        let o = TrainOptions::from_json(
+            &Piles,
+            &json!({"games": 50, "seed": 4, "opponent": "exploit", "seat": "first", "player": "menace", "options": "symmetry=off"}),
+        )
+        .unwrap();
+        assert_eq!(
+            (o.games, o.seed, o.opponent, o.seat),
+            (50, 4, Opponent::Exploit, 0)
+        );
+        assert_eq!(
+            (o.machine.mode, o.machine.symmetry),
+            (crate::matchbox::Mode::Menace, false)
+        );
+        let d = TrainOptions::from_json(&Piles, &json!({})).unwrap();
+        assert_eq!((d.games, d.opponent, d.seat), (100, Opponent::Random, 1));
+        for bad in [
+            json!({"games": -1}),
+            json!({"games": "many"}),
+            json!({"opponent": "human"}),
+            json!({"seat": "third"}),
+            json!({"seat": 2}),
+            json!({"player": "alphabeta"}),
+            json!({"options": "beads=9"}),
+            json!([1, 2]),
+        ] {
+            assert!(TrainOptions::from_json(&Piles, &bad).is_err(), "{bad}");
+        }
+        assert_eq!(Opponent::parse("SELF"), Ok(Opponent::SelfPlay));
+        for o in [
+            Opponent::Random,
+            Opponent::Perfect,
+            Opponent::Exploit,
+            Opponent::SelfPlay,
+        ] {
+            assert_eq!(Opponent::parse(o.as_str()), Ok(o));
+        }
+    }
+
+    #[test]
+    fn tally_finds_the_first_run_of_100_and_the_last_loss() {
+        let mut t = Tally::default();
+        let mut results = vec![-1, 0, 1, -1];
+        results.extend(std::iter::repeat_n(0, 99));
+        results.push(-1);
+        results.extend(std::iter::repeat_n(1, 150));
+        for (i, &r) in results.iter().enumerate() {
+            t.record(i as u64 + 1, r, r < 0 && i == 0, 50);
+        }
+        // Games 5..=103 are 99 non-losses, 104 is lost, 105..=204 complete the run.
+        assert_eq!(t.run_of_100_ended, Some(204));
+        assert_eq!(t.last_loss, Some(104));
+        assert_eq!(
+            (t.wins, t.losses, t.draws, t.resignations),
+            (151, 3, 100, 1)
+        );
+        assert_eq!(t.curve.len(), 6);
+        assert_eq!(
+            (t.curve[0].from, t.curve[0].to, t.curve[0].losses),
+            (1, 50, 2)
+        );
+        assert_eq!(
+            t.curve
+                .iter()
+                .map(|b| b.wins + b.losses + b.draws)
+                .sum::<u64>(),
+            254
+        );
+    }
+
+    #[test]
+    fn exploit_training_ends_with_an_unbeatable_machine_where_possible() {
+        // In Piles 3-2 the first player wins; a machine in that seat learns to win
+        // every game, one in the other seat can never be safe.
+        let solution = Solution::solve(&Piles, &Piles.initial_state(), 1000).unwrap();
+        assert_eq!(solution.stats().start.value, tabula_core::Value::Win);
+        for seed in 1..=5 {
+            let o = TrainOptions {
+                games: 60,
+                seed,
+                opponent: Opponent::Exploit,
+                seat: 0,
+                ..TrainOptions::default()
+            };
+            let r = train(&Piles, &o).unwrap();
+            let after = r
+                .unbeatable_after
+                .expect("the winning side becomes unbeatable");
+            assert!(r.last_loss.is_none_or(|l| l <= after));
+            assert_eq!(r.wins + r.losses + r.draws, 60);
+            assert_eq!(r.curve.iter().map(|b| b.wins + b.losses).sum::<u64>(), 60);
+            let o = TrainOptions { seat: 1, ..o };
+            let r = train(&Piles, &o).unwrap();
+            assert_eq!(r.unbeatable_after, None);
+            assert_eq!(r.last_loss, Some(60), "the losing side ends up resigning");
+            assert!(r.resignations > 0);
+        }
+    }
+
+    #[test]
+    fn every_opponent_trains_and_seeds_reproduce() {
+        for opponent in [
+            Opponent::Random,
+            Opponent::Perfect,
+            Opponent::Exploit,
+            Opponent::SelfPlay,
+        ] {
+            let o = TrainOptions {
+                games: 40,
+                seed: 3,
+                opponent,
+                seat: 0,
+                ..TrainOptions::default()
+            };
+            let a = train(&Piles, &o).unwrap();
+            let b = train(&Piles, &o).unwrap();
+            assert_eq!(a.curve, b.curve, "{opponent:?}");
+            assert_eq!(a.learned, b.learned);
+            assert_eq!(a.opponent, opponent.as_str());
+            assert!(a.matchboxes >= 1);
+        }
+        let mut events = 0;
+        let o = TrainOptions {
+            games: 10,
+            ..TrainOptions::default()
+        };
+        train_observed(&Piles, &o, &mut |e| {
+            events += 1;
+            assert_eq!((e.game, e.of), (events, 10));
+            assert!(!e.moves.is_empty());
+        })
+        .unwrap();
+        assert_eq!(events, 10);
+        assert!(train(
+            &Piles,
+            &TrainOptions {
+                seat: 2,
+                ..TrainOptions::default()
+            }
+        )
+        .is_err());
+    }
 }

@@ -448,10 +448,6 @@ impl Game for Hexapawn {
         let v = if seat == WHITE { diff } else { -diff };
         v.clamp(-0.95, 0.95)
     }
-
-    fn is_progress(&self, _s: &Pawns, _mv: Step) -> bool {
-        true
-    }
 }
 
 fn status_line(turn: Turn) -> String {

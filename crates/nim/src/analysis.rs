@@ -50,7 +50,10 @@ pub fn winning_moves(play: Play, heaps: &[u32]) -> Vec<NimMove> {
             last = Some(t);
             child[i] = t;
             if !mover_wins(play, &child) {
-                out.push(NimMove { heap: i as u8, to: t });
+                out.push(NimMove {
+                    heap: i as u8,
+                    to: t,
+                });
             }
         }
         child[i] = h;
@@ -91,7 +94,9 @@ fn reachable_multisets(sorted: &[u32], cap: u64) -> u64 {
         }
         ways = next;
     }
-    ways.iter().fold(0u64, |a, &w| a.saturating_add(w)).min(cap + 1)
+    ways.iter()
+        .fold(0u64, |a, &w| a.saturating_add(w))
+        .min(cap + 1)
 }
 
 /// True when [`NimOracle`] computes the exact remoteness of this position.
@@ -146,7 +151,13 @@ impl Frame {
                 children.push(self::key(&c));
             }
         }
-        Frame { key, win, children, next: 0, best: None }
+        Frame {
+            key,
+            win,
+            children,
+            next: 0,
+            best: None,
+        }
     }
 
     fn absorb(&mut self, r: u32) {
@@ -203,7 +214,10 @@ pub struct NimOracle {
 impl NimOracle {
     /// An oracle for the given convention.
     pub fn new(play: Play) -> Self {
-        NimOracle { play, memo: Mutex::new(HashMap::new()) }
+        NimOracle {
+            play,
+            memo: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Remoteness of a position and whether it is exact.
@@ -223,7 +237,11 @@ impl NimOracle {
 
     /// The grade of a position given by its heaps.
     pub fn grade_heaps(&self, heaps: &[u32]) -> Option<Graded> {
-        let value = if mover_wins(self.play, heaps) { Value::Win } else { Value::Loss };
+        let value = if mover_wins(self.play, heaps) {
+            Value::Win
+        } else {
+            Value::Loss
+        };
         let (remoteness, _) = self.remoteness(heaps);
         Some(Graded { value, remoteness })
     }
@@ -374,7 +392,10 @@ mod tests {
         assert_eq!(a.nim_sum, Nimber(2));
         assert_eq!(a.winning_moves.len(), 1);
         let m = &a.winning_moves[0];
-        assert_eq!((m.heap, m.from, m.to, m.notation.as_str()), (1, 3, 1, "1:3->1"));
+        assert_eq!(
+            (m.heap, m.from, m.to, m.notation.as_str()),
+            (1, 3, 1, "1:3->1")
+        );
     }
 
     #[test]
@@ -405,7 +426,10 @@ mod tests {
                                     let mut child = h;
                                     child[i] = t;
                                     if !brute(play, &child, &mut memo) {
-                                        expected.push(NimMove { heap: i as u8, to: t });
+                                        expected.push(NimMove {
+                                            heap: i as u8,
+                                            to: t,
+                                        });
                                     }
                                 }
                             }

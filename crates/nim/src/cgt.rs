@@ -109,7 +109,10 @@ struct CgtInput {
 
 impl From<CgtInput> for CgtValue {
     fn from(v: CgtInput) -> Self {
-        CgtValue { integer: v.integer, nimber: v.nimber }
+        CgtValue {
+            integer: v.integer,
+            nimber: v.nimber,
+        }
     }
 }
 
@@ -145,8 +148,10 @@ fn tokenize(expr: &str) -> Result<Vec<Token<'_>>, ParseError> {
             }
             other => {
                 // Name the whole bad word, not just its first character.
-                let word: String =
-                    expr[i..].chars().take_while(|ch| !ch.is_whitespace() && *ch != '+' && *ch != '-').collect();
+                let word: String = expr[i..]
+                    .chars()
+                    .take_while(|ch| !ch.is_whitespace() && *ch != '+' && *ch != '-')
+                    .collect();
                 return Err(ParseError::new(format!(
                     "unexpected '{word}' at position {} (starting with '{other}'): write integers like 2, nimbers like 3* or *3, joined by + and -",
                     expr[..i].chars().count() + 1
@@ -159,15 +164,18 @@ fn tokenize(expr: &str) -> Result<Vec<Token<'_>>, ParseError> {
 
 fn term_value(text: &str, pos: usize) -> Result<CgtValue, ParseError> {
     let number = |digits: &str| -> Result<u64, ParseError> {
-        digits
-            .parse::<u64>()
-            .map_err(|_| ParseError::new(format!("number '{digits}' in '{text}' at position {pos} is too large")))
+        digits.parse::<u64>().map_err(|_| {
+            ParseError::new(format!(
+                "number '{digits}' in '{text}' at position {pos} is too large"
+            ))
+        })
     };
     let stars = text.matches('*').count();
     if stars == 0 {
         let n = number(text)?;
-        let i = i64::try_from(n)
-            .map_err(|_| ParseError::new(format!("integer '{text}' at position {pos} is too large")))?;
+        let i = i64::try_from(n).map_err(|_| {
+            ParseError::new(format!("integer '{text}' at position {pos} is too large"))
+        })?;
         return Ok(CgtValue::new(i, Nimber::ZERO));
     }
     if stars == 1 {
@@ -190,7 +198,9 @@ fn term_value(text: &str, pos: usize) -> Result<CgtValue, ParseError> {
 pub fn evaluate(expr: &str) -> Result<CgtValue, ParseError> {
     let tokens = tokenize(expr)?;
     if tokens.is_empty() {
-        return Err(ParseError::new("empty expression: write a sum like 1* + 2* + 3*"));
+        return Err(ParseError::new(
+            "empty expression: write a sum like 1* + 2* + 3*",
+        ));
     }
     let mut total = CgtValue::default();
     // Sign of the next term; `None` between a term and the next operator.
@@ -226,14 +236,17 @@ pub fn evaluate(expr: &str) -> Result<CgtValue, ParseError> {
                 };
                 let v = term_value(text, pos)?;
                 let int = if neg {
-                    v.integer.checked_neg().ok_or_else(|| ParseError::new(format!("'{text}' is too large")))?
+                    v.integer
+                        .checked_neg()
+                        .ok_or_else(|| ParseError::new(format!("'{text}' is too large")))?
                 } else {
                     v.integer
                 };
-                total.integer = total
-                    .integer
-                    .checked_add(int)
-                    .ok_or_else(|| ParseError::new(format!("the integer part overflows at '{text}' (position {pos})")))?;
+                total.integer = total.integer.checked_add(int).ok_or_else(|| {
+                    ParseError::new(format!(
+                        "the integer part overflows at '{text}' (position {pos})"
+                    ))
+                })?;
                 total.nimber += v.nimber;
                 pending = None;
                 unary_used = false;
@@ -320,7 +333,10 @@ mod tests {
         assert_eq!(j["winner"], "right");
         let back: CgtValue = serde_json::from_value(j).unwrap();
         assert_eq!(back, v);
-        assert_eq!(serde_json::to_value(ev("1*+2*")).unwrap()["winner"], "first_player");
+        assert_eq!(
+            serde_json::to_value(ev("1*+2*")).unwrap()["winner"],
+            "first_player"
+        );
     }
 
     proptest! {

@@ -6,8 +6,8 @@ use crate::Nimber;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabula_core::{
-    Game, Graded, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant, VariantError,
-    VariantOption, View, ViewCell, ViewPiece,
+    Game, Graded, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn,
+    Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most heaps a position may have.
@@ -47,7 +47,10 @@ pub struct Nim {
 
 impl Default for Nim {
     fn default() -> Self {
-        Nim { start: vec![3, 4, 5], play: Play::Normal }
+        Nim {
+            start: vec![3, 4, 5],
+            play: Play::Normal,
+        }
     }
 }
 
@@ -124,7 +127,10 @@ fn parse_heap_list(text: &str) -> Result<Vec<u32>, String> {
         heaps.push(h);
     }
     if heaps.len() > MAX_HEAPS {
-        return Err(format!("{} heaps: at most {MAX_HEAPS} are allowed", heaps.len()));
+        return Err(format!(
+            "{} heaps: at most {MAX_HEAPS} are allowed",
+            heaps.len()
+        ));
     }
     Ok(heaps)
 }
@@ -169,7 +175,14 @@ impl Registered for Nim {
 
     fn variant(&self) -> Variant {
         let mut v = Variant::default();
-        v.set("heaps", self.start.iter().map(u32::to_string).collect::<Vec<_>>().join("-"));
+        v.set(
+            "heaps",
+            self.start
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join("-"),
+        );
         v.set("play", self.play.as_str());
         v
     }
@@ -232,7 +245,12 @@ impl Game for Nim {
     }
 
     fn format_position(&self, state: &NimState) -> String {
-        let heaps = state.heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        let heaps = state
+            .heaps
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
         if state.mover == 0 {
             heaps
         } else {
@@ -249,11 +267,22 @@ impl Game for Nim {
             if (h as usize) > shown {
                 bar.push('…');
             }
-            s.push_str(&format!("heap {:>2}: {:<w$}  {}\n", i + 1, bar, h, w = width + 1));
+            s.push_str(&format!(
+                "heap {:>2}: {:<w$}  {}\n",
+                i + 1,
+                bar,
+                h,
+                w = width + 1
+            ));
         }
         let sum = state.nim_sum();
         let who = SEATS[state.mover as usize];
-        s.push_str(&format!("nim-sum {}; {} ({}) to move\n", sum.0, who, seat_letter(state.mover)));
+        s.push_str(&format!(
+            "nim-sum {}; {} ({}) to move\n",
+            sum.0,
+            who,
+            seat_letter(state.mover)
+        ));
         s
     }
 
@@ -296,7 +325,12 @@ impl Game for Nim {
         )]
     }
 
-    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
         (name == "nim").then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
     }
 
@@ -333,7 +367,11 @@ fn cell_id(state: &NimState, heap: usize, index: u32) -> u32 {
 
 fn view(state: &NimState, play: Play) -> View {
     let width = state.heaps.iter().copied().max().unwrap_or(0).max(1);
-    let mut v = View { width: width as f64 + 2.0, height: state.heaps.len() as f64, ..View::default() };
+    let mut v = View {
+        width: width as f64 + 2.0,
+        height: state.heaps.len() as f64,
+        ..View::default()
+    };
     for (i, &h) in state.heaps.iter().enumerate() {
         for j in 0..h {
             let id = i as u32 * width + j;
@@ -346,12 +384,20 @@ fn view(state: &NimState, play: Play) -> View {
                 label: (j == 0).then(|| format!("heap {}", i + 1)),
                 ..ViewCell::default()
             });
-            v.pieces.push(ViewPiece { cell: id, owner: None, label: None });
+            v.pieces.push(ViewPiece {
+                cell: id,
+                owner: None,
+                label: None,
+            });
         }
     }
     let sum = state.nim_sum();
     v.status.push(format!("nim-sum {}", sum.0));
-    v.status.push(format!("{} to move ({} play)", SEATS[state.mover as usize], play.as_str()));
+    v.status.push(format!(
+        "{} to move ({} play)",
+        SEATS[state.mover as usize],
+        play.as_str()
+    ));
     v
 }
 
@@ -366,9 +412,9 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
     let t = text.trim();
     let lower = t.to_ascii_lowercase();
     let (heap_text, from_text, to_text) = if let Some(rest) = lower.strip_prefix("heap") {
-        let (h, to) = rest
-            .split_once(" to ")
-            .ok_or_else(|| ParseError::new(format!("cannot read move '{t}': expected 'heap H to T'")))?;
+        let (h, to) = rest.split_once(" to ").ok_or_else(|| {
+            ParseError::new(format!("cannot read move '{t}': expected 'heap H to T'"))
+        })?;
         (h.to_string(), None, to.to_string())
     } else if let Some((left, to)) = lower.split_once("->") {
         match left.split_once(':') {
@@ -384,13 +430,17 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
     let to = parse_number(&to_text, "new heap size")?;
     let count = state.heaps.len();
     if heap == 0 || heap as usize > count {
-        return Err(ParseError::new(format!("no heap {heap}: heaps are numbered 1 to {count}")));
+        return Err(ParseError::new(format!(
+            "no heap {heap}: heaps are numbered 1 to {count}"
+        )));
     }
     let size = state.heaps[heap as usize - 1];
     if let Some(from) = from_text {
         let from = parse_number(&from, "heap size")?;
         if from != size {
-            return Err(ParseError::new(format!("heap {heap} has {size} counters, not {from}")));
+            return Err(ParseError::new(format!(
+                "heap {heap} has {size} counters, not {from}"
+            )));
         }
     }
     if to >= size {
@@ -399,7 +449,10 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
             size.saturating_sub(1)
         )));
     }
-    Ok(NimMove { heap: (heap - 1) as u8, to })
+    Ok(NimMove {
+        heap: (heap - 1) as u8,
+        to,
+    })
 }
 
 /// Reads `3 4 5` (Lucy to move) or `3 4 5 R` (Robert to move; `L` is accepted too).
@@ -424,7 +477,10 @@ fn parse_position(text: &str) -> Result<NimState, ParseError> {
         ));
     }
     if words.len() > MAX_HEAPS {
-        return Err(ParseError::new(format!("{} heaps: at most {MAX_HEAPS} are allowed", words.len())));
+        return Err(ParseError::new(format!(
+            "{} heaps: at most {MAX_HEAPS} are allowed",
+            words.len()
+        )));
     }
     let mut heaps = Vec::with_capacity(words.len());
     for (i, w) in words.iter().enumerate() {
@@ -435,7 +491,10 @@ fn parse_position(text: &str) -> Result<NimState, ParseError> {
             ))
         })?;
         if h > MAX_HEAP {
-            return Err(ParseError::new(format!("heap {} has {h} counters: at most {MAX_HEAP}", i + 1)));
+            return Err(ParseError::new(format!(
+                "heap {} has {h} counters: at most {MAX_HEAP}",
+                i + 1
+            )));
         }
         heaps.push(h);
     }
@@ -455,7 +514,10 @@ mod tests {
         assert_eq!(g.start, vec![1, 2, 3]);
         assert_eq!(g.play, Play::Misere);
         assert_eq!(Nim::from_variant(&g.variant()).unwrap(), g);
-        assert_eq!(Nim::from_variant(&Variant::default()).unwrap(), Nim::default());
+        assert_eq!(
+            Nim::from_variant(&Variant::default()).unwrap(),
+            Nim::default()
+        );
         for bad in ["heaps=3-x", "heaps=70000", "play=loser", "size=3"] {
             let e = Nim::from_variant(&Variant::parse(bad).unwrap()).unwrap_err();
             assert!(!e.to_string().is_empty());
@@ -469,7 +531,10 @@ mod tests {
             let s = g.parse_position(text).unwrap();
             assert_eq!(g.format_position(&s), text);
         }
-        assert_eq!(g.parse_position("  3  4 5 l ").unwrap(), NimState::new(vec![3, 4, 5]));
+        assert_eq!(
+            g.parse_position("  3  4 5 l ").unwrap(),
+            NimState::new(vec![3, 4, 5])
+        );
         for bad in ["", "R", "3 x 5", "-1", "1 2 99999999999", "3 4 5 Q"] {
             assert!(g.parse_position(bad).is_err(), "{bad}");
         }
@@ -483,8 +548,14 @@ mod tests {
             let text = g.format_move(&s, mv);
             assert_eq!(g.parse_move(&s, &text).unwrap(), mv, "{text}");
         }
-        assert_eq!(g.parse_move(&s, "1->1").unwrap(), NimMove { heap: 0, to: 1 });
-        assert_eq!(g.parse_move(&s, "heap 3 to 0").unwrap(), NimMove { heap: 2, to: 0 });
+        assert_eq!(
+            g.parse_move(&s, "1->1").unwrap(),
+            NimMove { heap: 0, to: 1 }
+        );
+        assert_eq!(
+            g.parse_move(&s, "heap 3 to 0").unwrap(),
+            NimMove { heap: 2, to: 0 }
+        );
         let e = g.parse_move(&s, "4:1->0").unwrap_err();
         assert!(e.message.contains("no heap 4"), "{e}");
         let e = g.parse_move(&s, "1:4->1").unwrap_err();

@@ -10,7 +10,9 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 /// A nimber `n*` (`*n` in Winning Ways), backed by a `u64`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Nimber(pub u64);
 
@@ -88,6 +90,8 @@ fn nim_mul(a: u64, b: u64, half: u32) -> u64 {
     (high_part << half) | (low ^ semi)
 }
 
+// Nim-addition is exclusive or, and subtraction is the same operation.
+#[allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 impl Add for Nimber {
     type Output = Nimber;
     fn add(self, rhs: Nimber) -> Nimber {
@@ -95,12 +99,16 @@ impl Add for Nimber {
     }
 }
 
+// Nim-addition is exclusive or, and subtraction is the same operation.
+#[allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 impl AddAssign for Nimber {
     fn add_assign(&mut self, rhs: Nimber) {
         self.0 ^= rhs.0;
     }
 }
 
+// Nim-addition is exclusive or, and subtraction is the same operation.
+#[allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 impl Sub for Nimber {
     type Output = Nimber;
     fn sub(self, rhs: Nimber) -> Nimber {
@@ -108,6 +116,8 @@ impl Sub for Nimber {
     }
 }
 
+// Nim-addition is exclusive or, and subtraction is the same operation.
+#[allow(clippy::suspicious_arithmetic_impl, clippy::suspicious_op_assign_impl)]
 impl SubAssign for Nimber {
     fn sub_assign(&mut self, rhs: Nimber) {
         *self += rhs;
@@ -214,8 +224,16 @@ mod tests {
             for b in 0..32u64 {
                 assert_eq!(n(a) * n(b), n(b) * n(a));
                 for c in 0..32u64 {
-                    assert_eq!((n(a) * n(b)) * n(c), n(a) * (n(b) * n(c)), "assoc {a} {b} {c}");
-                    assert_eq!(n(a) * (n(b) + n(c)), n(a) * n(b) + n(a) * n(c), "distrib {a} {b} {c}");
+                    assert_eq!(
+                        (n(a) * n(b)) * n(c),
+                        n(a) * (n(b) * n(c)),
+                        "assoc {a} {b} {c}"
+                    );
+                    assert_eq!(
+                        n(a) * (n(b) + n(c)),
+                        n(a) * n(b) + n(a) * n(c),
+                        "distrib {a} {b} {c}"
+                    );
                 }
             }
         }

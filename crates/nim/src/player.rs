@@ -11,12 +11,29 @@ use tabula_core::{Choice, Rng, Seat, Strategy};
 pub struct NimPlayer;
 
 impl Strategy<Nim> for NimPlayer {
-    fn choose(&mut self, game: &Nim, state: &NimState, _seat: Seat, _rng: &mut Rng) -> Option<Choice<NimMove>> {
+    fn choose(
+        &mut self,
+        game: &Nim,
+        state: &NimState,
+        _seat: Seat,
+        _rng: &mut Rng,
+    ) -> Option<Choice<NimMove>> {
         if let Some(&mv) = winning_moves(game.play, &state.heaps).first() {
             return Some(Choice::because(mv, "nim move: leaves a lost position"));
         }
-        let (i, &h) = state.heaps.iter().enumerate().filter(|(_, &h)| h > 0).max_by_key(|(i, &h)| (h, usize::MAX - i))?;
+        let (i, &h) = state
+            .heaps
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h > 0)
+            .max_by_key(|(i, &h)| (h, usize::MAX - i))?;
         debug_assert!(!mover_wins(game.play, &state.heaps));
-        Some(Choice::because(NimMove { heap: i as u8, to: h - 1 }, "no winning move: take one counter"))
+        Some(Choice::because(
+            NimMove {
+                heap: i as u8,
+                to: h - 1,
+            },
+            "no winning move: take one counter",
+        ))
     }
 }

@@ -1,0 +1,464 @@
+//! Four Field Kono (seed 000) with a strong solution of the whole game.
+//!
+//! A 4x4 board starts full: Top's 8 pieces on ranks 4 and 3, Bottom's on ranks
+//! 2 and 1; Top moves first. A move is a step to an orthogonally adjacent empty
+//! cell, or a capture: jump orthogonally over one adjacent friendly piece onto
+//! an enemy piece directly beyond it, which is removed. A player who cannot move
+//! (no pieces, or all blocked) loses. Variant `gamesman`: captures compulsory,
+//! and the side to move also loses with one piece left.
+//!
+//! The solver ([`solve`]) values every position with at most 8 pieces a side;
+//! [`table::full_table`] keeps it in memory and in a cache file. See
+//! `docs/games/kono.md`.
+
+pub mod bits;
+pub mod cache;
+pub mod index;
+pub mod notation;
+pub mod reach;
+pub mod rules;
+pub mod solve;
+pub mod sym;
+pub mod table;
+pub mod verify;
+
+pub use rules::KonoRules;
+pub use table::KonoTable;
+
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Instant;
+use tabula_core::{
+    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Report, Seat, Shape,
+    Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+};
+use tabula_mutorere::lookahead::{Lookahead, LOOKAHEAD, LOOKAHEAD_HELP};
+
+/// Asks the processor to bring `value`'s cache line in soon (no effect elsewhere).
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: prefetching is a hint; it never faults, and SSE is part of x86_64.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(value as *const T as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// Default for the `nocapture` option: plies without a capture before actual play is drawn.
+pub const DEFAULT_NO_CAPTURE: u32 = 100;
+
+/// Four Field Kono with its options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kono {
+    /// Which rules.
+    pub rules: KonoRules,
+    /// Plies without a capture after which actual play is a draw (0: no limit).
+    pub no_capture_limit: u32,
+}
+
+impl Default for Kono {
+    fn default() -> Self {
+        Kono { rules: KonoRules::Standard, no_capture_limit: DEFAULT_NO_CAPTURE }
+    }
+}
+
+/// A position: each side's pieces as a mask of cells (bit `row * 4 + col`, row 0
+/// is rank 4) and the seat to move (0 Top, 1 Bottom).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KonoState {
+    /// Top's pieces.
+    pub top: u16,
+    /// Bottom's pieces.
+    pub bottom: u16,
+    /// Seat to move.
+    pub to_move: u8,
+}
+
+impl KonoState {
+    /// (mover's pieces, opponent's pieces).
+    pub fn masks(&self) -> (u32, u32) {
+        if self.to_move == 0 {
+            (u32::from(self.top), u32::from(self.bottom))
+        } else {
+            (u32::from(self.bottom), u32::from(self.top))
+        }
+    }
+}
+
+/// A move from one cell to another (two cells apart for a capture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KonoMove {
+    /// Cell left.
+    pub from: u8,
+    /// Cell entered (an empty cell, or the captured enemy piece's cell).
+    pub to: u8,
+}
+
+impl KonoMove {
+    /// True for a capture.
+    pub fn is_capture(self) -> bool {
+        rules::is_jump(u32::from(self.from), u32::from(self.to))
+    }
+}
+
+const SEATS: [&str; 2] = ["Top", "Bottom"];
+const CELL: f64 = 25.0;
+
+impl Kono {
+    /// The game with the given rules and the default no-capture limit.
+    pub fn new(rules: KonoRules) -> Self {
+        Kono { rules, ..Kono::default() }
+    }
+
+    fn status(&self, state: &KonoState) -> Vec<String> {
+        let line = match self.turn(state) {
+            Turn::Over(Outcome::Win(w)) => format!("{} wins", SEATS[w]),
+            _ => format!("{} ({}) to move", SEATS[usize::from(state.to_move)], if state.to_move == 0 { 'x' } else { 'o' }),
+        };
+        vec![line, format!("pieces: x {}, o {}", state.top.count_ones(), state.bottom.count_ones())]
+    }
+
+    fn mobility(&self, mover: u32, opponent: u32) -> u32 {
+        let mut n = 0;
+        self.rules.for_each_move(mover, opponent, |_, _, _| n += 1);
+        n
+    }
+}
+
+/// A strong solution of Kono as an oracle for the perfect player and `analyze`.
+pub struct KonoOracle {
+    /// The solved table.
+    pub table: Arc<KonoTable>,
+}
+
+impl Oracle<Kono> for KonoOracle {
+    fn grade(&self, game: &Kono, state: &KonoState) -> Option<Graded> {
+        if game.rules != self.table.rules {
+            return None;
+        }
+        let (m, o) = state.masks();
+        self.table.grade(m, o)
+    }
+}
+
+impl Game for Kono {
+    type State = KonoState;
+    type Move = KonoMove;
+
+    fn name(&self) -> &'static str {
+        "kono"
+    }
+
+    fn seats(&self) -> &'static [&'static str] {
+        &SEATS
+    }
+
+    fn initial_state(&self) -> KonoState {
+        KonoState { top: table::START_TOP as u16, bottom: table::START_BOTTOM as u16, to_move: 0 }
+    }
+
+    fn turn(&self, state: &KonoState) -> Turn {
+        let (m, o) = state.masks();
+        if self.rules.is_lost(m, o) {
+            Turn::Over(Outcome::Win(usize::from(state.to_move ^ 1)))
+        } else {
+            Turn::Move(usize::from(state.to_move))
+        }
+    }
+
+    fn legal_moves(&self, state: &KonoState, out: &mut Vec<KonoMove>) {
+        let (m, o) = state.masks();
+        self.rules.for_each_move(m, o, |from, to, _| out.push(KonoMove { from: from as u8, to: to as u8 }));
+    }
+
+    fn play_unchecked(&self, state: &mut KonoState, mv: KonoMove) {
+        let (m, o) = state.masks();
+        let (new_opponent, new_mover) = rules::after_move(m, o, u32::from(mv.from), u32::from(mv.to));
+        if state.to_move == 0 {
+            state.top = new_mover as u16;
+            state.bottom = new_opponent as u16;
+        } else {
+            state.bottom = new_mover as u16;
+            state.top = new_opponent as u16;
+        }
+        state.to_move ^= 1;
+    }
+
+    fn try_play(&self, state: &mut KonoState, mv: KonoMove) -> Result<(), MoveError> {
+        if self.turn(state).is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let text = self.format_move(state, mv);
+        let illegal = |reason: &str| MoveError::Illegal { mv: text.clone(), reason: reason.into() };
+        if mv.from >= 16 || mv.to >= 16 {
+            return Err(illegal("no such cell"));
+        }
+        let (m, o) = state.masks();
+        let (from, to) = (u32::from(mv.from), u32::from(mv.to));
+        if m >> from & 1 == 0 {
+            return Err(illegal(if o >> from & 1 == 1 { "that piece is not yours" } else { "there is no piece there" }));
+        }
+        if rules::is_step(from, to) {
+            if (m | o) >> to & 1 == 1 {
+                return Err(illegal("a step must go to an empty cell"));
+            }
+            if !self.rules.steps_allowed(m, o) {
+                return Err(illegal("a capture is available, and captures are compulsory under these rules"));
+            }
+        } else if rules::is_jump(from, to) {
+            if m >> rules::between(from, to) & 1 == 0 {
+                return Err(illegal("a capture jumps over one of your own pieces"));
+            }
+            if o >> to & 1 == 0 {
+                return Err(illegal("a capture lands on an enemy piece"));
+            }
+        } else {
+            return Err(illegal("pieces move one cell, or jump two, along a rank or file"));
+        }
+        self.play_unchecked(state, mv);
+        Ok(())
+    }
+
+    fn parse_move(&self, _state: &KonoState, text: &str) -> Result<KonoMove, ParseError> {
+        let (from, to) = notation::parse_cells(text)?;
+        if !rules::is_step(from, to) && !rules::is_jump(from, to) {
+            return Err(ParseError::new(format!(
+                "{}-{} is neither a step nor a jump along a line",
+                notation::cell_name(from),
+                notation::cell_name(to)
+            )));
+        }
+        Ok(KonoMove { from: from as u8, to: to as u8 })
+    }
+
+    fn format_move(&self, _state: &KonoState, mv: KonoMove) -> String {
+        let sep = if mv.is_capture() { 'x' } else { '-' };
+        format!("{}{sep}{}", notation::cell_name(u32::from(mv.from)), notation::cell_name(u32::from(mv.to)))
+    }
+
+    fn describe_move(&self, state: &KonoState, mv: KonoMove) -> String {
+        let text = self.format_move(state, mv);
+        if mv.is_capture() {
+            let over = rules::between(u32::from(mv.from), u32::from(mv.to));
+            format!("{text} (jumps {}, takes {})", notation::cell_name(over), notation::cell_name(u32::from(mv.to)))
+        } else {
+            text
+        }
+    }
+
+    fn parse_position(&self, text: &str) -> Result<KonoState, ParseError> {
+        notation::parse_position(text)
+    }
+
+    fn format_position(&self, state: &KonoState) -> String {
+        notation::format_position(state)
+    }
+
+    fn render_text(&self, state: &KonoState) -> String {
+        let mut out = String::from("    a b c d\n");
+        for row in 0..4u32 {
+            out.push_str(&format!("  {} ", 4 - row));
+            for col in 0..4u32 {
+                let bit = 1u16 << (row * 4 + col);
+                let c = if state.top & bit != 0 {
+                    'x'
+                } else if state.bottom & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                };
+                out.push(c);
+                out.push(' ');
+            }
+            out.push_str(&format!("{}\n", 4 - row));
+        }
+        out.push_str("    a b c d\n");
+        out.push_str(&self.status(state).join("; "));
+        out.push('\n');
+        out
+    }
+
+    fn view(&self, state: &KonoState) -> View {
+        let cells = (0..16u32)
+            .map(|i| ViewCell {
+                id: i,
+                x: f64::from(i % 4) * CELL,
+                y: f64::from(i / 4) * CELL,
+                w: CELL,
+                h: CELL,
+                shape: Shape::Rect,
+                colour: None,
+                label: Some(notation::cell_name(i)),
+                mark: ((i / 4 + i % 4) % 2 == 1).then(|| "dark".to_string()),
+            })
+            .collect();
+        let pieces = (0..16u32)
+            .filter_map(|i| {
+                let owner = if state.top >> i & 1 == 1 {
+                    0
+                } else if state.bottom >> i & 1 == 1 {
+                    1
+                } else {
+                    return None;
+                };
+                Some(ViewPiece { cell: i, owner: Some(owner), label: None })
+            })
+            .collect();
+        View { width: 4.0 * CELL, height: 4.0 * CELL, cells, edges: Vec::new(), pieces, status: self.status(state) }
+    }
+
+    fn move_cells(&self, _state: &KonoState, mv: KonoMove) -> Vec<u32> {
+        vec![u32::from(mv.from), u32::from(mv.to)]
+    }
+
+    /// Left-right mirror (the only board symmetry that keeps each side's home ranks).
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn map_state(&self, state: &KonoState, k: usize) -> KonoState {
+        if k == 0 {
+            return *state;
+        }
+        KonoState {
+            top: bits::mirror(u32::from(state.top)) as u16,
+            bottom: bits::mirror(u32::from(state.bottom)) as u16,
+            to_move: state.to_move,
+        }
+    }
+
+    fn map_move(&self, _state: &KonoState, mv: KonoMove, k: usize) -> KonoMove {
+        if k == 0 {
+            return mv;
+        }
+        let m = |c: u8| (c & !3) | (3 - (c & 3));
+        KonoMove { from: m(mv.from), to: m(mv.to) }
+    }
+
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: Some(3),
+            plies_without_progress: (self.no_capture_limit > 0).then_some(self.no_capture_limit),
+        }
+    }
+
+    fn is_progress(&self, _state: &KonoState, mv: KonoMove) -> bool {
+        mv.is_capture()
+    }
+
+    /// Material first, mobility second.
+    fn evaluate(&self, state: &KonoState, seat: Seat) -> f64 {
+        let (mine, theirs) = if seat == 0 {
+            (u32::from(state.top), u32::from(state.bottom))
+        } else {
+            (u32::from(state.bottom), u32::from(state.top))
+        };
+        let material = f64::from(mine.count_ones()) - f64::from(theirs.count_ones());
+        let mobility = f64::from(self.mobility(mine, theirs)) - f64::from(self.mobility(theirs, mine));
+        ((material + 0.1 * mobility) / 8.0).clamp(-1.0, 1.0)
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(LOOKAHEAD, LOOKAHEAD_HELP)]
+    }
+
+    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+        (name == LOOKAHEAD).then(|| Box::new(Lookahead) as Box<dyn Strategy<Self>>)
+    }
+
+    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+        let (table, _, _) = table::full_table(self.rules, progress);
+        Some(Arc::new(KonoOracle { table }))
+    }
+
+    fn solve_report(&self, request: &Report, progress: &dyn Fn(f64)) -> Option<Result<serde_json::Value, String>> {
+        Some(self.report(request, progress))
+    }
+}
+
+impl Kono {
+    /// The `tabula solve kono` report (see `docs/games/kono.md`).
+    pub fn report(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<serde_json::Value, String> {
+        let position = match &request.position {
+            Some(text) => Some(self.parse_position(text).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let began = Instant::now();
+        let (table, source, path) = table::full_table(self.rules, progress);
+        let seconds = began.elapsed().as_secs_f64();
+        let s = &table.summary;
+        let mut report = json!({
+            "game": "kono",
+            "rules": self.rules.word(),
+            "positions": s.positions,
+            "wins": s.wins,
+            "losses": s.losses,
+            "draws": s.draws,
+            "start": s.start,
+            "max_remoteness": s.max_remoteness,
+            "seconds": seconds,
+            "solve_seconds": table.solve_seconds,
+            "cached": source != table::Source::Solved,
+            "source": match source {
+                table::Source::Memory => "memory",
+                table::Source::Disk => "disk",
+                table::Source::Solved => "solved",
+            },
+            "cache_file": path.map(|p| p.display().to_string()),
+            "table_positions": table.values.len(),
+        });
+        if let Some(state) = position {
+            let (m, o) = state.masks();
+            report["position"] = json!({
+                "text": self.format_position(&state),
+                "grade": table.grade(m, o),
+            });
+        }
+        Ok(report)
+    }
+}
+
+impl Registered for Kono {
+    const NAME: &'static str = "kono";
+    const TITLE: &'static str = "Four Field Kono";
+    const SUMMARY: &'static str =
+        "Korean 4x4 blocking game: step to an empty cell or jump a friend to take an enemy; who cannot move loses.";
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption {
+                name: "rules",
+                default: "standard",
+                help: "standard: captures optional, who cannot move loses; gamesman: GamesmanClassic's rules (captures compulsory, one piece left loses)",
+            },
+            VariantOption {
+                name: "nocapture",
+                default: "100",
+                help: "plies without a capture after which actual play is a draw (0 = no limit, up to 10000); the solver ignores it",
+            },
+        ]
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let rules = match variant.choice("rules", "standard", &["standard", "gamesman"])? {
+            "gamesman" => KonoRules::Gamesman,
+            _ => KonoRules::Standard,
+        };
+        let limit = variant.int("nocapture", i64::from(DEFAULT_NO_CAPTURE), 0, 10_000)? as u32;
+        Ok(Kono { rules, no_capture_limit: limit })
+    }
+
+    fn variant(&self) -> Variant {
+        let mut v = Variant::default();
+        v.set("rules", self.rules.word());
+        v.set("nocapture", self.no_capture_limit.to_string());
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests;

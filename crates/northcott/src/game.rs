@@ -1,0 +1,950 @@
+//! Northcott's game: the rules, variants, notation and drawing.
+
+use crate::analysis::{self, NorthcottOracle};
+use crate::player::SeedPlayer;
+use std::fmt::Write as _;
+use std::sync::Arc;
+use tabula_core::{
+    Game, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy, Turn,
+    Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+};
+
+/// Most rows (NY) a board may have.
+pub const MAX_ROWS: usize = 32;
+/// Most cells per row (NX) a board may have.
+pub const MAX_COLS: usize = 128;
+/// Boards with at most this many positions (both sides to move) are "small": the
+/// generic retrograde solver handles them, and the oracle gives exact remoteness.
+pub const SMALL_POSITIONS: u64 = 500_000;
+
+/// The two sides: O (seat 0, Left, starts on the left edge) and X (seat 1, Right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The left player's pieces, `0`/`O` in the seed.
+    O,
+    /// The right player's pieces.
+    X,
+}
+
+impl Side {
+    /// The seat of this side.
+    pub fn seat(self) -> Seat {
+        match self {
+            Side::O => 0,
+            Side::X => 1,
+        }
+    }
+    /// The side of a seat.
+    pub fn of_seat(seat: usize) -> Side {
+        if seat == 0 {
+            Side::O
+        } else {
+            Side::X
+        }
+    }
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::O => Side::X,
+            Side::X => Side::O,
+        }
+    }
+    /// `"O"` or `"X"`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Side::O => "O",
+            Side::X => "X",
+        }
+    }
+}
+
+/// Northcott's game on an `NX x NY` board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Northcott {
+    /// Cells per row (NX).
+    pub cols: u8,
+    /// Rows (NY).
+    pub rows: u8,
+    /// Who moves first from the start.
+    pub first: Side,
+    /// Actual play ends in a draw when a position (side to move included) occurs this
+    /// many times; 0 turns the rule off (the seed's program, where a game can go on
+    /// forever when the side that stands to win keeps retreating instead of winning).
+    pub repetition: u8,
+}
+
+impl Default for Northcott {
+    fn default() -> Self {
+        Northcott {
+            cols: 16,
+            rows: 4,
+            first: Side::O,
+            repetition: 3,
+        }
+    }
+}
+
+/// A position: the column (0-based) of O and of X in each row, and the side to move.
+/// Rows beyond the board's are zero, so equal positions compare equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NorthcottState {
+    /// Column of O in each row.
+    pub o: [u8; MAX_ROWS],
+    /// Column of X in each row (always right of O).
+    pub x: [u8; MAX_ROWS],
+    /// Seat to move: 0 (O) or 1 (X).
+    pub mover: u8,
+}
+
+impl NorthcottState {
+    /// The side to move.
+    pub fn side(&self) -> Side {
+        Side::of_seat(self.mover as usize)
+    }
+    /// Column of `side`'s piece in `row`.
+    pub fn piece(&self, side: Side, row: usize) -> u8 {
+        match side {
+            Side::O => self.o[row],
+            Side::X => self.x[row],
+        }
+    }
+    /// Empty cells between the pieces of `row`.
+    pub fn gap(&self, row: usize) -> u8 {
+        self.x[row] - self.o[row] - 1
+    }
+}
+
+/// A move: the side to move's piece in `row` goes to column `to` (both 0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NorthcottMove {
+    /// Row, 0-based (written 1-based).
+    pub row: u8,
+    /// Destination column, 0-based (written 1-based).
+    pub to: u8,
+}
+
+impl Northcott {
+    /// A board of `cols x rows` (NX x NY), O moving first; `None` if out of range.
+    pub fn new(cols: usize, rows: usize) -> Option<Self> {
+        ((2..=MAX_COLS).contains(&cols) && (1..=MAX_ROWS).contains(&rows)).then_some(Northcott {
+            cols: cols as u8,
+            rows: rows as u8,
+            first: Side::O,
+            repetition: 3,
+        })
+    }
+
+    /// Number of rows as `usize`.
+    pub fn ny(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of cells per row as `usize`.
+    pub fn nx(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// The gaps (empty cells between the pieces) of every row.
+    pub fn gaps(&self, state: &NorthcottState) -> Vec<u8> {
+        (0..self.ny()).map(|r| state.gap(r)).collect()
+    }
+
+    /// The nim-sum of the gaps: non-zero iff the side to move wins.
+    pub fn nim_sum(&self, state: &NorthcottState) -> u8 {
+        (0..self.ny()).fold(0, |a, r| a ^ state.gap(r))
+    }
+
+    /// Number of positions of the board (either side to move): `C(NX,2)^NY * 2`.
+    pub fn position_count(&self) -> u64 {
+        let per_row = (self.nx() * (self.nx() - 1) / 2) as u64;
+        let mut n: u64 = 2;
+        for _ in 0..self.ny() {
+            n = n.saturating_mul(per_row);
+        }
+        n
+    }
+
+    /// True if `side` has a legal move.
+    pub fn can_move(&self, state: &NorthcottState, side: Side) -> bool {
+        (0..self.ny()).any(|r| {
+            state.gap(r) > 0
+                || match side {
+                    Side::O => state.o[r] > 0,
+                    Side::X => (state.x[r] as usize) < self.nx() - 1,
+                }
+        })
+    }
+
+    /// Why the side to move cannot send its piece of `row` to `cell` (0-based), or `None`.
+    pub fn why_illegal(&self, state: &NorthcottState, row: usize, cell: usize) -> Option<String> {
+        if row >= self.ny() {
+            return Some(format!("no row {}: rows are 1 to {}", row + 1, self.ny()));
+        }
+        if cell >= self.nx() {
+            return Some(format!(
+                "no cell {}: cells are 1 to {}",
+                cell + 1,
+                self.nx()
+            ));
+        }
+        let side = state.side();
+        let (o, x) = (state.o[row] as usize, state.x[row] as usize);
+        let own = state.piece(side, row) as usize;
+        let (r1, c1) = (row + 1, cell + 1);
+        if cell == own {
+            return Some(format!(
+                "{} is already on cell {c1} of row {r1}",
+                side.letter()
+            ));
+        }
+        let beyond = match side {
+            Side::O => cell >= x,
+            Side::X => cell <= o,
+        };
+        if beyond {
+            let enemy = side.other();
+            let e = state.piece(enemy, row) as usize + 1;
+            return Some(format!(
+                "{} cannot reach cell {c1} of row {r1}: {} is on cell {e} and pieces never jump (cells {} can be reached)",
+                side.letter(),
+                enemy.letter(),
+                match side {
+                    Side::O => format!("1 to {}", x),
+                    Side::X => format!("{} to {}", o + 2, self.nx()),
+                }
+            ));
+        }
+        None
+    }
+
+    /// The seed's Ctrl+click (set-up mode, no reply, the side to move unchanged):
+    /// `button` picks the piece (left button O, right button X), but a cell left of O
+    /// is always taken by O and a cell right of X by X (the nearest piece), as in the
+    /// seed's `remark`. Moving a piece onto the other one is refused (the seed's program
+    /// would let it happen).
+    pub fn set_up(
+        &self,
+        state: &NorthcottState,
+        row: usize,
+        cell: usize,
+        button: Side,
+    ) -> Result<NorthcottState, String> {
+        if row >= self.ny() || cell >= self.nx() {
+            return Err(format!(
+                "no cell {} in row {}: the board has {} rows of {} cells",
+                cell + 1,
+                row + 1,
+                self.ny(),
+                self.nx()
+            ));
+        }
+        let (o, x) = (state.o[row] as usize, state.x[row] as usize);
+        let piece = if cell < o {
+            Side::O
+        } else if cell > x {
+            Side::X
+        } else {
+            button
+        };
+        let mut next = *state;
+        match piece {
+            Side::O if cell == o => {
+                return Err(format!(
+                    "O is already on cell {} of row {}",
+                    cell + 1,
+                    row + 1
+                ))
+            }
+            Side::X if cell == x => {
+                return Err(format!(
+                    "X is already on cell {} of row {}",
+                    cell + 1,
+                    row + 1
+                ))
+            }
+            Side::O if cell >= x => {
+                return Err(format!("O cannot go onto or past X in row {}", row + 1))
+            }
+            Side::X if cell <= o => {
+                return Err(format!("X cannot go onto or past O in row {}", row + 1))
+            }
+            Side::O => next.o[row] = cell as u8,
+            Side::X => next.x[row] = cell as u8,
+        }
+        Ok(next)
+    }
+}
+
+fn side_word(state: &NorthcottState) -> &'static str {
+    state.side().letter()
+}
+
+impl Registered for Northcott {
+    const NAME: &'static str = "northcott";
+    const TITLE: &'static str = "Northcott's game";
+    const SUMMARY: &'static str =
+        "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption {
+                name: "size",
+                default: "16x4",
+                help: "NXxNY: NX cells per row (2..=128) times NY rows (1..=32), as on the seed's command line 'xpat 16x4'",
+            },
+            VariantOption { name: "first", default: "o", help: "who moves first: o (the left player) or x" },
+            VariantOption {
+                name: "repetition",
+                default: "3",
+                help: "actual play is drawn when a position occurs this many times (2..=100); 0 = never, as in the seed's program",
+            },
+        ]
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let (cols, rows) = variant.size("size", (16, 4), (2, 1), (MAX_COLS, MAX_ROWS))?;
+        let first = match variant.choice("first", "o", &["o", "x", "0"])? {
+            "x" => Side::X,
+            _ => Side::O,
+        };
+        let repetition = variant.int("repetition", 3, 0, 100)?;
+        if repetition == 1 {
+            return Err(VariantError::BadValue {
+                name: "repetition".into(),
+                value: "1".into(),
+                reason: "must be 0 (off) or between 2 and 100".into(),
+            });
+        }
+        Ok(Northcott {
+            cols: cols as u8,
+            rows: rows as u8,
+            first,
+            repetition: repetition as u8,
+        })
+    }
+
+    fn variant(&self) -> Variant {
+        let mut v = Variant::default();
+        v.set("size", format!("{}x{}", self.cols, self.rows));
+        v.set("first", if self.first == Side::O { "o" } else { "x" });
+        v.set("repetition", self.repetition.to_string());
+        v
+    }
+}
+
+impl Game for Northcott {
+    type State = NorthcottState;
+    type Move = NorthcottMove;
+
+    fn name(&self) -> &'static str {
+        "northcott"
+    }
+
+    fn seats(&self) -> &'static [&'static str] {
+        &["O", "X"]
+    }
+
+    fn initial_state(&self) -> NorthcottState {
+        let mut s = NorthcottState {
+            o: [0; MAX_ROWS],
+            x: [0; MAX_ROWS],
+            mover: self.first.seat() as u8,
+        };
+        for r in 0..self.ny() {
+            s.x[r] = self.cols - 1;
+        }
+        s
+    }
+
+    fn turn(&self, state: &NorthcottState) -> Turn {
+        let side = state.side();
+        if self.can_move(state, side) {
+            Turn::Move(side.seat())
+        } else {
+            Turn::Over(Outcome::Win(side.other().seat()))
+        }
+    }
+
+    fn legal_moves(&self, state: &NorthcottState, out: &mut Vec<NorthcottMove>) {
+        let side = state.side();
+        for r in 0..self.ny() {
+            let (o, x) = (state.o[r], state.x[r]);
+            let cells = match side {
+                Side::O => (0..o).chain(o + 1..x),
+                Side::X => (o + 1..x).chain(x + 1..self.cols),
+            };
+            out.extend(cells.map(|to| NorthcottMove { row: r as u8, to }));
+        }
+    }
+
+    fn play_unchecked(&self, state: &mut NorthcottState, mv: NorthcottMove) {
+        let r = mv.row as usize;
+        if r < MAX_ROWS {
+            match state.side() {
+                Side::O => state.o[r] = mv.to,
+                Side::X => state.x[r] = mv.to,
+            }
+        }
+        state.mover ^= 1;
+    }
+
+    fn parse_move(&self, state: &NorthcottState, text: &str) -> Result<NorthcottMove, ParseError> {
+        parse_move(self, state, text)
+    }
+
+    fn format_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
+        let r = (mv.row as usize).min(MAX_ROWS - 1);
+        let from = state.piece(state.side(), r);
+        format!(
+            "{}:{}->{}",
+            mv.row as usize + 1,
+            from as usize + 1,
+            mv.to as usize + 1
+        )
+    }
+
+    fn parse_position(&self, text: &str) -> Result<NorthcottState, ParseError> {
+        parse_position(self, text)
+    }
+
+    fn format_position(&self, state: &NorthcottState) -> String {
+        let mut s = String::new();
+        for r in 0..self.ny() {
+            if r > 0 {
+                s.push('/');
+            }
+            let (o, x) = (state.o[r] as usize, state.x[r] as usize);
+            let run = |n: usize, s: &mut String| {
+                if n > 0 {
+                    let _ = write!(s, "{n}");
+                }
+            };
+            run(o, &mut s);
+            s.push('O');
+            run(x - o - 1, &mut s);
+            s.push('X');
+            run(self.nx() - x - 1, &mut s);
+        }
+        let _ = write!(s, " {}", side_word(state));
+        s
+    }
+
+    fn render_text(&self, state: &NorthcottState) -> String {
+        let w = self.nx().to_string().len() + 1;
+        let mut s = String::new();
+        let _ = write!(s, "{:>4}", "");
+        for c in 1..=self.nx() {
+            let _ = write!(s, "{c:>w$}");
+        }
+        s.push('\n');
+        for r in 0..self.ny() {
+            let _ = write!(s, "{:>4}", r + 1);
+            for c in 0..self.nx() {
+                let ch = if c == state.o[r] as usize {
+                    "O"
+                } else if c == state.x[r] as usize {
+                    "X"
+                } else {
+                    "."
+                };
+                let _ = write!(s, "{ch:>w$}");
+            }
+            let _ = writeln!(s, "   gap {}", state.gap(r));
+        }
+        let _ = writeln!(
+            s,
+            "nim-sum {}; {} to move (type ROW:CELL, e.g. 1:{})",
+            self.nim_sum(state),
+            side_word(state),
+            state.o[0] as usize + 2
+        );
+        s
+    }
+
+    fn view(&self, state: &NorthcottState) -> View {
+        let mut v = View {
+            width: self.nx() as f64,
+            height: self.ny() as f64,
+            ..View::default()
+        };
+        for r in 0..self.ny() {
+            for c in 0..self.nx() {
+                v.cells.push(ViewCell {
+                    id: (r * self.nx() + c) as u32,
+                    x: c as f64,
+                    y: r as f64,
+                    w: 1.0,
+                    h: 1.0,
+                    label: (c == 0 || r == 0).then(|| {
+                        if c == 0 {
+                            format!("{}", r + 1)
+                        } else {
+                            format!("{}", c + 1)
+                        }
+                    }),
+                    ..ViewCell::default()
+                });
+            }
+            for (side, col) in [(Side::O, state.o[r]), (Side::X, state.x[r])] {
+                v.pieces.push(ViewPiece {
+                    cell: (r * self.nx() + col as usize) as u32,
+                    owner: Some(side.seat()),
+                    label: Some(side.letter().into()),
+                });
+            }
+        }
+        let gaps = self
+            .gaps(state)
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        v.status.push(format!("gaps {gaps}"));
+        v.status.push(format!("nim-sum {}", self.nim_sum(state)));
+        v.status.push(format!("{} to move", side_word(state)));
+        v
+    }
+
+    fn move_cells(&self, state: &NorthcottState, mv: NorthcottMove) -> Vec<u32> {
+        let r = (mv.row as usize).min(MAX_ROWS - 1);
+        let from = state.piece(state.side(), r) as usize;
+        let base = mv.row as usize * self.nx();
+        vec![(base + from) as u32, (base + mv.to as usize) as u32]
+    }
+
+    fn is_small(&self) -> bool {
+        self.position_count() <= SMALL_POSITIONS
+    }
+
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: (self.repetition > 0).then_some(self.repetition as u32),
+            plies_without_progress: None,
+        }
+    }
+
+    fn evaluate(&self, state: &NorthcottState, seat: Seat) -> f64 {
+        let mover_wins = self.nim_sum(state) != 0;
+        if mover_wins == (seat == state.mover as Seat) {
+            0.9
+        } else {
+            -0.9
+        }
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(
+            "nim",
+            "the seed's computer: the winning Nim move on the gaps (first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
+        )]
+    }
+
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
+        (name == "nim").then(|| Box::new(SeedPlayer) as Box<dyn Strategy<Self>>)
+    }
+
+    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+        Some(Arc::new(NorthcottOracle::new(*self, progress)))
+    }
+
+    fn analysis_extra(&self, state: &NorthcottState) -> Option<serde_json::Value> {
+        serde_json::to_value(analysis::analyze(self, state, None)).ok()
+    }
+
+    fn describe_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
+        let r = (mv.row as usize).min(MAX_ROWS - 1);
+        let side = state.side();
+        let from = state.piece(side, r);
+        let toward = match side {
+            Side::O => mv.to > from,
+            Side::X => mv.to < from,
+        };
+        let mut after = *state;
+        self.play_unchecked(&mut after, mv);
+        format!(
+            "{} ({} {} in row {}, gap {} -> {})",
+            self.format_move(state, mv),
+            side.letter(),
+            if toward { "advances" } else { "retreats" },
+            r + 1,
+            state.gap(r),
+            after.gap(r)
+        )
+    }
+}
+
+fn parse_index(word: &str, what: &str, max: usize) -> Result<usize, ParseError> {
+    let w = word.trim();
+    let n: usize = w
+        .parse()
+        .map_err(|_| ParseError::new(format!("{what} '{w}' is not a whole number")))?;
+    if n == 0 || n > max {
+        return Err(ParseError::new(format!(
+            "no {what} {n}: {what}s are numbered 1 to {max}"
+        )));
+    }
+    Ok(n - 1)
+}
+
+/// Reads `ROW:CELL`, `ROW CELL` or `ROW:FROM->CELL` (1-based): the side to move's piece
+/// in ROW goes to CELL.
+fn parse_move(
+    game: &Northcott,
+    state: &NorthcottState,
+    text: &str,
+) -> Result<NorthcottMove, ParseError> {
+    let t = text.trim();
+    let usage = || {
+        ParseError::new(format!(
+            "cannot read move '{t}': write ROW:CELL like 2:7 (your piece in row 2 goes to cell 7), or ROW:FROM->CELL like 2:1->7"
+        ))
+    };
+    let (row_text, rest) = t
+        .split_once(':')
+        .or_else(|| t.split_once(char::is_whitespace))
+        .ok_or_else(usage)?;
+    let (from_text, cell_text) = match rest.split_once("->") {
+        Some((f, c)) => (Some(f), c),
+        None => (None, rest),
+    };
+    let row = parse_index(row_text, "row", game.ny())?;
+    let cell = parse_index(cell_text, "cell", game.nx())?;
+    let side = state.side();
+    if let Some(f) = from_text {
+        let from = parse_index(f, "cell", game.nx())?;
+        let actual = state.piece(side, row) as usize;
+        if from != actual {
+            return Err(ParseError::new(format!(
+                "{} in row {} is on cell {}, not {}",
+                side.letter(),
+                row + 1,
+                actual + 1,
+                from + 1
+            )));
+        }
+    }
+    if let Some(why) = game.why_illegal(state, row, cell) {
+        return Err(ParseError::new(why));
+    }
+    Ok(NorthcottMove {
+        row: row as u8,
+        to: cell as u8,
+    })
+}
+
+/// Reads one row like `O14X` or `2O3X1`.
+fn parse_row(game: &Northcott, text: &str, r: usize) -> Result<(u8, u8), ParseError> {
+    let mut col = 0usize;
+    let (mut o, mut x) = (None, None);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, col: &mut usize| -> Result<(), ParseError> {
+        if !digits.is_empty() {
+            let n: usize = digits.parse().map_err(|_| {
+                ParseError::new(format!(
+                    "row {}: '{digits}' is not a count of empty cells",
+                    r + 1
+                ))
+            })?;
+            *col = col.saturating_add(n);
+            digits.clear();
+        }
+        Ok(())
+    };
+    for ch in text.chars() {
+        match ch {
+            '0'..='9' if !(ch == '0' && digits.is_empty()) => digits.push(ch),
+            'O' | 'o' | '0' => {
+                flush(&mut digits, &mut col)?;
+                if o.is_some() {
+                    return Err(ParseError::new(format!("row {} has two O pieces", r + 1)));
+                }
+                o = Some(col);
+                col += 1;
+            }
+            'X' | 'x' => {
+                flush(&mut digits, &mut col)?;
+                if x.is_some() {
+                    return Err(ParseError::new(format!("row {} has two X pieces", r + 1)));
+                }
+                x = Some(col);
+                col += 1;
+            }
+            '.' => {
+                flush(&mut digits, &mut col)?;
+                col += 1;
+            }
+            other => {
+                return Err(ParseError::new(format!(
+                    "row {}: unexpected '{other}' (a row is O, X, '.' and counts of empty cells, like O14X)",
+                    r + 1
+                )))
+            }
+        }
+    }
+    flush(&mut digits, &mut col)?;
+    let (Some(o), Some(x)) = (o, x) else {
+        return Err(ParseError::new(format!(
+            "row {} needs one O and one X",
+            r + 1
+        )));
+    };
+    if col != game.nx() {
+        return Err(ParseError::new(format!(
+            "row {} has {col} cells, the board is {} wide",
+            r + 1,
+            game.nx()
+        )));
+    }
+    if o > x {
+        return Err(ParseError::new(format!(
+            "row {}: O must stand left of X",
+            r + 1
+        )));
+    }
+    Ok((o as u8, x as u8))
+}
+
+/// Reads `O14X/O14X/O14X/O14X O`: rows top to bottom separated by `/`, each written
+/// with `O`, `X` and counts of empty cells (a `.` is one empty cell; the seed's `0`
+/// for O is accepted), then the side to move (`O` or `X`).
+fn parse_position(game: &Northcott, text: &str) -> Result<NorthcottState, ParseError> {
+    let t = text.trim();
+    let (board, side) = t.rsplit_once(char::is_whitespace).ok_or_else(|| {
+        ParseError::new(format!(
+            "cannot read position '{t}': write the rows separated by '/', then the side to move, like O14X/O14X/O14X/O14X O"
+        ))
+    })?;
+    let mover = match side.trim() {
+        "O" | "o" | "0" => 0,
+        "X" | "x" => 1,
+        other => {
+            return Err(ParseError::new(format!(
+                "side to move '{other}' must be O or X"
+            )));
+        }
+    };
+    let rows: Vec<&str> = board.trim().split('/').collect();
+    if rows.len() != game.ny() {
+        return Err(ParseError::new(format!(
+            "{} rows given, the board has {} (variant size={}x{})",
+            rows.len(),
+            game.ny(),
+            game.cols,
+            game.rows
+        )));
+    }
+    let mut s = NorthcottState {
+        o: [0; MAX_ROWS],
+        x: [0; MAX_ROWS],
+        mover,
+    };
+    for (r, row) in rows.iter().enumerate() {
+        let (o, x) = parse_row(game, row.trim(), r)?;
+        s.o[r] = o;
+        s.x[r] = x;
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use tabula_core::GameExt;
+
+    fn game(size: &str) -> Northcott {
+        Northcott::from_variant(&Variant::parse(&format!("size={size}")).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn default_board_is_the_seeds_16x4() {
+        let g = Northcott::from_variant(&Variant::default()).unwrap();
+        assert_eq!((g.cols, g.rows, g.first, g.repetition), (16, 4, Side::O, 3));
+        assert_eq!(g.play_draw_rule().repetitions, Some(3));
+        let seedlike =
+            Northcott::from_variant(&Variant::parse("repetition=0,first=x").unwrap()).unwrap();
+        assert_eq!(seedlike.play_draw_rule().repetitions, None);
+        assert_eq!(seedlike.initial_state().side(), Side::X);
+        assert_eq!(
+            Northcott::from_variant(&seedlike.variant()).unwrap(),
+            seedlike
+        );
+        assert!(Northcott::from_variant(&Variant::parse("repetition=1").unwrap()).is_err());
+        let s = g.initial_state();
+        assert_eq!(g.format_position(&s), "O14X/O14X/O14X/O14X O");
+        assert_eq!(g.gaps(&s), vec![14; 4]);
+        assert_eq!(g.nim_sum(&s), 0);
+        assert_eq!(Northcott::from_variant(&g.variant()).unwrap(), g);
+        assert!(!g.is_small());
+        assert!(game("6x3").is_small());
+        assert!(game("7x4").is_small());
+    }
+
+    #[test]
+    fn bad_sizes_are_refused_with_a_clear_message() {
+        for bad in [
+            "0x4",
+            "1x1",
+            "16x",
+            "x4",
+            "200x4",
+            "16x40",
+            "99999999999999999999x4",
+            "16x0",
+            "abc",
+        ] {
+            let e = Northcott::from_variant(&Variant::parse(&format!("size={bad}")).unwrap())
+                .unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains("size") && msg.contains(bad), "{bad}: {msg}");
+        }
+        assert!(game("64x16").nx() == 64);
+        assert!(game("128x32").ny() == 32);
+        assert!(Northcott::from_variant(&Variant::parse("first=y").unwrap()).is_err());
+    }
+
+    #[test]
+    fn moves_slide_without_jumping() {
+        let g = game("6x1");
+        let s = g.parse_position("1O2X1 O").unwrap();
+        let moves: Vec<u8> = g.moves(&s).iter().map(|m| m.to).collect();
+        assert_eq!(moves, vec![0, 2, 3]);
+        let s = g.parse_position("1O2X1 X").unwrap();
+        let moves: Vec<u8> = g.moves(&s).iter().map(|m| m.to).collect();
+        assert_eq!(moves, vec![2, 3, 5]);
+    }
+
+    #[test]
+    fn stalemate_ends_the_game() {
+        let g = game("4x2");
+        let s = g.parse_position("OX2/OX2 O").unwrap();
+        assert_eq!(g.turn(&s), Turn::Over(Outcome::Win(1)));
+        let s = g.parse_position("OX2/OX2 X").unwrap();
+        assert_eq!(g.turn(&s), Turn::Move(1));
+        let s = g.parse_position("2OX/2OX X").unwrap();
+        assert_eq!(g.turn(&s), Turn::Over(Outcome::Win(0)));
+        let g2 = game("2x3");
+        assert_eq!(g2.turn(&g2.initial_state()), Turn::Over(Outcome::Win(1)));
+    }
+
+    #[test]
+    fn notation_round_trips_and_errors_are_clear() {
+        let g = game("16x4");
+        let mut s = g.initial_state();
+        for _ in 0..2 {
+            for mv in g.moves(&s) {
+                let text = g.format_move(&s, mv);
+                assert_eq!(g.parse_move(&s, &text).unwrap(), mv, "{text}");
+                let short = format!("{}:{}", mv.row + 1, mv.to + 1);
+                assert_eq!(g.parse_move(&s, &short).unwrap(), mv);
+                assert_eq!(g.move_cells(&s, mv).len(), 2);
+            }
+            s.mover ^= 1;
+        }
+        let s = g.initial_state();
+        assert_eq!(
+            g.parse_move(&s, "2 7").unwrap(),
+            NorthcottMove { row: 1, to: 6 }
+        );
+        let cases = [
+            ("1:16", "cannot reach cell 16"),
+            ("1:1", "already on cell 1"),
+            ("5:3", "no row 5"),
+            ("1:17", "no cell 17"),
+            ("1:2->5", "is on cell 1, not 2"),
+            ("hello", "cannot read move"),
+            ("1:x", "not a whole number"),
+        ];
+        for (text, needle) in cases {
+            let e = g.parse_move(&s, text).unwrap_err();
+            assert!(e.message.contains(needle), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn positions_round_trip_and_bad_ones_are_refused() {
+        let g = game("6x3");
+        for text in ["O4X/1O2X1/4OX X", "O4X/O4X/O4X O", "OX4/4OX/2O1X1 O"] {
+            let s = g.parse_position(text).unwrap();
+            assert_eq!(g.format_position(&s), text);
+        }
+        assert_eq!(
+            g.parse_position("0....X/O4X/O4X o").unwrap(),
+            g.initial_state()
+        );
+        for bad in [
+            "O4X/O4X O",
+            "O4X/O4X/O5X O",
+            "X4O/O4X/O4X O",
+            "OO3X/O4X/O4X O",
+            "O4X/O4X/O4X Z",
+            "O4X/O4X/O4X",
+            "O4X/O4X/O4 O",
+            "O99999999999999999999999X/O4X/O4X O",
+            "O4X/O4X/O4?X O",
+        ] {
+            assert!(g.parse_position(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn set_up_follows_the_seeds_remark() {
+        let g = game("8x1");
+        let s = g.parse_position("2O2X2 O").unwrap();
+        // Between the pieces: the button decides.
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 4, Side::O).unwrap()),
+            "4OX2 O"
+        );
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 3, Side::X).unwrap()),
+            "2OX4 O"
+        );
+        // Beyond a piece: the nearest piece goes there, whatever the button.
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 0, Side::X).unwrap()),
+            "O4X2 O"
+        );
+        assert_eq!(
+            g.format_position(&g.set_up(&s, 0, 7, Side::O).unwrap()),
+            "2O4X O"
+        );
+        assert!(g.set_up(&s, 0, 2, Side::O).is_err());
+        assert!(g.set_up(&s, 0, 2, Side::X).is_err(), "X may not land on O");
+        assert!(g.set_up(&s, 1, 2, Side::X).is_err());
+    }
+
+    #[test]
+    fn view_has_every_cell_and_two_pieces_a_row() {
+        let g = game("16x4");
+        let s = g.initial_state();
+        let v = g.view(&s);
+        assert_eq!(v.cells.len(), 64);
+        assert_eq!(v.pieces.len(), 8);
+        assert!(v
+            .pieces
+            .iter()
+            .any(|p| p.cell == 15 && p.label.as_deref() == Some("X")));
+        let text = g.render_text(&s);
+        assert!(
+            text.contains("gap 14") && text.contains("nim-sum 0"),
+            "{text}"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn parsing_arbitrary_text_never_panics(text in "\\PC{0,40}") {
+            let g = game("6x3");
+            let _ = g.parse_position(&text);
+            let _ = g.parse_move(&g.initial_state(), &text);
+            let _ = Northcott::from_variant(&Variant::parse(&format!("size={text}")).unwrap_or_default());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Poggle: an n x n board of buttons in k colours. Pressing a button advances it and
+//! its orthogonal neighbours by one colour (mod k); the puzzle is solved when every
+//! button shows colour 0. With two colours it is Lights Out. See `docs/games/poggle.md`.
+//!
+//! The solver ([`solve`]) works over Z/kZ for every k: light chasing reduces the
+//! n^2 x n^2 system to the first row, and the first-row matrix is a polynomial in the
+//! tridiagonal row matrix, so the system is solved with polynomial arithmetic modulo
+//! each prime power of k and glued by the Chinese remainder theorem.
+
+mod arith;
+mod binary;
+pub mod chase;
+mod count;
+mod fewest;
+mod gf2;
+mod modular;
+mod poly;
+mod smith;
+mod solver;
+
+pub use chase::Start;
+pub use count::BigCount;
+pub use solver::{
+    apply_presses, check_puzzle, quiet_pattern, solve, Method, ModulusSummary, Obstruction, Solution, SolveOptions,
+    MAX_COLOURS, MAX_SOLVE_SIZE,
+};

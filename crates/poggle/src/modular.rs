@@ -1,0 +1,180 @@
+//! The first-row system `M x_0 = b` modulo one prime power `p^e` of the number of
+//! colours, solved with polynomials (see [`crate::chase`]): one solution, and the
+//! kernel as generators with their orders.
+
+use crate::arith::{self, PrimePower};
+use crate::chase::{apply_b, chase_polys, chased_matrix, eval_at_b};
+use crate::poly::{self, Poly};
+use crate::smith::{self, LocalSolution};
+
+/// Solves `M x_0 = b (mod p^e)` by the fastest applicable method.
+pub fn solve(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
+    if pp.e == 1 {
+        solve_field(n, pp.p, b)
+    } else {
+        solve_prime_power(n, pp, b)
+    }
+}
+
+/// Over the field Z/pZ: with `d = gcd(q, chi)` and `h = chi / d`, `q f = g` is solvable
+/// iff `d | g`, then `f = (g / d) (q / d)^-1 mod h`; the kernel is `h Z/p[y] / chi`,
+/// spanned by `y^i h` for `i < deg d`.
+pub fn solve_field(n: usize, p: u32, b: &[u32]) -> LocalSolution {
+    let (chi, q, g) = chase_polys(n, p, b);
+    let q = poly::rem(&q, &chi, p);
+    let (d, s) = poly::gcd_ext(&q, &chi, p);
+    let (h, _) = poly::divrem(&chi, &d, p);
+    let (g_over_d, g_rem) = poly::divrem(&g, &d, p);
+    let solution = g_rem.is_empty().then(|| {
+        let f = poly::rem(&poly::mul(&g_over_d, &s, p), &h, p);
+        eval_at_b(&f, n, p)
+    });
+    let mut kernel = Vec::new();
+    let mut w = eval_at_b(&h, n, p);
+    for _ in 0..poly::degree(&d).unwrap_or(0) {
+        let next = apply_b(&w, p);
+        kernel.push((std::mem::replace(&mut w, next), 1));
+    }
+    LocalSolution { solution, kernel }
+}
+
+/// Over Z/p^eZ (not a field): split `chi = chi_1 chi_2` (lifted from mod p by Hensel's
+/// lemma) so that `q` is a unit modulo `chi_2` and nilpotent mod p modulo `chi_1`.
+/// The ring splits accordingly: on the `chi_2` part `f` follows digit by digit in base
+/// p from the inverse of `q` mod p; the `chi_1` part is usually small and is solved as
+/// a dense system (Smith form), which also yields the kernel; the two parts are glued
+/// with the Chinese remainder theorem for polynomials.
+pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
+    let (p, m) = (pp.p, pp.m);
+    let (chi, q, g) = chase_polys(n, m, b);
+    let q = poly::rem(&q, &chi, m);
+    let chi_bar = poly::reduce(&chi, p);
+    let d = poly::gcd(&q, &chi_bar, p);
+
+    // chi mod p = chi1_bar * chi2_bar, chi1_bar holding the full powers of the primes of d.
+    let mut chi2_bar = chi_bar.clone();
+    let mut chi1_bar: Poly = vec![1];
+    let mut u = d;
+    while poly::degree(&u).unwrap_or(0) > 0 {
+        let (quot, r) = poly::divrem(&chi2_bar, &u, p);
+        debug_assert!(r.is_empty());
+        chi2_bar = quot;
+        chi1_bar = poly::mul(&chi1_bar, &u, p);
+        // Squaring u reaches any multiplicity in O(log n) rounds.
+        let uu = poly::rem(&poly::mul(&u, &u, p), &chi2_bar, p);
+        u = poly::gcd(&chi2_bar, &uu, p);
+    }
+    let d1 = poly::degree(&chi1_bar).unwrap_or(0);
+
+    // Hensel lifting of the coprime factorisation, one p-adic digit at a time.
+    let t = if d1 > 0 { poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p) } else { None };
+    let (chi1, chi2) = if d1 == 0 {
+        (vec![1], chi.clone())
+    } else if d1 == n {
+        (chi.clone(), vec![1])
+    } else {
+        let t = t.as_ref().expect("coprime factors have a Bezout inverse");
+        let (mut chi1, mut chi2) = (chi1_bar.clone(), chi2_bar.clone());
+        let mut pi = 1u32;
+        for _ in 1..pp.e {
+            pi *= p;
+            let prod = poly::mul(&chi1, &chi2, m);
+            let err: Poly = (0..n)
+                .map(|j| {
+                    let diff = arith::sub(chi.get(j).copied().unwrap_or(0), prod.get(j).copied().unwrap_or(0), m);
+                    debug_assert_eq!(diff % pi, 0);
+                    (diff / pi) % p
+                })
+                .collect();
+            let err = poly::reduce(&err, p);
+            let delta1 = poly::mulmod(t, &poly::rem(&err, &chi1_bar, p), &chi1_bar, p);
+            let (delta2, r) = poly::divrem(&poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p), &chi1_bar, p);
+            debug_assert!(r.is_empty());
+            chi1 = poly::add(&chi1, &poly::scale(&delta1, pi, m), m);
+            chi2 = poly::add(&chi2, &poly::scale(&delta2, pi, m), m);
+        }
+        (chi1, chi2)
+    };
+
+    // The unit part: q f2 = g (mod chi2), solved digit by digit.
+    let mut f2: Poly = Vec::new();
+    if poly::degree(&chi2).unwrap_or(0) > 0 {
+        let q2 = poly::rem(&q, &chi2, m);
+        let u_bar = poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
+        let mut residual = poly::rem(&g, &chi2, m);
+        let mut pi = 1u32;
+        for _ in 0..pp.e {
+            let digit = poly::reduce(&residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(), p);
+            let delta = poly::mulmod(&u_bar, &digit, &chi2_bar, p);
+            f2 = poly::add(&f2, &poly::scale(&delta, pi, m), m);
+            let correction = poly::scale(&poly::mulmod(&q2, &delta, &chi2, m), pi, m);
+            residual = poly::sub(&residual, &correction, m);
+            pi = pi.saturating_mul(p);
+        }
+        debug_assert!(residual.is_empty());
+    }
+
+    if d1 == 0 {
+        return LocalSolution { solution: Some(eval_at_b(&f2, n, m)), kernel: Vec::new() };
+    }
+
+    // The nilpotent part: a dense d1 x d1 system for multiplication by q mod chi1.
+    let q1 = poly::rem(&q, &chi1, m);
+    let g1 = poly::rem(&g, &chi1, m);
+    let mut columns = Vec::with_capacity(d1);
+    let mut col = q1;
+    for _ in 0..d1 {
+        let next = poly::rem(&shift_up(&col), &chi1, m);
+        columns.push(std::mem::replace(&mut col, next));
+    }
+    let rows: Vec<Vec<u32>> =
+        (0..d1).map(|i| columns.iter().map(|c| c.get(i).copied().unwrap_or(0)).collect()).collect();
+    let mut rhs = g1.clone();
+    rhs.resize(d1, 0);
+    let local = smith::solve(rows, rhs, pp);
+
+    // Gluing: w = chi2^-1 mod chi1 (Newton iteration from the mod-p inverse), and a
+    // pair (a mod chi1, c mod chi2) becomes c + chi2 * (w (a - c) mod chi1).
+    let mut w = t.unwrap_or_else(|| vec![1]);
+    let chi2_mod_chi1 = poly::rem(&chi2, &chi1, m);
+    let mut precision = 1;
+    while precision < pp.e {
+        let two_minus = poly::sub(&[2 % m], &poly::mulmod(&chi2_mod_chi1, &w, &chi1, m), m);
+        w = poly::mulmod(&w, &two_minus, &chi1, m);
+        precision *= 2;
+    }
+    let glue = |a: &[u32], c: &[u32]| -> Poly {
+        let diff = poly::sub(&poly::reduce(a, m), &poly::rem(c, &chi1, m), m);
+        poly::add(c, &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m), m)
+    };
+    let solution = local.solution.as_ref().map(|f1| {
+        let mut f1 = f1.clone();
+        poly::trim(&mut f1);
+        eval_at_b(&glue(&f1, &f2), n, m)
+    });
+    let kernel = local
+        .kernel
+        .iter()
+        .map(|(a, v)| {
+            let mut a = a.clone();
+            poly::trim(&mut a);
+            (eval_at_b(&glue(&a, &[]), n, m), *v)
+        })
+        .collect();
+    LocalSolution { solution, kernel }
+}
+
+/// `y * a`.
+fn shift_up(a: &[u32]) -> Poly {
+    if a.is_empty() {
+        return Vec::new();
+    }
+    let mut r = vec![0];
+    r.extend_from_slice(a);
+    r
+}
+
+/// The O(n^3) reference: Smith form of the explicitly chased matrix.
+pub fn solve_dense(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
+    smith::solve(chased_matrix(n, pp.m), b.to_vec(), pp)
+}

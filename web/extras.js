@@ -1,0 +1,478 @@
+// The few panels special to one game, keyed by the game's registry name (the
+// issue asks for them): watching a matchbox machine learn (Hexapawn, Tic-tac-toe),
+// the die and a win-rate table (Auto120), score, best scores and a replay of the
+// solver's line (SameGame), solvability and the solution overlay (Poggle).
+
+import * as API from './api.js';
+import { PALETTE, el } from './render.js';
+import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
+import { linePlot } from './plot.js';
+
+export function extrasFor(name, page) {
+  switch (name) {
+    case 'hexapawn':
+      return new LearnPanel(page, { player: 'matchbox', seat: 1, games: 200 });
+    case 'tictactoe':
+      return new LearnPanel(page, { player: 'menace', seat: 0, games: 1000 });
+    case 'auto120':
+      return new Auto120Panel(page);
+    case 'samegame':
+      return new SameGamePanel(page);
+    case 'poggle':
+      return new PogglePanel(page);
+    default:
+      return null;
+  }
+}
+
+const card = (title, ...body) => h('section.card.card-extra', h('h2', title), ...body);
+
+function progressBar() {
+  const bar = h('div.progress', { role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, hidden: true }, h('div.progress-fill'));
+  bar.set = (fraction) => {
+    bar.hidden = false;
+    const pct = Math.round(Math.max(0, Math.min(1, fraction || 0)) * 100);
+    bar.firstChild.style.width = `${pct}%`;
+    bar.setAttribute('aria-valuenow', pct);
+  };
+  bar.done = () => (bar.hidden = true);
+  return bar;
+}
+
+// ---------------------------------------------------------------------------
+// Watch it learn: the matchbox for the current position and a learning curve.
+
+class LearnPanel {
+  constructor(page, defaults) {
+    this.page = page;
+    this.defaults = defaults;
+    this.boxEl = h('div.matchbox-area');
+    this.plotEl = h('div.plot-area');
+    this.bar = progressBar();
+    this.summary = h('p.muted.small');
+    const opponent = h('select', { 'aria-label': 'Training opponent' },
+      ...[['random', 'a random player'], ['perfect', 'a perfect player'], ['exploit', "Gardner's readers (exploit)"], ['self', 'itself']]
+        .map(([v, t]) => h('option', { value: v }, t)));
+    const games = h('select', { 'aria-label': 'Training games' },
+      ...[50, 200, 1000, 5000].map((n) => h('option', { value: n, selected: n === defaults.games }, `${n} games`)));
+    this.trainBtn = h('button.btn', { type: 'button', onclick: () => this.train(Number(games.value), opponent.value) }, 'Train');
+    this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => page.setComputer(defaults.player) },
+      `Play against the ${defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine`);
+    this.panel = card('Watch it learn',
+      h('p.small', defaults.player === 'menace'
+        ? 'MENACE keeps a matchbox of beads for every position it meets: beads for moves that led to wins are added, those that lost are taken away.'
+        : "Gardner's machine keeps a matchbox for every position it meets, one bead per move; after a loss it removes the bead that led to it."),
+      this.useBtn,
+      this.boxEl,
+      h('h3', 'Learning curve'),
+      h('div.train-form', h('span', 'Against'), opponent, games, this.trainBtn),
+      this.bar,
+      this.plotEl,
+      this.summary);
+  }
+
+  learnerSeat(mv) {
+    return mv.seats.findIndex((s) => ['matchbox', 'menace'].includes(s.player.split(':')[0]));
+  }
+
+  async onView(mv) {
+    const seat = this.learnerSeat(mv);
+    this.useBtn.hidden = seat >= 0;
+    if (seat < 0) {
+      fill(this.boxEl, h('p.muted.small', 'The computer is not a learning machine now. Choose it above to see its matchboxes fill and empty as you play.'));
+      return;
+    }
+    let data;
+    try {
+      data = await API.learned(this.page.id, seat);
+    } catch (e) {
+      fill(this.boxEl, h('p.muted.small', `The matchboxes cannot be shown: ${e.message}`));
+      return;
+    }
+    if (this.page.mv !== mv) return;
+    this.renderBoxes(data, mv, seat);
+  }
+
+  renderBoxes(data, mv, seat) {
+    const learned = data?.learned ?? data;
+    const boxes = learned?.boxes || [];
+    const current = data?.current ?? boxes.find((b) => b.position === mv.position);
+    const parts = [h('p.small', `${mv.seats[seat].name} has ${boxes.length} matchbox${boxes.length === 1 ? '' : 'es'} after ${learned?.games ?? 0} game${learned?.games === 1 ? '' : 's'}.`)];
+    if (current) {
+      parts.push(h('p.small.strong', mv.to_move === seat ? 'The box for this position:' : 'The box for this position (the machine moves here):'));
+      parts.push(matchbox(current));
+    } else {
+      parts.push(h('p.muted.small', 'No box for this exact position yet (the machine opens one the first time it must move here).'));
+    }
+    if (boxes.length) {
+      const recent = [...boxes].slice(-12).reverse();
+      parts.push(h('details.all-boxes',
+        h('summary', `Recently opened boxes (${Math.min(12, boxes.length)} of ${boxes.length})`),
+        h('div.box-grid', ...recent.map((b) => matchbox(b, true)))));
+    }
+    fill(this.boxEl, ...parts);
+  }
+
+  async train(games, opponent) {
+    this.trainBtn.disabled = true;
+    const chunks = Math.min(10, Math.max(1, Math.round(games / 20)));
+    const per = Math.max(1, Math.round(games / chunks));
+    const points = [];
+    let learned = null;
+    let done = 0;
+    let wins = 0;
+    let losses = 0;
+    let draws = 0;
+    const base = { kind: 'train', game: this.page.name, variant: this.page.info.variant, player: this.defaults.player, seat: this.defaults.seat, opponent };
+    try {
+      // Training in rounds, each continuing from the last one's matchboxes, draws the
+      // curve as it grows whatever the server's progress events carry.
+      for (let i = 0; i < chunks; i++) {
+        const body = { ...base, games: per, seed: 1000 + i, block: Math.max(1, Math.round(per / 2)) };
+        if (learned) body.learned = learned;
+        const result = await API.runJob(body, (p) => this.bar.set((i + (p.fraction ?? 0)) / chunks));
+        learned = result.learned ?? learned;
+        for (const b of result.curve || []) {
+          const n = b.wins + b.losses + b.draws || 1;
+          points.push({ x: done + b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n });
+        }
+        done += result.games ?? per;
+        wins += result.wins ?? 0;
+        losses += result.losses ?? 0;
+        draws += result.draws ?? 0;
+        this.drawCurve(points);
+        this.summary.textContent = `${done} games: ${wins} won, ${draws} drawn, ${losses} lost` +
+          (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '');
+      }
+    } catch (e) {
+      toast(`Training stopped: ${e.message}`);
+    } finally {
+      this.bar.done();
+      this.trainBtn.disabled = false;
+    }
+  }
+
+  drawCurve(points) {
+    fill(this.plotEl, linePlot({
+      series: [
+        { name: 'won', colour: '#15803d', points: points.map((p) => [p.x, p.win]) },
+        { name: 'drawn', colour: '#8c8c8c', points: points.map((p) => [p.x, p.draw]) },
+        { name: 'lost', colour: '#c8102e', points: points.map((p) => [p.x, p.loss]) },
+      ],
+      xLabel: 'games played',
+      yLabel: 'share of games',
+      yMax: 1,
+      percent: true,
+    }));
+  }
+}
+
+/// A matchbox drawn with its beads: one colour per move, as in Gardner's article.
+function matchbox(box, small = false) {
+  const beads = box.beads || [];
+  const total = beads.reduce((s, [, n]) => s + n, 0);
+  const w = 220;
+  const bead = small ? 9 : 12;
+  const perRow = Math.floor((w - 20) / (bead * 1.5));
+  const rows = Math.max(1, Math.ceil(total / perRow));
+  const height = 30 + rows * bead * 1.5 + 10;
+  const svg = el('svg', { viewBox: `0 0 ${w} ${height}`, class: 'matchbox-svg', role: 'img', 'aria-label': `matchbox with ${total} beads` });
+  el('rect', { x: 2, y: 14, width: w - 4, height: height - 16, rx: 8, class: 'matchbox-tray' }, svg);
+  el('rect', { x: 2, y: 2, width: w - 4, height: 18, rx: 6, class: 'matchbox-lid' }, svg);
+  const lid = el('text', { x: w / 2, y: 14, 'text-anchor': 'middle', class: 'matchbox-title' }, svg);
+  lid.textContent = box.position;
+  let k = 0;
+  beads.forEach(([, n], mi) => {
+    for (let j = 0; j < n; j++, k++) {
+      const col = k % perRow;
+      const row = Math.floor(k / perRow);
+      el('circle', { cx: 14 + col * bead * 1.5 + bead / 2, cy: 30 + row * bead * 1.5 + bead / 2, r: bead / 2, fill: PALETTE[mi % PALETTE.length], class: 'bead' }, svg);
+    }
+  });
+  const legend = h('ul.bead-legend', ...beads.map(([move, n], mi) => h('li' + (n === 0 ? '.empty' : ''),
+    h('span.swatch.round', { style: `background:${PALETTE[mi % PALETTE.length]}` }),
+    h('span', move), h('strong', String(n)))));
+  return h('figure.matchbox' + (small ? '.small' : ''), svg, legend,
+    total === 0 ? h('figcaption.small', 'Empty: the machine resigns here.') : null);
+}
+
+// ---------------------------------------------------------------------------
+// Auto120: the die, and a win-rate table from a quick simulation.
+
+const PIPS = {
+  1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+  5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
+};
+
+export function dieFace(n, size = 64) {
+  const svg = el('svg', { viewBox: '0 0 60 60', width: size, height: size, class: 'die', role: 'img', 'aria-label': n ? `die showing ${n}` : 'die' });
+  el('rect', { x: 3, y: 3, width: 54, height: 54, rx: 11, class: 'die-body' }, svg);
+  for (const [c, r] of PIPS[n] || []) el('circle', { cx: 15 + c * 15, cy: 15 + r * 15, r: 5.2, class: 'die-pip' }, svg);
+  if (!PIPS[n] && n) {
+    const t = el('text', { x: 30, y: 31, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 26, class: 'die-text' }, svg);
+    t.textContent = String(n);
+  }
+  return svg;
+}
+
+class Auto120Panel {
+  constructor(page) {
+    this.page = page;
+    this.dieEl = h('div.die-area');
+    this.tableEl = h('div.sim-table');
+    this.bar = progressBar();
+    this.simBtn = h('button.btn', { type: 'button', onclick: () => this.simulate() }, 'Run a quick simulation');
+    this.panel = card('Dice and odds',
+      this.dieEl,
+      h('h3', 'Who wins how often'),
+      h('p.muted.small', 'Each pair of computer players meets in 200 games, taking turns to start.'),
+      this.simBtn, this.bar, this.tableEl);
+  }
+
+  onView(mv) {
+    const log = mv.log || [];
+    let roll = null;
+    let who = null;
+    for (let i = log.length - 1; i >= 0; i--) {
+      const m = /(?:roll(?:ed|s)?)\s*(\d+)/i.exec(log[i].move) || /(?:roll(?:ed|s)?)\s*(\d+)/i.exec(log[i].text || '');
+      if (m) {
+        roll = Number(m[1]);
+        who = log[i + 1]?.seat ?? mv.to_move;
+        break;
+      }
+    }
+    const lineRoll = (mv.view.status || []).map((s) => /rolled (\d+)/i.exec(s)).find(Boolean);
+    if (lineRoll) roll = Number(lineRoll[1]);
+    fill(this.dieEl, 
+      dieFace(roll, 72),
+      h('div.die-text-block',
+        h('strong', roll ? `Rolled ${roll}` : 'No roll yet'),
+        h('span.muted.small', mv.outcome ? mv.result || 'Game over' : who !== null && who !== undefined ? `${this.page.info.seats[who] ?? ''}` : '')));
+  }
+
+  async simulate() {
+    const kinds = (this.page.info.players || []).map((p) => p.name).filter((n) => n !== 'human');
+    const named = ['scenario', 'best', 'random', 'expectimax'].filter((k) => kinds.includes(k));
+    const pool = named.length >= 2 ? named.slice(0, 3) : kinds.slice(0, 3);
+    const pairs = [];
+    for (let i = 0; i < pool.length; i++) for (let j = i + 1; j < pool.length; j++) pairs.push([pool[i], pool[j]]);
+    this.simBtn.disabled = true;
+    const rows = [];
+    try {
+      for (let i = 0; i < pairs.length; i++) {
+        const [a, b] = pairs[i];
+        const r = await API.runJob(
+          { kind: 'simulate', game: this.page.name, variant: this.page.info.variant, players: [a, b], games: 200, seed: 7 + i },
+          (p) => this.bar.set((i + (p.fraction ?? 0)) / pairs.length));
+        rows.push({ a, b, r });
+        this.renderTable(rows);
+      }
+    } catch (e) {
+      toast(`The simulation stopped: ${e.message}`);
+    } finally {
+      this.bar.done();
+      this.simBtn.disabled = false;
+    }
+  }
+
+  renderTable(rows) {
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    fill(this.tableEl, h('table.table',
+      h('thead', h('tr', h('th', 'Player A'), h('th', 'Player B'), h('th', 'A wins'), h('th', '95% interval'), h('th', 'Games'))),
+      h('tbody', ...rows.map(({ a, b, r }) => {
+        const games = r.games || 1;
+        const rate = r.win_rate?.value ?? (r.wins?.[0] ?? 0) / games;
+        return h('tr',
+          h('td', a), h('td', b),
+          h('td.num', h('span.rate-bar', { style: `--rate:${rate}` }), pct(rate)),
+          h('td.num.muted', r.win_rate ? `${pct(r.win_rate.low)} – ${pct(r.win_rate.high)}` : ''),
+          h('td.num', formatNumber(r.games)));
+      }))));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// SameGame: score, blocks left, best scores, and the solver's line replayed.
+
+class SameGamePanel {
+  constructor(page) {
+    this.page = page;
+    this.scoreEl = h('div.big-numbers');
+    this.bestEl = h('div.best');
+    this.bar = progressBar();
+    this.seconds = h('select', { 'aria-label': 'Search time' }, ...[2, 5, 10].map((s) => h('option', { value: s }, `${s} s search`)));
+    this.playBtn = h('button.btn', { type: 'button', onclick: () => this.letComputerPlay() }, 'Let the computer play');
+    this.stopBtn = h('button.btn.btn-quiet', { type: 'button', hidden: true, onclick: () => (this.stopped = true) }, 'Stop');
+    this.note = h('p.muted.small');
+    this.panel = card('Score',
+      this.scoreEl,
+      h('div.train-form', this.playBtn, this.seconds, this.stopBtn),
+      this.bar, this.note,
+      h('h3', 'Best scores'),
+      this.bestEl);
+  }
+
+  onStart() {
+    this.refreshBest();
+  }
+
+  onView(mv, previous) {
+    const blocks = (mv.view.cells || []).filter((c) => c.colour !== undefined && c.colour !== null).length;
+    fill(this.scoreEl, 
+      h('div.big', h('span.big-value', formatNumber(mv.score ?? 0)), h('span.big-label', 'score')),
+      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', 'blocks left')));
+    if (mv.outcome && !previous?.outcome) this.refreshBest();
+  }
+
+  async refreshBest() {
+    let data;
+    try {
+      data = await API.best(this.page.name);
+    } catch (e) {
+      fill(this.bestEl, h('p.muted.small', `Best scores are not available: ${e.message}`));
+      return;
+    }
+    const list = Array.isArray(data) ? data : data?.best || data?.scores || [];
+    if (!list.length) {
+      fill(this.bestEl, h('p.muted.small', 'No finished games yet. Clear a board to set the first best score.'));
+      return;
+    }
+    fill(this.bestEl, h('ol.best-list', ...list.slice(0, 10).map((b) => h('li',
+      h('strong', formatNumber(b.value ?? b.score ?? b.best)),
+      h('span.muted.small', [b.player === 'human' ? 'you' : b.player, b.variant, when(b.achieved_at)].filter(Boolean).join(' · '))))));
+  }
+
+  async letComputerPlay() {
+    const page = this.page;
+    this.playBtn.disabled = true;
+    this.stopped = false;
+    this.note.textContent = 'The computer is searching for a good line…';
+    try {
+      const seconds = Number(this.seconds.value);
+      const result = await API.runJob(
+        { kind: 'solve', game: page.name, variant: page.info.variant, position: page.mv.position, seconds, seed: 1 },
+        (p) => this.bar.set(p.fraction ?? 0));
+      this.bar.done();
+      const line = result.moves || [];
+      this.note.textContent = `Found a line of ${line.length} moves scoring ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}. Replaying it…`;
+      this.stopBtn.hidden = false;
+      for (const step of line) {
+        if (this.stopped || !page.alive) break;
+        const width = Math.round(page.mv.view.width);
+        const id = Array.isArray(step) ? step[0] * width + step[1] : step;
+        const move = (page.mv.legal_moves || []).find((m) => m.cells[0] === id) ||
+          (typeof step === 'string' ? (page.mv.legal_moves || []).find((m) => m.move === step) : null);
+        if (!move) {
+          this.note.textContent = 'The replay lost its way (the board changed); stopped.';
+          break;
+        }
+        page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(id)?.mark).map((c) => c.id);
+        page.board.setHighlights({ group: page.group });
+        await sleep(350);
+        await page.play(move);
+        page.group = [];
+        await sleep(250);
+      }
+      if (!this.stopped) this.note.textContent = `The computer's line scored ${formatNumber(page.mv.score)}.`;
+      else this.note.textContent = 'Replay stopped.';
+    } catch (e) {
+      this.note.textContent = '';
+      toast(e.message);
+    } finally {
+      this.bar.done();
+      this.stopBtn.hidden = true;
+      this.playBtn.disabled = false;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Poggle: is this board solvable, the solution drawn on the buttons, a hint.
+
+class PogglePanel {
+  constructor(page) {
+    this.page = page;
+    this.rendersExtra = true;
+    this.msg = h('div.solvable');
+    this.showBtn = h('button.btn', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggle() }, 'Show the solution');
+    this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.nextPress() }, 'Which button next?');
+    this.details = h('div');
+    this.panel = card('Solution', this.msg, h('div.actions', this.showBtn, this.hintBtn), this.details);
+    this.counts = null;
+    this.show = false;
+  }
+
+  overlayCounts() {
+    return this.show && this.counts ? this.counts : null;
+  }
+
+  async onView(mv) {
+    this.analysis = null;
+    this.counts = null;
+    let data;
+    try {
+      data = await API.hint(this.page.id);
+    } catch (e) {
+      fill(this.msg, h('p.muted.small', `No analysis: ${e.message}`));
+      return;
+    }
+    if (this.page.mv !== mv) return;
+    this.analysis = data;
+    const extra = data.extra || {};
+    this.counts = presses(extra, mv.view.cells || []);
+    const solvable = extra.solvable ?? (this.counts ? true : undefined);
+    const solved = !!mv.outcome;
+    let text;
+    if (solved) text = 'Solved: every button shows the first colour.';
+    else if (solvable === true) text = `This board can be solved${this.counts ? ` in ${[...this.counts.values()].reduce((a, b) => a + b, 0)} presses` : ''}.`;
+    else if (solvable === false) text = extra.reason || extra.message || 'This board cannot be solved: no set of presses turns every button to the first colour.';
+    else text = extra.message || 'Solvability unknown.';
+    fill(this.msg, h(`p.solvable-text.${solved || solvable ? 'yes' : solvable === false ? 'no' : 'maybe'}`, text));
+    this.showBtn.disabled = !this.counts || solved;
+    this.hintBtn.disabled = !this.counts || solved;
+    const { solution, presses: _p, ...rest } = extra;
+    fill(this.details, Object.keys(rest).length ? h('details', h('summary', 'Details'), extraRows(rest)) : '');
+    this.page.refreshHighlights();
+  }
+
+  toggle() {
+    this.show = !this.show;
+    this.showBtn.setAttribute('aria-pressed', String(this.show));
+    this.showBtn.textContent = this.show ? 'Hide the solution' : 'Show the solution';
+    this.page.refreshHighlights();
+  }
+
+  nextPress() {
+    if (!this.counts) return;
+    const next = [...this.counts].find(([, n]) => n > 0);
+    if (!next) return;
+    this.page.flashCells([next[0]]);
+    toast(`Press the highlighted button${next[1] > 1 ? ` (${next[1]} times in all)` : ''}.`, 'info', 3000);
+  }
+}
+
+/// Presses per button from a Poggle analysis: the first array of whole numbers
+/// as long as the board under a likely name.
+function presses(extra, cells) {
+  const candidates = [extra.presses, extra.solution?.presses, extra.solution, extra.x, extra.press_counts];
+  for (const c of candidates) {
+    let arr = c;
+    if (Array.isArray(arr) && Array.isArray(arr[0])) arr = arr.flat();
+    if (Array.isArray(arr) && arr.length === cells.length && arr.every((n) => Number.isInteger(n))) {
+      return new Map(cells.map((cell, i) => [cell.id, arr[i]]));
+    }
+  }
+  return null;
+}
+
+function when(t) {
+  if (!t) return '';
+  const d = new Date(typeof t === 'number' && t < 1e12 ? t * 1000 : t);
+  return isNaN(d) ? '' : d.toLocaleDateString();
+}
+
+function extraRows(extra) {
+  return h('table.table.extra', h('tbody', ...Object.entries(extra).map(([k, v]) => h('tr',
+    h('th', k.replace(/_/g, ' ')),
+    h('td', typeof v === 'object' ? JSON.stringify(v) : String(v))))));
+}

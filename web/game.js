@@ -1,0 +1,981 @@
+// The page of one game: the board, the click and keyboard protocol, and the side panel.
+//
+// Everything here works from the game's GameInfo and MatchView alone; the few
+// panels special to one game live in extras.js, keyed by game name.
+
+import * as API from './api.js';
+import { Board, STYLED_MARKS, shade } from './render.js';
+import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
+import { loadSettings, saveSettings } from './settings.js';
+import { extrasFor } from './extras.js';
+
+const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
+const PRESETS = [
+  { name: 'Off', level: 0 },
+  { name: 'Low', level: 25 },
+  { name: 'Medium', level: 66 },
+  { name: 'High', level: 95 },
+];
+/// How close the slider must be to a preset for the preset to show as chosen (seed 000's EPSILON).
+const EPSILON = 3;
+const WATCH_DELAY = 650;
+
+const sessionKey = (game) => `tabula.session.${game}`;
+const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
+
+export class GamePage {
+  constructor(main, name, { setCrumbs, navigate }) {
+    this.main = main;
+    this.name = name;
+    this.setCrumbs = setCrumbs;
+    this.navigate = navigate;
+    this.selection = [];
+    this.busy = false;
+    this.hintData = null;
+    this.alive = true;
+    this.cursor = null;
+    this.onKey = (e) => this.#globalKey(e);
+  }
+
+  destroy() {
+    this.alive = false;
+    document.removeEventListener('keydown', this.onKey);
+    this.extras?.destroy?.();
+    clearTimeout(this.watchTimer);
+  }
+
+  // ----- start-up -----
+
+  async start() {
+    const params = new URLSearchParams(location.search);
+    fill(this.main, h('p.loading', 'Loading…'));
+    try {
+      this.info = await API.gameInfo(this.name, params.get('variant') || undefined);
+    } catch (e) {
+      fill(this.main, h('div.empty',
+        h('h1', 'Game not found'),
+        h('p', e.message),
+        h('p', h('a', { href: '/', 'data-link': true }, 'See every game'))));
+      toast(e.message);
+      return;
+    }
+    this.name = this.info.name;
+    this.setCrumbs([{ text: 'Games', href: '/' }, { text: this.info.title }]);
+    document.title = `${this.info.title} · Tabula`;
+    this.settings = await loadSettings(this.name, this.info.seats);
+    this.#layout();
+    document.addEventListener('keydown', this.onKey);
+
+    const wanted = params.get('s') || localStorage.getItem(sessionKey(this.name));
+    let data = null;
+    if (wanted) {
+      try {
+        data = await API.getSession(wanted);
+        if (data.view.game !== this.name) data = null;
+      } catch (e) {
+        if (params.get('s')) toast(`The game in the address could not be found (${e.message}); a new one was started.`, 'info');
+      }
+    }
+    if (!data) data = await guarded(() => this.#createSession());
+    if (!data || !this.alive) return;
+    this.#adopt(data);
+    this.apply(data.view, { animate: false });
+    this.#refreshSaved();
+    this.#refreshTallies();
+    this.extras?.onStart?.();
+  }
+
+  /// The players of a new session, from the settings.
+  #playersFor(humanSeat = this.#humanSeat()) {
+    const seats = this.info.seats.length;
+    if (this.info.puzzle || seats === 1) return ['human'];
+    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : this.#computerSpec()));
+  }
+
+  #humanSeat() {
+    const s = this.settings.human_seat;
+    return typeof s === 'number' && s >= -1 && s < this.info.seats.length ? s : 0;
+  }
+
+  #kinds() {
+    return (this.info.players || []).map((p) => p.name);
+  }
+
+  #supports(spec) {
+    const kind = kindOf(spec);
+    const kinds = this.#kinds();
+    if (kinds.includes(kind)) return true;
+    return ['off', 'low', 'medium', 'high'].includes(kind) && kinds.includes('level');
+  }
+
+  #computerSpec() {
+    if (this.settings.ai && this.#supports(this.settings.ai)) return this.settings.ai;
+    const kinds = this.#kinds();
+    if (kinds.includes('level')) return 'level:66';
+    const custom = kinds.find((k) => !GENERIC_KINDS.has(k));
+    if (custom) return custom;
+    if (kinds.includes('expectimax')) return 'expectimax';
+    return 'random';
+  }
+
+  async #createSession(extra = {}) {
+    const body = {
+      game: this.name,
+      variant: this.info.variant,
+      players: this.#playersFor(),
+      seed: Math.floor(Math.random() * 2 ** 31),
+      ...extra,
+    };
+    if (typeof this.settings.undo_depth === 'number') body.undo_depth = this.settings.undo_depth;
+    return API.createSession(body);
+  }
+
+  #adopt(data) {
+    this.id = data.id;
+    localStorage.setItem(sessionKey(this.name), this.id);
+    const url = new URL(location.href);
+    if (url.searchParams.get('s') !== this.id) {
+      url.searchParams.set('s', this.id);
+      history.replaceState(null, '', url.pathname + url.search);
+    }
+  }
+
+  // ----- layout -----
+
+  #layout() {
+    const info = this.info;
+    this.boardWrap = h('div.board-wrap');
+    this.statusEl = h('p.turn-line', { 'aria-live': 'polite' });
+    this.statusChips = h('ul.status-chips');
+    this.legendEl = h('div.legend', { 'aria-label': 'Colour legend' });
+    this.chooser = h('div.chooser', { hidden: true, role: 'menu' });
+    this.freeMoves = h('div.free-moves');
+    this.announce = h('p.visually-hidden', { 'aria-live': 'polite' });
+    this.keyHelp = h('p.key-help', this.#keyHelpText());
+
+    this.board = new Board(this.boardWrap, {
+      interactive: true,
+      onCell: (id, e) => this.#click(id, e),
+      onContext: this.name === 'northcott' ? (id, e) => this.#click(id, e) : null,
+      onHover: (id) => this.#hover(id),
+      seatColour: (seat) => this.settings.colours[seat] || '#888',
+    });
+    this.board.svg.setAttribute('aria-label', `${info.title} board`);
+    this.board.svg.addEventListener('keydown', (e) => this.#boardKey(e));
+    this.board.svg.addEventListener('focus', () => {
+      if (this.cursor === null) this.#moveCursorTo(this.#defaultCursor());
+      else this.board.setCursor(this.cursor);
+    });
+    this.board.svg.addEventListener('blur', () => this.board.setCursor(null));
+    this.boardWrap.appendChild(this.chooser);
+
+    // Side panel.
+    this.undoBtn = h('button.btn', { type: 'button', onclick: () => this.act('undo'), title: 'Undo (Ctrl+Z)' }, '↶ Undo');
+    this.redoBtn = h('button.btn', { type: 'button', onclick: () => this.act('redo'), title: 'Redo (Ctrl+Y)' }, '↷ Redo');
+    this.newBtn = h('button.btn', { type: 'button', onclick: () => this.newGame(), title: 'New game (Ctrl+N or N)' }, 'New game');
+    this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.toggleHint(), title: 'Hint (H)', 'aria-pressed': 'false' }, 'Hint');
+    this.resignBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.act('resign') }, 'Resign');
+    this.hintList = h('div.hint-list');
+    this.logList = h('ol.log', { 'aria-label': 'Move log' });
+    this.tallyEl = h('div.tally');
+    this.savedEl = h('ul.saved-list');
+    this.playersEl = h('div.players');
+
+    const card = (title, ...body) => h('section.card', h('h2', title), ...body);
+    this.extras = extrasFor(this.name, this);
+    const panel = h('aside.panel', { 'aria-label': 'Game panel' },
+      h('section.card.card-turn',
+        h('div.actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.resignBtn),
+        this.hintList),
+      info.puzzle ? null : card('Players', this.playersEl),
+      this.extras?.panel ?? null,
+      card('Colours', this.#coloursEditor()),
+      card('Move log', this.logList),
+      card('Score', this.tallyEl),
+      card('Saved games', this.#saveForm(), this.savedEl),
+    );
+
+    fill(this.main, h('div.game-page',
+      h('section.board-area',
+        h('header.board-head',
+          h('div',
+            h('h1', info.title),
+            h('p.summary', info.summary)),
+          info.variant ? h('span.variant', info.variant) : null),
+        this.statusEl,
+        this.boardWrap,
+        this.freeMoves,
+        this.statusChips,
+        this.legendEl,
+        this.keyHelp,
+        this.announce),
+      panel));
+  }
+
+  #keyHelpText() {
+    const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint.';
+    if (this.name === 'northcott') {
+      return 'Left click moves O, right click moves X; hold Ctrl or Shift to set up without a reply; Esc restores the start. Keys: arrows, Enter moves O, X moves X.';
+    }
+    return base;
+  }
+
+  #coloursEditor() {
+    const rows = this.info.seats.map((seat, i) => {
+      const input = h('input', { type: 'color', value: this.settings.colours[i] || '#888888', 'aria-label': `Colour of ${seat}` });
+      input.addEventListener('input', () => {
+        this.settings.colours[i] = input.value;
+        this.board.recolour();
+        this.#renderLegend();
+      });
+      input.addEventListener('change', () => this.#persist());
+      return h('label.colour-row', input, h('span', seat));
+    });
+    const legendToggle = h('input', { type: 'checkbox', checked: this.settings.legend !== false });
+    legendToggle.addEventListener('change', () => {
+      this.settings.legend = legendToggle.checked;
+      this.#renderLegend();
+      this.#persist();
+    });
+    const reset = h('button.btn.btn-small.btn-quiet', {
+      type: 'button',
+      onclick: () => {
+        this.settings.colours = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
+        rows.forEach((r, i) => (r.querySelector('input').value = this.settings.colours[i]));
+        this.board.recolour();
+        this.#renderLegend();
+        this.#persist();
+      },
+    }, 'Default colours');
+    return h('div.colours', ...rows, h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset);
+  }
+
+  #saveForm() {
+    const input = h('input.text', { type: 'text', placeholder: 'Name (optional)', maxlength: 60, 'aria-label': 'Name of the saved game' });
+    const form = h('form.save-form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const r = await guarded(() => API.save(this.id, input.value.trim() || undefined));
+        if (r) {
+          input.value = '';
+          toast('Game saved.', 'success', 2500);
+          this.#refreshSaved();
+        }
+      },
+    }, input, h('button.btn', { type: 'submit' }, 'Save'));
+    return form;
+  }
+
+  async #persist() {
+    try {
+      await saveSettings(this.name, this.info.seats, this.settings);
+    } catch (e) {
+      toast(`Settings could not be saved: ${e.message}`);
+    }
+  }
+
+  // ----- showing a view -----
+
+  /// Shows a MatchView. `animate`: slide the pieces that moved; `mine`: the cells of
+  /// the move the user just made (the rest of the changes are the computer's reply).
+  apply(mv, { animate = true, mine = [] } = {}) {
+    const previous = this.mv;
+    this.mv = mv;
+    this.selection = [];
+    this.hintData = null;
+    this.hintBtn.setAttribute('aria-pressed', 'false');
+    fill(this.hintList, );
+    this.#hideChooser();
+    const motion = animate && !reducedMotion();
+    this.board.update(mv.view, { animate: motion });
+    this.recent = previous && animate ? this.#changedCells(previous.view, mv.view).filter((c) => !mine.includes(c)) : [];
+    this.#highlight();
+    this.#renderStatus();
+    this.#renderPlayers();
+    this.#renderLog();
+    this.#renderTally();
+    this.#renderLegend();
+    this.#renderFreeMoves();
+    this.undoBtn.disabled = !mv.can_undo;
+    this.redoBtn.disabled = !mv.can_redo;
+    this.resignBtn.hidden = !!this.info.puzzle;
+    this.resignBtn.disabled = !mv.human_to_move || !!mv.outcome;
+    this.hintBtn.disabled = !!mv.outcome;
+    if (this.cursor !== null && !this.board.cellData(this.cursor)) this.cursor = null;
+    if (document.activeElement === this.board.svg && this.cursor !== null) this.board.setCursor(this.cursor);
+    this.extras?.onView?.(mv, previous);
+    if (previous && previous.tally?.games !== mv.tally?.games) this.#refreshTallies();
+    this.#maybeWatch();
+  }
+
+  #changedCells(a, b) {
+    const key = (v) => {
+      const m = new Map();
+      for (const c of v.cells || []) m.set(c.id, `c${c.colour ?? ''}`);
+      for (const p of v.pieces || []) m.set(p.cell, (m.get(p.cell) || '') + `|${p.owner ?? ''}:${p.label ?? ''}`);
+      return m;
+    };
+    const ka = key(a);
+    const kb = key(b);
+    const out = [];
+    for (const [id, v] of kb) if (ka.get(id) !== v) out.push(id);
+    for (const [id] of ka) if (!kb.has(id)) out.push(id);
+    // A whole board changing (SameGame falling blocks) is not a "last move".
+    return out.length > 12 ? [] : out;
+  }
+
+  #seatName(seat) {
+    return this.info.seats[seat] ?? `Player ${seat + 1}`;
+  }
+
+  #renderStatus() {
+    const mv = this.mv;
+    let text;
+    let cls = '';
+    if (mv.outcome) {
+      text = mv.result || 'Game over';
+      const o = mv.outcome;
+      if (o.kind === 'win') {
+        const human = this.#isHuman(o.seat);
+        const anyHuman = mv.seats.some((s) => s.player === 'human');
+        cls = this.info.puzzle ? 'won' : human && anyHuman && mv.seats.filter((s) => s.player === 'human').length === 1 ? 'won' : anyHuman && !human ? 'lost' : 'over';
+      } else cls = 'over';
+      if (mv.score !== null && mv.score !== undefined && this.info.puzzle) text += ` — score ${formatNumber(mv.score)}`;
+    } else if (mv.human_to_move) {
+      const seat = mv.to_move;
+      const humans = mv.seats.filter((s) => s.player === 'human').length;
+      text = this.info.puzzle ? 'Your move' : humans > 1 ? `${this.#seatName(seat)} to move` : `Your move — you play ${this.#seatName(seat)}`;
+      cls = 'your-move';
+    } else if (mv.turn?.kind === 'chance') {
+      text = 'Rolling the die…';
+    } else {
+      text = `${this.#seatName(mv.to_move)} is thinking…`;
+    }
+    this.statusEl.className = `turn-line ${cls}`;
+    fill(this.statusEl, 
+      mv.to_move !== null && mv.to_move !== undefined && !mv.outcome && !this.info.puzzle
+        ? h('span.swatch', { style: `background:${this.settings.colours[mv.to_move]}` }) : null,
+      h('span', text));
+    fill(this.statusChips, ...(mv.view.status || []).map((s) => h('li', s)));
+  }
+
+  #isHuman(seat) {
+    return this.mv.seats[seat]?.player === 'human';
+  }
+
+  #renderLegend() {
+    if (!this.mv) return;
+    this.legendEl.hidden = this.settings.legend === false;
+    const items = [];
+    if (!this.info.puzzle) {
+      this.mv.seats.forEach((s, i) => {
+        const colour = this.settings.colours[i] || '#888';
+        const who = s.player === 'human' ? 'you' : this.#playerWords(s.player);
+        items.push(h('li', h('span.swatch.round', { style: `background:${colour};border-color:${shade(colour)}` }), h('span', `${s.name} — ${who}`)));
+      });
+    }
+    const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
+    for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
+    fill(this.legendEl, h('ul', ...items));
+  }
+
+  #playerWords(spec) {
+    const kind = kindOf(spec);
+    if (kind === 'level') {
+      const n = Number(spec.split(':')[1]);
+      const preset = PRESETS.find((p) => Math.abs(p.level - n) < EPSILON);
+      return `computer, level ${n}${preset ? ` (${preset.name})` : ''}`;
+    }
+    if (kind === 'perfect') return 'computer, perfect';
+    if (kind === 'matchbox') return 'matchbox machine';
+    if (kind === 'menace') return 'MENACE';
+    return `computer (${spec})`;
+  }
+
+  #renderLog() {
+    const log = this.mv.log || [];
+    fill(this.logList, ...log.map((e, i) => h('li', {
+      class: [e.seat === null || e.seat === undefined ? 'chance' : `seat-${e.seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
+    },
+    e.seat !== null && e.seat !== undefined ? h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }) : h('span.die-mark', '⚄'),
+    h('span.log-text', e.text || e.move),
+    e.reason ? h('span.reason', e.reason) : null)));
+    if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  #renderTally() {
+    const t = this.mv.tally || { wins: [], cat: 0, games: 0 };
+    const rows = [];
+    if (this.info.puzzle) {
+      rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
+    } else {
+      this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} (${s.player === 'human' ? 'you' : kindOf(s.player)})`),
+        h('strong', String(t.wins?.[i] ?? 0)))));
+      rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
+    }
+    const overall = this.overallTallies;
+    fill(this.tallyEl, 
+      h('p.muted', this.info.puzzle ? 'This game' : `This match: ${t.games ?? 0} game${t.games === 1 ? '' : 's'} finished`),
+      ...rows,
+      overall && overall.length ? h('details.overall',
+        h('summary', 'All matches of this game'),
+        h('table.table',
+          h('thead', h('tr', h('th', 'Players'), h('th', 'Wins'), h('th', 'Cat'), h('th', 'Games'))),
+          h('tbody', ...overall.map((r) => h('tr',
+            h('td', (r.players || []).join(' vs ')),
+            h('td', (r.wins || []).join(' – ')),
+            h('td', String(r.cat ?? 0)),
+            h('td', String(r.games ?? 0))))))) : null);
+  }
+
+  async #refreshTallies() {
+    try {
+      const list = await API.tallies(this.name);
+      this.overallTallies = Array.isArray(list) ? list : list?.tallies;
+      if (this.mv) this.#renderTally();
+    } catch {
+      /* tallies are a nicety */
+    }
+  }
+
+  async #refreshSaved() {
+    let list;
+    try {
+      list = await API.savedList(this.name);
+    } catch (e) {
+      fill(this.savedEl, h('li.empty-note', `Saved games could not be listed: ${e.message}`));
+      return;
+    }
+    if (!Array.isArray(list)) list = list?.saved || [];
+    if (!list.length) {
+      fill(this.savedEl, h('li.empty-note', 'No saved games yet.'));
+      return;
+    }
+    fill(this.savedEl, ...list.map((s) => {
+      const when = s.saved_at || s.created_at || s.when || s.updated_at;
+      const date = when ? new Date(typeof when === 'number' && when < 1e12 ? when * 1000 : when) : null;
+      const sub = [s.moves !== undefined ? `${s.moves} moves` : null, date && !isNaN(date) ? date.toLocaleString() : null].filter(Boolean).join(' · ');
+      return h('li.saved',
+        h('div.saved-text', h('strong', s.name || `Game ${s.id}`), sub ? h('span.muted', sub) : null),
+        h('div.saved-actions',
+          h('button.btn.btn-small', { type: 'button', onclick: () => this.#resume(s.id) }, 'Resume'),
+          h('button.btn.btn-small.btn-quiet', {
+            type: 'button',
+            'aria-label': `Delete ${s.name || 'saved game'}`,
+            onclick: async () => {
+              if (await guarded(() => API.deleteSaved(s.id).then(() => true))) this.#refreshSaved();
+            },
+          }, 'Delete')));
+    }));
+  }
+
+  async #resume(savedId) {
+    const data = await guarded(() => API.resume(savedId));
+    if (!data) return;
+    this.#adopt(data);
+    this.apply(data.view, { animate: false });
+    toast('Saved game resumed.', 'success', 2500);
+  }
+
+  // ----- players and the AI level -----
+
+  #renderPlayers() {
+    if (this.info.puzzle || !this.playersEl) return;
+    const mv = this.mv;
+    const humans = mv.seats.map((s) => s.player === 'human');
+    const humanSeat = humans.filter(Boolean).length === 1 ? humans.indexOf(true) : humans.every(Boolean) ? -1 : -2;
+    const computerSeat = mv.seats.findIndex((s) => s.player !== 'human');
+    const spec = computerSeat >= 0 ? mv.seats[computerSeat].player : this.#computerSpec();
+    const kind = kindOf(spec);
+
+    const seatSelect = h('select', { 'aria-label': 'Which side you play' },
+      ...this.info.seats.map((name, i) => h('option', { value: String(i), selected: humanSeat === i }, name)),
+      h('option', { value: '-1', selected: humanSeat === -1 }, 'Both sides (two people)'),
+      h('option', { value: '-2', selected: humanSeat === -2 }, 'Neither (watch the computer)'));
+    seatSelect.addEventListener('change', () => this.#setSeats(Number(seatSelect.value)));
+
+    const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
+    const kindSelect = h('select', { 'aria-label': 'Computer player' },
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: p.help }, p.name === 'level' ? 'level (slider)' : p.name)));
+    if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
+    kindSelect.addEventListener('change', () => {
+      const k = kindSelect.value;
+      const next = k === 'level' ? `level:${this.#levelOf(spec) ?? 66}` : k;
+      this.setComputer(next);
+    });
+    const help = kinds.find((p) => p.name === kind)?.help;
+
+    const parts = [
+      h('label.field', h('span', 'You play'), seatSelect),
+      kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
+    ];
+    if (this.#kinds().includes('level')) parts.push(this.#levelControl(spec));
+    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', help));
+    fill(this.playersEl, ...parts);
+  }
+
+  #levelOf(spec) {
+    const kind = kindOf(spec);
+    if (kind === 'level') {
+      const n = Number(spec.split(':')[1]);
+      return Number.isFinite(n) ? n : null;
+    }
+    const preset = { off: 0, low: 25, medium: 66, high: 95 }[kind];
+    return preset ?? null;
+  }
+
+  #levelControl(spec) {
+    const kind = kindOf(spec);
+    const perfect = kind === 'perfect';
+    const level = this.#levelOf(spec);
+    const canPerfect = this.#kinds().includes('perfect');
+    const value = perfect ? 100 : level ?? 66;
+    const out = h('output.level-value', perfect ? 'Perfect' : String(value));
+    const slider = h('input.slider', { type: 'range', min: 0, max: 100, step: 1, value, 'aria-label': 'Computer level, 0 to 100' });
+    slider.addEventListener('input', () => (out.textContent = slider.value));
+    slider.addEventListener('change', () => this.setComputer(`level:${slider.value}`));
+    const chosen = (p) => !perfect && level !== null && Math.abs(level - p.level) < EPSILON;
+    const presets = h('div.presets', { role: 'group', 'aria-label': 'Level presets' },
+      ...PRESETS.map((p) => h('button.chip', {
+        type: 'button', 'aria-pressed': String(chosen(p)), title: `level ${p.level}`,
+        onclick: () => this.setComputer(`level:${p.level}`),
+      }, p.name)),
+      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer('perfect') }, 'Perfect') : null);
+    const active = kind === 'level' || perfect || level !== null;
+    return h('div.level' + (active ? '' : '.inactive'),
+      h('div.level-head', h('span', 'Level'), out),
+      slider,
+      h('div.scale', h('span', 'random'), h('span', 'strong')),
+      presets);
+  }
+
+  async setComputer(spec) {
+    this.settings.ai = spec;
+    this.#persist();
+    const seats = this.mv.seats.map((s, i) => (s.player === 'human' ? null : i)).filter((i) => i !== null);
+    if (!seats.length) {
+      this.#renderPlayers();
+      return;
+    }
+    let data;
+    for (const seat of seats) {
+      data = await guarded(() => API.setPlayer(this.id, seat, spec));
+      if (!data) break;
+    }
+    if (data) this.apply(data.view, { animate: true });
+    else this.#renderPlayers();
+  }
+
+  async #setSeats(humanSeat) {
+    this.settings.human_seat = humanSeat === -2 ? this.settings.human_seat : humanSeat;
+    this.#persist();
+    const computer = this.#computerSpec();
+    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : computer));
+    // Humans first, so the server never sees a table without the seat about to move settled.
+    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0] === 'human' ? -1 : 1) - (b[0] === 'human' ? -1 : 1));
+    let data;
+    for (const [player, seat] of order) {
+      if (this.mv.seats[seat]?.player === player) continue;
+      data = await guarded(() => API.setPlayer(this.id, seat, player));
+      if (!data) break;
+    }
+    if (data) this.apply(data.view, { animate: true });
+    else this.#renderPlayers();
+  }
+
+  /// Computer-vs-computer (or a computer to move after a seat change): step with a pause.
+  #maybeWatch() {
+    clearTimeout(this.watchTimer);
+    const mv = this.mv;
+    if (!mv || mv.outcome || mv.human_to_move) return;
+    this.watchTimer = setTimeout(async () => {
+      if (!this.alive || this.busy || this.mv !== mv) return;
+      const before = (mv.log || []).length;
+      const data = await guarded(() => API.action(this.id, 'step'));
+      if (!data || !this.alive) return;
+      if ((data.view.log || []).length === before && !data.view.outcome && !data.view.human_to_move) return; // nothing to do
+      this.apply(data.view, { animate: true });
+    }, WATCH_DELAY);
+  }
+
+  // ----- moves by click -----
+
+  refreshHighlights() {
+    this.#highlight();
+  }
+
+  /// Draws attention to some cells (a hint from a game panel).
+  flashCells(ids) {
+    this.recent = ids;
+    this.#highlight();
+  }
+
+  #legal() {
+    return this.mv?.human_to_move ? this.mv.legal_moves || [] : [];
+  }
+
+  #candidates(prefix) {
+    return this.#legal().filter((m) => m.cells.length >= prefix.length && prefix.every((c, i) => m.cells[i] === c));
+  }
+
+  #starts() {
+    return [...new Set(this.#legal().map((m) => m.cells[0]).filter((c) => c !== undefined))];
+  }
+
+  #highlight() {
+    const prefix = this.selection;
+    const targets = prefix.length
+      ? [...new Set(this.#candidates(prefix).map((m) => m.cells[prefix.length]).filter((c) => c !== undefined))]
+      : [];
+    this.board.setHighlights({
+      selected: prefix,
+      targets,
+      starts: this.#starts(),
+      group: this.group || [],
+      recent: this.recent || [],
+      badges: this.hintData ? this.#hintBadges() : null,
+      counts: this.extras?.overlayCounts?.() || null,
+    });
+  }
+
+  #click(id, e) {
+    if (this.busy) return;
+    this.#hideChooser();
+    if (this.extras?.onCell?.(id, e)) return;
+    if (this.name === 'northcott') {
+      this.#northcott(id, e);
+      return;
+    }
+    this.cursor = id;
+    if (e?.detail === 0 || e?.keyboard) this.board.setCursor(id);
+    const mv = this.mv;
+    if (!mv) return;
+    if (mv.outcome) {
+      this.#say(`${mv.result || 'The game is over'}. Start a new game with N.`);
+      return;
+    }
+    if (!mv.human_to_move) {
+      this.#say('Wait a moment: it is not your turn.');
+      return;
+    }
+    let prefix = [...this.selection, id];
+    let cands = this.#candidates(prefix);
+    if (!cands.length && this.selection.length) {
+      if (this.selection.includes(id)) {
+        this.selection = [];
+        this.#highlight();
+        this.#say('Selection cleared.');
+        return;
+      }
+      prefix = [id];
+      cands = this.#candidates(prefix);
+    }
+    if (!cands.length) {
+      this.selection = [];
+      this.#highlight();
+      this.#nope(id);
+      return;
+    }
+    if (cands.length === 1) {
+      this.play(cands[0]);
+      return;
+    }
+    const complete = cands.filter((m) => m.cells.length === prefix.length);
+    if (complete.length === cands.length) {
+      this.#choose(complete, id);
+      return;
+    }
+    this.selection = prefix;
+    this.#highlight();
+    const n = new Set(cands.map((m) => m.cells[prefix.length])).size;
+    this.#say(`Selected ${this.#cellName(id)}: ${n} place${n === 1 ? '' : 's'} to go, highlighted.`);
+  }
+
+  #cellName(id) {
+    const c = this.board.cellData(id);
+    return c?.label ? `cell ${c.label}` : `cell ${id}`;
+  }
+
+  #nope(id) {
+    const g = this.board.cells.get(id)?.g;
+    if (g) {
+      g.classList.remove('nope');
+      void g.getBoundingClientRect();
+      g.classList.add('nope');
+      setTimeout(() => g.classList.remove('nope'), 500);
+    }
+    this.#say(`No move of yours starts at ${this.#cellName(id)}.`);
+  }
+
+  #say(text) {
+    this.announce.textContent = text;
+  }
+
+  /// Several moves touch exactly the same cells (two markers on one square): ask which.
+  #choose(moves, id) {
+    const c = this.board.cellData(id);
+    fill(this.chooser, 
+      h('p.chooser-title', 'Which move?'),
+      ...moves.map((m) => h('button.btn.btn-small', { type: 'button', role: 'menuitem', onclick: () => { this.#hideChooser(); this.play(m); } }, m.move)),
+      h('button.btn.btn-small.btn-quiet', { type: 'button', onclick: () => this.#hideChooser() }, 'Cancel'));
+    this.chooser.hidden = false;
+    if (c && this.board.box) {
+      const left = ((c.x + c.w / 2 - this.board.box.x) / this.board.box.w) * 100;
+      const top = ((c.y + c.h - this.board.box.y) / this.board.box.h) * 100;
+      this.chooser.style.left = `${Math.min(80, Math.max(5, left))}%`;
+      this.chooser.style.top = `${Math.min(85, top)}%`;
+    }
+    this.chooser.querySelector('button')?.focus();
+  }
+
+  #hideChooser() {
+    if (this.chooser && !this.chooser.hidden) {
+      const hadFocus = this.chooser.contains(document.activeElement);
+      this.chooser.hidden = true;
+      if (hadFocus) this.board.svg.focus();
+    }
+  }
+
+  /// Moves no cell stands for (a pass): buttons under the board.
+  #renderFreeMoves() {
+    const free = this.#legal().filter((m) => !m.cells.length);
+    fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, m.move)));
+    this.freeMoves.hidden = !free.length;
+  }
+
+  #hover(id) {
+    if (this.extras?.onHover?.(id)) return;
+    // Cells marked with a group id (SameGame) light up together.
+    const mark = id === null ? null : this.board.cellData(id)?.mark;
+    const next = mark && /^g\d+$/.test(mark)
+      ? (this.mv?.view.cells || []).filter((c) => c.mark === mark).map((c) => c.id)
+      : [];
+    if (next.join() === (this.group || []).join()) return;
+    this.group = next;
+    this.#highlight();
+    if (next.length) this.#say(`A group of ${next.length}.`);
+  }
+
+  /// Plays a legal move (a MoveInfo) and animates the answer.
+  async play(move, { setup = false } = {}) {
+    if (this.busy) return;
+    this.busy = true;
+    this.board.svg.classList.add('busy');
+    this.selection = [];
+    this.#highlight();
+    try {
+      const data = await API.playMove(this.id, move.move, setup);
+      if (!this.alive) return;
+      if (!setup && (data.played || []).length > 1 && !reducedMotion()) {
+        // Let the user see their own move land before the reply slides in.
+        await sleep(180);
+      }
+      this.apply(data.view, { animate: true, mine: move.cells || [] });
+      const replies = (data.played || []).slice(1).map((e) => e.text || e.move);
+      if (replies.length) this.#say(`Reply: ${replies.join('; ')}`);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      this.busy = false;
+      this.board.svg.classList.remove('busy');
+    }
+  }
+
+  async act(what) {
+    if (this.busy) return;
+    if ((what === 'undo' && !this.mv?.can_undo) || (what === 'redo' && !this.mv?.can_redo)) return;
+    this.busy = true;
+    try {
+      const data = await API.action(this.id, what);
+      if (this.alive) this.apply(data.view, { animate: true });
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async newGame() {
+    await this.act('new');
+  }
+
+  // ----- hints -----
+
+  async toggleHint() {
+    if (this.hintData) {
+      this.hintData = null;
+      this.hintBtn.setAttribute('aria-pressed', 'false');
+      fill(this.hintList, );
+      this.#highlight();
+      return;
+    }
+    this.hintBtn.disabled = true;
+    const mv = this.mv;
+    const data = await guarded(() => API.hint(this.id));
+    this.hintBtn.disabled = false;
+    if (!data || this.mv !== mv) return;
+    this.hintData = data;
+    this.hintBtn.setAttribute('aria-pressed', 'true');
+    this.#renderHint();
+    this.#highlight();
+    this.extras?.onHint?.(data);
+  }
+
+  #grade(m) {
+    if (!m.value) return null;
+    const r = m.remoteness;
+    const letter = { win: 'W', draw: 'D', loss: 'L' }[m.value] || '?';
+    const text = m.value === 'draw' ? 'D' : `${letter}${r ?? ''}`;
+    const words = m.value === 'draw' ? 'draw' : `${m.value === 'win' ? 'wins' : 'loses'}${r !== undefined ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : ''}`;
+    return { text, kind: m.value, title: `${m.move}: ${words}` };
+  }
+
+  #hintBadges() {
+    const rank = { win: 3, draw: 2, loss: 1 };
+    const best = new Map();
+    for (const m of this.hintData.moves || []) {
+      const g = this.#grade(m);
+      const cell = m.cells?.[m.cells.length - 1];
+      if (!g || cell === undefined) continue;
+      const old = best.get(cell);
+      if (!old || rank[g.kind] > rank[old.kind] || (g.kind === old.kind && g.text < old.text)) best.set(cell, g);
+    }
+    return best;
+  }
+
+  #renderHint() {
+    const d = this.hintData;
+    const parts = [];
+    if (d.value) {
+      const r = d.remoteness;
+      parts.push(h('p.hint-summary', `This position is a ${d.value} for the side to move${d.value !== 'draw' && r !== undefined ? ` (${r} plies to the end with perfect play)` : ''}.`));
+    }
+    const graded = (d.moves || []).filter((m) => m.value);
+    if (graded.length) {
+      parts.push(h('ul.hint-moves', ...graded.map((m) => {
+        const g = this.#grade(m);
+        return h('li', h(`span.badge-inline.badge-${g.kind}`, g.text), h('span', m.move), h('span.muted', g.title.split(': ')[1]));
+      })));
+    } else if (d.note) {
+      parts.push(h('p.muted.small', d.note));
+    }
+    if (d.extra && !this.extras?.rendersExtra) parts.push(extraTable(d.extra));
+    fill(this.hintList, ...parts);
+  }
+
+  // ----- keyboard -----
+
+  #defaultCursor() {
+    const starts = this.#starts();
+    if (starts.length) return starts[0];
+    const first = this.mv?.view.cells?.[0];
+    return first ? first.id : null;
+  }
+
+  #moveCursorTo(id) {
+    if (id === null || id === undefined) return;
+    this.cursor = id;
+    this.board.setCursor(id);
+    const c = this.board.cellData(id);
+    const piece = (this.mv?.view.pieces || []).filter((p) => p.cell === id);
+    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this.#seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `colour ${c.colour}` : 'empty';
+    this.#say(`${this.#cellName(id)}: ${what}`);
+    this.#hover(id);
+  }
+
+  #boardKey(e) {
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[e.key]) {
+      e.preventDefault();
+      if (this.cursor === null) {
+        this.#moveCursorTo(this.#defaultCursor());
+        return;
+      }
+      const next = this.board.neighbour(this.cursor, ...dirs[e.key]);
+      if (next !== null) this.#moveCursorTo(next);
+      return;
+    }
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (this.cursor === null) this.#moveCursorTo(this.#defaultCursor());
+      else this.#click(this.cursor, { keyboard: true, button: 0, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, type: 'key' });
+      return;
+    }
+    if (this.name === 'northcott' && (e.key === 'x' || e.key === 'X') && this.cursor !== null) {
+      e.preventDefault();
+      this.#click(this.cursor, { keyboard: true, button: 2, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, type: 'key' });
+    }
+  }
+
+  #globalKey(e) {
+    const typing = e.target.closest?.('input, textarea, select, [contenteditable]');
+    const ctrl = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (ctrl && key === 'z' && !e.shiftKey) {
+      if (typing) return;
+      e.preventDefault();
+      this.act('undo');
+    } else if (ctrl && (key === 'y' || (key === 'z' && e.shiftKey))) {
+      if (typing) return;
+      e.preventDefault();
+      this.act('redo');
+    } else if (ctrl && key === 'n') {
+      e.preventDefault();
+      this.newGame();
+    } else if (e.key === 'Escape') {
+      if (!this.chooser.hidden) this.#hideChooser();
+      else if (this.name === 'northcott') this.newGame();
+      else if (this.selection.length) {
+        this.selection = [];
+        this.#highlight();
+        this.#say('Selection cleared.');
+      }
+    } else if (!ctrl && !e.altKey && !typing) {
+      if (key === 'n') this.newGame();
+      else if (key === 'h') this.toggleHint();
+    }
+  }
+
+  // ----- Northcott (seed 002): left click O, right click X, Ctrl/Shift sets up -----
+
+  #northcott(id, e) {
+    const mv = this.mv;
+    if (!mv) return;
+    this.cursor = id;
+    const seat = e.button === 2 ? 1 : 0;
+    const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
+    const side = this.#seatName(seat);
+    if (mv.outcome && !setup) {
+      this.#say(`${mv.result || 'The game is over'}. Esc restores the start.`);
+      return;
+    }
+    // The move of `seat`'s piece in this cell's row that lands on the cell.
+    const moves = (mv.legal_moves || []).filter((m) => m.cells[m.cells.length - 1] === id);
+    const mine = moves.filter((m) => (mv.view.pieces || []).some((p) => p.cell === m.cells[0] && p.owner === seat));
+    if (!setup && !this.#isHuman(seat)) {
+      this.#say(`${side} is the computer's side.`);
+      toast(`${side} is played by the computer: use the ${seat === 0 ? 'left' : 'right'} button for your own side${setup ? '' : ', or hold Ctrl to set up'}.`, 'info', 3500);
+      return;
+    }
+    if (mv.to_move !== seat || (!mv.human_to_move && !setup)) {
+      toast(`It is ${this.#seatName(mv.to_move ?? (1 - seat))}'s turn.`, 'info', 3000);
+      return;
+    }
+    if (!mine.length) {
+      this.#nope(id);
+      return;
+    }
+    this.play(mine[0], { setup });
+  }
+}
+
+/// A game's own analysis (`extra`) as a small table.
+export function extraTable(extra) {
+  if (extra === null || typeof extra !== 'object') return h('p.muted.small', String(extra));
+  const rows = Object.entries(extra).map(([k, v]) => h('tr',
+    h('th', k.replace(/_/g, ' ')),
+    h('td', typeof v === 'object' ? JSON.stringify(v) : String(v))));
+  return h('table.table.extra', h('tbody', ...rows));
+}

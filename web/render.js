@@ -1,0 +1,495 @@
+// The one generic board renderer: any game's view model (cells, edges, pieces)
+// becomes SVG. Nothing here knows a game by name.
+//
+// Elements are kept across updates (cells by id, pieces matched by owner and
+// label) so that CSS transitions can animate what changed: a piece that moved
+// slides, a new piece grows in, a captured one fades out.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/// Block and button colours (SameGame, Poggle), chosen to stay distinct for the
+/// common forms of colour blindness (after Okabe and Ito).
+export const PALETTE = [
+  '#d55e00', '#0072b2', '#009e73', '#e69f00', '#cc79a7',
+  '#56b4e9', '#f0e442', '#6b4c9a', '#8c8c8c', '#a6761d',
+];
+
+/// Default seat colours; users change them in the side panel.
+export const SEAT_COLOURS = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
+
+export function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) node.setAttribute(k, v);
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/// Black or white, whichever reads better on `hex`.
+export function textOn(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
+  if (!m) return '#fff';
+  const [r, g, b] = m.slice(1).map((h) => {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return lum > 0.35 ? '#111' : '#fff';
+}
+
+/// A darker shade of `hex` for outlines.
+export function shade(hex, factor = 0.7) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
+  if (!m) return '#333';
+  return '#' + m.slice(1).map((h) => Math.round(parseInt(h, 16) * factor).toString(16).padStart(2, '0')).join('');
+}
+
+export function cellCentre(c) {
+  return [c.x + c.w / 2, c.y + c.h / 2];
+}
+
+function median(values) {
+  if (!values.length) return 1;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const safeClass = (s) => String(s).toLowerCase().replace(/[^a-z0-9_-]/g, '-');
+
+/// Marks with a style of their own; any other mark (a SameGame group id) is data only.
+export const STYLED_MARKS = {
+  dark: 'dark square',
+  penultimate: 'penultimate position',
+  factor: 'factor position',
+  home: 'home',
+  start: 'start',
+  putahi: 'centre (pūtahi)',
+};
+
+export class Board {
+  /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat), palette}
+  constructor(container, options = {}) {
+    this.options = options;
+    this.svg = el('svg', { class: 'board', role: options.interactive ? 'application' : 'img' });
+    if (options.interactive) {
+      this.svg.setAttribute('tabindex', '0');
+      this.svg.setAttribute('aria-roledescription', 'game board');
+    }
+    this.edgesLayer = el('g', { class: 'edges' }, this.svg);
+    this.cellsLayer = el('g', { class: 'cells' }, this.svg);
+    this.overlayLayer = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
+    this.piecesLayer = el('g', { class: 'pieces', 'pointer-events': 'none' }, this.svg);
+    this.badgeLayer = el('g', { class: 'badges', 'pointer-events': 'none' }, this.svg);
+    this.cursorEl = el('rect', { class: 'cursor', visibility: 'hidden' }, this.svg);
+    container.appendChild(this.svg);
+    this.cells = new Map(); // id -> {data, g, shape, label}
+    this.pieces = []; // {key, cell, el, index, count}
+    this.view = null;
+    this.unit = 1;
+    if (options.interactive) {
+      this.svg.addEventListener('click', (e) => this.#dispatch(e));
+      this.svg.addEventListener('contextmenu', (e) => {
+        if (this.options.onContext) {
+          e.preventDefault();
+          this.#dispatch(e);
+        }
+      });
+      this.svg.addEventListener('pointermove', (e) => {
+        const id = this.#cellAt(e);
+        if (id !== this.hoverId) {
+          this.hoverId = id;
+          this.options.onHover?.(id);
+        }
+      });
+      this.svg.addEventListener('pointerleave', () => {
+        this.hoverId = null;
+        this.options.onHover?.(null);
+      });
+    }
+  }
+
+  #cellAt(e) {
+    const g = e.target.closest?.('[data-cell]');
+    return g ? Number(g.dataset.cell) : null;
+  }
+
+  #dispatch(e) {
+    const id = this.#cellAt(e);
+    if (id === null) return;
+    if (e.type === 'contextmenu') this.options.onContext?.(id, e);
+    else this.options.onCell?.(id, e);
+  }
+
+  seatColour(seat) {
+    return this.options.seatColour ? this.options.seatColour(seat) : SEAT_COLOURS[seat % SEAT_COLOURS.length];
+  }
+
+  paletteColour(i) {
+    const p = this.options.palette || PALETTE;
+    return p[((i % p.length) + p.length) % p.length];
+  }
+
+  /// Draws `view`; with `animate`, moved pieces slide and new ones grow in.
+  update(view, { animate = false } = {}) {
+    this.view = view;
+    // Work in units where a typical cell is 100 wide: tiny font sizes (a 3x3 board
+    // in units of 1) render badly in some browsers.
+    const raw = median((view.cells || []).map((c) => Math.min(c.w, c.h))) || 1;
+    const k = 100 / raw;
+    const cells = (view.cells || []).map((c) => ({ ...c, x: c.x * k, y: c.y * k, w: c.w * k, h: c.h * k }));
+    view = { ...view, cells, width: (view.width || 0) * k, height: (view.height || 0) * k };
+    this.unit = 100;
+    const pad = this.unit * 0.12;
+    const minX = Math.min(0, ...cells.map((c) => c.x));
+    const minY = Math.min(0, ...cells.map((c) => c.y));
+    const maxX = Math.max(view.width || 0, ...cells.map((c) => c.x + c.w));
+    const maxY = Math.max(view.height || 0, ...cells.map((c) => c.y + c.h));
+    this.box = { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
+    this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
+    this.svg.style.setProperty('--u', this.unit);
+    this.#drawEdges(view);
+    this.#drawCells(cells);
+    this.#drawPieces(view.pieces || [], animate);
+    this.svg.classList.toggle('animate', animate);
+  }
+
+  #drawEdges(view) {
+    this.edgesLayer.replaceChildren();
+    const byId = new Map((view.cells || []).map((c) => [c.id, c]));
+    for (const e of view.edges || []) {
+      const a = byId.get(e.from);
+      const b = byId.get(e.to);
+      if (!a || !b) continue;
+      const [x1, y1] = cellCentre(a);
+      const [x2, y2] = cellCentre(b);
+      el('line', { x1, y1, x2, y2, 'stroke-width': this.unit * 0.08, class: 'edge' }, this.edgesLayer);
+    }
+  }
+
+  #drawCells(cells) {
+    const seen = new Set();
+    const u = this.unit;
+    const cx0 = this.box.x + this.box.w / 2;
+    const cy0 = this.box.y + this.box.h / 2;
+    for (const c of cells) {
+      seen.add(c.id);
+      let entry = this.cells.get(c.id);
+      const shapeName = c.shape === 'circle' ? 'circle' : 'rect';
+      if (!entry || entry.shapeName !== shapeName) {
+        entry?.g.remove();
+        const g = el('g', { 'data-cell': c.id }, this.cellsLayer);
+        const shape = el(shapeName, { class: 'cell-shape' }, g);
+        const label = el('text', { class: 'cell-label' }, g);
+        entry = { g, shape, label, shapeName };
+        this.cells.set(c.id, entry);
+      }
+      entry.data = c;
+      const classes = ['cell', shapeName];
+      if (c.mark) classes.push('mark-' + safeClass(c.mark));
+      if (c.colour !== undefined && c.colour !== null) classes.push('coloured');
+      entry.g.setAttribute('class', classes.join(' '));
+      entry.g.dataset.mark = c.mark || '';
+      const m = Math.min(c.w, c.h);
+      if (shapeName === 'circle') {
+        const [cx, cy] = cellCentre(c);
+        entry.shape.setAttribute('cx', cx);
+        entry.shape.setAttribute('cy', cy);
+        entry.shape.setAttribute('r', c.w / 2);
+      } else {
+        const inset = m * 0.035;
+        entry.shape.setAttribute('x', c.x + inset);
+        entry.shape.setAttribute('y', c.y + inset);
+        entry.shape.setAttribute('width', Math.max(0, c.w - 2 * inset));
+        entry.shape.setAttribute('height', Math.max(0, c.h - 2 * inset));
+        entry.shape.setAttribute('rx', m * 0.1);
+      }
+      entry.shape.setAttribute('stroke-width', u * 0.03);
+      if (c.colour !== undefined && c.colour !== null) {
+        entry.shape.style.fill = this.paletteColour(c.colour);
+      } else {
+        entry.shape.style.fill = '';
+      }
+      const text = c.label ?? '';
+      entry.label.textContent = text;
+      if (text) {
+        if (shapeName === 'circle') {
+          // Outside the point, away from the middle of the board.
+          const [cx, cy] = cellCentre(c);
+          let dx = cx - cx0;
+          let dy = cy - cy0;
+          const len = Math.hypot(dx, dy);
+          if (len < 1e-6) {
+            dx = 0.7;
+            dy = -0.7;
+          } else {
+            dx /= len;
+            dy /= len;
+          }
+          const size = Math.max(m * 0.55, u * 0.3);
+          const dist = c.w / 2 + size * 0.75;
+          entry.label.setAttribute('x', cx + dx * dist);
+          entry.label.setAttribute('y', cy + dy * dist);
+          entry.label.setAttribute('font-size', size);
+          entry.label.setAttribute('text-anchor', 'middle');
+          entry.label.setAttribute('dominant-baseline', 'central');
+        } else {
+          const size = m * (text.length > 2 ? 0.15 : 0.17);
+          entry.label.setAttribute('x', c.x + m * 0.09);
+          entry.label.setAttribute('y', c.y + m * 0.08);
+          entry.label.setAttribute('font-size', size);
+          entry.label.setAttribute('text-anchor', 'start');
+          entry.label.setAttribute('dominant-baseline', 'hanging');
+        }
+      }
+    }
+    for (const [id, entry] of this.cells) {
+      if (!seen.has(id)) {
+        entry.g.remove();
+        this.cells.delete(id);
+      }
+    }
+  }
+
+  #drawPieces(pieces, animate) {
+    const byCell = new Map();
+    for (const p of pieces) {
+      if (!byCell.has(p.cell)) byCell.set(p.cell, []);
+      byCell.get(p.cell).push(p);
+    }
+    // Where each new piece stands (a cell may hold several: Auto120 markers).
+    const wanted = [];
+    for (const [cell, list] of byCell) {
+      list.forEach((p, index) => wanted.push({ ...p, key: `${p.owner ?? '-'}|${p.label ?? ''}`, index, count: list.length }));
+    }
+    // Match old pieces to new ones: same key on the same cell first, then the rest in order.
+    const old = this.pieces;
+    const used = new Set();
+    const matched = new Array(wanted.length).fill(null);
+    wanted.forEach((w, i) => {
+      const j = old.findIndex((o, j2) => !used.has(j2) && o.key === w.key && o.cell === w.cell);
+      if (j >= 0) {
+        used.add(j);
+        matched[i] = old[j];
+      }
+    });
+    wanted.forEach((w, i) => {
+      if (matched[i]) return;
+      let bestJ = -1;
+      let bestD = Infinity;
+      old.forEach((o, j) => {
+        if (used.has(j) || o.key !== w.key) return;
+        if (wanted.some((x) => x.cell === o.cell && x.key === o.key)) return; // it is still there
+        const d = this.#distance(o.cell, w.cell);
+        if (d < bestD) {
+          bestD = d;
+          bestJ = j;
+        }
+      });
+      if (bestJ >= 0) {
+        used.add(bestJ);
+        matched[i] = old[bestJ];
+      }
+    });
+    old.forEach((o, j) => {
+      if (used.has(j)) return;
+      if (animate) {
+        o.el.classList.add('leaving');
+        setTimeout(() => o.el.remove(), 400);
+      } else {
+        o.el.remove();
+      }
+    });
+    const next = [];
+    wanted.forEach((w, i) => {
+      const cell = this.cells.get(w.cell)?.data;
+      if (!cell) return;
+      let p = matched[i];
+      if (!p) {
+        const g = el('g', { class: 'piece' }, this.piecesLayer);
+        const inner = el('g', { class: 'piece-body' }, g);
+        el('circle', { class: 'piece-disc' }, inner);
+        el('text', { class: 'piece-label' }, inner);
+        p = { el: g };
+        if (animate) g.classList.add('entering');
+      }
+      p.key = w.key;
+      p.cell = w.cell;
+      this.#placePiece(p.el, w, cell);
+      next.push(p);
+    });
+    this.pieces = next;
+  }
+
+  #distance(a, b) {
+    const ca = this.cells.get(a)?.data;
+    const cb = this.cells.get(b)?.data;
+    if (!ca || !cb) return 1e9;
+    const [x1, y1] = cellCentre(ca);
+    const [x2, y2] = cellCentre(cb);
+    return Math.hypot(x1 - x2, y1 - y2);
+  }
+
+  #placePiece(g, p, cell) {
+    const m = Math.min(cell.w, cell.h);
+    let [cx, cy] = cellCentre(cell);
+    let r = cell.shape === 'circle' ? m * 0.5 : m * 0.36;
+    if (p.count > 1) {
+      const cols = Math.ceil(Math.sqrt(p.count));
+      const rows = Math.ceil(p.count / cols);
+      const step = (m * 0.84) / cols;
+      r = step * 0.44;
+      const col = p.index % cols;
+      const row = Math.floor(p.index / cols);
+      cx = cell.x + (cell.w - step * cols) / 2 + step * (col + 0.5);
+      cy = cell.y + (cell.h - step * rows) / 2 + step * (row + 0.5) + (rows < cols ? step * 0.15 : 0);
+    }
+    const owner = p.owner;
+    const fill = owner === undefined || owner === null ? '#e9e4d8' : this.seatColour(owner);
+    g.style.transform = `translate(${cx}px, ${cy}px)`;
+    g.dataset.owner = owner ?? '';
+    g.dataset.cell = '';
+    delete g.dataset.cell;
+    g.setAttribute('data-piece-cell', p.cell);
+    const [disc, label] = g.firstChild.children;
+    disc.setAttribute('r', r);
+    disc.setAttribute('stroke-width', Math.max(r * 0.08, this.unit * 0.015));
+    disc.style.fill = fill;
+    disc.style.stroke = shade(fill, 0.65);
+    const text = p.label ?? '';
+    label.textContent = text;
+    label.setAttribute('font-size', r * (text.length > 1 ? 0.85 : 1.05));
+    label.style.fill = textOn(fill);
+  }
+
+  /// Refreshes piece colours after the user changed a seat colour.
+  recolour() {
+    if (this.view) this.update(this.view);
+  }
+
+  /// Highlights: {selected: [ids], targets: [ids], group: [ids], recent: [ids],
+  /// starts: [ids], badges: Map(id -> {text, kind, title})}.
+  setHighlights(h = {}) {
+    const sets = {
+      selected: new Set(h.selected || []),
+      target: new Set(h.targets || []),
+      'in-group': new Set(h.group || []),
+      recent: new Set(h.recent || []),
+      movable: new Set(h.starts || []),
+      'solution': new Set(h.solution || []),
+    };
+    for (const [id, entry] of this.cells) {
+      for (const [cls, set] of Object.entries(sets)) entry.g.classList.toggle(cls, set.has(id));
+    }
+    this.overlayLayer.replaceChildren();
+    for (const id of sets.target) {
+      const c = this.cells.get(id)?.data;
+      if (!c) continue;
+      const [cx, cy] = cellCentre(c);
+      el('circle', { class: 'target-dot', cx, cy, r: Math.min(c.w, c.h) * 0.14 }, this.overlayLayer);
+    }
+    for (const id of sets.selected) {
+      const c = this.cells.get(id)?.data;
+      if (!c) continue;
+      this.#ring(c, 'selected-ring', this.overlayLayer);
+    }
+    this.badgeLayer.replaceChildren();
+    for (const [id, badge] of h.badges || []) {
+      const c = this.cells.get(id)?.data;
+      if (!c) continue;
+      this.#badge(c, badge);
+    }
+    this.solutionCounts = h.counts;
+    if (h.counts) {
+      for (const [id, n] of h.counts) {
+        const c = this.cells.get(id)?.data;
+        if (!c || !n) continue;
+        this.#badge(c, { text: `×${n}`, kind: 'press', title: `press ${n} time${n > 1 ? 's' : ''}` });
+      }
+    }
+  }
+
+  #ring(c, cls, layer) {
+    const m = Math.min(c.w, c.h);
+    const sw = Math.max(this.unit * 0.07, m * 0.06);
+    if (c.shape === 'circle') {
+      const [cx, cy] = cellCentre(c);
+      return el('circle', { class: cls, cx, cy, r: c.w / 2 + sw * 0.2, 'stroke-width': sw }, layer);
+    }
+    const inset = m * 0.06;
+    return el('rect', {
+      class: cls, x: c.x + inset, y: c.y + inset, width: c.w - 2 * inset, height: c.h - 2 * inset,
+      rx: m * 0.1, 'stroke-width': sw,
+    }, layer);
+  }
+
+  #badge(c, badge) {
+    const m = Math.min(c.w, c.h);
+    const size = Math.max(m * 0.3, this.unit * 0.3);
+    const text = badge.text;
+    const w = size * (0.62 * text.length + 0.7);
+    const h = size * 1.1;
+    const x = c.shape === 'circle' ? c.x + c.w - w * 0.3 : c.x + c.w - w - m * 0.05;
+    const y = c.shape === 'circle' ? c.y - h * 0.7 : c.y + c.h - h - m * 0.05;
+    const g = el('g', { class: `badge badge-${badge.kind}` }, this.badgeLayer);
+    if (badge.title) el('title', {}, g).textContent = badge.title;
+    el('rect', { x, y, width: w, height: h, rx: h / 2 }, g);
+    const t = el('text', { x: x + w / 2, y: y + h / 2, 'font-size': size * 0.8, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    t.textContent = text;
+  }
+
+  /// Shows the keyboard cursor on a cell (or hides it with null).
+  setCursor(id) {
+    const c = id === null || id === undefined ? null : this.cells.get(id)?.data;
+    if (!c) {
+      this.cursorEl.setAttribute('visibility', 'hidden');
+      return;
+    }
+    const m = Math.min(c.w, c.h);
+    const pad = m * 0.02;
+    this.cursorEl.setAttribute('x', c.x - pad);
+    this.cursorEl.setAttribute('y', c.y - pad);
+    this.cursorEl.setAttribute('width', c.w + 2 * pad);
+    this.cursorEl.setAttribute('height', c.h + 2 * pad);
+    this.cursorEl.setAttribute('rx', c.shape === 'circle' ? c.w / 2 + pad : m * 0.12);
+    this.cursorEl.setAttribute('stroke-width', Math.max(this.unit * 0.06, m * 0.06));
+    this.cursorEl.setAttribute('visibility', 'visible');
+  }
+
+  /// The cell nearest to `from` in direction (dx, dy), for arrow-key navigation.
+  neighbour(from, dx, dy) {
+    const a = this.cells.get(from)?.data;
+    if (!a) return null;
+    const [ax, ay] = cellCentre(a);
+    let best = null;
+    let bestScore = Infinity;
+    for (const [id, entry] of this.cells) {
+      if (id === from) continue;
+      const [bx, by] = cellCentre(entry.data);
+      const vx = bx - ax;
+      const vy = by - ay;
+      const along = vx * dx + vy * dy;
+      if (along <= 1e-6) continue;
+      const across = Math.abs(vx * dy - vy * dx);
+      // Prefer cells straight ahead; allow diagonal drift for star-shaped boards.
+      if (across > along * 2.5) continue;
+      const score = along + across * 2;
+      if (score < bestScore) {
+        bestScore = score;
+        best = id;
+      }
+    }
+    return best;
+  }
+
+  cellData(id) {
+    return this.cells.get(id)?.data;
+  }
+}
+
+/// A static picture of a view model (home page thumbnails).
+export function thumbnail(container, view, seatColour) {
+  const b = new Board(container, { interactive: false, seatColour });
+  b.update(view);
+  return b;
+}

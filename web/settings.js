@@ -1,0 +1,104 @@
+// Per-game settings: seat colours, legend on/off, the computer's player, which
+// seat the user plays, undo depth. Stored by the server (PUT /api/settings/{game})
+// and mirrored in localStorage so the home page can colour its thumbnails
+// without a request and a page still opens if the server refuses a key.
+
+import * as API from './api.js';
+import { SEAT_COLOURS } from './render.js';
+
+const local = (game) => `tabula.settings.${game}`;
+
+export function defaults() {
+  return { colours: [...SEAT_COLOURS], legend: true };
+}
+
+function readLocal(game) {
+  try {
+    return JSON.parse(localStorage.getItem(local(game)) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+function writeLocal(game, settings) {
+  try {
+    localStorage.setItem(local(game), JSON.stringify(settings));
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+export function loadSeatColours(game) {
+  const s = readLocal(game);
+  const colours = [...SEAT_COLOURS];
+  (s.colours || []).forEach((c, i) => {
+    if (/^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
+  });
+  return colours;
+}
+
+/// The server's form (docs/API.md settings: colours by seat name, players per
+/// seat, ai_level) read into the page's form.
+function fromServer(raw, seats) {
+  const out = {};
+  if (!raw || typeof raw !== 'object') return out;
+  if (raw.colours && typeof raw.colours === 'object' && !Array.isArray(raw.colours)) {
+    const colours = [];
+    seats.forEach((name, i) => {
+      const c = raw.colours[name];
+      if (typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
+    });
+    if (colours.length) out.colours = colours;
+  }
+  if (typeof raw.legend === 'boolean') out.legend = raw.legend;
+  if (typeof raw.undo_depth === 'number' || raw.undo_depth === null) out.undo_depth = raw.undo_depth;
+  if (Array.isArray(raw.players) && raw.players.length === seats.length && seats.length > 1) {
+    const humans = raw.players.map((p, i) => (p === 'human' ? i : -1)).filter((i) => i >= 0);
+    out.human_seat = humans.length === seats.length ? -1 : humans.length === 1 ? humans[0] : 0;
+    const ai = raw.players.find((p) => p !== 'human');
+    if (ai) out.ai = ai;
+  }
+  return out;
+}
+
+function toServer(settings, seats) {
+  const body = {};
+  if (Array.isArray(settings.colours)) {
+    body.colours = {};
+    seats.forEach((name, i) => {
+      if (settings.colours[i]) body.colours[name.slice(0, 32)] = settings.colours[i];
+    });
+  }
+  if (typeof settings.legend === 'boolean') body.legend = settings.legend;
+  if (typeof settings.undo_depth === 'number' || settings.undo_depth === null) body.undo_depth = settings.undo_depth;
+  if (seats.length > 1 && settings.ai) {
+    const seat = typeof settings.human_seat === 'number' ? settings.human_seat : 0;
+    body.players = seats.map((_, i) => (seat === -1 || i === seat ? 'human' : settings.ai));
+    const m = /^level:(\d+)$/.exec(settings.ai);
+    if (m) body.ai_level = Math.min(100, Number(m[1]));
+  }
+  return body;
+}
+
+/// The settings for a game: defaults, then what this browser stored, then the server's.
+export async function loadSettings(game, seats) {
+  const merged = { ...defaults(), ...readLocal(game) };
+  try {
+    Object.assign(merged, fromServer(await API.getSettings(game), seats));
+  } catch {
+    /* no settings store reachable: local values stand */
+  }
+  const colours = [...SEAT_COLOURS];
+  (merged.colours || []).forEach((c, i) => {
+    if (typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
+  });
+  merged.colours = colours;
+  writeLocal(game, merged);
+  return merged;
+}
+
+/// Stores the settings; errors are thrown for the caller to show.
+export async function saveSettings(game, seats, settings) {
+  writeLocal(game, settings);
+  return API.putSettings(game, toServer(settings, seats));
+}
