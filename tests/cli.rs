@@ -5,12 +5,19 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn tabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tabula")).args(args).output().expect("tabula runs")
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .output()
+        .expect("tabula runs")
 }
 
 fn json(args: &[&str]) -> Value {
     let out = tabula(args);
-    assert!(out.status.success(), "tabula {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tabula {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
@@ -23,7 +30,12 @@ fn play(args: &[&str], input: &str) -> (Output, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula play runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
     let out = child.wait_with_output().expect("tabula play ends");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     (out, text)
@@ -34,7 +46,8 @@ fn tictactoe_strong_solution_has_5478_positions_and_a_drawn_start() {
     let v = json(&["solve", "tictactoe", "--json"]);
     assert_eq!(v["positions"], 5478);
     assert_eq!(v["start"]["value"], "draw");
-    let total = v["wins"].as_u64().unwrap() + v["losses"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
+    let total =
+        v["wins"].as_u64().unwrap() + v["losses"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
     assert_eq!(total, 5478);
 }
 
@@ -47,7 +60,15 @@ fn hexapawn_start_is_lost_for_white() {
 #[test]
 fn mu_torere_matches_the_published_analysis() {
     let v = json(&["solve", "mu-torere", "--json"]);
-    assert_eq!((v["positions"].as_u64(), v["wins"].as_u64(), v["losses"].as_u64(), v["draws"].as_u64()), (Some(1180), Some(208), Some(128), Some(844)));
+    assert_eq!(
+        (
+            v["positions"].as_u64(),
+            v["wins"].as_u64(),
+            v["losses"].as_u64(),
+            v["draws"].as_u64()
+        ),
+        (Some(1180), Some(208), Some(128), Some(844))
+    );
     assert_eq!(v["start"]["value"], "draw");
 }
 
@@ -57,16 +78,34 @@ fn nim_analysis_finds_the_losing_position_and_the_single_winning_move() {
     assert_eq!(v["value"], "loss");
     let v = json(&["analyze", "nim", "--position", "3 4 5", "--json"]);
     assert_eq!(v["value"], "win");
-    let winning: Vec<&Value> = v["moves"].as_array().unwrap().iter().filter(|m| m["value"] == "win").collect();
+    let winning: Vec<&Value> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"] == "win")
+        .collect();
     assert_eq!(winning.len(), 1, "{winning:?}");
     let wm = &v["extra"]["winning_moves"];
     assert_eq!(wm.as_array().unwrap().len(), 1);
-    assert_eq!((wm[0]["heap"].as_u64(), wm[0]["from"].as_u64(), wm[0]["to"].as_u64()), (Some(1), Some(3), Some(1)));
+    assert_eq!(
+        (
+            wm[0]["heap"].as_u64(),
+            wm[0]["from"].as_u64(),
+            wm[0]["to"].as_u64()
+        ),
+        (Some(1), Some(3), Some(1))
+    );
 }
 
 #[test]
 fn the_scoring_system_identities_hold() {
-    for (expr, nimber) in [("1* + 2* + 3*", 0), ("1* + 2*", 3), ("1* + 3*", 2), ("2* + 3*", 1), ("5* + 5*", 0)] {
+    for (expr, nimber) in [
+        ("1* + 2* + 3*", 0),
+        ("1* + 2*", 3),
+        ("1* + 3*", 2),
+        ("2* + 3*", 1),
+        ("5* + 5*", 0),
+    ] {
         let v = json(&["cgt", expr, "--json"]);
         assert_eq!(v["integer"], 0, "{expr}");
         assert_eq!(v["nimber"], nimber, "{expr}");
@@ -77,7 +116,13 @@ fn the_scoring_system_identities_hold() {
 
 #[test]
 fn analyze_grades_every_move_best_first() {
-    let v = json(&["analyze", "tictactoe", "--position", "X.O/.X./... O", "--json"]);
+    let v = json(&[
+        "analyze",
+        "tictactoe",
+        "--position",
+        "X.O/.X./... O",
+        "--json",
+    ]);
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6);
     // O must block on 9 to draw; every other move loses.
@@ -89,7 +134,11 @@ fn analyze_grades_every_move_best_first() {
 #[test]
 fn play_reprompts_on_bad_input_and_ends_cleanly_at_end_of_input() {
     let (out, text) = play(&["hexapawn", "--ai", "random"], "\nfoo\n7 5\n9 9 9\n");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(text.matches("Try again").count(), 4, "{text}");
     assert!(text.contains("End of input"), "{text}");
 }
@@ -97,14 +146,28 @@ fn play_reprompts_on_bad_input_and_ends_cleanly_at_end_of_input() {
 #[test]
 fn play_keeps_score_with_the_cat_and_offers_another_game() {
     // Perfect against perfect: always the Cat's game in tic-tac-toe.
-    let (out, text) = play(&["tictactoe", "--human", "none", "--ai", "perfect", "--games", "3"], "");
+    let (out, text) = play(
+        &[
+            "tictactoe",
+            "--human",
+            "none",
+            "--ai",
+            "perfect",
+            "--games",
+            "3",
+        ],
+        "",
+    );
     assert!(out.status.success());
     assert!(text.contains("Scores: X 0, O 0 (Cat got 3)"), "{text}");
     // A human resigning loses and is asked to play again.
     let (_, text) = play(&["hexapawn", "--ai", "perfect"], "resign\nn\n");
     assert!(text.contains("White resigns: Black wins"), "{text}");
     assert!(text.contains("Play again?"), "{text}");
-    assert!(text.contains("Scores: White 0, Black 1 (Cat got 0)"), "{text}");
+    assert!(
+        text.contains("Scores: White 0, Black 1 (Cat got 0)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -135,28 +198,78 @@ fn bad_requests_fail_with_a_message_and_exit_code_2() {
         let out = tabula(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.starts_with("tabula: ") && err.len() > 12, "{args:?}: {err}");
+        assert!(
+            err.starts_with("tabula: ") && err.len() > 12,
+            "{args:?}: {err}"
+        );
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
 
 #[test]
 fn simulation_is_reproducible_and_reports_a_confidence_interval() {
-    let a = json(&["simulate", "tictactoe", "--games", "200", "--players", "perfect,random", "--seed", "7", "--json"]);
-    let b = json(&["simulate", "tictactoe", "--games", "200", "--players", "perfect,random", "--seed", "7", "--json"]);
+    let a = json(&[
+        "simulate",
+        "tictactoe",
+        "--games",
+        "200",
+        "--players",
+        "perfect,random",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    let b = json(&[
+        "simulate",
+        "tictactoe",
+        "--games",
+        "200",
+        "--players",
+        "perfect,random",
+        "--seed",
+        "7",
+        "--json",
+    ]);
     assert_eq!(a["wins"], b["wins"]);
     assert_eq!(a["games"], 200);
     // Perfect never loses.
     assert_eq!(a["wins"][1], 0);
-    let (lo, hi, p) = (a["win_rate"]["low"].as_f64().unwrap(), a["win_rate"]["high"].as_f64().unwrap(), a["win_rate"]["value"].as_f64().unwrap());
+    let (lo, hi, p) = (
+        a["win_rate"]["low"].as_f64().unwrap(),
+        a["win_rate"]["high"].as_f64().unwrap(),
+        a["win_rate"]["value"].as_f64().unwrap(),
+    );
     assert!(lo <= p && p <= hi);
 }
 
 #[test]
 fn training_reports_the_fields_users_rely_on() {
-    let v = json(&["train", "hexapawn", "--games", "100", "--opponent", "exploit", "--seed", "1", "--json"]);
-    for key in ["games", "wins", "losses", "draws", "last_loss", "unbeatable_after", "matchboxes", "beads", "curve"] {
+    let v = json(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "100",
+        "--opponent",
+        "exploit",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    for key in [
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "last_loss",
+        "unbeatable_after",
+        "matchboxes",
+        "beads",
+        "curve",
+    ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert!(v["unbeatable_after"].as_u64().is_some_and(|g| g <= 100), "{v}");
+    assert!(
+        v["unbeatable_after"].as_u64().is_some_and(|g| g <= 100),
+        "{v}"
+    );
 }

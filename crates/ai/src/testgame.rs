@@ -27,7 +27,10 @@ impl Game for Pile {
         &["A", "B"]
     }
     fn initial_state(&self) -> PileState {
-        PileState { n: self.start, to_move: 0 }
+        PileState {
+            n: self.start,
+            to_move: 0,
+        }
     }
     fn turn(&self, s: &PileState) -> Turn {
         let mut v = Vec::new();
@@ -60,7 +63,9 @@ impl Game for Pile {
         mv.to_string()
     }
     fn parse_position(&self, text: &str) -> Result<PileState, ParseError> {
-        let (n, m) = text.split_once(' ').ok_or_else(|| ParseError::new("n side"))?;
+        let (n, m) = text
+            .split_once(' ')
+            .ok_or_else(|| ParseError::new("n side"))?;
         Ok(PileState {
             n: n.parse().map_err(|_| ParseError::new("n"))?,
             to_move: m.parse().map_err(|_| ParseError::new("side"))?,

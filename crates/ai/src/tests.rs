@@ -8,11 +8,17 @@ use tabula_core::{Game, Strategy, Turn, Value};
 
 #[test]
 fn take_one_or_two_has_the_known_values_and_remoteness() {
-    let game = Pile { start: 30, grow: false, cap: 0 };
+    let game = Pile {
+        start: 30,
+        grow: false,
+        cap: 0,
+    };
     let sol = Solution::solve(&game, &game.initial_state(), 1000).unwrap();
     for n in 0..=30u32 {
         for to_move in 0..2 {
-            let Some(g) = sol.grade(&PileState { n, to_move }) else { continue };
+            let Some(g) = sol.grade(&PileState { n, to_move }) else {
+                continue;
+            };
             let k = n / 3;
             if n % 3 == 0 {
                 assert_eq!((g.value, g.remoteness), (Value::Loss, 2 * k), "n={n}");
@@ -33,16 +39,29 @@ fn take_one_or_two_has_the_known_values_and_remoteness() {
 /// Every grade must be explained by the grades of the children.
 fn check_consistent(game: &Pile, sol: &Solution<Pile>) {
     for (state, g) in sol.iter() {
-        let Turn::Move(_) = game.turn(state) else { continue };
-        let children: Vec<_> = graded_moves(game, sol, state).into_iter().map(|(_, c)| c).collect();
+        let Turn::Move(_) = game.turn(state) else {
+            continue;
+        };
+        let children: Vec<_> = graded_moves(game, sol, state)
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect();
         match g.value {
             Value::Win => {
-                let best = children.iter().filter(|c| c.value == Value::Win).map(|c| c.remoteness).min();
+                let best = children
+                    .iter()
+                    .filter(|c| c.value == Value::Win)
+                    .map(|c| c.remoteness)
+                    .min();
                 assert_eq!(best, Some(g.remoteness), "{state:?}");
             }
             Value::Loss => {
                 assert!(children.iter().all(|c| c.value == Value::Loss), "{state:?}");
-                assert_eq!(children.iter().map(|c| c.remoteness).max(), Some(g.remoteness), "{state:?}");
+                assert_eq!(
+                    children.iter().map(|c| c.remoteness).max(),
+                    Some(g.remoteness),
+                    "{state:?}"
+                );
             }
             Value::Draw => {
                 assert!(children.iter().all(|c| c.value != Value::Win), "{state:?}");
@@ -54,23 +73,41 @@ fn check_consistent(game: &Pile, sol: &Solution<Pile>) {
 
 #[test]
 fn cyclic_graphs_get_draws_and_consistent_grades() {
-    let game = Pile { start: 7, grow: true, cap: 9 };
+    let game = Pile {
+        start: 7,
+        grow: true,
+        cap: 9,
+    };
     let sol = Solution::solve(&game, &game.initial_state(), 1000).unwrap();
     check_consistent(&game, &sol);
-    assert!(sol.stats().draws > 0, "growing the pile must allow endless play");
+    assert!(
+        sol.stats().draws > 0,
+        "growing the pile must allow endless play"
+    );
     // With no way to grow from 1 or 2 counters... taking the last counter still wins.
-    assert_eq!(sol.grade(&PileState { n: 1, to_move: 0 }).unwrap().value, Value::Win);
+    assert_eq!(
+        sol.grade(&PileState { n: 1, to_move: 0 }).unwrap().value,
+        Value::Win
+    );
 }
 
 #[test]
 fn the_solver_refuses_graphs_over_its_limit() {
-    let game = Pile { start: 100, grow: false, cap: 0 };
+    let game = Pile {
+        start: 100,
+        grow: false,
+        cap: 0,
+    };
     assert!(Solution::solve(&game, &game.initial_state(), 10).is_err());
 }
 
 #[test]
 fn perfect_player_wins_fastest_and_never_gives_away_a_win() {
-    let game = Pile { start: 20, grow: true, cap: 22 };
+    let game = Pile {
+        start: 20,
+        grow: true,
+        cap: 22,
+    };
     let sol = Arc::new(Solution::solve(&game, &game.initial_state(), 1000).unwrap());
     let mut perfect = PerfectPlayer::new(sol.clone());
     let mut rng = tabula_core::rng_from_seed(3);
@@ -90,11 +127,20 @@ fn perfect_player_wins_fastest_and_never_gives_away_a_win() {
 
 #[test]
 fn alpha_beta_finds_the_winning_move() {
-    let game = Pile { start: 10, grow: false, cap: 0 };
-    let mut ab = AlphaBeta::<Pile>::new(SearchLimits { depth: 12, time: None });
+    let game = Pile {
+        start: 10,
+        grow: false,
+        cap: 0,
+    };
+    let mut ab = AlphaBeta::<Pile>::new(SearchLimits {
+        depth: 12,
+        time: None,
+    });
     let mut rng = tabula_core::rng_from_seed(1);
     for n in [4u32, 5, 7, 8, 10] {
-        let (mv, score, _) = ab.search(&game, &PileState { n, to_move: 0 }, &mut rng).unwrap();
+        let (mv, score, _) = ab
+            .search(&game, &PileState { n, to_move: 0 }, &mut rng)
+            .unwrap();
         assert_eq!((n as i64 + mv as i64) % 3, 0, "n={n} move {mv}");
         assert!(score > 0);
     }
@@ -105,7 +151,11 @@ fn alpha_beta_finds_the_winning_move() {
 
 #[test]
 fn level_zero_is_random_and_level_100_is_the_strong_player() {
-    let game = Pile { start: 30, grow: false, cap: 0 };
+    let game = Pile {
+        start: 30,
+        grow: false,
+        cap: 0,
+    };
     let sol = Arc::new(Solution::solve(&game, &game.initial_state(), 1000).unwrap());
     let mut rng = tabula_core::rng_from_seed(9);
     let mut top = LeveledPlayer::new(100, Box::new(PerfectPlayer::new(sol.clone())));
@@ -121,7 +171,11 @@ fn level_zero_is_random_and_level_100_is_the_strong_player() {
 
 #[test]
 fn simulation_is_reproducible_and_perfect_beats_random() {
-    let game = Pile { start: 13, grow: false, cap: 0 };
+    let game = Pile {
+        start: 13,
+        grow: false,
+        cap: 0,
+    };
     let sol = Arc::new(Solution::solve(&game, &game.initial_state(), 1000).unwrap());
     let make = |which: usize, _seed: u64| -> Box<dyn Strategy<Pile>> {
         if which == 0 {

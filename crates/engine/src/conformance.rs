@@ -30,9 +30,14 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
         let mut state = game.initial_state();
         for _ in 0..400 {
             let text = game.format_position(&state);
-            let parsed = game.parse_position(&text).map_err(|e| format!("{}: position '{text}' does not parse back: {e}", G::NAME))?;
+            let parsed = game
+                .parse_position(&text)
+                .map_err(|e| format!("{}: position '{text}' does not parse back: {e}", G::NAME))?;
             if parsed != state {
-                return Err(format!("{}: position '{text}' parses to a different state", G::NAME));
+                return Err(format!(
+                    "{}: position '{text}' parses to a different state",
+                    G::NAME
+                ));
             }
             let turn = game.turn(&state);
             moves.clear();
@@ -40,7 +45,10 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
             match turn {
                 Turn::Over(_) => {
                     if !moves.is_empty() {
-                        return Err(format!("{}: the game is over at '{text}' but moves are listed", G::NAME));
+                        return Err(format!(
+                            "{}: the game is over at '{text}' but moves are listed",
+                            G::NAME
+                        ));
                     }
                     break;
                 }
@@ -48,27 +56,45 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
                     outcomes.clear();
                     game.chance_outcomes(&state, &mut outcomes);
                     let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                    if (total - 1.0).abs() > 1e-9 || outcomes.iter().any(|(m, _)| !moves.contains(m)) {
+                    if (total - 1.0).abs() > 1e-9
+                        || outcomes.iter().any(|(m, _)| !moves.contains(m))
+                    {
                         return Err(format!("{}: chance outcomes at '{text}' are not a distribution over the legal outcomes", G::NAME));
                     }
                 }
                 Turn::Move(_) => {}
             }
             if moves.is_empty() {
-                return Err(format!("{}: nobody can move at '{text}' but the game is not over", G::NAME));
+                return Err(format!(
+                    "{}: nobody can move at '{text}' but the game is not over",
+                    G::NAME
+                ));
             }
             for &mv in &moves {
                 let mt = game.format_move(&state, mv);
-                let back = game.parse_move(&state, &mt).map_err(|e| format!("{}: move '{mt}' at '{text}' does not parse back: {e}", G::NAME))?;
+                let back = game.parse_move(&state, &mt).map_err(|e| {
+                    format!(
+                        "{}: move '{mt}' at '{text}' does not parse back: {e}",
+                        G::NAME
+                    )
+                })?;
                 if back != mv {
-                    return Err(format!("{}: move '{mt}' at '{text}' parses to another move", G::NAME));
+                    return Err(format!(
+                        "{}: move '{mt}' at '{text}' parses to another move",
+                        G::NAME
+                    ));
                 }
                 let mut a = state.clone();
-                game.try_play(&mut a, mv).map_err(|e| format!("{}: legal move '{mt}' refused at '{text}': {e}", G::NAME))?;
+                game.try_play(&mut a, mv).map_err(|e| {
+                    format!("{}: legal move '{mt}' refused at '{text}': {e}", G::NAME)
+                })?;
                 let mut b = state.clone();
                 game.play_unchecked(&mut b, mv);
                 if a != b {
-                    return Err(format!("{}: try_play and play_unchecked disagree on '{mt}' at '{text}'", G::NAME));
+                    return Err(format!(
+                        "{}: try_play and play_unchecked disagree on '{mt}' at '{text}'",
+                        G::NAME
+                    ));
                 }
             }
             let mv = moves[rng.gen_range(0..moves.len())];
@@ -80,7 +106,12 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
 
 fn undo_and_replay<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Result<(), String> {
     let seats = handle.game().seats().len();
-    let config = MatchConfig { players: vec!["human".into(); seats], seed, position: None, undo_depth: None };
+    let config = MatchConfig {
+        players: vec!["human".into(); seats],
+        seed,
+        position: None,
+        undo_depth: None,
+    };
     let mut m = MatchImpl::new(handle.clone(), config).map_err(|e| e.to_string())?;
     let mut rng = tabula_core::rng_from_seed(seed ^ 0x55);
     let mut positions = vec![m.view().position];
@@ -98,16 +129,20 @@ fn undo_and_replay<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Result<
                 None => break,
             }
         } else {
-            let pick = view.legal_moves[rng.gen_range(0..view.legal_moves.len())].mv.clone();
+            let pick = view.legal_moves[rng.gen_range(0..view.legal_moves.len())]
+                .mv
+                .clone();
             before_first_human.get_or_insert_with(|| view.position.clone());
-            m.play(&pick).map_err(|e| format!("{}: legal move '{pick}' refused: {e}", G::NAME))?;
+            m.play(&pick)
+                .map_err(|e| format!("{}: legal move '{pick}' refused: {e}", G::NAME))?;
             pick
         };
         let _ = mv;
         positions.push(m.view().position);
     }
     let record = m.record();
-    let replayed = MatchImpl::replay(handle.clone(), &record).map_err(|e| format!("{}: {e}", G::NAME))?;
+    let replayed =
+        MatchImpl::replay(handle.clone(), &record).map_err(|e| format!("{}: {e}", G::NAME))?;
     if replayed.view().position != m.view().position {
         return Err(format!("{}: a replayed record ends elsewhere", G::NAME));
     }
@@ -122,17 +157,26 @@ fn undo_and_replay<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Result<
         undone += 1;
         let now = m.view().position;
         if !positions.contains(&now) {
-            return Err(format!("{}: undo reached a position never played: {now}", G::NAME));
+            return Err(format!(
+                "{}: undo reached a position never played: {now}",
+                G::NAME
+            ));
         }
     }
     if let Some(first) = before_first_human {
         if m.view().position != first || undone == 0 {
-            return Err(format!("{}: undoing everything does not restore the position before the first move", G::NAME));
+            return Err(format!(
+                "{}: undoing everything does not restore the position before the first move",
+                G::NAME
+            ));
         }
     }
     while m.redo() {}
     if m.view().position != *positions.last().expect("the start at least") {
-        return Err(format!("{}: redoing everything does not restore the last position", G::NAME));
+        return Err(format!(
+            "{}: redoing everything does not restore the last position",
+            G::NAME
+        ));
     }
     Ok(())
 }
@@ -141,10 +185,20 @@ fn garbage<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
     let mut rng = tabula_core::rng_from_seed(seed ^ 0xBAD);
     let alphabet: Vec<char> = " 0123456789xoXO.-/:,;=*abcdehmrw\n\té".chars().collect();
     let start = game.initial_state();
-    let mut samples = vec![String::new(), " ".into(), "99999999999999999999".into(), "-1".into(), "\u{0}".into()];
+    let mut samples = vec![
+        String::new(),
+        " ".into(),
+        "99999999999999999999".into(),
+        "-1".into(),
+        "\u{0}".into(),
+    ];
     for _ in 0..300 {
         let len = rng.gen_range(0..24);
-        samples.push((0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect());
+        samples.push(
+            (0..len)
+                .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+                .collect(),
+        );
     }
     // Mutations of a real position text are the likeliest to slip through.
     let text = game.format_position(&start);
@@ -172,7 +226,10 @@ fn garbage<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
             let _ = game.turn(&state);
             let again = game.format_position(&state);
             if game.parse_position(&again).ok().as_ref() != Some(&state) {
-                return Err(format!("{}: accepted position '{s}' does not round-trip", G::NAME));
+                return Err(format!(
+                    "{}: accepted position '{s}' does not round-trip",
+                    G::NAME
+                ));
             }
         }
     }
@@ -184,16 +241,24 @@ fn perfect_keeps_wins<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Resu
     if !game.is_small() {
         return Ok(());
     }
-    let Some(oracle) = handle.oracle() else { return Ok(()) };
+    let Some(oracle) = handle.oracle() else {
+        return Ok(());
+    };
     let mut rng = tabula_core::rng_from_seed(seed ^ 0x9E);
     let mut moves = Vec::new();
     for _ in 0..20 {
         let mut state = game.initial_state();
         for _ in 0..200 {
-            let Turn::Move(_) = game.turn(&state) else { break };
-            let Some(g) = oracle.grade(game, &state) else { break };
+            let Turn::Move(_) = game.turn(&state) else {
+                break;
+            };
+            let Some(g) = oracle.grade(game, &state) else {
+                break;
+            };
             let graded = graded_moves(game, oracle.as_ref(), &state);
-            let Some(&(_, best)) = graded.first() else { break };
+            let Some(&(_, best)) = graded.first() else {
+                break;
+            };
             if best.value != g.value {
                 return Err(format!(
                     "{}: at {} the position is a {} but the best move is a {}",
@@ -204,7 +269,11 @@ fn perfect_keeps_wins<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Resu
                 ));
             }
             if g.value != Value::Draw && best.remoteness != g.remoteness {
-                return Err(format!("{}: remoteness of the best move disagrees at {}", G::NAME, game.format_position(&state)));
+                return Err(format!(
+                    "{}: remoteness of the best move disagrees at {}",
+                    G::NAME,
+                    game.format_position(&state)
+                ));
             }
             moves.clear();
             game.legal_moves(&state, &mut moves);

@@ -68,7 +68,9 @@ pub fn find(name: &str) -> Result<GameEntry, EngineError> {
     let wanted = norm(name);
     registry()
         .into_iter()
-        .find(|e| norm(e.name) == wanted || norm(e.name).replace('-', "") == wanted.replace('-', ""))
+        .find(|e| {
+            norm(e.name) == wanted || norm(e.name).replace('-', "") == wanted.replace('-', "")
+        })
         .ok_or_else(|| EngineError::UnknownGame(name.chars().take(40).collect()))
 }
 

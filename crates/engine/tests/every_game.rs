@@ -31,7 +31,13 @@ fn unknown_games_and_options_are_refused_with_words() {
     let e = tabula_engine::build("chess", "").err().expect("no chess");
     assert!(e.to_string().contains("unknown game"));
     for entry in registry() {
-        let e = tabula_engine::build(entry.name, "nosuchoption=1").err().expect("unknown option refused");
-        assert!(e.to_string().contains("nosuchoption"), "{}: {e}", entry.name);
+        let e = tabula_engine::build(entry.name, "nosuchoption=1")
+            .err()
+            .expect("unknown option refused");
+        assert!(
+            e.to_string().contains("nosuchoption"),
+            "{}: {e}",
+            entry.name
+        );
     }
 }
