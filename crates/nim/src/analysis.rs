@@ -102,6 +102,12 @@ fn reachable_multisets(sorted: &[u32], cap: u64) -> u64 {
 /// True when [`NimOracle`] computes the exact remoteness of this position.
 pub fn remoteness_is_exact(heaps: &[u32]) -> bool {
     let k = key(heaps);
+    let sum: u64 = k.iter().map(|&h| h as u64).sum();
+    let top = k.first().map_or(0, |&h| h as u64);
+    // At least `top + 1` multisets are reachable (the largest heap alone shrinking).
+    if (top + 1).saturating_mul(sum) > REMOTENESS_MAX_WORK {
+        return false;
+    }
     let count = reachable_multisets(&k, REMOTENESS_MAX_POSITIONS);
     let work = count.saturating_mul(k.iter().map(|&h| h as u64).sum::<u64>().max(1));
     count <= REMOTENESS_MAX_POSITIONS && work <= REMOTENESS_MAX_WORK

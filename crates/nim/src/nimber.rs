@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::sync::OnceLock;
 
 /// A nimber `n*` (`*n` in Winning Ways), backed by a `u64`.
 #[derive(
@@ -78,15 +79,40 @@ fn nim_mul(a: u64, b: u64, half: u32) -> u64 {
     if a < 2 || b < 2 {
         return a * b;
     }
+    if half <= 4 {
+        // Both below 256: one look-up instead of three more levels of recursion.
+        return byte_table()[(a as usize) << 8 | b as usize] as u64;
+    }
+    nim_mul_split(a, b, half, nim_mul)
+}
+
+/// Products of all pairs of bytes, built once by the recursion itself.
+fn byte_table() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        fn slow(a: u64, b: u64, half: u32) -> u64 {
+            if a < 2 || b < 2 {
+                return a * b;
+            }
+            nim_mul_split(a, b, half, slow)
+        }
+        (0..65536u64)
+            .map(|i| slow(i >> 8, i & 255, 4) as u8)
+            .collect()
+    })
+}
+
+/// One level of the recursion, with `inner` for the half-width products.
+fn nim_mul_split(a: u64, b: u64, half: u32, inner: fn(u64, u64, u32) -> u64) -> u64 {
     let mask = (1u64 << half) - 1;
     let (a1, a0) = (a >> half, a & mask);
     let (b1, b0) = (b >> half, b & mask);
     let q = half / 2;
-    let low = nim_mul(a0, b0, q);
-    let high = nim_mul(a1, b1, q);
-    let cross = nim_mul(a1 ^ a0, b1 ^ b0, q);
+    let low = inner(a0, b0, q);
+    let high = inner(a1, b1, q);
+    let cross = inner(a1 ^ a0, b1 ^ b0, q);
     let high_part = cross ^ low;
-    let semi = nim_mul(high, 1u64 << (half - 1), q);
+    let semi = inner(high, 1u64 << (half - 1), q);
     (high_part << half) | (low ^ semi)
 }
 
