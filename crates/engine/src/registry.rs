@@ -55,8 +55,10 @@ pub fn registry() -> Vec<GameEntry> {
     vec![
         entry::<tabula_tictactoe::TicTacToe>(),
         entry::<tabula_hexapawn::Hexapawn>(),
+        entry::<tabula_kono::Kono>(),
         entry::<tabula_mutorere::MuTorere>(),
         entry::<tabula_nim::Nim>(),
+        entry::<tabula_northcott::Northcott>(),
         entry::<tabula_auto120::Auto120>(),
         entry::<tabula_samegame::SameGame>(),
     ]
