@@ -235,6 +235,13 @@ impl<G: Registered> MatchImpl<G> {
         if config.position.is_some() {
             handle.ensure_solved_from(&start);
         }
+        if let Some(d) = config.undo_depth {
+            if !(2..=10_000).contains(&d) {
+                return Err(EngineError::Invalid(format!(
+                    "the undo depth must be between 2 and 10000 (seed 000's undo queue holds at least 2), got {d}"
+                )));
+            }
+        }
         let mut specs = Vec::new();
         let mut players = Vec::new();
         for seat in 0..seats {
