@@ -352,6 +352,6 @@ pub struct ServeArgs {
     pub db: Option<PathBuf>,
 }
 
-pub fn serve(_a: ServeArgs) -> Result<()> {
-    bail!("the server is not available in this build")
+pub fn serve(a: ServeArgs) -> Result<()> {
+    tabula_server::run(&a.addr, a.db)
 }

@@ -118,20 +118,22 @@ class LearnPanel {
     const chunks = Math.min(10, Math.max(1, Math.round(games / 20)));
     const per = Math.max(1, Math.round(games / chunks));
     const points = [];
-    let learned = null;
     let done = 0;
     let wins = 0;
     let losses = 0;
     let draws = 0;
-    const base = { kind: 'train', game: this.page.name, variant: this.page.info.variant, player: this.defaults.player, seat: this.defaults.seat, opponent };
+    // `store`: the server continues from the machine it keeps for this seat and keeps
+    // the result, so the machine you play next is the trained one.
+    const base = {
+      kind: 'train', game: this.page.name, variant: this.page.info.variant, player: this.defaults.player,
+      seat: this.defaults.seat, opponent, store: true,
+    };
     try {
-      // Training in rounds, each continuing from the last one's matchboxes, draws the
-      // curve as it grows whatever the server's progress events carry.
+      // Training in rounds draws the curve as it grows, whatever the progress events carry.
       for (let i = 0; i < chunks; i++) {
-        const body = { ...base, games: per, seed: 1000 + i, block: Math.max(1, Math.round(per / 2)) };
-        if (learned) body.learned = learned;
-        const result = await API.runJob(body, (p) => this.bar.set((i + (p.fraction ?? 0)) / chunks));
-        learned = result.learned ?? learned;
+        const body = { ...base, games: per, seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(per / 2)) };
+        const out = await API.runJob(body, (p) => this.bar.set((i + (p.fraction ?? 0)) / chunks));
+        const result = out.report ?? out;
         for (const b of result.curve || []) {
           const n = b.wins + b.losses + b.draws || 1;
           points.push({ x: done + b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n });
@@ -142,8 +144,10 @@ class LearnPanel {
         draws += result.draws ?? 0;
         this.drawCurve(points);
         this.summary.textContent = `${done} games: ${wins} won, ${draws} drawn, ${losses} lost` +
-          (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '');
+          (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
+          (result.last_loss ? ` · last loss in game ${result.last_loss} of this round` : '');
       }
+      toast(`Trained for ${done} games. Start a new game against the ${this.defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine to play the trained one.`, 'success', 5000);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {

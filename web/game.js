@@ -53,8 +53,8 @@ export class GamePage {
       this.info = await API.gameInfo(this.name, params.get('variant') || undefined);
     } catch (e) {
       fill(this.main, h('div.empty',
-        h('h1', 'Game not found'),
-        h('p', e.message),
+        h('h1', e.status === 404 ? 'There is no such game' : 'This game cannot be opened'),
+        h('p', e.status === 404 ? e.message : `This game cannot be opened: ${e.message}`),
         h('p', h('a', { href: '/', 'data-link': true }, 'See every game'))));
       toast(e.message);
       return;
@@ -163,6 +163,8 @@ export class GamePage {
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this.#boardKey(e));
     this.board.svg.addEventListener('focus', () => {
+      // The cursor is for keyboard users: a mouse click focuses the board too.
+      if (!this.board.svg.matches(':focus-visible')) return;
       if (this.cursor === null) this.#moveCursorTo(this.#defaultCursor());
       else this.board.setCursor(this.cursor);
     });
@@ -302,7 +304,7 @@ export class GamePage {
     this.resignBtn.disabled = !mv.human_to_move || !!mv.outcome;
     this.hintBtn.disabled = !!mv.outcome;
     if (this.cursor !== null && !this.board.cellData(this.cursor)) this.cursor = null;
-    if (document.activeElement === this.board.svg && this.cursor !== null) this.board.setCursor(this.cursor);
+    if (this.board.svg.matches(':focus-visible') && this.cursor !== null) this.board.setCursor(this.cursor);
     this.extras?.onView?.(mv, previous);
     if (previous && previous.tally?.games !== mv.tally?.games) this.#refreshTallies();
     this.#maybeWatch();
@@ -399,7 +401,7 @@ export class GamePage {
     },
     e.seat !== null && e.seat !== undefined ? h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }) : h('span.die-mark', '⚄'),
     h('span.log-text', e.text || e.move),
-    e.reason ? h('span.reason', e.reason) : null)));
+    e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', e.reason) : null)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
     this.logList.scrollTop = this.logList.scrollHeight;
   }
@@ -926,7 +928,7 @@ export class GamePage {
       this.newGame();
     } else if (e.key === 'Escape') {
       if (!this.chooser.hidden) this.#hideChooser();
-      else if (this.name === 'northcott') this.newGame();
+      else if (this.name === 'northcott') this.#northcottRestore();
       else if (this.selection.length) {
         this.selection = [];
         this.#highlight();
@@ -947,27 +949,88 @@ export class GamePage {
     const seat = e.button === 2 ? 1 : 0;
     const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
     const side = this.#seatName(seat);
-    if (mv.outcome && !setup) {
+    if (setup) {
+      this.#northcottSetup(id, seat);
+      return;
+    }
+    if (mv.outcome) {
       this.#say(`${mv.result || 'The game is over'}. Esc restores the start.`);
+      toast(`${mv.result || 'The game is over'}. Press Esc to restore the start.`, 'info', 3000);
       return;
     }
-    // The move of `seat`'s piece in this cell's row that lands on the cell.
-    const moves = (mv.legal_moves || []).filter((m) => m.cells[m.cells.length - 1] === id);
-    const mine = moves.filter((m) => (mv.view.pieces || []).some((p) => p.cell === m.cells[0] && p.owner === seat));
-    if (!setup && !this.#isHuman(seat)) {
-      this.#say(`${side} is the computer's side.`);
-      toast(`${side} is played by the computer: use the ${seat === 0 ? 'left' : 'right'} button for your own side${setup ? '' : ', or hold Ctrl to set up'}.`, 'info', 3500);
+    if (!this.#isHuman(seat)) {
+      toast(`${side} is played by the computer: use the ${seat === 0 ? 'right' : 'left'} button for your own pieces, or hold Ctrl to set up.`, 'info', 3500);
       return;
     }
-    if (mv.to_move !== seat || (!mv.human_to_move && !setup)) {
-      toast(`It is ${this.#seatName(mv.to_move ?? (1 - seat))}'s turn.`, 'info', 3000);
+    if (mv.to_move !== seat || !mv.human_to_move) {
+      toast(`It is ${this.#seatName(mv.to_move ?? 1 - seat)}'s turn.`, 'info', 3000);
       return;
     }
-    if (!mine.length) {
+    const move = (mv.legal_moves || []).find((m) => m.cells[m.cells.length - 1] === id);
+    if (!move) {
       this.#nope(id);
       return;
     }
-    this.play(mine[0], { setup });
+    this.play(move);
+  }
+
+  /// Ctrl/Shift + click: the piece of that side jumps to the cell, no reply (seed 002's
+  /// "correction"). The side to move's piece moves by a set-up move; the other side's
+  /// by a new session from the edited position (the API's set-up moves follow the turn).
+  async #northcottSetup(id, seat) {
+    const mv = this.mv;
+    const legal = !mv.outcome && mv.to_move === seat
+      ? (mv.legal_moves || []).find((m) => m.cells[m.cells.length - 1] === id) : null;
+    if (legal) {
+      await this.play(legal, { setup: true });
+      return;
+    }
+    const width = Math.round(mv.view.width);
+    const rows = Math.round(mv.view.height);
+    const row = Math.floor(id / width);
+    const col = id % width;
+    const at = { 0: [], 1: [] };
+    for (const p of mv.view.pieces || []) at[p.owner][Math.floor(p.cell / width)] = p.cell % width;
+    at[seat][row] = col;
+    if (at[0][row] >= at[1][row]) {
+      this.#nope(id);
+      toast('O must stay left of X in its row.', 'info', 2500);
+      return;
+    }
+    const text = [];
+    for (let r = 0; r < rows; r++) {
+      const o = at[0][r];
+      const x = at[1][r];
+      const gap = (n) => (n > 0 ? String(n) : '');
+      text.push(`${gap(o)}O${gap(x - o - 1)}X${gap(width - x - 1)}`);
+    }
+    const mover = mv.to_move ?? (mv.position.trim().endsWith('X') ? 1 : 0);
+    const position = `${text.join('/')} ${mover === 1 ? 'X' : 'O'}`;
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const data = await this.#createSession({ position, players: mv.seats.map((s) => s.player) });
+      localStorage.setItem(`tabula.custom.${data.id}`, '1');
+      this.#adopt(data);
+      this.apply(data.view, { animate: true });
+      this.#say(`Set up: ${this.#seatName(seat)} in row ${row + 1} moved to cell ${col + 1}.`);
+    } catch (err) {
+      toast(err.message);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /// Esc in Northcott: back to the start (a fresh session if this one began from a set-up).
+  async #northcottRestore() {
+    if (!localStorage.getItem(`tabula.custom.${this.id}`)) {
+      await this.newGame();
+      return;
+    }
+    const data = await guarded(() => this.#createSession({ players: this.mv.seats.map((s) => s.player) }));
+    if (!data) return;
+    this.#adopt(data);
+    this.apply(data.view, { animate: true });
   }
 }
 

@@ -490,6 +490,7 @@ export class Board {
 /// A static picture of a view model (home page thumbnails).
 export function thumbnail(container, view, seatColour) {
   const b = new Board(container, { interactive: false, seatColour });
+  b.svg.classList.add('thumbnail');
   b.update(view);
   return b;
 }

@@ -27,19 +27,28 @@ pub struct Expectimax {
 
 impl Default for Expectimax {
     fn default() -> Self {
-        Expectimax { depth: 3, time_limit: None }
+        Expectimax {
+            depth: 3,
+            time_limit: None,
+        }
     }
 }
 
 impl Expectimax {
     /// A search of `depth` plies.
     pub fn with_depth(depth: u32) -> Self {
-        Expectimax { depth: depth.clamp(1, MAX_DEPTH), time_limit: None }
+        Expectimax {
+            depth: depth.clamp(1, MAX_DEPTH),
+            time_limit: None,
+        }
     }
 
     /// Iterative deepening for about `time_limit` per move.
     pub fn with_time(time_limit: Duration) -> Self {
-        Expectimax { depth: MAX_DEPTH, time_limit: Some(time_limit) }
+        Expectimax {
+            depth: MAX_DEPTH,
+            time_limit: Some(time_limit),
+        }
     }
 
     /// Reads options `depth=N` (1..=64 plies) and/or `ms=T` (1..=600000 ms per
@@ -52,17 +61,27 @@ impl Expectimax {
             let (k, v) = item
                 .split_once('=')
                 .ok_or_else(|| format!("expectimax option '{item}' must be depth=N or ms=T"))?;
-            let n: u64 = v.trim().parse().map_err(|_| format!("expectimax {}: '{v}' is not a whole number", k.trim()))?;
+            let n: u64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("expectimax {}: '{v}' is not a whole number", k.trim()))?;
             match k.trim() {
                 "depth" if (1..=MAX_DEPTH as u64).contains(&n) => depth = Some(n as u32),
                 "depth" => return Err(format!("expectimax depth must be 1 to {MAX_DEPTH}")),
                 "ms" if (1..=600_000).contains(&n) => ms = Some(n),
                 "ms" => return Err("expectimax ms must be 1 to 600000".into()),
-                other => return Err(format!("unknown expectimax option '{other}' (expected depth or ms)")),
+                other => {
+                    return Err(format!(
+                        "unknown expectimax option '{other}' (expected depth or ms)"
+                    ))
+                }
             }
         }
         Ok(match (depth, ms) {
-            (d, Some(ms)) => Expectimax { depth: d.unwrap_or(MAX_DEPTH), time_limit: Some(Duration::from_millis(ms)) },
+            (d, Some(ms)) => Expectimax {
+                depth: d.unwrap_or(MAX_DEPTH),
+                time_limit: Some(Duration::from_millis(ms)),
+            },
             (Some(d), None) => Expectimax::with_depth(d),
             (None, None) => Expectimax::default(),
         })
@@ -70,12 +89,28 @@ impl Expectimax {
 
     /// The value of every legal move at a decision node, for the seat to move, after
     /// a search of `depth` plies below the root (the move itself counts as one).
-    pub fn move_values<G: Game>(&self, game: &G, state: &G::State, depth: u32) -> Vec<(G::Move, f64)> {
-        let Turn::Move(seat) = game.turn(state) else { return Vec::new() };
-        let mut search = Search { game, root: seat, deadline: None, nodes: 0, timed_out: false, cut: false };
+    pub fn move_values<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        depth: u32,
+    ) -> Vec<(G::Move, f64)> {
+        let Turn::Move(seat) = game.turn(state) else {
+            return Vec::new();
+        };
+        let mut search = Search {
+            game,
+            root: seat,
+            deadline: None,
+            nodes: 0,
+            timed_out: false,
+            cut: false,
+        };
         search.root_values(state, depth.max(1)).unwrap_or_default()
     }
 }
+
+type MoveValues<G> = Vec<(<G as Game>::Move, f64)>;
 
 struct Search<'a, G: Game> {
     game: &'a G,
@@ -103,7 +138,7 @@ impl<G: Game> Search<'_, G> {
     /// The value for the root seat, or `None` if time ran out.
     fn value(&mut self, state: &G::State, depth: u32) -> Option<f64> {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 {
+        if self.nodes & 1023 == 0 {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.timed_out = true;
@@ -143,7 +178,11 @@ impl<G: Game> Search<'_, G> {
                     return Some(self.game.evaluate(state, self.root));
                 }
                 let maximise = seat == self.root;
-                let mut best = if maximise { f64::NEG_INFINITY } else { f64::INFINITY };
+                let mut best = if maximise {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
                 for mv in moves {
                     let mut child = state.clone();
                     self.game.play_unchecked(&mut child, mv);
@@ -158,7 +197,13 @@ impl<G: Game> Search<'_, G> {
 }
 
 impl<G: Game> Strategy<G> for Expectimax {
-    fn choose(&mut self, game: &G, state: &G::State, seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves);
         match moves.len() {
@@ -175,8 +220,12 @@ impl<G: Game> Strategy<G> for Expectimax {
             timed_out: false,
             cut: false,
         };
-        let mut best: Option<(Vec<(G::Move, f64)>, u32)> = None;
-        let first = if self.time_limit.is_some() { 1 } else { self.depth };
+        let mut best: Option<(MoveValues<G>, u32)> = None;
+        let first = if self.time_limit.is_some() {
+            1
+        } else {
+            self.depth
+        };
         for depth in first..=self.depth {
             search.cut = false;
             match search.root_values(state, depth) {
@@ -200,9 +249,16 @@ impl<G: Game> Strategy<G> for Expectimax {
             (values, 0)
         });
         let top = values.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
-        let ties: Vec<G::Move> = values.iter().filter(|v| v.1 >= top - 1e-12).map(|v| v.0).collect();
+        let ties: Vec<G::Move> = values
+            .iter()
+            .filter(|v| v.1 >= top - 1e-12)
+            .map(|v| v.0)
+            .collect();
         let mv = ties[rng.gen_range(0..ties.len())];
-        Some(Choice::because(mv, format!("expectimax depth {depth}: {top:+.3}")))
+        Some(Choice::because(
+            mv,
+            format!("expectimax depth {depth}, value {top:+.3}"),
+        ))
     }
 }
 
@@ -243,7 +299,11 @@ mod tests {
             &["A", "B"]
         }
         fn initial_state(&self) -> RaceState {
-            RaceState { score: [0, 0], side: 0, roll: 0 }
+            RaceState {
+                score: [0, 0],
+                side: 0,
+                roll: 0,
+            }
         }
         fn turn(&self, s: &RaceState) -> Turn {
             if let Some(w) = (0..2).find(|&i| s.score[i] >= self.goal) {
@@ -305,12 +365,18 @@ mod tests {
     #[test]
     fn finishing_move_is_found_and_valued_as_a_win() {
         let g = Race { goal: 3 };
-        let s = RaceState { score: [1, 2], side: 0, roll: 2 };
+        let s = RaceState {
+            score: [1, 2],
+            side: 0,
+            roll: 2,
+        };
         let values = Expectimax::with_depth(1).move_values(&g, &s, 1);
         let advance = values.iter().find(|v| v.0 == RaceMove::Advance).unwrap().1;
         assert_eq!(advance, 1.0);
         let mut p = Expectimax::with_depth(3);
-        let c = p.choose(&g, &s, 0, &mut tabula_core::rng_from_seed(1)).unwrap();
+        let c = p
+            .choose(&g, &s, 0, &mut tabula_core::rng_from_seed(1))
+            .unwrap();
         assert_eq!(c.mv, RaceMove::Advance);
     }
 
@@ -318,7 +384,11 @@ mod tests {
     fn chance_nodes_average_with_their_probabilities() {
         // Depth 3: our move, B's roll, B's move, then the evaluation.
         let g = Race { goal: 3 };
-        let s = RaceState { score: [0, 2], side: 0, roll: 1 };
+        let s = RaceState {
+            score: [0, 2],
+            side: 0,
+            roll: 1,
+        };
         let values = Expectimax::with_depth(3).move_values(&g, &s, 3);
         let hinder = values.iter().find(|v| v.0 == RaceMove::Hinder).unwrap().1;
         let advance = values.iter().find(|v| v.0 == RaceMove::Advance).unwrap().1;
@@ -346,9 +416,15 @@ mod tests {
     #[test]
     fn a_timed_search_returns_a_legal_move() {
         let g = Race { goal: 40 };
-        let s = RaceState { score: [0, 0], side: 0, roll: 2 };
+        let s = RaceState {
+            score: [0, 0],
+            side: 0,
+            roll: 2,
+        };
         let mut p = Expectimax::from_options("ms=5").unwrap();
-        let c = p.choose(&g, &s, 0, &mut tabula_core::rng_from_seed(3)).unwrap();
+        let c = p
+            .choose(&g, &s, 0, &mut tabula_core::rng_from_seed(3))
+            .unwrap();
         assert!(matches!(c.mv, RaceMove::Advance | RaceMove::Hinder));
         assert!(c.reason.unwrap().starts_with("expectimax depth"));
     }

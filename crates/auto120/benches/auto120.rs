@@ -19,7 +19,9 @@ fn scenario_game(c: &mut Criterion) {
             loop {
                 match game.turn(&state) {
                     Turn::Over(o) => break black_box(o),
-                    Turn::Chance => game.play_unchecked(&mut state, Move::Roll(rng.gen_range(1..=6))),
+                    Turn::Chance => {
+                        game.play_unchecked(&mut state, Move::Roll(rng.gen_range(1..=6)))
+                    }
                     Turn::Move(seat) => {
                         let choice = players[seat].choose(&game, &state, seat, &mut rng).unwrap();
                         game.play_unchecked(&mut state, choice.mv);

@@ -25,12 +25,21 @@ fn player(name: &str) -> Box<dyn Strategy<Auto120>> {
         return Box::new(RandomPlayer);
     }
     let (kind, options) = name.split_once(':').unwrap_or((name, ""));
-    Auto120.custom_player(kind, options, 0).unwrap_or_else(|| panic!("unknown player {name}"))
+    Auto120
+        .custom_player(kind, options, 0)
+        .unwrap_or_else(|| panic!("unknown player {name}"))
 }
 
 fn pairing(a: &str, b: &str, games: u64, seed: u64) -> SimReport {
     let names = [a, b];
-    simulate(&Auto120, names, |i, _| player(names[i]), games, seed, &|| {})
+    simulate(
+        &Auto120,
+        names,
+        |i, _| player(names[i]),
+        games,
+        seed,
+        &|| {},
+    )
 }
 
 /// One game with the die rolled directly, both players through `Strategy::choose`.
@@ -45,24 +54,51 @@ fn bare_game(players: &mut [Scenario; 2], rng: &mut tabula_core::Rng) -> (Outcom
             Turn::Chance => game.play_unchecked(&mut state, Move::Roll(rng.gen_range(1..=6))),
             Turn::Move(seat) => {
                 decisions += 1;
-                let c = players[seat].choose(&game, &state, seat, rng).expect("a marker to move");
+                let c = players[seat]
+                    .choose(&game, &state, seat, rng)
+                    .expect("a marker to move");
                 game.play_unchecked(&mut state, c.mv);
             }
         }
     }
 }
 
-fn speed(games: u64, seed: u64) {
-    let t = Instant::now();
-    let r = pairing("scenario", "scenario", games, seed);
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "tabula_ai::simulate, scenario vs scenario: {games} games in {s:.2} s = {:.0} games/minute ({} threads, {:.1} decisions/game)",
-        games as f64 / s * 60.0,
-        rayon::current_num_threads(),
-        r.mean_turns
+/// CPU time used by this process so far (Linux), to tell the speed of the code
+/// from the load other processes put on a shared machine.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn report(what: &str, games: u64, wall: f64, cpu: Option<f64>, decisions: f64) {
+    let threads = rayon::current_num_threads() as f64;
+    print!(
+        "{what}: {games} games in {wall:.2} s wall = {:.0} games/minute ({decisions:.1} decisions/game)",
+        games as f64 / wall * 60.0
     );
-    let t = Instant::now();
+    if let Some(cpu) = cpu {
+        print!(
+            "; {cpu:.2} CPU s = {:.0} games/minute on {threads} otherwise idle cores",
+            games as f64 / cpu * 60.0 * threads
+        );
+    }
+    println!();
+}
+
+fn speed(games: u64, seed: u64) {
+    let (t, c) = (Instant::now(), cpu_seconds());
+    let r = pairing("scenario", "scenario", games, seed);
+    let cpu = c.zip(cpu_seconds()).map(|(a, b)| b - a);
+    report(
+        "tabula_ai::simulate, scenario vs scenario",
+        games,
+        t.elapsed().as_secs_f64(),
+        cpu,
+        r.mean_turns,
+    );
+    let (t, c) = (Instant::now(), cpu_seconds());
     let decisions: u64 = (0..games)
         .into_par_iter()
         .map(|i| {
@@ -71,18 +107,25 @@ fn speed(games: u64, seed: u64) {
             bare_game(&mut players, &mut rng).1 as u64
         })
         .sum();
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "bare loop, scenario vs scenario: {games} games in {s:.2} s = {:.0} games/minute ({:.1} decisions/game)",
-        games as f64 / s * 60.0,
-        decisions as f64 / games as f64
+    let cpu = c.zip(cpu_seconds()).map(|(a, b)| b - a);
+    report(
+        "bare loop, scenario vs scenario",
+        games,
+        t.elapsed().as_secs_f64(),
+        cpu,
+        decisions as f64 / games as f64,
     );
 }
 
 fn main() {
     let mut games = 100_000u64;
     let mut seed = 1u64;
-    let mut players = vec!["random".to_string(), "scenario".into(), "expectimax".into(), "best".into()];
+    let mut players = vec![
+        "random".to_string(),
+        "scenario".into(),
+        "expectimax".into(),
+        "best".into(),
+    ];
     let mut speed_only = false;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;

@@ -50,8 +50,9 @@ impl Best {
     pub fn rank_moves(&self, state: &State) -> Vec<(u8, f64)> {
         let t = tables();
         let seat = state.side as usize & 1;
-        let mut out: Vec<(u8, f64)> =
-            distinct_markers(state).map(|m| (m, after_move(t, state, m, seat, self.depth - 1))).collect();
+        let mut out: Vec<(u8, f64)> = distinct_markers(state)
+            .map(|m| (m, after_move(t, state, m, seat, self.depth - 1)))
+            .collect();
         out.sort_by(|a, b| b.1.total_cmp(&a.1));
         out
     }
@@ -60,7 +61,9 @@ impl Best {
 /// Marker indices in play, one per occupied square.
 fn distinct_markers(state: &State) -> impl Iterator<Item = u8> + '_ {
     let mine = state.markers[state.side as usize & 1];
-    (0..MARKERS).filter(move |&m| mine[m] != TARGET && !mine[..m].contains(&mine[m])).map(|m| m as u8)
+    (0..MARKERS)
+        .filter(move |&m| mine[m] != TARGET && !mine[..m].contains(&mine[m]))
+        .map(|m| m as u8)
 }
 
 /// P(`me` wins) at a node where the die is about to be rolled.
@@ -106,13 +109,22 @@ fn rolling(t: &Tables, state: &State, me: usize, depth: u32) -> f64 {
 }
 
 impl Strategy<Auto120> for Best {
-    fn choose(&mut self, _game: &Auto120, state: &State, _seat: Seat, _rng: &mut Rng) -> Option<Choice<Move>> {
+    fn choose(
+        &mut self,
+        _game: &Auto120,
+        state: &State,
+        _seat: Seat,
+        _rng: &mut Rng,
+    ) -> Option<Choice<Move>> {
         if state.roll == 0 || state.winner().is_some() {
             return None;
         }
         let ranked = self.rank_moves(state);
         let (m, p) = *ranked.first()?;
-        Some(Choice::because(Move::Marker(m), format!("best: wins {:.1}%", 100.0 * p)))
+        Some(Choice::because(
+            Move::Marker(m),
+            format!("best ({:.1}% to win)", 100.0 * p),
+        ))
     }
 }
 

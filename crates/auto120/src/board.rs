@@ -20,6 +20,20 @@ const FACTOR: u8 = 8;
 /// Flags of every position 0..=120 (0 is unused).
 static FLAGS: [u8; TARGET as usize + 1] = flags();
 
+/// Reachability of every position 0..=120, for tables built at compile time.
+pub(crate) const REACHABLE_TABLE: [bool; TARGET as usize + 1] = reachable_table();
+
+const fn reachable_table() -> [bool; TARGET as usize + 1] {
+    let f = flags();
+    let mut r = [false; TARGET as usize + 1];
+    let mut p = 0;
+    while p <= TARGET as usize {
+        r[p] = f[p] & REACHABLE != 0;
+        p += 1;
+    }
+    r
+}
+
 const fn flags() -> [u8; TARGET as usize + 1] {
     let n = TARGET as usize;
     let mut f = [0u8; TARGET as usize + 1];
@@ -73,33 +87,39 @@ const fn flags() -> [u8; TARGET as usize + 1] {
     f
 }
 
+#[inline]
 fn flag(p: u32, bit: u8) -> bool {
     p <= TARGET as u32 && FLAGS[p as usize] & bit != 0
 }
 
 /// True if a marker can ever stand on `p` (1 and the products of rolls 2..=6).
+#[inline]
 pub fn is_reachable(p: u32) -> bool {
     flag(p, REACHABLE)
 }
 
 /// True if a marker on `p` can still land exactly on 120 (the seed's "path" or
 /// "fast track"); 1 and 120 included.
+#[inline]
 pub fn is_on_path(p: u32) -> bool {
     flag(p, ON_PATH)
 }
 
 /// True if one roll of 2..=6 takes a marker from `p` exactly to 120.
+#[inline]
 pub fn is_penultimate(p: u32) -> bool {
     flag(p, PENULTIMATE)
 }
 
 /// True for the other positions on the path (neither 1, 120 nor penultimate).
+#[inline]
 pub fn is_factor(p: u32) -> bool {
     flag(p, FACTOR)
 }
 
 /// Where a marker on `p` ends after a roll `r`: the product, or 1 if it
 /// exceeds 120 (a "blow out").
+#[inline]
 pub fn destination(p: u8, r: u8) -> u8 {
     let d = p as u32 * r as u32;
     if d > TARGET as u32 {
@@ -137,7 +157,10 @@ mod tests {
 
     #[test]
     fn primes_above_six_are_never_landed_on() {
-        for p in [7u32, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113] {
+        for p in [
+            7u32, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89,
+            97, 101, 103, 107, 109, 113,
+        ] {
             assert!(!is_reachable(p), "{p}");
         }
         assert!(is_reachable(1) && is_reachable(64) && is_reachable(81) && is_reachable(120));

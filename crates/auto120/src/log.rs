@@ -36,8 +36,16 @@ pub fn describe_effect(state: &State, e: &MoveEffect) -> String {
     }
     let bumped: Vec<usize> = (0..MARKERS).filter(|&m| e.bumped[m]).collect();
     if !bumped.is_empty() {
-        let noun = if bumped.len() == 1 { "marker" } else { "markers" };
-        text.push_str(&format!(", bumps {}'s {noun} {} back to 1", player(1 - e.seat), list(&bumped)));
+        let noun = if bumped.len() == 1 {
+            "marker"
+        } else {
+            "markers"
+        };
+        text.push_str(&format!(
+            ", bumps {}'s {noun} {} back to 1",
+            player(1 - e.seat),
+            list(&bumped)
+        ));
     }
     if e.wins {
         text.push_str(&format!(": {} wins", player(e.seat)));
@@ -69,7 +77,12 @@ pub fn log_line(state: &State, mv: Move, reason: Option<&str>) -> String {
                 Some(r) if !r.is_empty() => format!(", {r}"),
                 _ => String::new(),
             };
-            format!("{} rolls {}{why}: {}", player(seat), e.roll, describe_effect(state, &e))
+            format!(
+                "{} rolls {}{why}: {}",
+                player(seat),
+                e.roll,
+                describe_effect(state, &e)
+            )
         }
     }
 }
@@ -82,22 +95,34 @@ mod tests {
     #[test]
     fn the_seeds_example_line() {
         let s = parse_position("1,1,1,1/1,1,8,1:2r5").unwrap();
-        assert_eq!(log_line(&s, Move::Marker(2), Some("scenario A")), "Player 2 rolls 5, scenario A: marker 3 from 8 to 40");
+        assert_eq!(
+            log_line(&s, Move::Marker(2), Some("scenario A")),
+            "Player 2 rolls 5, scenario A: marker 3 from 8 to 40"
+        );
     }
 
     #[test]
     fn rolls_blow_outs_bumps_and_wins_are_worded() {
         let s = parse_position("1,1,1,1/1,1,1,1:2").unwrap();
-        assert_eq!(log_line(&s, Move::Roll(1), None), "Player 2 rolls 1 and forfeits the turn");
+        assert_eq!(
+            log_line(&s, Move::Roll(1), None),
+            "Player 2 rolls 1 and forfeits the turn"
+        );
         assert_eq!(log_line(&s, Move::Roll(4), None), "");
         let s = parse_position("30,1,1,1/1,1,1,1:1r5").unwrap();
-        assert_eq!(log_line(&s, Move::Marker(0), None), "Player 1 rolls 5: marker 1 from 30 to 150: over 120, back to 1");
+        assert_eq!(
+            log_line(&s, Move::Marker(0), None),
+            "Player 1 rolls 5: marker 1 from 30 to 150: over 120, back to 1"
+        );
         let s = parse_position("8,1,1,1/40,1,40,1:1r5").unwrap();
         assert_eq!(
             log_line(&s, Move::Marker(0), Some("scenario C")),
             "Player 1 rolls 5, scenario C: marker 1 from 8 to 40, bumps Player 2's markers 1 and 3 back to 1"
         );
         let s = parse_position("120,120,20,120/1,1,1,1:1r6").unwrap();
-        assert_eq!(log_line(&s, Move::Marker(2), None), "Player 1 rolls 6: marker 3 from 20 to 120, retired (4 of 4): Player 1 wins");
+        assert_eq!(
+            log_line(&s, Move::Marker(2), None),
+            "Player 1 rolls 6: marker 3 from 20 to 120, retired (4 of 4): Player 1 wins"
+        );
     }
 }

@@ -29,8 +29,12 @@ fn small_number(text: &str, what: &str, max: u32) -> Result<u8, ParseError> {
     let t = text.trim();
     match t.parse::<u32>() {
         Ok(n) if (1..=max).contains(&n) => Ok(n as u8),
-        Ok(_) => Err(ParseError::new(format!("{what} must be between 1 and {max}, not {t}"))),
-        Err(_) => Err(ParseError::new(format!("expected a {what} number, found '{t}'"))),
+        Ok(_) => Err(ParseError::new(format!(
+            "{what} must be between 1 and {max}, not {t}"
+        ))),
+        Err(_) => Err(ParseError::new(format!(
+            "expected a {what} number, found '{t}'"
+        ))),
     }
 }
 
@@ -39,7 +43,9 @@ pub fn parse_move(state: &State, text: &str) -> Result<Move, ParseError> {
     let t = text.trim().to_ascii_lowercase();
     let words: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
     let rest_after = |prefixes: &[&str]| -> Option<String> {
-        prefixes.iter().find_map(|p| words.strip_prefix(p).map(|r| r.trim().to_string()))
+        prefixes
+            .iter()
+            .find_map(|p| words.strip_prefix(p).map(|r| r.trim().to_string()))
     };
     if let Some(r) = rest_after(&["starter", "start"]) {
         return Ok(Move::Starter(small_number(&r, "player", 2)? - 1));
@@ -48,12 +54,18 @@ pub fn parse_move(state: &State, text: &str) -> Result<Move, ParseError> {
         return Ok(Move::Roll(small_number(&r, "die roll", 6)?));
     }
     if let Some(r) = rest_after(&["marker", "m"]) {
-        return Ok(Move::Marker(small_number(&r, "marker", MARKERS as u32)? - 1));
+        return Ok(Move::Marker(
+            small_number(&r, "marker", MARKERS as u32)? - 1,
+        ));
     }
     if !words.is_empty() && words.chars().all(|c| c.is_ascii_digit()) {
         return match state.turn() {
-            Turn::Move(_) => Ok(Move::Marker(small_number(&words, "marker", MARKERS as u32)? - 1)),
-            Turn::Chance if state.side == NO_SIDE => Ok(Move::Starter(small_number(&words, "player", 2)? - 1)),
+            Turn::Move(_) => Ok(Move::Marker(
+                small_number(&words, "marker", MARKERS as u32)? - 1,
+            )),
+            Turn::Chance if state.side == NO_SIDE => {
+                Ok(Move::Starter(small_number(&words, "player", 2)? - 1))
+            }
             Turn::Chance => Ok(Move::Roll(small_number(&words, "die roll", 6)?)),
             Turn::Over(_) => Err(ParseError::new("the game is over")),
         };
@@ -67,7 +79,11 @@ pub fn parse_move(state: &State, text: &str) -> Result<Move, ParseError> {
 /// Writes a position in the documented text form.
 pub fn format_position(state: &State) -> String {
     let seat = |s: usize| {
-        state.markers[s].iter().map(|p| p.to_string()).collect::<Vec<_>>().join(",")
+        state.markers[s]
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
     };
     let turn = match (state.side, state.roll) {
         (NO_SIDE, _) => "?".to_string(),
@@ -80,9 +96,9 @@ pub fn format_position(state: &State) -> String {
 /// Reads a position, rejecting any that the rules cannot produce.
 pub fn parse_position(text: &str) -> Result<State, ParseError> {
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    let (boards, turn) = compact
-        .split_once(':')
-        .ok_or_else(|| ParseError::new("expected P1/P2:T, like 1,1,1,1/1,1,1,1:? (see the Auto120 notation)"))?;
+    let (boards, turn) = compact.split_once(':').ok_or_else(|| {
+        ParseError::new("expected P1/P2:T, like 1,1,1,1/1,1,1,1:? (see the Auto120 notation)")
+    })?;
     let groups: Vec<&str> = boards.split('/').collect();
     if groups.len() != 2 {
         return Err(ParseError::new(format!(
@@ -102,7 +118,11 @@ pub fn parse_position(text: &str) -> Result<State, ParseError> {
         }
         for (m, item) in items.iter().enumerate() {
             let p: u32 = item.parse().map_err(|_| {
-                ParseError::new(format!("Player {} marker {}: '{item}' is not a position", seat + 1, m + 1))
+                ParseError::new(format!(
+                    "Player {} marker {}: '{item}' is not a position",
+                    seat + 1,
+                    m + 1
+                ))
             })?;
             if !(1..=TARGET as u32).contains(&p) {
                 return Err(ParseError::new(format!(
@@ -129,13 +149,21 @@ pub fn parse_position(text: &str) -> Result<State, ParseError> {
         }
     }
     let (side, roll) = parse_turn(turn)?;
-    let state = State { markers, side, roll };
+    let state = State {
+        markers,
+        side,
+        roll,
+    };
     if side == NO_SIDE && markers != [[1; MARKERS]; 2] {
-        return Err(ParseError::new("'?' (first player not yet drawn) needs every marker on 1"));
+        return Err(ParseError::new(
+            "'?' (first player not yet drawn) needs every marker on 1",
+        ));
     }
     let done = [0, 1].map(|s| markers[s] == [TARGET; MARKERS]);
     if done[0] && done[1] {
-        return Err(ParseError::new("both players cannot have retired all their markers"));
+        return Err(ParseError::new(
+            "both players cannot have retired all their markers",
+        ));
     }
     if let Some(w) = state.winner() {
         if side as usize != 1 - w || roll != 0 {
@@ -171,8 +199,16 @@ fn parse_turn(turn: &str) -> Result<(u8, u8), ParseError> {
         None => 0,
         Some(r) => match r.parse::<u8>() {
             Ok(n @ 2..=6) => n,
-            Ok(1) => return Err(ParseError::new("a roll of 1 forfeits the turn and is never pending")),
-            _ => return Err(ParseError::new(format!("pending roll '{r}' must be 2 to 6"))),
+            Ok(1) => {
+                return Err(ParseError::new(
+                    "a roll of 1 forfeits the turn and is never pending",
+                ))
+            }
+            _ => {
+                return Err(ParseError::new(format!(
+                    "pending roll '{r}' must be 2 to 6"
+                )))
+            }
         },
     };
     Ok((side, roll))
@@ -184,7 +220,12 @@ mod tests {
 
     #[test]
     fn positions_round_trip() {
-        for text in ["1,1,1,1/1,1,1,1:?", "4,1,1,1/6,1,1,1:2", "4,1,1,1/6,1,1,1:2r5", "120,120,120,120/4,20,1,1:2"] {
+        for text in [
+            "1,1,1,1/1,1,1,1:?",
+            "4,1,1,1/6,1,1,1:2",
+            "4,1,1,1/6,1,1,1:2r5",
+            "120,120,120,120/4,20,1,1:2",
+        ] {
             let s = parse_position(text).unwrap();
             assert_eq!(format_position(&s), text);
         }
@@ -219,7 +260,11 @@ mod tests {
         let start = State::start();
         let rolling = parse_position("1,1,1,1/1,1,1,1:1").unwrap();
         let moving = parse_position("1,1,1,1/1,1,1,1:1r3").unwrap();
-        for (s, mv) in [(start, Move::Starter(1)), (rolling, Move::Roll(4)), (moving, Move::Marker(2))] {
+        for (s, mv) in [
+            (start, Move::Starter(1)),
+            (rolling, Move::Roll(4)),
+            (moving, Move::Marker(2)),
+        ] {
             assert_eq!(parse_move(&s, &format_move(mv)).unwrap(), mv);
         }
         assert_eq!(parse_move(&rolling, "r6").unwrap(), Move::Roll(6));
@@ -227,7 +272,15 @@ mod tests {
         assert_eq!(parse_move(&moving, "2").unwrap(), Move::Marker(1));
         assert_eq!(parse_move(&rolling, "2").unwrap(), Move::Roll(2));
         assert_eq!(parse_move(&start, "2").unwrap(), Move::Starter(1));
-        for bad in ["marker 5", "m0", "roll 7", "jump", "", "marker", "99999999999999999999"] {
+        for bad in [
+            "marker 5",
+            "m0",
+            "roll 7",
+            "jump",
+            "",
+            "marker",
+            "99999999999999999999",
+        ] {
             assert!(parse_move(&moving, bad).is_err(), "{bad}");
         }
     }

@@ -1,10 +1,12 @@
 //! The seed's heuristic player: scenario sets A, B, C and D, tried in that order.
 //!
 //! Readings of the seed where its text leaves room (see docs/games/auto120.md):
-//! - A moves a marker onto a penultimate position (20, 24, 30, 40, 60) *or onto
-//!   120 itself*: the seed's own programs list 120 among the Set A targets, and
-//!   finishing is the point of the fast track. The option `strict` leaves 120 out
-//!   (a marker then finishes only when Set D happens to pick it).
+//! - A moves a marker onto a penultimate position, exactly the seed's set
+//!   {20, 24, 30, 40, 60} (derived: one roll of 2..6 from 120). The seed's text
+//!   puts 120 itself in neither A nor B (Part 2 counts five penultimate and nine
+//!   factor positions, 120 apart), so by default a marker reaches 120 only when
+//!   Set D happens to pick it. The option `finish` adds 120 to the Set A targets,
+//!   as the seed author's published programs do; that player is much stronger.
 //! - A and B pick at random among the markers that qualify (the seed: "it will pick
 //!   one at random"; B uses "the same searching logic").
 //! - C "bumps an opposing marker without leaving the fast track": a marker that
@@ -19,7 +21,7 @@
 //!   (With a roll of 2..6 a marker on 1 always reaches a factor position, so B
 //!   catches every such move and D(ii) never actually happens.)
 
-use crate::board::{is_factor, is_on_path, is_penultimate, MARKERS, TARGET};
+use crate::board::{is_factor, is_on_path, is_penultimate, TARGET};
 use crate::state::{Move, State};
 use crate::Auto120;
 use rand::Rng as _;
@@ -28,17 +30,19 @@ use tabula_core::{Choice, Rng, Seat, Strategy};
 /// The seed's scenario-set player.
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
-    /// Leave 120 out of Set A (the seed's text read literally).
-    pub strict: bool,
+    /// Add 120 to the Set A targets (the seed author's programs; not the seed's text).
+    pub finish: bool,
 }
 
 impl Scenario {
-    /// Builds the player from its options: empty, or `strict`.
+    /// Builds the player from its options: empty, or `finish`.
     pub fn from_options(options: &str) -> Result<Scenario, String> {
         match options.trim() {
-            "" => Ok(Scenario { strict: false }),
-            "strict" => Ok(Scenario { strict: true }),
-            other => Err(format!("unknown scenario option '{other}' (expected nothing or 'strict')")),
+            "" => Ok(Scenario { finish: false }),
+            "finish" => Ok(Scenario { finish: true }),
+            other => Err(format!(
+                "unknown scenario option '{other}' (expected nothing or 'finish')"
+            )),
         }
     }
 
@@ -47,53 +51,80 @@ impl Scenario {
         let roll = state.roll as u32;
         let mine = state.markers[seat & 1];
         let theirs = state.markers[1 - (seat & 1)];
-        let product = |m: usize| mine[m] as u32 * roll;
-        let in_game = |m: usize| mine[m] != TARGET;
-        let mut picked = [0u8; MARKERS];
-        let mut choose = |filter: &dyn Fn(usize) -> bool, rng: &mut Rng| -> Option<u8> {
-            let mut n = 0;
-            for m in 0..MARKERS {
-                if in_game(m) && filter(m) {
-                    picked[n] = m as u8;
-                    n += 1;
+        // One pass sorts the markers into bit masks, one per rule (hot path of
+        // simulations: no closures, no allocation).
+        let (mut a, mut b, mut c, mut safe, mut in_play, mut at_start) =
+            (0u8, 0u8, 0u8, 0u8, 0u8, 0u8);
+        for (m, &p) in mine.iter().enumerate() {
+            if p == TARGET {
+                continue;
+            }
+            let bit = 1u8 << m;
+            let d = p as u32 * roll;
+            if is_penultimate(d) || (self.finish && d == TARGET as u32) {
+                a |= bit;
+            } else if is_factor(d) {
+                b |= bit;
+            }
+            if d < TARGET as u32 && !is_on_path(p as u32) && theirs.contains(&(d as u8)) {
+                c |= bit;
+            }
+            if p == 1 {
+                at_start |= bit;
+            } else {
+                in_play |= bit;
+                if d <= TARGET as u32 {
+                    safe |= bit;
                 }
             }
-            match n {
-                0 => None,
-                1 => Some(picked[0]),
-                _ => Some(picked[rng.gen_range(0..n)]),
-            }
-        };
-        let strict = self.strict;
-        if let Some(m) = choose(&|m| is_penultimate(product(m)) || (!strict && product(m) == TARGET as u32), rng) {
-            return Some((m, 'A'));
         }
-        if let Some(m) = choose(&|m| is_factor(product(m)), rng) {
-            return Some((m, 'B'));
+        if a != 0 {
+            return Some((random_member(a, rng), 'A'));
         }
-        if let Some(m) = (0..MARKERS).find(|&m| {
-            in_game(m) && !is_on_path(mine[m] as u32) && product(m) < TARGET as u32 && theirs.contains(&(product(m) as u8))
-        }) {
-            return Some((m as u8, 'C'));
+        if b != 0 {
+            return Some((random_member(b, rng), 'B'));
         }
-        let in_play = |m: usize| mine[m] > 1;
-        let has_in_play = (0..MARKERS).any(|m| in_game(m) && in_play(m));
-        let has_at_start = (0..MARKERS).any(|m| mine[m] == 1);
-        let use_in_play = match (has_in_play, has_at_start) {
+        if c != 0 {
+            return Some((c.trailing_zeros() as u8, 'C'));
+        }
+        let use_in_play = match (in_play != 0, at_start != 0) {
             (true, true) => rng.gen_bool(0.5),
-            (in_play, _) => in_play,
+            (some_in_play, _) => some_in_play,
         };
-        let m = if use_in_play {
-            choose(&|m| in_play(m) && product(m) <= TARGET as u32, rng).or_else(|| choose(&in_play, rng))
+        let group = if !use_in_play {
+            at_start
+        } else if safe != 0 {
+            safe
         } else {
-            choose(&|m| mine[m] == 1, rng)
+            in_play
         };
-        m.map(|m| (m, 'D'))
+        (group != 0).then(|| (random_member(group, rng), 'D'))
+    }
+}
+
+/// A uniformly random marker index among the set bits of `mask` (not empty).
+fn random_member(mask: u8, rng: &mut Rng) -> u8 {
+    let n = mask.count_ones();
+    let mut k = if n == 1 { 0 } else { rng.gen_range(0..n) };
+    let mut rest = mask;
+    loop {
+        let m = rest.trailing_zeros() as u8;
+        if k == 0 {
+            return m;
+        }
+        k -= 1;
+        rest &= rest - 1;
     }
 }
 
 impl Strategy<Auto120> for Scenario {
-    fn choose(&mut self, _game: &Auto120, state: &State, seat: Seat, rng: &mut Rng) -> Option<Choice<Move>> {
+    fn choose(
+        &mut self,
+        _game: &Auto120,
+        state: &State,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<Move>> {
         if state.roll == 0 {
             return None;
         }
@@ -119,16 +150,23 @@ mod tests {
     fn pick(pos: &str) -> (u8, char) {
         let s = parse_position(pos).unwrap();
         let mut rng = tabula_core::rng_from_seed(7);
-        Scenario::default().pick(&s, s.side().unwrap(), &mut rng).unwrap()
+        Scenario::default()
+            .pick(&s, s.side().unwrap(), &mut rng)
+            .unwrap()
     }
 
     #[test]
-    fn a_targets_penultimate_and_home() {
+    fn a_targets_penultimate_positions_and_with_finish_120() {
         assert_eq!(pick("4,1,1,1/1,1,1,1:1r5"), (0, 'A'));
-        assert_eq!(pick("1,20,1,1/1,1,1,1:1r6"), (1, 'A'));
-        let s = parse_position("1,20,1,1/1,1,1,1:1r6").unwrap();
-        let strict = Scenario { strict: true }.pick(&s, 0, &mut tabula_core::rng_from_seed(1)).unwrap();
-        assert_eq!(strict.1, 'B', "strict: 1x6 = 6 is a factor; 120 is not a target");
+        // By the seed's text 120 is no target: 1x6 = 6 is a factor (B).
+        assert_eq!(pick("1,20,120,120/1,1,1,1:1r6"), (0, 'B'));
+        let s = parse_position("1,20,120,120/1,1,1,1:1r6").unwrap();
+        let finish = Scenario { finish: true }
+            .pick(&s, 0, &mut tabula_core::rng_from_seed(1))
+            .unwrap();
+        assert_eq!(finish, (1, 'A'));
+        // Only D may then finish a marker: 20x6 = 120 does not blow out.
+        assert_eq!(pick("20,120,120,120/1,1,1,1:1r6"), (0, 'D'));
     }
 
     #[test]

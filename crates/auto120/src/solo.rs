@@ -9,7 +9,9 @@
 //! by `evaluate`, `expectimax` and `best`. The tables take well under a second to
 //! build in release mode and are built once per process, on first use.
 
-use crate::board::{destination, is_reachable, DIE_FACES, MARKERS, MIN_MOVING_ROLL, TARGET};
+#[cfg(test)]
+use crate::board::is_reachable;
+use crate::board::{destination, DIE_FACES, MARKERS, MIN_MOVING_ROLL, REACHABLE_TABLE, TARGET};
 use std::sync::OnceLock;
 
 /// Number of reachable positions (1, the products of rolls 2..=6 up to 120).
@@ -21,24 +23,26 @@ pub const HORIZON: usize = 160;
 const ROLLS: usize = (DIE_FACES - MIN_MOVING_ROLL + 1) as usize;
 const NONE: u32 = u32::MAX;
 
-/// Position -> index among the reachable positions (255 for unreachable ones).
-static INDEX: OnceLock<([u8; TARGET as usize + 1], [u8; POSITIONS])> = OnceLock::new();
+/// Position -> index among the reachable positions (255 for unreachable ones),
+/// and index -> position.
+static INDEX: [u8; TARGET as usize + 1] = index_maps().0;
+static POSITION: [u8; POSITIONS] = index_maps().1;
 
-fn index_maps() -> &'static ([u8; TARGET as usize + 1], [u8; POSITIONS]) {
-    INDEX.get_or_init(|| {
-        let mut index = [u8::MAX; TARGET as usize + 1];
-        let mut position = [0u8; POSITIONS];
-        let mut i = 0;
-        for p in 1..=TARGET {
-            if is_reachable(p as u32) {
-                index[p as usize] = i as u8;
-                position[i] = p;
-                i += 1;
-            }
+const fn index_maps() -> ([u8; TARGET as usize + 1], [u8; POSITIONS]) {
+    let mut index = [u8::MAX; TARGET as usize + 1];
+    let mut position = [0u8; POSITIONS];
+    let mut i = 0;
+    let mut p = 1;
+    while p <= TARGET as usize {
+        if REACHABLE_TABLE[p] {
+            index[p] = i as u8;
+            position[i] = p as u8;
+            i += 1;
         }
-        assert_eq!(i, POSITIONS, "36 reachable positions");
-        (index, position)
-    })
+        p += 1;
+    }
+    assert!(i == POSITIONS, "36 reachable positions");
+    (index, position)
 }
 
 const fn binomial(n: usize, k: usize) -> usize {
@@ -54,22 +58,54 @@ const fn binomial(n: usize, k: usize) -> usize {
     r
 }
 
+/// `RANK_TERM[k][i]` = C(i + k, k + 1): the term of the k-th smallest index.
+static RANK_TERM: [[u32; POSITIONS]; MARKERS] = rank_terms();
+
+const fn rank_terms() -> [[u32; POSITIONS]; MARKERS] {
+    let mut t = [[0u32; POSITIONS]; MARKERS];
+    let mut k = 0;
+    while k < MARKERS {
+        let mut i = 0;
+        while i < POSITIONS {
+            t[k][i] = binomial(i + k, k + 1) as u32;
+            i += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 /// Rank of a sorted multiset of position indices (a <= b <= c <= d), via the
 /// combinatorial number system on (a, b+1, c+2, d+3).
+#[inline]
 fn rank_sorted(ix: [u8; MARKERS]) -> u32 {
-    let mut r = 0;
-    for (k, &i) in ix.iter().enumerate() {
-        r += binomial(i as usize + k, k + 1);
-    }
-    r as u32
+    RANK_TERM[0][ix[0] as usize]
+        + RANK_TERM[1][ix[1] as usize]
+        + RANK_TERM[2][ix[2] as usize]
+        + RANK_TERM[3][ix[3] as usize]
 }
 
 /// The solo state of four marker positions (in any order; all must be reachable).
+#[inline]
 pub fn solo_rank(markers: [u8; MARKERS]) -> u32 {
-    let (index, _) = index_maps();
-    let mut ix = markers.map(|p| index[p as usize]);
-    ix.sort_unstable();
-    rank_sorted(ix)
+    let [mut a, mut b, mut c, mut d] = markers.map(|p| INDEX[p as usize]);
+    // A sorting network for four.
+    if a > b {
+        std::mem::swap(&mut a, &mut b);
+    }
+    if c > d {
+        std::mem::swap(&mut c, &mut d);
+    }
+    if a > c {
+        std::mem::swap(&mut a, &mut c);
+    }
+    if b > d {
+        std::mem::swap(&mut b, &mut d);
+    }
+    if b > c {
+        std::mem::swap(&mut b, &mut c);
+    }
+    rank_sorted([a, b, c, d])
 }
 
 /// Race tables: expected turns and finishing-time distributions of solo states.
@@ -92,7 +128,7 @@ pub fn tables() -> &'static Tables {
 
 impl Tables {
     fn build() -> Tables {
-        let (_, position) = index_maps();
+        let position = &POSITION;
         let mut markers = vec![[0u8; MARKERS]; SOLO_STATES];
         for a in 0..POSITIONS as u8 {
             for b in a..POSITIONS as u8 {
@@ -130,7 +166,11 @@ impl Tables {
         let survive = |t: usize| 1.0 - cdf[start + t] as f64;
         let span = 20;
         let tail_ratio = (survive(HORIZON) / survive(HORIZON - span)).powf(1.0 / span as f64);
-        Tables { expected: expected.iter().map(|&e| e as f32).collect(), cdf, tail_ratio }
+        Tables {
+            expected: expected.iter().map(|&e| e as f32).collect(),
+            cdf,
+            tail_ratio,
+        }
     }
 
     /// Least expected turns to finish: E(s) = 1 + E(s)/6 + (1/6) sum over rolls
@@ -195,7 +235,10 @@ impl Tables {
                 next[s] = if s == done {
                     1.0
                 } else {
-                    let moved: f64 = policy[s * ROLLS..(s + 1) * ROLLS].iter().map(|&n| prev[n as usize]).sum();
+                    let moved: f64 = policy[s * ROLLS..(s + 1) * ROLLS]
+                        .iter()
+                        .map(|&n| prev[n as usize])
+                        .sum();
                     (prev[s] + moved) / DIE_FACES as f64
                 };
                 cdf[s * (HORIZON + 1) + t] = next[s] as f32;
@@ -228,11 +271,18 @@ impl Tables {
             return 0.0;
         }
         // The mover wins if it finishes on its t-th turn while the other has not
-        // finished within t-1 turns.
-        let mut p = 0.0f32;
-        for t in 1..=HORIZON {
-            p += (a[t] - a[t - 1]) * (1.0 - b[t - 1]);
+        // finished within t-1 turns. Eight partial sums let the loop vectorise.
+        let mut lanes = [0.0f32; 8];
+        let chunks = a[1..]
+            .chunks_exact(8)
+            .zip(a[..HORIZON].chunks_exact(8))
+            .zip(b[..HORIZON].chunks_exact(8));
+        for ((now, before), other) in chunks {
+            for k in 0..8 {
+                lanes[k] += (now[k] - before[k]) * (1.0 - other[k]);
+            }
         }
+        let p: f32 = lanes.iter().sum();
         // Beyond the horizon both survive with the same ratio q per turn; summing
         // the geometric series gives P(a survives H) P(b survives H) / (1 + q).
         let tail = (1.0 - a[HORIZON]) as f64 * (1.0 - b[HORIZON]) as f64 / (1.0 + self.tail_ratio);
@@ -246,13 +296,14 @@ mod tests {
 
     #[test]
     fn ranks_are_a_bijection() {
-        let (_, position) = index_maps();
+        let position = &POSITION;
         let mut seen = vec![false; SOLO_STATES];
         for a in 0..POSITIONS {
             for b in a..POSITIONS {
                 for c in b..POSITIONS {
                     for d in c..POSITIONS {
-                        let r = solo_rank([position[d], position[a], position[c], position[b]]) as usize;
+                        let r = solo_rank([position[d], position[a], position[c], position[b]])
+                            as usize;
                         assert!(!seen[r]);
                         seen[r] = true;
                     }
@@ -309,7 +360,11 @@ mod tests {
         for p in 1..120u8 {
             if is_reachable(p as u32) {
                 let table = t.expected_turns([120, p, 120, 120]);
-                assert!((table - e[p as usize]).abs() < 1e-3 * e[p as usize], "{p}: {table} vs {}", e[p as usize]);
+                assert!(
+                    (table - e[p as usize]).abs() < 1e-3 * e[p as usize],
+                    "{p}: {table} vs {}",
+                    e[p as usize]
+                );
             }
         }
         // Every roll of 2..6 must move a lone marker, so it keeps overshooting.

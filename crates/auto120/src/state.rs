@@ -66,7 +66,11 @@ impl MoveEffect {
 impl State {
     /// The start: every marker on 1, the starting player still to be drawn.
     pub fn start() -> State {
-        State { markers: [[1; MARKERS]; 2], side: NO_SIDE, roll: 0 }
+        State {
+            markers: [[1; MARKERS]; 2],
+            side: NO_SIDE,
+            roll: 0,
+        }
     }
 
     /// The positions of a seat's markers 1..4 (120 = retired).
@@ -86,7 +90,10 @@ impl State {
 
     /// How many of a seat's markers have retired.
     pub fn retired(&self, seat: Seat) -> usize {
-        self.markers[seat & 1].iter().filter(|&&p| p == TARGET).count()
+        self.markers[seat & 1]
+            .iter()
+            .filter(|&&p| p == TARGET)
+            .count()
     }
 
     /// The seat that has retired all four markers, if any.
@@ -171,8 +178,12 @@ impl State {
             (Turn::Chance, Move::Starter(s)) if self.side == NO_SIDE => {
                 (s > 1).then(|| "the starting player is 1 or 2".into())
             }
-            (Turn::Chance, _) if self.side == NO_SIDE => Some("the starting player must be drawn first".into()),
-            (Turn::Chance, Move::Roll(r)) => (!(1..=6).contains(&r)).then(|| "a die roll is 1 to 6".into()),
+            (Turn::Chance, _) if self.side == NO_SIDE => {
+                Some("the starting player must be drawn first".into())
+            }
+            (Turn::Chance, Move::Roll(r)) => {
+                (!(1..=6).contains(&r)).then(|| "a die roll is 1 to 6".into())
+            }
             (Turn::Chance, _) => Some("the die must be rolled first".into()),
             (Turn::Move(seat), Move::Marker(m)) => {
                 if m as usize >= MARKERS {
@@ -193,7 +204,11 @@ mod tests {
     use super::*;
 
     fn at(p1: [u8; 4], p2: [u8; 4], side: u8, roll: u8) -> State {
-        State { markers: [p1, p2], side, roll }
+        State {
+            markers: [p1, p2],
+            side,
+            roll,
+        }
     }
 
     #[test]
@@ -255,7 +270,10 @@ mod tests {
         s.apply(Move::Marker(3));
         assert_eq!(s.markers(0), [120, 20, 1, 1]);
         let s = at([120, 20, 1, 1], [1; 4], 0, 6);
-        assert!(s.illegal_reason(Move::Marker(0)).unwrap().contains("retired"));
+        assert!(s
+            .illegal_reason(Move::Marker(0))
+            .unwrap()
+            .contains("retired"));
     }
 
     #[test]

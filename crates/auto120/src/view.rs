@@ -65,7 +65,11 @@ pub fn view(state: &State) -> View {
     let mut pieces = Vec::new();
     for seat in 0..2 {
         for (m, &p) in state.markers[seat].iter().enumerate() {
-            pieces.push(ViewPiece { cell: p as u32, owner: Some(seat), label: Some((m + 1).to_string()) });
+            pieces.push(ViewPiece {
+                cell: p as u32,
+                owner: Some(seat),
+                label: Some((m + 1).to_string()),
+            });
         }
     }
     View {
@@ -106,13 +110,13 @@ pub fn render_text(state: &State) -> String {
             };
             let mut occupants = String::new();
             if p != 1 && p != TARGET as u32 {
-                for seat in 0..2 {
+                for (markers, symbol) in state.markers.iter().zip(SYMBOL) {
                     let here: String = (0..MARKERS)
-                        .filter(|&m| state.markers[seat][m] as u32 == p)
+                        .filter(|&m| markers[m] as u32 == p)
                         .map(|m| char::from(b'1' + m as u8))
                         .collect();
                     if !here.is_empty() {
-                        occupants.push(SYMBOL[seat]);
+                        occupants.push(symbol);
                         occupants.push_str(&here);
                     }
                 }
@@ -124,14 +128,19 @@ pub fn render_text(state: &State) -> String {
         }
         out.push('\n');
     }
-    for seat in 0..2 {
+    for (seat, symbol) in SYMBOL.iter().enumerate() {
         let places: Vec<String> = (0..MARKERS)
             .map(|m| match state.markers[seat][m] {
-                TARGET => format!("{}{} retired", SYMBOL[seat], m + 1),
-                p => format!("{}{} on {p}", SYMBOL[seat], m + 1),
+                TARGET => format!("{symbol}{} retired", m + 1),
+                p => format!("{symbol}{} on {p}", m + 1),
             })
             .collect();
-        out.push_str(&format!("Player {} ({}): {}\n", seat + 1, SYMBOL[seat], places.join(", ")));
+        out.push_str(&format!(
+            "Player {} ({}): {}\n",
+            seat + 1,
+            symbol,
+            places.join(", ")
+        ));
     }
     out.push_str("* penultimate  + factor  (type 'roll N' or 'marker N')\n");
     for line in status(state) {
@@ -151,7 +160,11 @@ mod tests {
         let v = view(&State::start());
         assert_eq!(v.cells.len(), 120);
         let marked = |name: &str| -> Vec<u32> {
-            v.cells.iter().filter(|c| c.mark.as_deref() == Some(name)).map(|c| c.id).collect()
+            v.cells
+                .iter()
+                .filter(|c| c.mark.as_deref() == Some(name))
+                .map(|c| c.id)
+                .collect()
         };
         assert_eq!(marked("penultimate"), vec![20, 24, 30, 40, 60]);
         assert_eq!(marked("factor").len(), 9);
@@ -176,6 +189,9 @@ mod tests {
         assert!(t.contains(" 40*o1"), "{t}");
         assert!(t.contains("x4 retired"), "{t}");
         assert!(t.contains("Player 2 rolled 3: choose a marker"), "{t}");
-        assert!(t.contains("Retired: Player 1 1 of 4, Player 2 0 of 4"), "{t}");
+        assert!(
+            t.contains("Retired: Player 1 1 of 4, Player 2 0 of 4"),
+            "{t}"
+        );
     }
 }

@@ -17,13 +17,18 @@ fn reachable(p: u8) -> bool {
             n /= f;
         }
     }
-    n == 1 && p >= 1 && p <= TARGET
+    n == 1 && (1..=TARGET).contains(&p)
 }
 
 /// Checks one ply against the rules, written out independently of `State::apply`.
 fn check_ply(before: &State, mv: Move, after: &State) {
     for seat in 0..2 {
-        for (m, (&a, &b)) in before.markers(seat).iter().zip(after.markers(seat).iter()).enumerate() {
+        for (m, (&a, &b)) in before
+            .markers(seat)
+            .iter()
+            .zip(after.markers(seat).iter())
+            .enumerate()
+        {
             assert!(reachable(b), "marker {m} of seat {seat} on {b}");
             if a == TARGET {
                 assert_eq!(b, TARGET, "a retired marker never moves");
@@ -46,13 +51,25 @@ fn check_ply(before: &State, mv: Move, after: &State) {
             let roll = before.pending_roll().unwrap() as u32;
             let from = before.markers(seat)[m as usize];
             let product = from as u32 * roll;
-            let to = if product > TARGET as u32 { 1 } else { product as u8 };
+            let to = if product > TARGET as u32 {
+                1
+            } else {
+                product as u8
+            };
             for i in 0..4 {
-                let expected = if i == m as usize { to } else { before.markers(seat)[i] };
+                let expected = if i == m as usize {
+                    to
+                } else {
+                    before.markers(seat)[i]
+                };
                 assert_eq!(after.markers(seat)[i], expected, "own marker {i}");
                 let theirs = before.markers(1 - seat)[i];
                 let bumped = to != 1 && to != TARGET && theirs == to;
-                assert_eq!(after.markers(1 - seat)[i], if bumped { 1 } else { theirs }, "opposing marker {i}");
+                assert_eq!(
+                    after.markers(1 - seat)[i],
+                    if bumped { 1 } else { theirs },
+                    "opposing marker {i}"
+                );
             }
             assert_eq!(after.pending_roll(), None);
         }

@@ -73,14 +73,17 @@ pub fn capture_targets(d: Dir, mover: u32, opponent: u32) -> u32 {
 /// True if `mover` has a capture.
 #[inline(always)]
 pub fn has_capture(mover: u32, opponent: u32) -> bool {
-    DIRS.iter().any(|&d| capture_targets(d, mover, opponent) != 0)
+    DIRS.iter()
+        .any(|&d| capture_targets(d, mover, opponent) != 0)
 }
 
 /// Number of step moves of `mover` (to an adjacent empty cell).
 #[inline(always)]
 pub fn step_count(mover: u32, opponent: u32) -> u32 {
     let empty = !(mover | opponent) & FULL;
-    DIRS.iter().map(|&d| (d.shift(mover) & empty).count_ones()).sum()
+    DIRS.iter()
+        .map(|&d| (d.shift(mover) & empty).count_ones())
+        .sum()
 }
 
 /// True if `mover` has a step move.

@@ -114,7 +114,11 @@ pub fn load(path: &Path, rules: KonoRules) -> Result<KonoTable, String> {
     }
     let (head, data) = bytes.split_at(HEADER);
     if &head[..8] != MAGIC || u32_at(head, 8) != FORMAT || u32_at(head, 12) != rules.code() {
-        return Err(format!("{} is not a version {FORMAT} {} table", path.display(), rules.word()));
+        return Err(format!(
+            "{} is not a version {FORMAT} {} table",
+            path.display(),
+            rules.word()
+        ));
     }
     if u64_at(head, 16) != expected_len || u32_at(head, 68) != 16 {
         return Err(format!("{} covers a different index", path.display()));
@@ -133,10 +137,16 @@ pub fn load(path: &Path, rules: KonoRules) -> Result<KonoTable, String> {
         wins: u64_at(head, 32),
         losses: u64_at(head, 40),
         draws: u64_at(head, 48),
-        start: Graded { value, remoteness: u32_at(head, 60) },
+        start: Graded {
+            value,
+            remoteness: u32_at(head, 60),
+        },
         max_remoteness: u32_at(head, 64),
     };
-    let values: Vec<u16> = data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let values: Vec<u16> = data
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     Ok(KonoTable {
         rules,
         values,

@@ -69,19 +69,24 @@ impl Indexer {
         let mut offset = [[0u64; MAX_PIECES + 1]; MAX_PIECES + 1];
         let mut group_range: [Range<u64>; 17] = Default::default();
         let mut next = 0u64;
-        for total in 0..=16usize {
+        for (total, range) in group_range.iter_mut().enumerate() {
             let start = next;
-            for m in 0..=MAX_PIECES {
-                let Some(o) = total.checked_sub(m) else { continue };
-                if o > MAX_PIECES {
-                    continue;
-                }
+            for (m, o) in Self::layers(total) {
                 offset[m][o] = next;
                 next += binom[16][m] * binom[16 - m][o];
             }
-            group_range[total] = start..next;
+            *range = start..next;
         }
-        Indexer { rank16, pext8, pdep8, binom, offset, group_range, total: next, masks_by_pop }
+        Indexer {
+            rank16,
+            pext8,
+            pdep8,
+            binom,
+            offset,
+            group_range,
+            total: next,
+            masks_by_pop,
+        }
     }
 
     /// Number of indexed positions.
@@ -163,9 +168,13 @@ impl Indexer {
 
     /// The position at an index (the inverse of [`Indexer::index`]).
     pub fn position(&self, index: u64) -> (u32, u32) {
-        let total = (0..=16).find(|&t| self.group_range[t].contains(&index)).expect("index in range");
+        let total = (0..=16)
+            .find(|&t| self.group_range[t].contains(&index))
+            .expect("index in range");
         let (m, o) = Self::layers(total)
-            .find(|&(m, o)| (self.offset[m][o]..self.offset[m][o] + self.layer_len(m, o)).contains(&index))
+            .find(|&(m, o)| {
+                (self.offset[m][o]..self.offset[m][o] + self.layer_len(m, o)).contains(&index)
+            })
             .expect("layer");
         let r = index - self.offset[m][o];
         let per_mover = self.binom[16 - m][o];

@@ -29,8 +29,9 @@ use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
 use tabula_core::{
-    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Report, Seat, Shape,
-    Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered,
+    Report, Seat, Shape, Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell,
+    ViewPiece,
 };
 use tabula_mutorere::lookahead::{Lookahead, LOOKAHEAD, LOOKAHEAD_HELP};
 
@@ -61,7 +62,10 @@ pub struct Kono {
 
 impl Default for Kono {
     fn default() -> Self {
-        Kono { rules: KonoRules::Standard, no_capture_limit: DEFAULT_NO_CAPTURE }
+        Kono {
+            rules: KonoRules::Standard,
+            no_capture_limit: DEFAULT_NO_CAPTURE,
+        }
     }
 }
 
@@ -110,15 +114,29 @@ const CELL: f64 = 25.0;
 impl Kono {
     /// The game with the given rules and the default no-capture limit.
     pub fn new(rules: KonoRules) -> Self {
-        Kono { rules, ..Kono::default() }
+        Kono {
+            rules,
+            ..Kono::default()
+        }
     }
 
     fn status(&self, state: &KonoState) -> Vec<String> {
         let line = match self.turn(state) {
             Turn::Over(Outcome::Win(w)) => format!("{} wins", SEATS[w]),
-            _ => format!("{} ({}) to move", SEATS[usize::from(state.to_move)], if state.to_move == 0 { 'x' } else { 'o' }),
+            _ => format!(
+                "{} ({}) to move",
+                SEATS[usize::from(state.to_move)],
+                if state.to_move == 0 { 'x' } else { 'o' }
+            ),
         };
-        vec![line, format!("pieces: x {}, o {}", state.top.count_ones(), state.bottom.count_ones())]
+        vec![
+            line,
+            format!(
+                "pieces: x {}, o {}",
+                state.top.count_ones(),
+                state.bottom.count_ones()
+            ),
+        ]
     }
 
     fn mobility(&self, mover: u32, opponent: u32) -> u32 {
@@ -157,7 +175,11 @@ impl Game for Kono {
     }
 
     fn initial_state(&self) -> KonoState {
-        KonoState { top: table::START_TOP as u16, bottom: table::START_BOTTOM as u16, to_move: 0 }
+        KonoState {
+            top: table::START_TOP as u16,
+            bottom: table::START_BOTTOM as u16,
+            to_move: 0,
+        }
     }
 
     fn turn(&self, state: &KonoState) -> Turn {
@@ -171,12 +193,18 @@ impl Game for Kono {
 
     fn legal_moves(&self, state: &KonoState, out: &mut Vec<KonoMove>) {
         let (m, o) = state.masks();
-        self.rules.for_each_move(m, o, |from, to, _| out.push(KonoMove { from: from as u8, to: to as u8 }));
+        self.rules.for_each_move(m, o, |from, to, _| {
+            out.push(KonoMove {
+                from: from as u8,
+                to: to as u8,
+            })
+        });
     }
 
     fn play_unchecked(&self, state: &mut KonoState, mv: KonoMove) {
         let (m, o) = state.masks();
-        let (new_opponent, new_mover) = rules::after_move(m, o, u32::from(mv.from), u32::from(mv.to));
+        let (new_opponent, new_mover) =
+            rules::after_move(m, o, u32::from(mv.from), u32::from(mv.to));
         if state.to_move == 0 {
             state.top = new_mover as u16;
             state.bottom = new_opponent as u16;
@@ -192,21 +220,30 @@ impl Game for Kono {
             return Err(MoveError::GameOver);
         }
         let text = self.format_move(state, mv);
-        let illegal = |reason: &str| MoveError::Illegal { mv: text.clone(), reason: reason.into() };
+        let illegal = |reason: &str| MoveError::Illegal {
+            mv: text.clone(),
+            reason: reason.into(),
+        };
         if mv.from >= 16 || mv.to >= 16 {
             return Err(illegal("no such cell"));
         }
         let (m, o) = state.masks();
         let (from, to) = (u32::from(mv.from), u32::from(mv.to));
         if m >> from & 1 == 0 {
-            return Err(illegal(if o >> from & 1 == 1 { "that piece is not yours" } else { "there is no piece there" }));
+            return Err(illegal(if o >> from & 1 == 1 {
+                "that piece is not yours"
+            } else {
+                "there is no piece there"
+            }));
         }
         if rules::is_step(from, to) {
             if (m | o) >> to & 1 == 1 {
                 return Err(illegal("a step must go to an empty cell"));
             }
             if !self.rules.steps_allowed(m, o) {
-                return Err(illegal("a capture is available, and captures are compulsory under these rules"));
+                return Err(illegal(
+                    "a capture is available, and captures are compulsory under these rules",
+                ));
             }
         } else if rules::is_jump(from, to) {
             if m >> rules::between(from, to) & 1 == 0 {
@@ -216,7 +253,9 @@ impl Game for Kono {
                 return Err(illegal("a capture lands on an enemy piece"));
             }
         } else {
-            return Err(illegal("pieces move one cell, or jump two, along a rank or file"));
+            return Err(illegal(
+                "pieces move one cell, or jump two, along a rank or file",
+            ));
         }
         self.play_unchecked(state, mv);
         Ok(())
@@ -231,19 +270,30 @@ impl Game for Kono {
                 notation::cell_name(to)
             )));
         }
-        Ok(KonoMove { from: from as u8, to: to as u8 })
+        Ok(KonoMove {
+            from: from as u8,
+            to: to as u8,
+        })
     }
 
     fn format_move(&self, _state: &KonoState, mv: KonoMove) -> String {
         let sep = if mv.is_capture() { 'x' } else { '-' };
-        format!("{}{sep}{}", notation::cell_name(u32::from(mv.from)), notation::cell_name(u32::from(mv.to)))
+        format!(
+            "{}{sep}{}",
+            notation::cell_name(u32::from(mv.from)),
+            notation::cell_name(u32::from(mv.to))
+        )
     }
 
     fn describe_move(&self, state: &KonoState, mv: KonoMove) -> String {
         let text = self.format_move(state, mv);
         if mv.is_capture() {
             let over = rules::between(u32::from(mv.from), u32::from(mv.to));
-            format!("{text} (jumps {}, takes {})", notation::cell_name(over), notation::cell_name(u32::from(mv.to)))
+            format!(
+                "{text} (jumps {}, takes {})",
+                notation::cell_name(over),
+                notation::cell_name(u32::from(mv.to))
+            )
         } else {
             text
         }
@@ -304,10 +354,21 @@ impl Game for Kono {
                 } else {
                     return None;
                 };
-                Some(ViewPiece { cell: i, owner: Some(owner), label: None })
+                Some(ViewPiece {
+                    cell: i,
+                    owner: Some(owner),
+                    label: None,
+                })
             })
             .collect();
-        View { width: 4.0 * CELL, height: 4.0 * CELL, cells, edges: Vec::new(), pieces, status: self.status(state) }
+        View {
+            width: 4.0 * CELL,
+            height: 4.0 * CELL,
+            cells,
+            edges: Vec::new(),
+            pieces,
+            status: self.status(state),
+        }
     }
 
     fn move_cells(&self, _state: &KonoState, mv: KonoMove) -> Vec<u32> {
@@ -335,7 +396,10 @@ impl Game for Kono {
             return mv;
         }
         let m = |c: u8| (c & !3) | (3 - (c & 3));
-        KonoMove { from: m(mv.from), to: m(mv.to) }
+        KonoMove {
+            from: m(mv.from),
+            to: m(mv.to),
+        }
     }
 
     fn play_draw_rule(&self) -> PlayDrawRule {
@@ -357,7 +421,8 @@ impl Game for Kono {
             (u32::from(state.bottom), u32::from(state.top))
         };
         let material = f64::from(mine.count_ones()) - f64::from(theirs.count_ones());
-        let mobility = f64::from(self.mobility(mine, theirs)) - f64::from(self.mobility(theirs, mine));
+        let mobility =
+            f64::from(self.mobility(mine, theirs)) - f64::from(self.mobility(theirs, mine));
         ((material + 0.1 * mobility) / 8.0).clamp(-1.0, 1.0)
     }
 
@@ -365,7 +430,12 @@ impl Game for Kono {
         vec![PlayerKind::new(LOOKAHEAD, LOOKAHEAD_HELP)]
     }
 
-    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
         (name == LOOKAHEAD).then(|| Box::new(Lookahead) as Box<dyn Strategy<Self>>)
     }
 
@@ -374,14 +444,22 @@ impl Game for Kono {
         Some(Arc::new(KonoOracle { table }))
     }
 
-    fn solve_report(&self, request: &Report, progress: &dyn Fn(f64)) -> Option<Result<serde_json::Value, String>> {
+    fn solve_report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<serde_json::Value, String>> {
         Some(self.report(request, progress))
     }
 }
 
 impl Kono {
     /// The `tabula solve kono` report (see `docs/games/kono.md`).
-    pub fn report(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<serde_json::Value, String> {
+    pub fn report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Result<serde_json::Value, String> {
         let position = match &request.position {
             Some(text) => Some(self.parse_position(text).map_err(|e| e.to_string())?),
             None => None,
@@ -449,7 +527,10 @@ impl Registered for Kono {
             _ => KonoRules::Standard,
         };
         let limit = variant.int("nocapture", i64::from(DEFAULT_NO_CAPTURE), 0, 10_000)? as u32;
-        Ok(Kono { rules, no_capture_limit: limit })
+        Ok(Kono {
+            rules,
+            no_capture_limit: limit,
+        })
     }
 
     fn variant(&self) -> Variant {

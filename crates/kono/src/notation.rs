@@ -41,10 +41,20 @@ pub fn parse_cell(text: &str) -> Result<u32, ParseError> {
 
 /// Reads `FROM-TO`, `FROMxTO` or `FROMTO` into two cells.
 pub fn parse_cells(text: &str) -> Result<(u32, u32), ParseError> {
-    let t: String = text.trim().chars().take(20).collect::<String>().to_ascii_lowercase();
-    let compact: String = t.chars().filter(|c| !matches!(c, '-' | 'x' | ':' | ' ')).collect();
+    let t: String = text
+        .trim()
+        .chars()
+        .take(20)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let compact: String = t
+        .chars()
+        .filter(|c| !matches!(c, '-' | 'x' | ':' | ' '))
+        .collect();
     if compact.len() != 4 || !compact.is_ascii() {
-        return Err(ParseError::new(format!("expected a move like b3-b2 or a4xa2, got '{t}'")));
+        return Err(ParseError::new(format!(
+            "expected a move like b3-b2 or a4xa2, got '{t}'"
+        )));
     }
     Ok((parse_cell(&compact[..2])?, parse_cell(&compact[2..])?))
 }
@@ -75,14 +85,21 @@ pub fn format_position(state: &KonoState) -> String {
 /// Reads a position.
 pub fn parse_position(text: &str) -> Result<KonoState, ParseError> {
     let mut fields = text.split_whitespace();
-    let board = fields.next().ok_or_else(|| ParseError::new("empty position: expected e.g. 'xxxx/xxxx/oooo/oooo x'"))?;
-    let side = fields.next().ok_or_else(|| ParseError::new("missing side to move after the board ('x' or 'o')"))?;
+    let board = fields
+        .next()
+        .ok_or_else(|| ParseError::new("empty position: expected e.g. 'xxxx/xxxx/oooo/oooo x'"))?;
+    let side = fields
+        .next()
+        .ok_or_else(|| ParseError::new("missing side to move after the board ('x' or 'o')"))?;
     if fields.next().is_some() {
         return Err(ParseError::new("too many fields: expected BOARD SIDE"));
     }
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != 4 {
-        return Err(ParseError::new(format!("expected 4 ranks separated by '/', got {}", rows.len())));
+        return Err(ParseError::new(format!(
+            "expected 4 ranks separated by '/', got {}",
+            rows.len()
+        )));
     }
     let (mut top, mut bottom) = (0u16, 0u16);
     for (r, row) in rows.iter().enumerate() {
@@ -93,19 +110,29 @@ pub fn parse_position(text: &str) -> Result<KonoState, ParseError> {
                 _ => 1,
             };
             if col + run > 4 {
-                return Err(ParseError::new(format!("rank {} has more than 4 cells", 4 - r)));
+                return Err(ParseError::new(format!(
+                    "rank {} has more than 4 cells",
+                    4 - r
+                )));
             }
             let bit = 1u16 << (r * 4 + col);
             match ch.to_ascii_lowercase() {
                 'x' => top |= bit,
                 'o' => bottom |= bit,
                 '.' | '1'..='4' => {}
-                _ => return Err(ParseError::new(format!("unknown cell content '{ch}': use x, o, . or 1-4"))),
+                _ => {
+                    return Err(ParseError::new(format!(
+                        "unknown cell content '{ch}': use x, o, . or 1-4"
+                    )))
+                }
             }
             col += run;
         }
         if col != 4 {
-            return Err(ParseError::new(format!("rank {} has {col} cells, not 4", 4 - r)));
+            return Err(ParseError::new(format!(
+                "rank {} has {col} cells, not 4",
+                4 - r
+            )));
         }
     }
     if top.count_ones() > 8 || bottom.count_ones() > 8 {
@@ -118,7 +145,15 @@ pub fn parse_position(text: &str) -> Result<KonoState, ParseError> {
     let to_move = match side.to_ascii_lowercase().as_str() {
         "x" | "top" => 0,
         "o" | "bottom" => 1,
-        _ => return Err(ParseError::new(format!("side to move must be 'x' (Top) or 'o' (Bottom), not '{side}'"))),
+        _ => {
+            return Err(ParseError::new(format!(
+                "side to move must be 'x' (Top) or 'o' (Bottom), not '{side}'"
+            )))
+        }
     };
-    Ok(KonoState { top, bottom, to_move })
+    Ok(KonoState {
+        top,
+        bottom,
+        to_move,
+    })
 }

@@ -34,7 +34,11 @@ fn pack(p: Seated) -> u64 {
 
 #[inline(always)]
 fn unpack(code: u64) -> Seated {
-    Seated { mover: (code & 0xFFFF) as u32, opponent: (code >> 16 & 0xFFFF) as u32, seat: (code >> 32) as u8 }
+    Seated {
+        mover: (code & 0xFFFF) as u32,
+        opponent: (code >> 16 & 0xFFFF) as u32,
+        seat: (code >> 32) as u8,
+    }
 }
 
 /// Two bits per table index: reached with seat 0 / seat 1 to move.
@@ -44,7 +48,11 @@ pub struct Reached {
 
 impl Reached {
     fn new(len: u64) -> Reached {
-        Reached { words: (0..(2 * len).div_ceil(64)).map(|_| AtomicU64::new(0)).collect() }
+        Reached {
+            words: (0..(2 * len).div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
     }
     /// The bit of a position (callers pass mirror representatives).
     #[inline(always)]
@@ -80,7 +88,11 @@ impl Reached {
 pub fn reachable(rules: KonoRules, start: Seated, len: u64) -> Reached {
     let reached = Reached::new(len);
     let (mover, opponent) = SYM.mirror_canon(start.mover, start.opponent);
-    let start = Seated { mover, opponent, seat: start.seat };
+    let start = Seated {
+        mover,
+        opponent,
+        seat: start.seat,
+    };
     reached.mark(start);
     let top = (start.mover | start.opponent).count_ones() as usize;
     let mut seeds: Vec<u64> = vec![pack(start)];
@@ -92,7 +104,8 @@ pub fn reachable(rules: KonoRules, start: Seated, len: u64) -> Reached {
                 .par_chunks(512)
                 .fold(
                     || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut next, mut caps, mut children): (Vec<u64>, Vec<u64>, Vec<(u64, u64)>), chunk| {
+                    |(mut next, mut caps, mut children): (Vec<u64>, Vec<u64>, Vec<(u64, u64)>),
+                     chunk| {
                         // First find every child's bit and ask for its cache line, then
                         // test them: the misses overlap instead of queueing one by one.
                         children.clear();
@@ -101,7 +114,11 @@ pub fn reachable(rules: KonoRules, start: Seated, len: u64) -> Reached {
                             rules.for_each_move(p.mover, p.opponent, |from, to, capture| {
                                 let (mover, opponent) = after_move(p.mover, p.opponent, from, to);
                                 let (mover, opponent) = SYM.mirror_canon(mover, opponent);
-                                let child = Seated { mover, opponent, seat: p.seat ^ 1 };
+                                let child = Seated {
+                                    mover,
+                                    opponent,
+                                    seat: p.seat ^ 1,
+                                };
                                 let bit = reached.bit(child);
                                 reached.prefetch(bit);
                                 children.push((bit, pack(child) | u64::from(capture) << 40));
@@ -189,6 +206,14 @@ pub fn summarize(values: &[u16], reached: &Reached, start: Seated) -> Summary {
                 .reduce(zero, add)
         })
         .fold(zero(), add);
-    let start = decode(values[INDEX.index(start.mover, start.opponent) as usize]).expect("solved start");
-    Summary { positions, wins, losses, draws, start, max_remoteness }
+    let start =
+        decode(values[INDEX.index(start.mover, start.opponent) as usize]).expect("solved start");
+    Summary {
+        positions,
+        wins,
+        losses,
+        draws,
+        start,
+        max_remoteness,
+    }
 }

@@ -69,7 +69,8 @@ impl KonoRules {
     /// Number of legal step moves (the moves that keep the piece counts).
     #[inline]
     pub fn step_moves(self, mover: u32, opponent: u32) -> u32 {
-        if self == KonoRules::Gamesman && (mover.count_ones() <= 1 || has_capture(mover, opponent)) {
+        if self == KonoRules::Gamesman && (mover.count_ones() <= 1 || has_capture(mover, opponent))
+        {
             return 0;
         }
         crate::bits::step_count(mover, opponent)
@@ -119,5 +120,6 @@ pub fn is_step(from: u32, to: u32) -> bool {
 
 /// True if `from`-`to` is two cells apart in a straight line.
 pub fn is_jump(from: u32, to: u32) -> bool {
-    DIRS.iter().any(|&d: &Dir| d.shift(d.shift(1 << from)) == 1 << to)
+    DIRS.iter()
+        .any(|&d: &Dir| d.shift(d.shift(1 << from)) == 1 << to)
 }

@@ -51,9 +51,18 @@ const CANNOT_LOSE: u8 = 0xFF;
 pub fn decode(v: u16) -> Option<Graded> {
     let remoteness = u32::from(v & REMOTENESS);
     match v & KIND {
-        LOSS => Some(Graded { value: Value::Loss, remoteness }),
-        WIN => Some(Graded { value: Value::Win, remoteness }),
-        DRAW => Some(Graded { value: Value::Draw, remoteness: 0 }),
+        LOSS => Some(Graded {
+            value: Value::Loss,
+            remoteness,
+        }),
+        WIN => Some(Graded {
+            value: Value::Win,
+            remoteness,
+        }),
+        DRAW => Some(Graded {
+            value: Value::Draw,
+            remoteness: 0,
+        }),
         _ => None,
     }
 }
@@ -127,7 +136,10 @@ impl Schedule {
         buckets[level].push(code);
     }
     fn take(buckets: &mut [Vec<u32>], level: usize) -> Vec<u32> {
-        buckets.get_mut(level).map(std::mem::take).unwrap_or_default()
+        buckets
+            .get_mut(level)
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
     fn last_level(&self) -> usize {
         self.losses.len().max(self.wins.len())
@@ -151,16 +163,21 @@ pub fn solve(rules: KonoRules, max_total: usize, progress: &dyn Fn(f64)) -> Solv
     for total in 0..=max_total {
         solve_group(rules, total, &values, &counts);
         let range = ix.group(total);
-        values[range.start as usize..range.end as usize].par_iter().for_each(|v| {
-            if v.load(Relaxed) & KIND == UNKNOWN {
-                v.store(DRAW, Relaxed);
-            }
-        });
+        values[range.start as usize..range.end as usize]
+            .par_iter()
+            .for_each(|v| {
+                if v.load(Relaxed) & KIND == UNKNOWN {
+                    v.store(DRAW, Relaxed);
+                }
+            });
         progress(range.end as f64 / len as f64);
     }
     drop(counts);
     fill_symmetric(&values, max_total);
-    Solved { values: values.into_iter().map(AtomicU16::into_inner).collect(), max_total }
+    Solved {
+        values: values.into_iter().map(AtomicU16::into_inner).collect(),
+        max_total,
+    }
 }
 
 /// Copies each class representative's value to the other members of its class.
@@ -210,7 +227,14 @@ fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[A
                 }
             }
             let class_size = SYM.canon(mover, opponent).2;
-            counts[index as usize].store(if cannot_lose { CANNOT_LOSE } else { (steps * class_size) as u8 }, Relaxed);
+            counts[index as usize].store(
+                if cannot_lose {
+                    CANNOT_LOSE
+                } else {
+                    (steps * class_size) as u8
+                },
+                Relaxed,
+            );
             if best_win != u16::MAX {
                 found.capture_wins.push((best_win, code));
             } else if steps == 0 && !cannot_lose {
@@ -222,7 +246,6 @@ fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[A
             found
         })
         .reduce(Found::default, Found::merge);
-
 
     let mut schedule = Schedule::default();
     for (level, code) in found.later_losses {
@@ -242,7 +265,10 @@ fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[A
             let (m, o) = unpack(code);
             let slot = &values[ix.index(m, o) as usize];
             let cur = slot.load(Relaxed);
-            cur & KIND == UNKNOWN && slot.compare_exchange(cur, WIN | lvl, Relaxed, Relaxed).is_ok()
+            cur & KIND == UNKNOWN
+                && slot
+                    .compare_exchange(cur, WIN | lvl, Relaxed, Relaxed)
+                    .is_ok()
         }));
         if wins.is_empty() && losses.is_empty() && level >= schedule.last_level() {
             break;
@@ -279,7 +305,11 @@ fn propagate(
                     let (pm, po, _) = SYM.canon(pm, po);
                     let slot = &values[ix.index(pm, po) as usize];
                     let cur = slot.load(Relaxed);
-                    if cur & KIND == UNKNOWN && slot.compare_exchange(cur, WIN | next, Relaxed, Relaxed).is_ok() {
+                    if cur & KIND == UNKNOWN
+                        && slot
+                            .compare_exchange(cur, WIN | next, Relaxed, Relaxed)
+                            .is_ok()
+                    {
                         found.wins.push(pack(pm, po));
                     }
                 });

@@ -25,13 +25,13 @@ pub static SYM: LazyLock<Symmetry> = LazyLock::new(Symmetry::build);
 fn image(g: usize, r: usize, c: usize) -> (usize, usize) {
     match g {
         0 => (r, c),
-        1 => (r, 3 - c),         // mirror left-right
-        2 => (3 - r, c),         // mirror top-bottom
-        3 => (3 - r, 3 - c),     // half turn
-        4 => (c, r),             // transpose
-        5 => (c, 3 - r),         // quarter turn
-        6 => (3 - c, r),         // three-quarter turn
-        _ => (3 - c, 3 - r),     // anti-transpose
+        1 => (r, 3 - c),     // mirror left-right
+        2 => (3 - r, c),     // mirror top-bottom
+        3 => (3 - r, 3 - c), // half turn
+        4 => (c, r),         // transpose
+        5 => (c, 3 - r),     // quarter turn
+        6 => (3 - c, r),     // three-quarter turn
+        _ => (3 - c, 3 - r), // anti-transpose
     }
 }
 
@@ -107,7 +107,10 @@ mod tests {
         for g in 0..8 {
             for h in 0..8 {
                 let composed = s.apply(g, s.apply(h, probe));
-                assert!((0..8).any(|k| s.apply(k, probe) == composed), "closed under composition");
+                assert!(
+                    (0..8).any(|k| s.apply(k, probe) == composed),
+                    "closed under composition"
+                );
             }
             assert_eq!(s.apply(g, 0xFFFF), 0xFFFF);
         }
@@ -118,7 +121,12 @@ mod tests {
     fn moves_commute_with_symmetries() {
         // The image of every move is a move of the image, for both rule sets.
         let s = &*SYM;
-        let positions = [(0x00FFu32, 0xFF00u32), (0x0013, 0x0C40), (0x0600, 0x0090), (0x1248, 0x8421 & !0x1248)];
+        let positions = [
+            (0x00FFu32, 0xFF00u32),
+            (0x0013, 0x0C40),
+            (0x0600, 0x0090),
+            (0x1248, 0x8421 & !0x1248),
+        ];
         for rules in [KonoRules::Standard, KonoRules::Gamesman] {
             for &(m, o) in &positions {
                 for g in 0..8 {
@@ -141,7 +149,12 @@ mod tests {
     #[test]
     fn canon_is_constant_on_classes() {
         let s = &*SYM;
-        for &(m, o) in &[(0x00FFu32, 0xFF00u32), (0x0013, 0x0C40), (0x0001, 0x0000), (0x0660, 0x0000)] {
+        for &(m, o) in &[
+            (0x00FFu32, 0xFF00u32),
+            (0x0013, 0x0C40),
+            (0x0001, 0x0000),
+            (0x0660, 0x0000),
+        ] {
             let (cm, co, size) = s.canon(m, o);
             assert!(s.is_canonical(cm, co));
             for g in 0..8 {
@@ -149,7 +162,11 @@ mod tests {
                 assert_eq!((gm, go, gsize), (cm, co, size));
             }
         }
-        assert_eq!(s.canon(0x0660, 0).2, 1, "the centre square is fully symmetric");
+        assert_eq!(
+            s.canon(0x0660, 0).2,
+            1,
+            "the centre square is fully symmetric"
+        );
         assert_eq!(s.canon(0x00FF, 0xFF00).2, 4);
     }
 }

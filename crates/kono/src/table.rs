@@ -18,7 +18,11 @@ pub const START_BOTTOM: u32 = 0xFF00;
 
 /// The start with Top to move.
 pub fn start() -> Seated {
-    Seated { mover: START_TOP, opponent: START_BOTTOM, seat: 0 }
+    Seated {
+        mover: START_TOP,
+        opponent: START_BOTTOM,
+        seat: 0,
+    }
 }
 
 /// Values of every position with at most `max_total` pieces, and the counts over
@@ -94,7 +98,10 @@ static TABLES: Mutex<[Option<Arc<KonoTable>>; 2]> = Mutex::new([None, None]);
 
 /// The full table for `rules`: from memory, else from the cache file (checked),
 /// else solved and written to the cache. Also returns the cache file used, if any.
-pub fn full_table(rules: KonoRules, progress: &dyn Fn(f64)) -> (Arc<KonoTable>, Source, Option<PathBuf>) {
+pub fn full_table(
+    rules: KonoRules,
+    progress: &dyn Fn(f64),
+) -> (Arc<KonoTable>, Source, Option<PathBuf>) {
     let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     let slot = &mut tables[rules.code() as usize];
     let path = cache::cache_path(rules);
@@ -110,7 +117,9 @@ pub fn full_table(rules: KonoRules, progress: &dyn Fn(f64)) -> (Arc<KonoTable>, 
         }
     }
     let t = Arc::new(KonoTable::solve_full(rules, progress));
-    let written = path.as_ref().and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
+    let written = path
+        .as_ref()
+        .and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
     *slot = Some(t.clone());
     (t, Source::Solved, written)
 }

@@ -30,7 +30,8 @@ pub struct Check {
 pub fn consistent(rules: KonoRules, values: &[u16], mover: u32, opponent: u32) -> bool {
     let v = values[INDEX.index(mover, opponent) as usize];
     let (kind, r) = (v & KIND, v & REMOTENESS);
-    let (mut moves, mut fastest_loss, mut slowest_win, mut draws) = (0u32, u16::MAX, None::<u16>, 0u32);
+    let (mut moves, mut fastest_loss, mut slowest_win, mut draws) =
+        (0u32, u16::MAX, None::<u16>, 0u32);
     rules.for_each_move(mover, opponent, |from, to, _| {
         let (cm, co) = after_move(mover, opponent, from, to);
         let c = values[INDEX.index(cm, co) as usize];

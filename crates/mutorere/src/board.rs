@@ -48,13 +48,18 @@ pub struct MtState {
 impl MtState {
     /// The empty point.
     pub fn empty_point(&self) -> u8 {
-        self.cells.iter().position(|c| *c == Cell::Empty).unwrap_or(0) as u8
+        self.cells
+            .iter()
+            .position(|c| *c == Cell::Empty)
+            .unwrap_or(0) as u8
     }
 
     /// True if the piece on rim point `p` has an enemy piece on a rim neighbour
     /// (the condition for entering the putahi).
     pub fn next_to_enemy(&self, p: u8) -> bool {
-        let Cell::Piece(owner) = self.cells[p as usize] else { return false };
+        let Cell::Piece(owner) = self.cells[p as usize] else {
+            return false;
+        };
         [prev(p), next(p)]
             .iter()
             .any(|&q| matches!(self.cells[q as usize], Cell::Piece(o) if o != owner))

@@ -44,13 +44,25 @@ pub fn cycle_index(group: &[Vec<usize>]) -> String {
         }
         powers
             .iter()
-            .map(|(l, e)| if *e == 1 { format!("g{l}") } else { format!("g{l}^{e}") })
+            .map(|(l, e)| {
+                if *e == 1 {
+                    format!("g{l}")
+                } else {
+                    format!("g{l}^{e}")
+                }
+            })
             .collect::<Vec<_>>()
             .join(" ")
     };
     let body: Vec<String> = terms
         .iter()
-        .map(|(t, n)| if *n == 1 { monomial(t) } else { format!("{n} {}", monomial(t)) })
+        .map(|(t, n)| {
+            if *n == 1 {
+                monomial(t)
+            } else {
+                format!("{n} {}", monomial(t))
+            }
+        })
         .collect();
     format!("({})/{}", body.join(" + "), group.len())
 }
@@ -83,7 +95,11 @@ pub fn fixed_colourings(perm: &[usize], counts: &[usize]) -> u128 {
 pub fn burnside_orbits(group: &[Vec<usize>], counts: &[usize]) -> u128 {
     assert!(!group.is_empty(), "a group has at least the identity");
     let total: u128 = group.iter().map(|g| fixed_colourings(g, counts)).sum();
-    debug_assert_eq!(total % group.len() as u128, 0, "Burnside's sum is a multiple of the group order");
+    debug_assert_eq!(
+        total % group.len() as u128,
+        0,
+        "Burnside's sum is a multiple of the group order"
+    );
     total / group.len() as u128
 }
 
@@ -134,7 +150,11 @@ pub fn orbits_by_enumeration(group: &[Vec<usize>], counts: &[usize]) -> u128 {
 /// extra points that every element leaves in place (placed first).
 pub fn cyclic_group(n: usize, fixed: usize) -> Vec<Vec<usize>> {
     (0..n)
-        .map(|r| (0..fixed).chain((0..n).map(|i| fixed + (i + r) % n)).collect())
+        .map(|r| {
+            (0..fixed)
+                .chain((0..n).map(|i| fixed + (i + r) % n))
+                .collect()
+        })
         .collect()
 }
 
@@ -143,7 +163,11 @@ pub fn cyclic_group(n: usize, fixed: usize) -> Vec<Vec<usize>> {
 pub fn dihedral_group(n: usize, fixed: usize) -> Vec<Vec<usize>> {
     let mut group = cyclic_group(n, fixed);
     for r in 0..n {
-        group.push((0..fixed).chain((0..n).map(|i| fixed + (n - i + r) % n)).collect());
+        group.push(
+            (0..fixed)
+                .chain((0..n).map(|i| fixed + (n - i + r) % n))
+                .collect(),
+        );
     }
     group
 }
@@ -195,7 +219,10 @@ mod tests {
 
     #[test]
     fn seed_cycle_index_for_rotations() {
-        assert_eq!(cycle_index(&cyclic_group(8, 0)), "(g1^8 + g2^4 + 2 g4^2 + 4 g8)/8");
+        assert_eq!(
+            cycle_index(&cyclic_group(8, 0)),
+            "(g1^8 + g2^4 + 2 g4^2 + 4 g8)/8"
+        );
     }
 
     #[test]

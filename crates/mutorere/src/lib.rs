@@ -22,8 +22,8 @@ pub use rules::MtRules;
 use board::{next, prev, CENTRE, POINTS, RIM};
 use serde_json::json;
 use tabula_core::{
-    Game, MoveError, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
-    VariantError, VariantOption, View,
+    Game, MoveError, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy,
+    Turn, Variant, VariantError, VariantOption, View,
 };
 
 /// Mu Torere with its rule variant.
@@ -35,7 +35,9 @@ pub struct MuTorere {
 
 impl Default for MuTorere {
     fn default() -> Self {
-        MuTorere { rules: MtRules::Seed }
+        MuTorere {
+            rules: MtRules::Seed,
+        }
     }
 }
 
@@ -49,7 +51,9 @@ impl MuTorere {
 
     fn status(&self, state: &MtState) -> Vec<String> {
         let mut lines = vec![match self.turn(state) {
-            Turn::Over(Outcome::Win(w)) => format!("{} wins: {} cannot move", SEATS[w], SEATS[1 - w]),
+            Turn::Over(Outcome::Win(w)) => {
+                format!("{} wins: {} cannot move", SEATS[w], SEATS[1 - w])
+            }
             _ => format!("{} to move", SEATS[usize::from(state.to_move)]),
         }];
         if let MtRules::Best { plies } = self.rules {
@@ -106,7 +110,11 @@ impl Game for MuTorere {
         for p in [3, 4, 5, 6] {
             cells[p] = Cell::Piece(1);
         }
-        MtState { cells, to_move: 0, opening_plies: 0 }
+        MtState {
+            cells,
+            to_move: 0,
+            opening_plies: 0,
+        }
     }
 
     fn turn(&self, state: &MtState) -> Turn {
@@ -131,7 +139,10 @@ impl Game for MuTorere {
         if self.turn(state).is_over() {
             return Err(MoveError::GameOver);
         }
-        let illegal = |reason: String| MoveError::Illegal { mv: notation::format_move(mv), reason };
+        let illegal = |reason: String| MoveError::Illegal {
+            mv: notation::format_move(mv),
+            reason,
+        };
         if usize::from(mv.from) >= POINTS || usize::from(mv.to) >= POINTS {
             return Err(illegal("no such point".into()));
         }
@@ -143,12 +154,19 @@ impl Game for MuTorere {
             Cell::Piece(_) => return Err(illegal("that piece is not yours".into())),
             Cell::Empty => return Err(illegal("there is no piece there".into())),
         }
-        let adjacent = mv.from == CENTRE || mv.to == CENTRE || mv.to == next(mv.from) || mv.to == prev(mv.from);
+        let adjacent = mv.from == CENTRE
+            || mv.to == CENTRE
+            || mv.to == next(mv.from)
+            || mv.to == prev(mv.from);
         if !adjacent {
-            return Err(illegal("pieces move along a line to a neighbouring point".into()));
+            return Err(illegal(
+                "pieces move along a line to a neighbouring point".into(),
+            ));
         }
         if mv.to == CENTRE && self.rules.restricted(state) && !state.next_to_enemy(mv.from) {
-            return Err(illegal("a piece may enter the putahi only when an enemy piece is next to it".into()));
+            return Err(illegal(
+                "a piece may enter the putahi only when an enemy piece is next to it".into(),
+            ));
         }
         self.rules.play(state, mv);
         Ok(())
@@ -199,7 +217,10 @@ impl Game for MuTorere {
     }
 
     fn map_move(&self, _state: &MtState, mv: MtMove, k: usize) -> MtMove {
-        MtMove { from: Self::map_point(mv.from, k), to: Self::map_point(mv.to, k) }
+        MtMove {
+            from: Self::map_point(mv.from, k),
+            to: Self::map_point(mv.to, k),
+        }
     }
 
     fn inverse_symmetry(&self, k: usize) -> usize {
@@ -213,7 +234,10 @@ impl Game for MuTorere {
     /// Play ends in a draw when a position recurs three times (the game graph has
     /// cycles and no captures, so there is no move-count rule).
     fn play_draw_rule(&self) -> PlayDrawRule {
-        PlayDrawRule { repetitions: Some(3), plies_without_progress: None }
+        PlayDrawRule {
+            repetitions: Some(3),
+            plies_without_progress: None,
+        }
     }
 
     fn is_progress(&self, _state: &MtState, _mv: MtMove) -> bool {
@@ -229,10 +253,18 @@ impl Game for MuTorere {
     }
 
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(lookahead::LOOKAHEAD, lookahead::LOOKAHEAD_HELP)]
+        vec![PlayerKind::new(
+            lookahead::LOOKAHEAD,
+            lookahead::LOOKAHEAD_HELP,
+        )]
     }
 
-    fn custom_player(&self, name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
         (name == lookahead::LOOKAHEAD).then(|| Box::new(Lookahead) as Box<dyn Strategy<Self>>)
     }
 }
@@ -244,7 +276,9 @@ const PIECES: [usize; 3] = [4, 4, 1];
 /// empty point up to rotation, and up to rotation and reflection, by Burnside's
 /// lemma and by enumerating orbits.
 pub fn count_report() -> serde_json::Value {
-    use counting::{burnside_orbits, cycle_index, cyclic_group, dihedral_group, orbits_by_enumeration};
+    use counting::{
+        burnside_orbits, cycle_index, cyclic_group, dihedral_group, orbits_by_enumeration,
+    };
     let section = |name: &str, star: Vec<Vec<usize>>, rim: Vec<Vec<usize>>| {
         // The centre is a fixed point of every symmetry, so splitting by what stands
         // there leaves the rim alone with one colour one short (or the empty point gone).

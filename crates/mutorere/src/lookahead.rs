@@ -32,7 +32,13 @@ pub enum Lookout {
 }
 
 /// Marks one move of `seat` in `state` the way the seed's `evaluateMoves` does.
-pub fn look<G: Game>(game: &G, state: &G::State, seat: Seat, mv: G::Move, buf: &mut Vec<G::Move>) -> Lookout {
+pub fn look<G: Game>(
+    game: &G,
+    state: &G::State,
+    seat: Seat,
+    mv: G::Move,
+    buf: &mut Vec<G::Move>,
+) -> Lookout {
     let mut after = state.clone();
     game.play_unchecked(&mut after, mv);
     match game.turn(&after) {
@@ -59,16 +65,29 @@ pub fn look<G: Game>(game: &G, state: &G::State, seat: Seat, mv: G::Move, buf: &
 }
 
 impl<G: Game> Strategy<G> for Lookahead {
-    fn choose(&mut self, game: &G, state: &G::State, seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let moves = game.moves(state);
         if moves.is_empty() {
             return None;
         }
         let mut buf = Vec::new();
-        let marks: Vec<Lookout> = moves.iter().map(|&mv| look(game, state, seat, mv, &mut buf)).collect();
+        let marks: Vec<Lookout> = moves
+            .iter()
+            .map(|&mv| look(game, state, seat, mv, &mut buf))
+            .collect();
         let pick = |want: Lookout, rng: &mut Rng| -> Option<G::Move> {
-            let candidates: Vec<G::Move> =
-                moves.iter().zip(&marks).filter(|(_, m)| **m == want).map(|(mv, _)| *mv).collect();
+            let candidates: Vec<G::Move> = moves
+                .iter()
+                .zip(&marks)
+                .filter(|(_, m)| **m == want)
+                .map(|(mv, _)| *mv)
+                .collect();
             candidates.choose(rng).copied()
         };
         if let Some(mv) = pick(Lookout::Wins, rng) {
@@ -77,6 +96,8 @@ impl<G: Game> Strategy<G> for Lookahead {
         if let Some(mv) = pick(Lookout::Safe, rng) {
             return Some(Choice::because(mv, "safe move"));
         }
-        moves.choose(rng).map(|&mv| Choice::because(mv, "every move lets the opponent win"))
+        moves
+            .choose(rng)
+            .map(|&mv| Choice::because(mv, "every move lets the opponent win"))
     }
 }

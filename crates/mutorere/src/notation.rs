@@ -56,7 +56,11 @@ pub fn parse_point(text: &str) -> Result<u8, ParseError> {
 /// Writes a position.
 pub fn format_position(rules: MtRules, state: &MtState) -> String {
     let rim: String = (1..POINTS).map(|p| cell_char(state.cells[p])).collect();
-    let mut text = format!("{rim}/{} {}", cell_char(state.cells[0]), piece_char(state.to_move));
+    let mut text = format!(
+        "{rim}/{} {}",
+        cell_char(state.cells[0]),
+        piece_char(state.to_move)
+    );
     if let MtRules::Best { .. } = rules {
         text.push_str(&format!(" {}", state.opening_plies));
     }
@@ -66,17 +70,21 @@ pub fn format_position(rules: MtRules, state: &MtState) -> String {
 /// Reads a position, checking it has four pieces a side and one empty point.
 pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError> {
     let mut fields = text.split_whitespace();
-    let board = fields.next().ok_or_else(|| ParseError::new("empty position: expected e.g. 'wwbbbbww/. w'"))?;
+    let board = fields
+        .next()
+        .ok_or_else(|| ParseError::new("empty position: expected e.g. 'wwbbbbww/. w'"))?;
     let side = fields
         .next()
         .ok_or_else(|| ParseError::new("missing side to move after the board ('w' or 'b')"))?;
     let plies = fields.next();
     if fields.next().is_some() {
-        return Err(ParseError::new("too many fields: expected BOARD SIDE (and plies under rules=best)"));
+        return Err(ParseError::new(
+            "too many fields: expected BOARD SIDE (and plies under rules=best)",
+        ));
     }
-    let (rim, centre) = board
-        .split_once('/')
-        .ok_or_else(|| ParseError::new("the board must be the 8 rim points, '/', then the putahi, e.g. wwbbbbww/."))?;
+    let (rim, centre) = board.split_once('/').ok_or_else(|| {
+        ParseError::new("the board must be the 8 rim points, '/', then the putahi, e.g. wwbbbbww/.")
+    })?;
     let rim: Vec<char> = rim.chars().collect();
     let centre: Vec<char> = centre.chars().collect();
     if rim.len() != 8 || centre.len() != 1 {
@@ -92,7 +100,11 @@ pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError>
             'w' => Cell::Piece(0),
             'b' => Cell::Piece(1),
             '.' | '-' | '_' => Cell::Empty,
-            _ => return Err(ParseError::new(format!("unknown point content '{ch}': use w, b or ."))),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "unknown point content '{ch}': use w, b or ."
+                )))
+            }
         };
     }
     let count = |c: Cell| cells.iter().filter(|&&x| x == c).count();
@@ -107,7 +119,11 @@ pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError>
     let to_move = match side.to_ascii_lowercase().as_str() {
         "w" | "white" => 0,
         "b" | "black" => 1,
-        _ => return Err(ParseError::new(format!("side to move must be 'w' or 'b', not '{side}'"))),
+        _ => {
+            return Err(ParseError::new(format!(
+                "side to move must be 'w' or 'b', not '{side}'"
+            )))
+        }
     };
     let opening_plies = match (rules, plies) {
         (MtRules::Best { plies: cap }, Some(p)) => {
@@ -119,11 +135,17 @@ pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError>
         // Without a count the opening is taken as over: a typed-in position is a middle game.
         (MtRules::Best { plies: cap }, None) => cap,
         (_, Some(_)) => {
-            return Err(ParseError::new("a ply count is only part of the position under rules=best"));
+            return Err(ParseError::new(
+                "a ply count is only part of the position under rules=best",
+            ));
         }
         (_, None) => 0,
     };
-    Ok(MtState { cells, to_move, opening_plies })
+    Ok(MtState {
+        cells,
+        to_move,
+        opening_plies,
+    })
 }
 
 /// Writes a move.
@@ -137,7 +159,10 @@ pub fn parse_move(state: &MtState, text: &str) -> Result<MtMove, ParseError> {
     if text.is_empty() || text.len() > 40 {
         return Err(ParseError::new("expected a move like 2-c, c-7 or 3-2"));
     }
-    let parts: Vec<&str> = text.split(['-', ' ', '>', ',']).filter(|s| !s.is_empty()).collect();
+    let parts: Vec<&str> = text
+        .split(['-', ' ', '>', ','])
+        .filter(|s| !s.is_empty())
+        .collect();
     let empty = state.empty_point();
     let (from, to) = match parts.as_slice() {
         [from] => (parse_point(from)?, empty),

@@ -11,7 +11,11 @@ fn seed() -> MuTorere {
 }
 
 fn moves_text(game: &MuTorere, state: &MtState) -> Vec<String> {
-    let mut v: Vec<String> = game.moves(state).iter().map(|&m| game.format_move(state, m)).collect();
+    let mut v: Vec<String> = game
+        .moves(state)
+        .iter()
+        .map(|&m| game.format_move(state, m))
+        .collect();
     v.sort();
     v
 }
@@ -92,7 +96,10 @@ fn try_play_explains_illegal_moves() {
     assert!(g.parse_move(&s, "1-2").is_err(), "2 is not empty");
     assert!(g.parse_move(&s, "9-c").is_err());
     assert!(g.parse_move(&s, "").is_err());
-    assert!(g.parse_move(&s, "c").is_err(), "a piece must leave its point");
+    assert!(
+        g.parse_move(&s, "c").is_err(),
+        "a piece must leave its point"
+    );
 }
 
 #[test]
@@ -115,8 +122,14 @@ fn bad_positions_are_rejected_with_reasons() {
     }
     let best = MuTorere::new(MtRules::Best { plies: 2 });
     assert!(best.parse_position("wwbbbbww/. w x").is_err());
-    assert_eq!(best.parse_position("wwbbbbww/. w 7").unwrap().opening_plies, 2);
-    assert_eq!(best.parse_position("wwbbbbww/. w").unwrap().opening_plies, 2);
+    assert_eq!(
+        best.parse_position("wwbbbbww/. w 7").unwrap().opening_plies,
+        2
+    );
+    assert_eq!(
+        best.parse_position("wwbbbbww/. w").unwrap().opening_plies,
+        2
+    );
 }
 
 #[test]
@@ -176,7 +189,11 @@ fn symmetries_map_moves_and_keep_values() {
         for k in 0..g.symmetry_count() {
             let image = g.map_state(state, k);
             assert_eq!(g.map_state(&image, g.inverse_symmetry(k)), *state);
-            let mut mapped: Vec<MtMove> = g.moves(state).iter().map(|&m| g.map_move(state, m, k)).collect();
+            let mut mapped: Vec<MtMove> = g
+                .moves(state)
+                .iter()
+                .map(|&m| g.map_move(state, m, k))
+                .collect();
             let mut direct = g.moves(&image);
             mapped.sort();
             direct.sort();
@@ -187,8 +204,14 @@ fn symmetries_map_moves_and_keep_values() {
             }
         }
     }
-    let images: HashSet<MtState> = (0..16).map(|k| g.map_state(&g.initial_state(), k)).collect();
-    assert_eq!(images.len(), 8, "the start has a mirror symmetry, so 16/2 images");
+    let images: HashSet<MtState> = (0..16)
+        .map(|k| g.map_state(&g.initial_state(), k))
+        .collect();
+    assert_eq!(
+        images.len(),
+        8,
+        "the start has a mirror symmetry, so 16/2 images"
+    );
 }
 
 #[test]
@@ -200,7 +223,10 @@ fn count_report_matches_the_seed_and_hand_counts() {
     assert_eq!(r["rotation"]["centre_black"], 35);
     assert_eq!(r["rotation"]["total"], 80);
     assert_eq!(r["rotation"]["total_by_enumeration"], 80);
-    assert_eq!(r["rotation"]["cycle_index_rim"], "(g1^8 + g2^4 + 2 g4^2 + 4 g8)/8");
+    assert_eq!(
+        r["rotation"]["cycle_index_rim"],
+        "(g1^8 + g2^4 + 2 g4^2 + 4 g8)/8"
+    );
     // By hand: 8 bracelets of 4+4 beads; with one empty rim point, (280 + 4*6)/16 = 19.
     assert_eq!(r["rotation_reflection"]["centre_empty"], 8);
     assert_eq!(r["rotation_reflection"]["centre_white"], 19);
@@ -236,14 +262,34 @@ fn the_games_symmetries_are_the_counting_group() {
 
 #[test]
 fn variants_round_trip_and_reject_bad_values() {
-    for text in ["", "rules=seed", "seed", "best", "rules=best,best_plies=4", "free"] {
+    for text in [
+        "",
+        "rules=seed",
+        "seed",
+        "best",
+        "rules=best,best_plies=4",
+        "free",
+    ] {
         let v = Variant::parse(text).unwrap();
         let g = MuTorere::from_variant(&v).unwrap();
         assert_eq!(MuTorere::from_variant(&g.variant()).unwrap(), g);
     }
-    assert_eq!(MuTorere::from_variant(&Variant::parse("best").unwrap()).unwrap().rules, MtRules::Best { plies: 2 });
-    for bad in ["rules=chess", "best_plies=3", "rules=best,best_plies=0", "colour=red"] {
-        assert!(MuTorere::from_variant(&Variant::parse(bad).unwrap()).is_err(), "{bad}");
+    assert_eq!(
+        MuTorere::from_variant(&Variant::parse("best").unwrap())
+            .unwrap()
+            .rules,
+        MtRules::Best { plies: 2 }
+    );
+    for bad in [
+        "rules=chess",
+        "best_plies=3",
+        "rules=best,best_plies=0",
+        "colour=red",
+    ] {
+        assert!(
+            MuTorere::from_variant(&Variant::parse(bad).unwrap()).is_err(),
+            "{bad}"
+        );
     }
 }
 
@@ -256,16 +302,27 @@ fn lookahead_takes_a_win_and_avoids_a_loss() {
         let c = Lookahead.choose(&g, &s, 0, &mut rng).unwrap();
         let mut t = s;
         g.play_unchecked(&mut t, c.mv);
-        assert_eq!(g.turn(&t), Turn::Over(Outcome::Win(0)), "{}", g.format_move(&s, c.mv));
+        assert_eq!(
+            g.turn(&t),
+            Turn::Over(Outcome::Win(0)),
+            "{}",
+            g.format_move(&s, c.mv)
+        );
     }
     // Seed rules, White to move: 2-c lets Black answer 3-2 and block White? Check
     // that every chosen move leaves Black without an immediate win when possible.
     let g = seed();
     for seed_no in 0..200 {
         let s = random_position(&g, seed_no, (seed_no % 15) as usize);
-        let Turn::Move(seat) = g.turn(&s) else { continue };
+        let Turn::Move(seat) = g.turn(&s) else {
+            continue;
+        };
         let mut buf = Vec::new();
-        let marks: Vec<_> = g.moves(&s).iter().map(|&m| lookahead::look(&g, &s, seat, m, &mut buf)).collect();
+        let marks: Vec<_> = g
+            .moves(&s)
+            .iter()
+            .map(|&m| lookahead::look(&g, &s, seat, m, &mut buf))
+            .collect();
         let c = Lookahead.choose(&g, &s, seat, &mut rng).unwrap();
         let chosen = lookahead::look(&g, &s, seat, c.mv, &mut buf);
         if marks.contains(&lookahead::Lookout::Wins) {
@@ -290,18 +347,32 @@ fn play_out(
     let before = oracle.grade(g, &s).unwrap();
     // The perfect side's value at the start of the game.
     let mover = usize::from(s.to_move);
-    let initial = if mover == perfect_seat { before.value } else { before.value.flip() };
+    let initial = if mover == perfect_seat {
+        before.value
+    } else {
+        before.value.flip()
+    };
     for _ in 0..300 {
         let Turn::Move(seat) = g.turn(&s) else { break };
         let c = players[seat].choose(g, &s, seat, &mut rng).expect("a move");
         g.try_play(&mut s, c.mv).expect("legal");
     }
     let now = oracle.grade(g, &s).unwrap();
-    let value_now =
-        if usize::from(s.to_move) == perfect_seat { now.value } else { now.value.flip() };
+    let value_now = if usize::from(s.to_move) == perfect_seat {
+        now.value
+    } else {
+        now.value.flip()
+    };
     if initial != Value::Loss {
-        assert_ne!(g.turn(&s), Turn::Over(Outcome::Win(1 - perfect_seat)), "perfect player lost");
-        assert!(value_now >= initial, "perfect player's value fell from {initial:?} to {value_now:?}");
+        assert_ne!(
+            g.turn(&s),
+            Turn::Over(Outcome::Win(1 - perfect_seat)),
+            "perfect player lost"
+        );
+        assert!(
+            value_now >= initial,
+            "perfect player's value fell from {initial:?} to {value_now:?}"
+        );
     }
 }
 
@@ -317,10 +388,17 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
                 continue;
             }
             let perfect_seat = (game_no % 2) as usize;
-            let opponent: Box<dyn Strategy<MuTorere>> =
-                if game_no % 3 == 0 { Box::new(RandomPlayer) } else { Box::new(Lookahead) };
+            let opponent: Box<dyn Strategy<MuTorere>> = if game_no % 3 == 0 {
+                Box::new(RandomPlayer)
+            } else {
+                Box::new(Lookahead)
+            };
             let perfect: Box<dyn Strategy<MuTorere>> = Box::new(PerfectPlayer::new(sol.clone()));
-            let mut players = if perfect_seat == 0 { [perfect, opponent] } else { [opponent, perfect] };
+            let mut players = if perfect_seat == 0 {
+                [perfect, opponent]
+            } else {
+                [opponent, perfect]
+            };
             play_out(&g, start, &mut players, sol.as_ref(), perfect_seat, game_no);
         }
     }

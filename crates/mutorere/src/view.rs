@@ -19,7 +19,10 @@ pub fn point_centre(p: u8) -> (f64, f64) {
     }
     // Point 1 sits just left of the top, as the seed draws the octagon.
     let angle = (-112.5 + 45.0 * f64::from(p - 1)).to_radians();
-    (SIZE / 2.0 + RADIUS * angle.cos(), SIZE / 2.0 + RADIUS * angle.sin())
+    (
+        SIZE / 2.0 + RADIUS * angle.cos(),
+        SIZE / 2.0 + RADIUS * angle.sin(),
+    )
 }
 
 /// The view model of a position.
@@ -42,8 +45,14 @@ pub fn view(state: &MtState, seats: &[&str], status: Vec<String>) -> View {
         .collect();
     let mut edges = Vec::new();
     for p in 1..=RIM {
-        edges.push(ViewEdge { from: u32::from(p), to: u32::from(next(p)) });
-        edges.push(ViewEdge { from: u32::from(p), to: 0 });
+        edges.push(ViewEdge {
+            from: u32::from(p),
+            to: u32::from(next(p)),
+        });
+        edges.push(ViewEdge {
+            from: u32::from(p),
+            to: 0,
+        });
     }
     let pieces = state
         .cells
@@ -53,12 +62,25 @@ pub fn view(state: &MtState, seats: &[&str], status: Vec<String>) -> View {
             Cell::Piece(s) => Some(ViewPiece {
                 cell: i as u32,
                 owner: Some(usize::from(*s)),
-                label: Some(seats[usize::from(*s)].chars().next().unwrap_or('?').to_string()),
+                label: Some(
+                    seats[usize::from(*s)]
+                        .chars()
+                        .next()
+                        .unwrap_or('?')
+                        .to_string(),
+                ),
             }),
             Cell::Empty => None,
         })
         .collect();
-    View { width: SIZE, height: SIZE, cells, edges, pieces, status }
+    View {
+        width: SIZE,
+        height: SIZE,
+        cells,
+        edges,
+        pieces,
+        status,
+    }
 }
 
 /// The terminal drawing: the star with point numbers beside the pieces.

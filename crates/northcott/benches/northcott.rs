@@ -14,8 +14,12 @@ fn benches(c: &mut Criterion) {
     let g = game("64x16");
     let mut s = g.initial_state();
     s.o[3] = 5;
-    c.bench_function("seed_reply_64x16", |b| b.iter(|| seed_reply(&g, black_box(&s))));
-    c.bench_function("analyze_64x16", |b| b.iter(|| analysis::analyze(&g, black_box(&s), None)));
+    c.bench_function("seed_reply_64x16", |b| {
+        b.iter(|| seed_reply(&g, black_box(&s)))
+    });
+    c.bench_function("analyze_64x16", |b| {
+        b.iter(|| analysis::analyze(&g, black_box(&s), None))
+    });
     c.bench_function("legal_moves_64x16", |b| {
         let mut buf = Vec::with_capacity(2048);
         b.iter(|| {
@@ -29,7 +33,12 @@ fn benches(c: &mut Criterion) {
     for size in ["6x3", "7x4"] {
         let g = game(size);
         group.bench_function(format!("retrograde_{size}"), |b| {
-            b.iter(|| Solution::solve(&g, &g.initial_state(), 1_000_000).unwrap().stats().positions)
+            b.iter(|| {
+                Solution::solve(&g, &g.initial_state(), 1_000_000)
+                    .unwrap()
+                    .stats()
+                    .positions
+            })
         });
     }
     group.finish();

@@ -454,10 +454,9 @@ impl Game for Northcott {
         }
         let _ = writeln!(
             s,
-            "nim-sum {}; {} to move (type ROW:CELL, e.g. 1:{})",
+            "nim-sum {}; {} to move (type ROW:CELL: your piece in that row goes to that cell)",
             self.nim_sum(state),
             side_word(state),
-            state.o[0] as usize + 2
         );
         s
     }
@@ -554,7 +553,10 @@ impl Game for Northcott {
     }
 
     fn analysis_extra(&self, state: &NorthcottState) -> Option<serde_json::Value> {
-        serde_json::to_value(analysis::analyze(self, state, None)).ok()
+        // Tiny boards: exact remoteness is cheap enough to solve on the spot.
+        let oracle =
+            (self.position_count() <= 50_000).then(|| NorthcottOracle::new(*self, &|_| {}));
+        serde_json::to_value(analysis::analyze(self, state, oracle.as_ref())).ok()
     }
 
     fn describe_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {

@@ -81,7 +81,11 @@ pub fn factorize(k: u32) -> Vec<PrimePower> {
         p += 1;
     }
     if rest > 1 {
-        out.push(PrimePower { p: rest, e: 1, m: rest });
+        out.push(PrimePower {
+            p: rest,
+            e: 1,
+            m: rest,
+        });
     }
     out
 }
@@ -119,7 +123,10 @@ mod tests {
     fn factorizations() {
         assert_eq!(factorize(2), vec![PrimePower { p: 2, e: 1, m: 2 }]);
         let f = factorize(360);
-        assert_eq!(f.iter().map(|q| (q.p, q.e, q.m)).collect::<Vec<_>>(), vec![(2, 3, 8), (3, 2, 9), (5, 1, 5)]);
+        assert_eq!(
+            f.iter().map(|q| (q.p, q.e, q.m)).collect::<Vec<_>>(),
+            vec![(2, 3, 8), (3, 2, 9), (5, 1, 5)]
+        );
         assert_eq!(factorize(97).len(), 1);
         for k in 2..300u32 {
             assert_eq!(factorize(k).iter().map(|q| q.m).product::<u32>(), k);

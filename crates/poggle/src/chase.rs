@@ -42,7 +42,13 @@ impl Start<'_> {
 
 /// Chases the presses down from first row `x0` (values modulo `k`), handing each row
 /// `0..n` to `sink`, and returns the row after the last (all zero iff `x0` solves).
-pub fn chase(n: usize, k: u32, start: Start, x0: &[u32], mut sink: impl FnMut(usize, &[u32])) -> Vec<u32> {
+pub fn chase(
+    n: usize,
+    k: u32,
+    start: Start,
+    x0: &[u32],
+    mut sink: impl FnMut(usize, &[u32]),
+) -> Vec<u32> {
     let mut prev = vec![0u32; n];
     let mut cur: Vec<u32> = x0.iter().map(|&v| v % k).collect();
     let mut next = vec![0u32; n];

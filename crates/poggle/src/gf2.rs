@@ -164,14 +164,14 @@ pub fn eval_at_b(f: &[u64], n: usize) -> Bits {
     v
 }
 
-/// Number of set bits.
-pub fn popcount(a: &[u64]) -> u64 {
-    a.iter().map(|w| w.count_ones() as u64).sum()
-}
-
 /// Parity of the AND of two vectors (their dot product over GF(2)).
 pub fn dot(a: &[u64], b: &[u64]) -> bool {
-    a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum::<u32>() % 2 == 1
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x & y).count_ones())
+        .sum::<u32>()
+        % 2
+        == 1
 }
 
 #[cfg(test)]
@@ -192,10 +192,21 @@ mod tests {
     #[test]
     fn multiply_and_divide() {
         // (1 + y)^2 = 1 + y^2 over GF(2)
-        assert_eq!(mul(&from_bits(&[1, 1]), &from_bits(&[1, 1])), from_bits(&[1, 0, 1]));
+        assert_eq!(
+            mul(&from_bits(&[1, 1]), &from_bits(&[1, 1])),
+            from_bits(&[1, 0, 1])
+        );
         // Wide operands crossing word boundaries.
-        let a = from_bits(&(0..150).map(|i| ((i * 7 + 3) % 5 == 0) as u8).collect::<Vec<_>>());
-        let f = from_bits(&(0..90).map(|i| ((i * 3 + 1) % 4 == 0 || i == 89) as u8).collect::<Vec<_>>());
+        let a = from_bits(
+            &(0..150)
+                .map(|i| ((i * 7 + 3) % 5 == 0) as u8)
+                .collect::<Vec<_>>(),
+        );
+        let f = from_bits(
+            &(0..90)
+                .map(|i| ((i * 3 + 1) % 4 == 0 || i == 89) as u8)
+                .collect::<Vec<_>>(),
+        );
         let (q, r) = divrem(&a, &f);
         assert!(degree(&r).map_or(true, |d| d < 89));
         let mut back = mul(&q, &f);
@@ -208,7 +219,10 @@ mod tests {
     fn extended_gcd() {
         let common = from_bits(&[1, 1, 0, 1]); // 1 + y + y^3, irreducible
         let a = mul(&common, &from_bits(&[1, 0, 0, 0, 0, 1, 1]));
-        let b = mul(&common, &from_bits(&[0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]));
+        let b = mul(
+            &common,
+            &from_bits(&[0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]),
+        );
         let (g, s) = gcd_ext(&a, &b);
         assert_eq!(rem(&mul(&s, &a), &b), g);
         assert_eq!(rem(&a, &g), Bits::new());

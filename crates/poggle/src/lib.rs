@@ -12,15 +12,20 @@ mod binary;
 pub mod chase;
 mod count;
 mod fewest;
+mod game;
 mod gf2;
 mod modular;
 mod poly;
+mod report;
 mod smith;
 mod solver;
+mod text;
 
 pub use chase::Start;
 pub use count::BigCount;
+pub use game::{random_start, Poggle, PoggleState, Press, SolverPlayer, StartRule, PLAY_LIMIT};
+pub use report::{solution_json, solve_json};
 pub use solver::{
-    apply_presses, check_puzzle, quiet_pattern, solve, Method, ModulusSummary, Obstruction, Solution, SolveOptions,
-    MAX_COLOURS, MAX_SOLVE_SIZE,
+    apply_presses, check_puzzle, quiet_pattern, solve, Method, ModulusSummary, Obstruction,
+    Solution, SolveOptions, MAX_COLOURS, MAX_SOLVE_SIZE,
 };

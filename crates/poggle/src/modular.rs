@@ -5,7 +5,62 @@
 use crate::arith::{self, PrimePower};
 use crate::chase::{apply_b, chase_polys, chased_matrix, eval_at_b};
 use crate::poly::{self, Poly};
-use crate::smith::{self, LocalSolution};
+use crate::smith;
+
+/// Kernels are listed in full up to this many vectors (enough for the fewest-presses
+/// search); larger ones only when a failing vector must be found.
+pub const LIST_KERNEL_UP_TO: u64 = 1 << 20;
+
+/// The answer for `M x_0 = b (mod p^e)`.
+#[derive(Clone, Debug)]
+pub struct LocalSolution {
+    /// One first row, if any.
+    pub solution: Option<Vec<u32>>,
+    /// Kernel generators `(g, v)`: `g` has order `p^v`, and every kernel vector is
+    /// uniquely `sum a_i g_i` with `0 <= a_i < p^v_i` (when `kernel_complete`).
+    pub kernel: Vec<(Vec<u32>, u32)>,
+    /// Whether `kernel` lists every generator.
+    pub kernel_complete: bool,
+    /// log_p of the number of kernel vectors.
+    pub kernel_exponent: u32,
+    /// When unsolvable: a kernel vector `w` with `w . b != 0`. `M` is symmetric, so its
+    /// kernel is its left kernel, and over Z/p^e (a self-injective ring) `b` is in the
+    /// image iff it is orthogonal to the whole left kernel.
+    pub witness: Option<Vec<u32>>,
+}
+
+fn dot(a: &[u32], b: &[u32], m: u32) -> u32 {
+    (a.iter()
+        .zip(b)
+        .map(|(&x, &y)| x as u64 * y as u64 % m as u64)
+        .sum::<u64>()
+        % m as u64) as u32
+}
+
+/// Completes a solution whose kernel is listed in full.
+fn with_listed_kernel(
+    solution: Option<Vec<u32>>,
+    kernel: Vec<(Vec<u32>, u32)>,
+    b: &[u32],
+    m: u32,
+) -> LocalSolution {
+    let witness = if solution.is_none() {
+        kernel
+            .iter()
+            .find(|(w, _)| dot(w, b, m) != 0)
+            .map(|(w, _)| w.clone())
+    } else {
+        None
+    };
+    let kernel_exponent = kernel.iter().map(|k| k.1).sum();
+    LocalSolution {
+        solution,
+        kernel,
+        kernel_complete: true,
+        kernel_exponent,
+        witness,
+    }
+}
 
 /// Solves `M x_0 = b (mod p^e)` by the fastest applicable method.
 pub fn solve(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
@@ -35,7 +90,7 @@ pub fn solve_field(n: usize, p: u32, b: &[u32]) -> LocalSolution {
         let next = apply_b(&w, p);
         kernel.push((std::mem::replace(&mut w, next), 1));
     }
-    LocalSolution { solution, kernel }
+    with_listed_kernel(solution, kernel, b, p)
 }
 
 /// Over Z/p^eZ (not a field): split `chi = chi_1 chi_2` (lifted from mod p by Hensel's
@@ -67,7 +122,11 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     let d1 = poly::degree(&chi1_bar).unwrap_or(0);
 
     // Hensel lifting of the coprime factorisation, one p-adic digit at a time.
-    let t = if d1 > 0 { poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p) } else { None };
+    let t = if d1 > 0 {
+        poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p)
+    } else {
+        None
+    };
     let (chi1, chi2) = if d1 == 0 {
         (vec![1], chi.clone())
     } else if d1 == n {
@@ -81,14 +140,22 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
             let prod = poly::mul(&chi1, &chi2, m);
             let err: Poly = (0..n)
                 .map(|j| {
-                    let diff = arith::sub(chi.get(j).copied().unwrap_or(0), prod.get(j).copied().unwrap_or(0), m);
+                    let diff = arith::sub(
+                        chi.get(j).copied().unwrap_or(0),
+                        prod.get(j).copied().unwrap_or(0),
+                        m,
+                    );
                     debug_assert_eq!(diff % pi, 0);
                     (diff / pi) % p
                 })
                 .collect();
             let err = poly::reduce(&err, p);
             let delta1 = poly::mulmod(t, &poly::rem(&err, &chi1_bar, p), &chi1_bar, p);
-            let (delta2, r) = poly::divrem(&poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p), &chi1_bar, p);
+            let (delta2, r) = poly::divrem(
+                &poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p),
+                &chi1_bar,
+                p,
+            );
             debug_assert!(r.is_empty());
             chi1 = poly::add(&chi1, &poly::scale(&delta1, pi, m), m);
             chi2 = poly::add(&chi2, &poly::scale(&delta2, pi, m), m);
@@ -100,11 +167,15 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     let mut f2: Poly = Vec::new();
     if poly::degree(&chi2).unwrap_or(0) > 0 {
         let q2 = poly::rem(&q, &chi2, m);
-        let u_bar = poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
+        let u_bar =
+            poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
         let mut residual = poly::rem(&g, &chi2, m);
         let mut pi = 1u32;
         for _ in 0..pp.e {
-            let digit = poly::reduce(&residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(), p);
+            let digit = poly::reduce(
+                &residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(),
+                p,
+            );
             let delta = poly::mulmod(&u_bar, &digit, &chi2_bar, p);
             f2 = poly::add(&f2, &poly::scale(&delta, pi, m), m);
             let correction = poly::scale(&poly::mulmod(&q2, &delta, &chi2, m), pi, m);
@@ -115,26 +186,35 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     }
 
     if d1 == 0 {
-        return LocalSolution { solution: Some(eval_at_b(&f2, n, m)), kernel: Vec::new() };
+        let solution = Some(eval_at_b(&f2, n, m));
+        return LocalSolution {
+            solution,
+            kernel: Vec::new(),
+            kernel_complete: true,
+            kernel_exponent: 0,
+            witness: None,
+        };
     }
 
     // The nilpotent part: a dense d1 x d1 system for multiplication by q mod chi1.
     let q1 = poly::rem(&q, &chi1, m);
     let g1 = poly::rem(&g, &chi1, m);
-    let mut columns = Vec::with_capacity(d1);
+    let mut matrix = vec![0u8; d1 * d1];
     let mut col = q1;
-    for _ in 0..d1 {
-        let next = poly::rem(&shift_up(&col), &chi1, m);
-        columns.push(std::mem::replace(&mut col, next));
+    for j in 0..d1 {
+        for (i, &c) in col.iter().enumerate() {
+            matrix[i * d1 + j] = c as u8;
+        }
+        col = poly::rem(&shift_up(&col), &chi1, m);
     }
-    let rows: Vec<Vec<u32>> =
-        (0..d1).map(|i| columns.iter().map(|c| c.get(i).copied().unwrap_or(0)).collect()).collect();
     let mut rhs = g1.clone();
     rhs.resize(d1, 0);
-    let local = smith::solve(rows, rhs, pp);
+    let form = smith::smith(d1, matrix, rhs, pp);
 
-    // Gluing: w = chi2^-1 mod chi1 (Newton iteration from the mod-p inverse), and a
-    // pair (a mod chi1, c mod chi2) becomes c + chi2 * (w (a - c) mod chi1).
+    // Gluing: w = chi2^-1 mod chi1 (Newton iteration from the mod-p inverse); the
+    // idempotent e1 = chi2 w is 1 mod chi1 and 0 mod chi2, so a pair
+    // (a mod chi1, c mod chi2) is c + e1 (a - c), and a alone maps to the vector
+    // sum a_j B^j e1(B) e_0.
     let mut w = t.unwrap_or_else(|| vec![1]);
     let chi2_mod_chi1 = poly::rem(&chi2, &chi1, m);
     let mut precision = 1;
@@ -143,25 +223,69 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
         w = poly::mulmod(&w, &two_minus, &chi1, m);
         precision *= 2;
     }
-    let glue = |a: &[u32], c: &[u32]| -> Poly {
-        let diff = poly::sub(&poly::reduce(a, m), &poly::rem(c, &chi1, m), m);
-        poly::add(c, &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m), m)
-    };
-    let solution = local.solution.as_ref().map(|f1| {
+    let solution = form.solution.as_ref().map(|f1| {
         let mut f1 = f1.clone();
         poly::trim(&mut f1);
-        eval_at_b(&glue(&f1, &f2), n, m)
+        let diff = poly::sub(&f1, &poly::rem(&f2, &chi1, m), m);
+        let f = poly::add(
+            &f2,
+            &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m),
+            m,
+        );
+        eval_at_b(&f, n, m)
     });
-    let kernel = local
-        .kernel
-        .iter()
-        .map(|(a, v)| {
-            let mut a = a.clone();
-            poly::trim(&mut a);
-            (eval_at_b(&glue(&a, &[]), n, m), *v)
-        })
-        .collect();
-    LocalSolution { solution, kernel }
+    let e1_vector = eval_at_b(&poly::mul(&chi2, &w, m), n, m);
+    let basis =
+        || std::iter::successors(Some(e1_vector.clone()), move |v| Some(apply_b(v, m))).take(d1);
+    let to_vectors = |coords: &[Vec<u32>]| -> Vec<Vec<u32>> {
+        let mut out = vec![vec![0u64; n]; coords.len()];
+        for (j, e) in basis().enumerate() {
+            for (acc, a) in out.iter_mut().zip(coords) {
+                let c = a[j] as u64;
+                if c != 0 {
+                    for (x, &v) in acc.iter_mut().zip(&e) {
+                        *x = (*x + c * v as u64) % m as u64;
+                    }
+                }
+            }
+        }
+        out.into_iter()
+            .map(|v| v.into_iter().map(|x| x as u32).collect())
+            .collect()
+    };
+
+    let kernel_exponent = form.kernel_exponent();
+    let small = (p as u64)
+        .checked_pow(kernel_exponent)
+        .is_some_and(|c| c <= LIST_KERNEL_UP_TO);
+    let indices: Vec<usize> = form.kernel_indices().collect();
+    let kernel: Vec<(Vec<u32>, u32)> = if small {
+        let coords: Vec<Vec<u32>> = indices.iter().map(|&t| form.kernel_vector(t)).collect();
+        to_vectors(&coords)
+            .into_iter()
+            .zip(indices.iter().map(|&t| form.order_exponent(t)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let witness = if form.solution.is_some() {
+        None
+    } else {
+        // w . b for the vector of coordinates a is a . (E^T b) with E_j = B^j e1(B) e_0.
+        let projected: Vec<u32> = basis().map(|e| dot(&e, b, m)).collect();
+        indices
+            .iter()
+            .map(|&t| form.kernel_vector(t))
+            .find(|a| dot(a, &projected, m) != 0)
+            .map(|a| to_vectors(&[a]).remove(0))
+    };
+    LocalSolution {
+        solution,
+        kernel,
+        kernel_complete: small,
+        kernel_exponent,
+        witness,
+    }
 }
 
 /// `y * a`.
@@ -176,5 +300,10 @@ fn shift_up(a: &[u32]) -> Poly {
 
 /// The O(n^3) reference: Smith form of the explicitly chased matrix.
 pub fn solve_dense(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
-    smith::solve(chased_matrix(n, pp.m), b.to_vec(), pp)
+    let form = smith::solve_rows(&chased_matrix(n, pp.m), b, pp);
+    let kernel = form
+        .kernel_indices()
+        .map(|t| (form.kernel_vector(t), form.order_exponent(t)))
+        .collect();
+    with_listed_kernel(form.solution.clone(), kernel, b, pp.m)
 }

@@ -167,7 +167,9 @@ mod tests {
     use super::*;
 
     fn eval(a: &[u32], x: u32, m: u32) -> u32 {
-        a.iter().rev().fold(0, |acc, &c| arith::add(arith::mul(acc, x, m), c, m))
+        a.iter()
+            .rev()
+            .fold(0, |acc, &c| arith::add(arith::mul(acc, x, m), c, m))
     }
 
     #[test]

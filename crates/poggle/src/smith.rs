@@ -4,58 +4,124 @@
 //! valuation divides every other entry of the matrix, so pivoting on it clears its
 //! row and column exactly. The result `P M Q = diag(p^v_1, ...)` gives solvability,
 //! one solution, the number of solutions (`p^(sum of v_i)`) and generators of the
-//! kernel, each with its order `p^v_i`.
+//! kernel (`p^(e - v_i)` times column `i` of `Q`, of order `p^v_i`).
+//!
+//! Entries live in bytes (the moduli are at most 256); for powers of two the row
+//! operations reduce by masking, which the compiler vectorises, and rows are updated
+//! on all cores.
 
 use crate::arith::{self, PrimePower};
+use rayon::prelude::*;
 
-/// The answer for `M x = b (mod p^e)`.
+/// Below this size the row updates run on one thread.
+const PARALLEL_FROM: usize = 96;
+
+/// The Smith form of a square matrix with a right-hand side carried along.
 #[derive(Clone, Debug)]
-pub struct LocalSolution {
-    /// One solution, if any.
+pub struct SmithForm {
+    n: usize,
+    pp: PrimePower,
+    /// Valuations of the diagonal (`e` for zero entries).
+    vals: Vec<u32>,
+    /// Column `t` of `Q` is `qt[t * n..(t + 1) * n]`.
+    qt: Vec<u8>,
+    /// One solution, if the system is solvable.
     pub solution: Option<Vec<u32>>,
-    /// Kernel generators `(g, v)`: `g` has additive order `p^v`, and every kernel vector
-    /// is uniquely `sum a_i g_i` with `0 <= a_i < p^v_i`.
-    pub kernel: Vec<(Vec<u32>, u32)>,
 }
 
-impl LocalSolution {
-    /// log_p of the number of solutions of the homogeneous system.
+impl SmithForm {
+    /// log_p of the number of kernel vectors.
     pub fn kernel_exponent(&self) -> u32 {
-        self.kernel.iter().map(|&(_, v)| v).sum()
+        self.vals.iter().sum()
+    }
+
+    /// Indices `t` of the kernel generators, each of order `p^order_exponent(t)`.
+    pub fn kernel_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n).filter(|&t| self.vals[t] > 0)
+    }
+
+    /// log_p of the order of generator `t`.
+    pub fn order_exponent(&self, t: usize) -> u32 {
+        self.vals[t]
+    }
+
+    /// Kernel generator `t`: `p^(e - v_t)` times column `t` of `Q`.
+    pub fn kernel_vector(&self, t: usize) -> Vec<u32> {
+        let f = self.pp.p.pow(self.pp.e - self.vals[t]);
+        self.qt[t * self.n..(t + 1) * self.n]
+            .iter()
+            .map(|&x| arith::mul(x as u32, f, self.pp.m))
+            .collect()
     }
 }
 
-/// Solves `M x = b (mod p^e)` for a square matrix given by rows.
-pub fn solve(mut a: Vec<Vec<u32>>, mut b: Vec<u32>, pp: PrimePower) -> LocalSolution {
-    let n = a.len();
-    let m = pp.m;
-    for row in &mut a {
-        for x in row.iter_mut() {
-            *x %= m;
+/// How row operations reduce modulo `m`.
+#[derive(Clone, Copy)]
+enum Reduce {
+    /// `m` is a power of two: wrapping byte arithmetic and a mask.
+    Mask(u8),
+    /// Any other modulus.
+    Rem(u32),
+}
+
+/// `dst += c * src (mod m)`.
+#[inline]
+fn axpy(dst: &mut [u8], src: &[u8], c: u8, reduce: Reduce) {
+    match reduce {
+        Reduce::Mask(mask) => {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = d.wrapping_add(c.wrapping_mul(s)) & mask;
+            }
+        }
+        Reduce::Rem(m) => {
+            let c = c as u32;
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = ((*d as u32 + c * s as u32) % m) as u8;
+            }
         }
     }
-    for x in &mut b {
-        *x %= m;
-    }
-    // q[c] holds column c of Q (so x = Q z), stored column-major for cheap column ops.
-    let mut q: Vec<Vec<u32>> = (0..n)
-        .map(|c| {
-            let mut col = vec![0; n];
-            col[c] = 1;
-            col
-        })
+}
+
+/// Solves `M x = b (mod p^e)` for a square matrix given by rows (a convenience for
+/// small systems and tests).
+pub fn solve_rows(a: &[Vec<u32>], b: &[u32], pp: PrimePower) -> SmithForm {
+    let n = a.len();
+    let flat: Vec<u8> = a
+        .iter()
+        .flat_map(|row| row.iter().map(|&x| (x % pp.m) as u8))
         .collect();
-    let mut vals = vec![pp.e; n];
+    smith(n, flat, b.iter().map(|&x| x % pp.m).collect(), pp)
+}
+
+/// The Smith form of the n x n row-major matrix `a` (entries below `p^e`), solving
+/// `a x = b` on the way.
+pub fn smith(n: usize, mut a: Vec<u8>, mut b: Vec<u32>, pp: PrimePower) -> SmithForm {
+    let m = pp.m;
+    assert!(m <= 256 && a.len() == n * n && b.len() == n);
+    let reduce = if m.is_power_of_two() {
+        Reduce::Mask((m - 1) as u8)
+    } else {
+        Reduce::Rem(m)
+    };
+    let valuation: Vec<u32> = (0..m).map(|x| arith::valuation(x, pp)).collect();
+    let mut qt = vec![0u8; n * n];
     for t in 0..n {
-        // Pivot: an entry of least valuation in the remaining block.
+        qt[t * n + t] = (1 % m) as u8;
+    }
+    let mut vals = vec![pp.e; n];
+    // Entries of the remaining block never drop below the last pivot's valuation, so
+    // the search stops at the first entry of that valuation.
+    let mut floor = 0;
+    for t in 0..n {
         let mut best: Option<(u32, usize, usize)> = None;
-        'search: for (i, row) in a.iter().enumerate().skip(t) {
-            for (j, &x) in row.iter().enumerate().skip(t) {
+        'search: for i in t..n {
+            for j in t..n {
+                let x = a[i * n + j];
                 if x != 0 {
-                    let v = arith::valuation(x, pp);
-                    if best.map_or(true, |(bv, _, _)| v < bv) {
+                    let v = valuation[x as usize];
+                    if best.is_none() || v < best.unwrap().0 {
                         best = Some((v, i, j));
-                        if v == 0 {
+                        if v == floor {
                             break 'search;
                         }
                     }
@@ -63,50 +129,69 @@ pub fn solve(mut a: Vec<Vec<u32>>, mut b: Vec<u32>, pp: PrimePower) -> LocalSolu
             }
         }
         let Some((v, pi, pj)) = best else { break };
-        a.swap(t, pi);
-        b.swap(t, pi);
+        floor = v;
+        if pi != t {
+            let (top, bottom) = a.split_at_mut(pi * n);
+            top[t * n..(t + 1) * n].swap_with_slice(&mut bottom[..n]);
+            b.swap(t, pi);
+        }
         if pj != t {
-            for row in a.iter_mut() {
+            for row in a.chunks_mut(n) {
                 row.swap(t, pj);
             }
-            q.swap(t, pj);
+            let (top, bottom) = qt.split_at_mut(pj * n);
+            top[t * n..(t + 1) * n].swap_with_slice(&mut bottom[..n]);
         }
         // Scale row t so that the pivot is exactly p^v.
         let pv = pp.p.pow(v);
-        let unit = a[t][t] / pv;
+        let unit = a[t * n + t] as u32 / pv;
         let uinv = arith::inverse(unit % m, m).expect("unit part is invertible");
-        for x in a[t].iter_mut() {
-            *x = arith::mul(*x, uinv, m);
+        for x in a[t * n..(t + 1) * n].iter_mut() {
+            *x = arith::mul(*x as u32, uinv, m) as u8;
         }
         b[t] = arith::mul(b[t], uinv, m);
+        let neg_quotient = |x: u8| ((m - (x as u32 / pv) % m) % m) as u8;
+
         // Clear column t below the pivot with row operations.
-        let pivot_row = a[t].clone();
-        for i in t + 1..n {
-            let x = a[i][t];
-            if x == 0 {
-                continue;
+        let coefs: Vec<u8> = (t + 1..n).map(|i| neg_quotient(a[i * n + t])).collect();
+        for (i, &c) in (t + 1..n).zip(&coefs) {
+            if c != 0 {
+                b[i] = ((b[i] as u64 + c as u64 * b[t] as u64) % m as u64) as u32;
             }
-            let c = x / pv; // exact: the pivot has the least valuation
-            let neg_c = m - c % m;
-            for (dst, &src) in a[i].iter_mut().zip(&pivot_row).skip(t) {
-                *dst = ((*dst as u64 + neg_c as u64 * src as u64) % m as u64) as u32;
-            }
-            b[i] = ((b[i] as u64 + neg_c as u64 * b[t] as u64) % m as u64) as u32;
         }
-        // Clear row t right of the pivot with column operations (only row t and Q change,
-        // since column t is now zero below the pivot).
-        for j in t + 1..n {
-            let x = a[t][j];
-            if x == 0 {
-                continue;
+        let (head, tail) = a.split_at_mut((t + 1) * n);
+        let pivot_row = &head[t * n + t..(t + 1) * n];
+        let update = |(row, &c): (&mut [u8], &u8)| {
+            if c != 0 {
+                axpy(&mut row[t..], pivot_row, c, reduce);
             }
-            let c = x / pv;
-            a[t][j] = 0;
-            let neg_c = m - c % m;
-            let (left, right) = q.split_at_mut(j);
-            for (dst, &src) in right[0].iter_mut().zip(&left[t]) {
-                *dst = ((*dst as u64 + neg_c as u64 * src as u64) % m as u64) as u32;
+        };
+        if n - t >= PARALLEL_FROM {
+            tail.par_chunks_mut(n)
+                .zip(coefs.par_iter())
+                .for_each(update);
+        } else {
+            tail.chunks_mut(n).zip(coefs.iter()).for_each(update);
+        }
+
+        // Clear row t right of the pivot with column operations: column t is zero
+        // below the pivot now, so only row t and Q change.
+        let coefs: Vec<u8> = (t + 1..n)
+            .map(|j| neg_quotient(std::mem::take(&mut a[t * n + j])))
+            .collect();
+        let (head, tail) = qt.split_at_mut((t + 1) * n);
+        let q_col_t = &head[t * n..];
+        let update = |(col, &c): (&mut [u8], &u8)| {
+            if c != 0 {
+                axpy(col, q_col_t, c, reduce);
             }
+        };
+        if n - t >= PARALLEL_FROM {
+            tail.par_chunks_mut(n)
+                .zip(coefs.par_iter())
+                .for_each(update);
+        } else {
+            tail.chunks_mut(n).zip(coefs.iter()).for_each(update);
         }
         vals[t] = v;
     }
@@ -124,37 +209,41 @@ pub fn solve(mut a: Vec<Vec<u32>>, mut b: Vec<u32>, pp: PrimePower) -> LocalSolu
         }
     }
     let solution = solvable.then(|| {
-        let mut x = vec![0u32; n];
+        let mut x = vec![0u64; n];
         for (t, &zt) in z.iter().enumerate() {
             if zt != 0 {
-                for (xi, &qi) in x.iter_mut().zip(&q[t]) {
-                    *xi = ((*xi as u64 + zt as u64 * qi as u64) % m as u64) as u32;
+                for (xi, &qi) in x.iter_mut().zip(&qt[t * n..(t + 1) * n]) {
+                    *xi = (*xi + zt as u64 * qi as u64) % m as u64;
                 }
             }
         }
-        x
+        x.into_iter().map(|v| v as u32).collect()
     });
-    let kernel = (0..n)
-        .filter(|&t| vals[t] > 0)
-        .map(|t| {
-            let f = pp.p.pow(pp.e - vals[t]);
-            (q[t].iter().map(|&x| arith::mul(x, f, m)).collect(), vals[t])
-        })
-        .collect();
-    LocalSolution { solution, kernel }
-}
-
-/// `M x` modulo `m`.
-pub fn mat_vec(a: &[Vec<u32>], x: &[u32], m: u32) -> Vec<u32> {
-    a.iter()
-        .map(|row| (row.iter().zip(x).map(|(&r, &v)| r as u64 * v as u64).sum::<u64>() % m as u64) as u32)
-        .collect()
+    SmithForm {
+        n,
+        pp,
+        vals,
+        qt,
+        solution,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arith::factorize;
+
+    fn mat_vec(a: &[Vec<u32>], x: &[u32], m: u32) -> Vec<u32> {
+        a.iter()
+            .map(|row| {
+                (row.iter()
+                    .zip(x)
+                    .map(|(&r, &v)| r as u64 * v as u64)
+                    .sum::<u64>()
+                    % m as u64) as u32
+            })
+            .collect()
+    }
 
     fn brute_count(a: &[Vec<u32>], b: &[u32], m: u32) -> usize {
         let n = a.len();
@@ -178,10 +267,12 @@ mod tests {
     fn small_systems_against_brute_force() {
         let mut seed = 12345u64;
         let mut next = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (seed >> 33) as u32
         };
-        for &m in &[2u32, 3, 4, 8, 9, 25, 27] {
+        for &m in &[2u32, 3, 4, 8, 9, 25, 27, 128, 256] {
             let pp = factorize(m)[0];
             for n in 1..=3usize {
                 if (m as usize).pow(n as u32) > 20_000 {
@@ -189,10 +280,15 @@ mod tests {
                 }
                 for _ in 0..30 {
                     // Bias entries towards multiples of p to get interesting valuations.
-                    let a: Vec<Vec<u32>> =
-                        (0..n).map(|_| (0..n).map(|_| (next() % m) * if next() % 2 == 0 { pp.p } else { 1 } % m).collect()).collect();
+                    let a: Vec<Vec<u32>> = (0..n)
+                        .map(|_| {
+                            (0..n)
+                                .map(|_| (next() % m) * if next() % 2 == 0 { pp.p } else { 1 } % m)
+                                .collect()
+                        })
+                        .collect();
                     let b: Vec<u32> = (0..n).map(|_| next() % m).collect();
-                    let got = solve(a.clone(), b.clone(), pp);
+                    let got = solve_rows(&a, &b, pp);
                     let count = brute_count(&a, &b, m);
                     match &got.solution {
                         Some(x) => {
@@ -201,13 +297,43 @@ mod tests {
                         }
                         None => assert_eq!(count, 0, "m={m} a={a:?} b={b:?}"),
                     }
-                    for (g, v) in &got.kernel {
-                        assert!(mat_vec(&a, g, m).iter().all(|&x| x == 0));
+                    for t in got.kernel_indices() {
+                        let g = got.kernel_vector(t);
+                        assert!(mat_vec(&a, &g, m).iter().all(|&x| x == 0));
                         // order exactly p^v
-                        let below = pp.p.pow(v - 1);
+                        let below = pp.p.pow(got.order_exponent(t) - 1);
                         assert!(g.iter().any(|&x| arith::mul(x, below, m) != 0));
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn large_systems_solve_in_parallel() {
+        // Bigger than PARALLEL_FROM: a random system with a known solution.
+        let mut seed = 5u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for &m in &[4u32, 9] {
+            let pp = factorize(m)[0];
+            let n = 150;
+            let a: Vec<Vec<u32>> = (0..n)
+                .map(|_| (0..n).map(|_| (next() % m) * pp.p % m).collect())
+                .collect();
+            let x: Vec<u32> = (0..n).map(|_| next() % m).collect();
+            let b = mat_vec(&a, &x, m);
+            let got = solve_rows(&a, &b, pp);
+            assert_eq!(mat_vec(&a, got.solution.as_ref().unwrap(), m), b);
+            assert!(got.kernel_exponent() >= n as u32); // every entry is a multiple of p
+            for t in got.kernel_indices().take(20) {
+                assert!(mat_vec(&a, &got.kernel_vector(t), m)
+                    .iter()
+                    .all(|&v| v == 0));
             }
         }
     }

@@ -9,14 +9,14 @@
 //! arithmetic ([`crate::modular`], [`crate::binary`] for two colours) and glued with
 //! the Chinese remainder theorem. Solutions correspond one to one with first rows.
 
-use crate::arith::{self, factorize, PrimePower};
+use crate::arith::{self, factorize};
 use crate::binary;
 use crate::chase::{self, Start};
 use crate::count::BigCount;
 use crate::fewest;
 use crate::gf2::{self, Bits};
 use crate::modular;
-use crate::smith::LocalSolution;
+use crate::modular::LocalSolution;
 
 /// Largest board side the solver accepts.
 pub const MAX_SOLVE_SIZE: usize = 10_000;
@@ -52,7 +52,12 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { fewest: true, max_search_solutions: 1 << 20, max_search_work: 1 << 31, method: Method::Auto }
+        SolveOptions {
+            fewest: true,
+            max_search_solutions: 1 << 20,
+            max_search_work: 1 << 31,
+            method: Method::Auto,
+        }
     }
 }
 
@@ -105,34 +110,52 @@ pub struct Solution {
     pub moduli: Vec<ModulusSummary>,
     /// First rows of quiet-pattern generators (values modulo `k`) with their orders:
     /// every quiet pattern is the chase of exactly one `sum a_i g_i`, `0 <= a_i < order_i`.
+    /// Complete when there are at most 2^20 quiet patterns or k is square-free; may be
+    /// partial (or empty) otherwise.
     pub quiet_first_rows: Vec<(Vec<u8>, u32)>,
 }
 
 impl Solution {
     /// Sum of the press counts of the returned solution.
     pub fn total_presses(&self) -> Option<u64> {
-        self.presses.as_ref().map(|p| p.iter().map(|&v| v as u64).sum())
+        self.presses
+            .as_ref()
+            .map(|p| p.iter().map(|&v| v as u64).sum())
     }
     /// Number of buttons pressed at least once in the returned solution.
     pub fn pressed_buttons(&self) -> Option<u64> {
-        self.presses.as_ref().map(|p| p.iter().filter(|&&v| v != 0).count() as u64)
+        self.presses
+            .as_ref()
+            .map(|p| p.iter().filter(|&&v| v != 0).count() as u64)
     }
 }
 
 /// Checks the size, colours and start grid.
 pub fn check_puzzle(n: usize, k: u32, start: Start) -> Result<(), String> {
     if n == 0 || n > MAX_SOLVE_SIZE {
-        return Err(format!("board size must be between 1 and {MAX_SOLVE_SIZE}, not {n}"));
+        return Err(format!(
+            "board size must be between 1 and {MAX_SOLVE_SIZE}, not {n}"
+        ));
     }
     if !(2..=MAX_COLOURS).contains(&k) {
-        return Err(format!("colours must be between 2 and {MAX_COLOURS}, not {k}"));
+        return Err(format!(
+            "colours must be between 2 and {MAX_COLOURS}, not {k}"
+        ));
     }
     if let Start::Grid(g) = start {
         if g.len() != n * n {
-            return Err(format!("a {n}x{n} board has {} buttons, not {}", n * n, g.len()));
+            return Err(format!(
+                "a {n}x{n} board has {} buttons, not {}",
+                n * n,
+                g.len()
+            ));
         }
         if let Some(i) = g.iter().position(|&v| v as u32 >= k) {
-            return Err(format!("button {} has colour {} but there are only {k} colours", i + 1, g[i]));
+            return Err(format!(
+                "button {} has colour {} but there are only {k} colours",
+                i + 1,
+                g[i]
+            ));
         }
     }
     Ok(())
@@ -153,6 +176,7 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
     let mut quiet_first_rows = Vec::new();
     let mut obstruction_row: Option<(u32, Vec<u32>)> = None;
     let mut quiet_count = BigCount::one();
+    let mut quiet_complete = true;
     for pp in factorize(k) {
         let m = pp.m;
         let b: Vec<u32> = c_n.iter().map(|&c| arith::neg(c % m, m)).collect();
@@ -161,11 +185,17 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
             _ => modular::solve(n, pp, &b),
         };
         let lift = arith::crt_unit(m, k);
-        let exponent = local.kernel_exponent();
+        let exponent = local.kernel_exponent;
         for _ in 0..exponent {
             quiet_count.mul_small(pp.p);
         }
-        moduli.push(ModulusSummary { modulus: m, prime: pp.p, solvable: local.solution.is_some(), kernel_exponent: exponent });
+        quiet_complete &= local.kernel_complete;
+        moduli.push(ModulusSummary {
+            modulus: m,
+            prime: pp.p,
+            solvable: local.solution.is_some(),
+            kernel_exponent: exponent,
+        });
         match &local.solution {
             Some(x) => {
                 for (acc, &xi) in x0.iter_mut().zip(x) {
@@ -175,16 +205,12 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
             None => {
                 solvable = false;
                 if obstruction_row.is_none() {
-                    // M is symmetric, so its left kernel is its kernel, and over Z/p^e
-                    // (a self-injective ring) b is in the image iff it is orthogonal to
-                    // every kernel vector: some generator must fail.
                     let w = local
-                        .kernel
-                        .iter()
-                        .find(|(w, _)| dot(w, &b, m) != 0)
-                        .map(|(w, _)| w.clone())
-                        .ok_or("internal error: unsolvable system without a failing kernel vector")?;
-                    obstruction_row = Some((m, w.iter().map(|&v| arith::mul(v, lift, k)).collect()));
+                        .witness
+                        .as_ref()
+                        .ok_or("internal error: unsolvable system without a witness")?;
+                    obstruction_row =
+                        Some((m, w.iter().map(|&v| arith::mul(v, lift, k)).collect()));
                 }
             }
         }
@@ -222,11 +248,15 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
     }
     let count = quiet_count.clone();
     let mut fewest = count.to_u64() == Some(1);
-    if options.fewest && !fewest {
+    if options.fewest && !fewest && quiet_complete {
         if let Some(c) = count.to_u64() {
-            if c <= options.max_search_solutions && c.saturating_mul((n * n) as u64) <= options.max_search_work {
-                let gens: Vec<(Vec<u8>, u32)> =
-                    quiet_first_rows.iter().map(|(row, order)| (quiet_pattern(n, k, row), *order)).collect();
+            if c <= options.max_search_solutions
+                && c.saturating_mul((n * n) as u64) <= options.max_search_work
+            {
+                let gens: Vec<(Vec<u8>, u32)> = quiet_first_rows
+                    .iter()
+                    .map(|(row, order)| (quiet_pattern(n, k, row), *order))
+                    .collect();
                 presses = fewest::fewest_bytes(k, &presses, &gens).0;
                 fewest = true;
             }
@@ -246,10 +276,6 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
     })
 }
 
-fn dot(a: &[u32], b: &[u32], m: u32) -> u32 {
-    (a.iter().zip(b).map(|(&x, &y)| x as u64 * y as u64 % m as u64).sum::<u64>() % m as u64) as u32
-}
-
 /// The quiet pattern (all n rows, row-major) chased from a first row of the kernel.
 pub fn quiet_pattern(n: usize, k: u32, first_row: &[u8]) -> Vec<u8> {
     let x0: Vec<u32> = first_row.iter().map(|&v| v as u32).collect();
@@ -265,7 +291,13 @@ pub fn quiet_pattern(n: usize, k: u32, first_row: &[u8]) -> Vec<u8> {
 /// A quiet pattern `z` with `z . s != 0`: for a kernel first row `w` with
 /// `w . c_n != 0`, the pattern whose *last* row is `w` (the chase of `w` turned upside
 /// down) has `z . s = -(w . c_n)` (sum the chase equations against `z`).
-fn obstruction_from_last_row(n: usize, k: u32, start: Start, modulus: u32, w: &[u32]) -> Result<Obstruction, String> {
+fn obstruction_from_last_row(
+    n: usize,
+    k: u32,
+    start: Start,
+    modulus: u32,
+    w: &[u32],
+) -> Result<Obstruction, String> {
     let row: Vec<u8> = w.iter().map(|&v| v as u8).collect();
     let down = quiet_pattern(n, k, &row);
     let mut pattern = vec![0u8; n * n];
@@ -279,7 +311,11 @@ fn obstruction_from_last_row(n: usize, k: u32, start: Start, modulus: u32, w: &[
     if value == 0 {
         return Err("internal error: the obstruction pattern does not separate the start".into());
     }
-    Ok(Obstruction { modulus, pattern, value: value as u32 })
+    Ok(Obstruction {
+        modulus,
+        pattern,
+        value: value as u32,
+    })
 }
 
 /// Two colours, bit-packed throughout.
@@ -291,7 +327,12 @@ fn solve_binary(n: usize, start: Start, options: &SolveOptions) -> Result<Soluti
     let to_bytes = |bits: &[u64]| -> Vec<u8> { (0..n).map(|i| gf2::get(bits, i) as u8).collect() };
     let quiet_first_rows: Vec<(Vec<u8>, u32)> = kernel.iter().map(|g| (to_bytes(g), 2)).collect();
     let quiet_count = BigCount::power(2, kernel.len() as u32);
-    let moduli = vec![ModulusSummary { modulus: 2, prime: 2, solvable: x0.is_some(), kernel_exponent: kernel.len() as u32 }];
+    let moduli = vec![ModulusSummary {
+        modulus: 2,
+        prime: 2,
+        solvable: x0.is_some(),
+        kernel_exponent: kernel.len() as u32,
+    }];
     let Some(x0) = x0 else {
         let failing = kernel
             .iter()
@@ -315,7 +356,9 @@ fn solve_binary(n: usize, start: Start, options: &SolveOptions) -> Result<Soluti
     // Whole-board patterns as one flat bit vector, rows of `w` words.
     let flat_chase = |start: Start, first: &[u64]| -> (Bits, Bits) {
         let mut flat = vec![0u64; n * w];
-        let residual = binary::chase(n, start, first, |r, row| flat[r * w..(r + 1) * w].copy_from_slice(row));
+        let residual = binary::chase(n, start, first, |r, row| {
+            flat[r * w..(r + 1) * w].copy_from_slice(row)
+        });
         (flat, residual)
     };
     let (mut flat, residual) = flat_chase(start, &x0);
@@ -330,7 +373,10 @@ fn solve_binary(n: usize, start: Start, options: &SolveOptions) -> Result<Soluti
             && c <= options.max_search_solutions
             && c.saturating_mul((n * w) as u64) <= options.max_search_work
         {
-            let gens: Vec<Bits> = kernel.iter().map(|g| flat_chase(Start::Zero, g).0).collect();
+            let gens: Vec<Bits> = kernel
+                .iter()
+                .map(|g| flat_chase(Start::Zero, g).0)
+                .collect();
             flat = fewest::fewest_bits(&flat, &gens).0;
             fewest = true;
         }
@@ -358,33 +404,29 @@ fn solve_binary(n: usize, start: Start, options: &SolveOptions) -> Result<Soluti
 
 /// Applies press counts to a start: the colours afterwards (row-major).
 pub fn apply_presses(n: usize, k: u32, start: Start, presses: &[u8]) -> Vec<u8> {
-    let mut out: Vec<u32> = (0..n * n).map(|i| start.colour(i, k)).collect();
+    let mut out: Vec<u8> = (0..n * n).map(|i| start.colour(i, k) as u8).collect();
+    let bump = |cell: &mut u8, x: u32| *cell = ((*cell as u32 + x) % k) as u8;
     for r in 0..n {
         for c in 0..n {
             let x = presses[r * n + c] as u32 % k;
             if x == 0 {
                 continue;
             }
-            let mut bump = |i: usize| out[i] = (out[i] + x) % k;
-            bump(r * n + c);
+            let i = r * n + c;
+            bump(&mut out[i], x);
             if r > 0 {
-                bump((r - 1) * n + c);
+                bump(&mut out[i - n], x);
             }
             if r + 1 < n {
-                bump((r + 1) * n + c);
+                bump(&mut out[i + n], x);
             }
             if c > 0 {
-                bump(r * n + c - 1);
+                bump(&mut out[i - 1], x);
             }
             if c + 1 < n {
-                bump(r * n + c + 1);
+                bump(&mut out[i + 1], x);
             }
         }
     }
-    out.into_iter().map(|v| v as u8).collect()
-}
-
-/// The prime powers of `k`, for reports.
-pub fn prime_powers(k: u32) -> Vec<PrimePower> {
-    factorize(k)
+    out
 }

@@ -44,7 +44,11 @@ pub enum ShapeError {
     /// A row without cells (`row` is 0-based from the top).
     EmptyRow { row: usize },
     /// Rows of different lengths.
-    Ragged { row: usize, len: usize, expected: usize },
+    Ragged {
+        row: usize,
+        len: usize,
+        expected: usize,
+    },
     /// More rows or columns than [`MAX_SIDE`].
     TooBig { rows: usize, cols: usize },
     /// A block above an empty cell: gravity would have dropped it.
@@ -70,7 +74,9 @@ impl Board {
     /// A board from rows of colours, top row first, with the score made so far.
     /// Refuses grids the rules cannot produce (see [`ShapeError`]).
     pub fn from_rows(rows: &[Vec<u8>], score: i64) -> Result<Board, ShapeError> {
-        let Some(first) = rows.first() else { return Err(ShapeError::NoRows) };
+        let Some(first) = rows.first() else {
+            return Err(ShapeError::NoRows);
+        };
         let width = first.len();
         let height = rows.len();
         for (r, row) in rows.iter().enumerate() {
@@ -78,17 +84,28 @@ impl Board {
                 return Err(ShapeError::EmptyRow { row: r });
             }
             if row.len() != width {
-                return Err(ShapeError::Ragged { row: r, len: row.len(), expected: width });
+                return Err(ShapeError::Ragged {
+                    row: r,
+                    len: row.len(),
+                    expected: width,
+                });
             }
         }
         if width > MAX_SIDE || height > MAX_SIDE {
-            return Err(ShapeError::TooBig { rows: height, cols: width });
+            return Err(ShapeError::TooBig {
+                rows: height,
+                cols: width,
+            });
         }
         let mut cells = vec![0u8; width * height];
         for (r, row) in rows.iter().enumerate() {
             for (c, &colour) in row.iter().enumerate() {
                 if colour > MAX_COLOURS {
-                    return Err(ShapeError::BadColour { row: r, col: c, colour });
+                    return Err(ShapeError::BadColour {
+                        row: r,
+                        col: c,
+                        colour,
+                    });
                 }
                 cells[c * height + (height - 1 - r)] = colour;
             }
@@ -97,7 +114,10 @@ impl Board {
             let column = &cells[c * height..(c + 1) * height];
             if let Some(y) = (1..height).find(|&y| column[y] != 0 && column[y - 1] == 0) {
                 // Report the lowest floating block, the one nearest the hole.
-                return Err(ShapeError::Floating { row: height - 1 - y, col: c });
+                return Err(ShapeError::Floating {
+                    row: height - 1 - y,
+                    col: c,
+                });
             }
         }
         for c in 1..width {
@@ -105,7 +125,12 @@ impl Board {
                 return Err(ShapeError::Gap { col: c - 1 });
             }
         }
-        Ok(Board { width: width as u8, height: height as u8, cells, score })
+        Ok(Board {
+            width: width as u8,
+            height: height as u8,
+            cells,
+            score,
+        })
     }
 
     /// The random board of the `seed=N` option: cells are filled row by row from the
@@ -122,7 +147,12 @@ impl Board {
                 cells[c * height + (height - 1 - r)] = rng.gen_range(1..=colours);
             }
         }
-        Board { width: width as u8, height: height as u8, cells, score: 0 }
+        Board {
+            width: width as u8,
+            height: height as u8,
+            cells,
+            score: 0,
+        }
     }
 
     /// Number of columns.
@@ -191,7 +221,9 @@ impl Board {
 
     /// Number of non-empty columns (they are the leftmost ones).
     pub fn columns_used(&self) -> usize {
-        (0..self.width()).take_while(|&c| self.at(c, 0) != 0).count()
+        (0..self.width())
+            .take_while(|&c| self.at(c, 0) != 0)
+            .count()
     }
 
     /// Blocks of each colour (index 0 unused).
@@ -222,7 +254,8 @@ impl Board {
                 if c == 0 {
                     break;
                 }
-                if (y + 1 < h && self.cells[base + y + 1] == c) || (col + 1 < self.width() && self.cells[base + h + y] == c)
+                if (y + 1 < h && self.cells[base + y + 1] == c)
+                    || (col + 1 < self.width() && self.cells[base + h + y] == c)
                 {
                     return true;
                 }
@@ -276,7 +309,12 @@ impl Board {
                         visit(j - h);
                     }
                 }
-                groups.push(Group { col: col as u8, y: y as u8, colour, size });
+                groups.push(Group {
+                    col: col as u8,
+                    y: y as u8,
+                    colour,
+                    size,
+                });
             }
         }
     }
@@ -378,7 +416,9 @@ impl Board {
 
     /// The rows of colours, top row first.
     pub fn rows(&self) -> Vec<Vec<u8>> {
-        (0..self.height()).map(|r| (0..self.width()).map(|c| self.colour(r, c)).collect()).collect()
+        (0..self.height())
+            .map(|r| (0..self.width()).map(|c| self.colour(r, c)).collect())
+            .collect()
     }
 }
 
@@ -387,15 +427,25 @@ mod tests {
     use super::*;
 
     fn board(rows: &[&str]) -> Board {
-        let rows: Vec<Vec<u8>> =
-            rows.iter().map(|r| r.bytes().map(|b| if b == b'.' { 0 } else { b - b'0' }).collect()).collect();
+        let rows: Vec<Vec<u8>> = rows
+            .iter()
+            .map(|r| {
+                r.bytes()
+                    .map(|b| if b == b'.' { 0 } else { b - b'0' })
+                    .collect()
+            })
+            .collect();
         Board::from_rows(&rows, 0).unwrap()
     }
 
     fn picture(b: &Board) -> Vec<String> {
         b.rows()
             .iter()
-            .map(|r| r.iter().map(|&c| if c == 0 { '.' } else { (b'0' + c) as char }).collect())
+            .map(|r| {
+                r.iter()
+                    .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+                    .collect()
+            })
             .collect()
     }
 
@@ -458,10 +508,20 @@ mod tests {
         assert_eq!(Board::from_rows(&[], 0), Err(ShapeError::NoRows));
         assert_eq!(
             Board::from_rows(&rows(&[&[1, 2], &[1]]), 0),
-            Err(ShapeError::Ragged { row: 1, len: 1, expected: 2 })
+            Err(ShapeError::Ragged {
+                row: 1,
+                len: 1,
+                expected: 2
+            })
         );
-        assert_eq!(Board::from_rows(&rows(&[&[1, 2], &[0, 2]]), 0), Err(ShapeError::Floating { row: 0, col: 0 }));
-        assert_eq!(Board::from_rows(&rows(&[&[0, 2], &[0, 2]]), 0), Err(ShapeError::Gap { col: 0 }));
+        assert_eq!(
+            Board::from_rows(&rows(&[&[1, 2], &[0, 2]]), 0),
+            Err(ShapeError::Floating { row: 0, col: 0 })
+        );
+        assert_eq!(
+            Board::from_rows(&rows(&[&[0, 2], &[0, 2]]), 0),
+            Err(ShapeError::Gap { col: 0 })
+        );
         assert!(Board::from_rows(&rows(&[&[0, 0], &[0, 0]]), 0).is_ok());
     }
 

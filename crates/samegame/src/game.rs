@@ -3,12 +3,12 @@
 use crate::board::{Board, Group, Scan, MAX_COLOURS, MAX_SIDE, NO_GROUP};
 use crate::player::SearchPlayer;
 use crate::scoring::Scoring;
-use crate::search::{self, SearchOptions};
+use crate::search;
 use crate::text::{format_board, parse_board};
 use std::cell::RefCell;
 use tabula_core::{
-    Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy, Turn, Variant,
-    VariantError, VariantOption, View, ViewCell,
+    Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy,
+    Turn, Variant, VariantError, VariantOption, View, ViewCell,
 };
 
 /// SameGame in one variant: the size, colours and seed of the starting board, and
@@ -30,7 +30,13 @@ pub struct SameGame {
 
 impl Default for SameGame {
     fn default() -> Self {
-        SameGame { width: 15, height: 15, colours: 3, seed: 1, scoring: Scoring::Standard }
+        SameGame {
+            width: 15,
+            height: 15,
+            colours: 3,
+            seed: 1,
+            scoring: Scoring::Standard,
+        }
     }
 }
 
@@ -78,7 +84,10 @@ impl SameGame {
     }
 
     fn click_of(board: &Board, g: &Group) -> Click {
-        Click { row: board.row_of(g.y as usize) as u8, col: g.col }
+        Click {
+            row: board.row_of(g.y as usize) as u8,
+            col: g.col,
+        }
     }
 
     /// Checks a click lands on a removable group; returns that group.
@@ -91,9 +100,13 @@ impl SameGame {
                 board.width()
             ));
         }
-        let g = self.group_at(board, r, c).ok_or_else(|| format!("row {r} column {c} is empty"))?;
+        let g = self
+            .group_at(board, r, c)
+            .ok_or_else(|| format!("row {r} column {c} is empty"))?;
         if g.size < 2 {
-            return Err(format!("the block at row {r} column {c} has no neighbour of the same colour"));
+            return Err(format!(
+                "the block at row {r} column {c} has no neighbour of the same colour"
+            ));
         }
         Ok(g)
     }
@@ -127,7 +140,12 @@ impl Game for SameGame {
 
     fn legal_moves(&self, state: &Board, out: &mut Vec<Click>) {
         with_groups(state, |_, groups| {
-            out.extend(groups.iter().filter(|g| g.size >= 2).map(|g| Self::click_of(state, g)));
+            out.extend(
+                groups
+                    .iter()
+                    .filter(|g| g.size >= 2)
+                    .map(|g| Self::click_of(state, g)),
+            );
         });
     }
 
@@ -148,14 +166,25 @@ impl Game for SameGame {
             return Err(MoveError::GameOver);
         }
         self.removable(state, mv)
-            .map_err(|reason| MoveError::Illegal { mv: self.format_move(state, mv), reason })?;
+            .map_err(|reason| MoveError::Illegal {
+                mv: self.format_move(state, mv),
+                reason,
+            })?;
         self.play_unchecked(state, mv);
         Ok(())
     }
 
     fn parse_move(&self, state: &Board, text: &str) -> Result<Click, ParseError> {
-        let cleaned: String =
-            text.chars().map(|ch| if matches!(ch, ',' | '(' | ')' | '[' | ']') { ' ' } else { ch }).collect();
+        let cleaned: String = text
+            .chars()
+            .map(|ch| {
+                if matches!(ch, ',' | '(' | ')' | '[' | ']') {
+                    ' '
+                } else {
+                    ch
+                }
+            })
+            .collect();
         let parts: Vec<&str> = cleaned.split_whitespace().collect();
         let [r, c] = parts[..] else {
             return Err(ParseError::new(format!(
@@ -164,7 +193,8 @@ impl Game for SameGame {
             )));
         };
         let number = |s: &str, what: &str| {
-            s.parse::<usize>().map_err(|_| ParseError::new(format!("{what} '{s}' is not a whole number")))
+            s.parse::<usize>()
+                .map_err(|_| ParseError::new(format!("{what} '{s}' is not a whole number")))
         };
         let (r, c) = (number(r, "row")?, number(c, "column")?);
         if r >= state.height() || c >= state.width() {
@@ -174,7 +204,15 @@ impl Game for SameGame {
                 state.width() - 1
             )));
         }
-        let g = self.removable(state, Click { row: r as u8, col: c as u8 }).map_err(ParseError::new)?;
+        let g = self
+            .removable(
+                state,
+                Click {
+                    row: r as u8,
+                    col: c as u8,
+                },
+            )
+            .map_err(ParseError::new)?;
         Ok(Self::click_of(state, &g))
     }
 
@@ -277,25 +315,39 @@ impl Game for SameGame {
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
         vec![PlayerKind::new(
             "search",
-            "beam search over score + colour potential on both cores; options seconds=S (default 1), width=N",
+            "nested Monte-Carlo search on both cores, plans the whole game once; options seconds=S (default 1), level=N",
         )]
     }
 
-    fn custom_player(&self, name: &str, options: &str, seed: u64) -> Option<Box<dyn Strategy<Self>>> {
+    fn custom_player(
+        &self,
+        name: &str,
+        options: &str,
+        seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
         if name != "search" {
             return None;
         }
-        SearchPlayer::from_options(options, seed).ok().map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
+        SearchPlayer::from_options(options, seed)
+            .ok()
+            .map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
     }
 
-    fn solve_report(&self, request: &Report, progress: &dyn Fn(f64)) -> Option<Result<serde_json::Value, String>> {
+    fn solve_report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<serde_json::Value, String>> {
         Some(search::solve_report(self, request, progress))
     }
 
     fn analysis_extra(&self, state: &Board) -> Option<serde_json::Value> {
         let (groups, largest) = with_groups(state, |_, groups| {
             let removable = groups.iter().filter(|g| g.size >= 2);
-            (removable.clone().count(), removable.map(|g| g.size).max().unwrap_or(0))
+            (
+                removable.clone().count(),
+                removable.map(|g| g.size).max().unwrap_or(0),
+            )
         });
         let counts = state.colour_counts();
         Some(serde_json::json!({
@@ -316,7 +368,11 @@ impl Game for SameGame {
                 g.size,
                 g.colour,
                 self.scoring.group(g.size as usize)
-                    + if state.blocks_left() == g.size as usize { self.scoring.clear_bonus() } else { 0 }
+                    + if state.blocks_left() == g.size as usize {
+                        self.scoring.clear_bonus()
+                    } else {
+                        0
+                    }
             ),
             Err(_) => self.format_move(state, mv),
         }
@@ -324,9 +380,16 @@ impl Game for SameGame {
 }
 
 fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
-    let mut lines = vec![format!("score {}", state.score()), format!("blocks left {}", state.blocks_left())];
+    let mut lines = vec![
+        format!("score {}", state.score()),
+        format!("blocks left {}", state.blocks_left()),
+    ];
     if !state.has_move() {
-        lines.push(if state.is_cleared() { "board cleared".into() } else { "no group of two left".into() });
+        lines.push(if state.is_cleared() {
+            "board cleared".into()
+        } else {
+            "no group of two left".into()
+        });
     }
     lines
 }
@@ -334,7 +397,8 @@ fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
 impl Registered for SameGame {
     const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame";
-    const SUMMARY: &'static str = "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
+    const SUMMARY: &'static str =
+        "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
          Score (n-2)^2 per group and 1000 for clearing the board.";
 
     fn options() -> Vec<VariantOption> {
@@ -356,8 +420,15 @@ impl Registered for SameGame {
         let colours = variant.int("colours", 3, 2, MAX_COLOURS as i64)? as u8;
         let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
         let names: Vec<&str> = Scoring::ALL.iter().map(|s| s.name()).collect();
-        let scoring = Scoring::from_name(variant.choice("scoring", "standard", &names)?).unwrap_or_default();
-        Ok(SameGame { width, height, colours, seed, scoring })
+        let scoring =
+            Scoring::from_name(variant.choice("scoring", "standard", &names)?).unwrap_or_default();
+        Ok(SameGame {
+            width,
+            height,
+            colours,
+            seed,
+            scoring,
+        })
     }
 
     fn variant(&self) -> Variant {

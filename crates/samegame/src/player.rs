@@ -9,7 +9,7 @@ use crate::game::{Click, SameGame};
 use crate::search::{search, SearchOptions};
 use tabula_core::{Choice, Game, Rng, Seat, Strategy};
 
-/// Plays the first click of the best line a beam search finds.
+/// Plays the first click of the best line a nested Monte-Carlo search finds.
 pub struct SearchPlayer {
     options: SearchOptions,
     /// Boards the plan expects, each with the click to play there.
@@ -17,36 +17,62 @@ pub struct SearchPlayer {
 }
 
 impl SearchPlayer {
-    /// Reads options `seconds=S` (default 1) and `width=N` (a fixed beam width),
+    /// Reads options `seconds=S` (default 1) and `level=N` (a fixed nested-search
+    /// level 1-3 with no time limit: reproducible, but level 3 takes hours),
     /// separated by commas.
     pub fn from_options(options: &str, seed: u64) -> Result<SearchPlayer, String> {
-        let mut opts = SearchOptions { seconds: 1.0, seed, ..SearchOptions::default() };
-        for item in options.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item.split_once('=').ok_or_else(|| format!("expected name=value, got '{item}'"))?;
+        let mut opts = SearchOptions {
+            seconds: 1.0,
+            seed,
+            ..SearchOptions::default()
+        };
+        for item in options
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got '{item}'"))?;
             match k.trim() {
                 "seconds" => {
-                    let s: f64 = v.trim().parse().map_err(|_| format!("seconds '{v}' is not a number"))?;
+                    let s: f64 = v
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("seconds '{v}' is not a number"))?;
                     if !(s.is_finite() && (0.0..=3600.0).contains(&s)) {
                         return Err(format!("seconds must be between 0 and 3600, got {v}"));
                     }
                     opts.seconds = s;
                 }
-                "width" => {
-                    let w: usize = v.trim().parse().map_err(|_| format!("width '{v}' is not a whole number"))?;
-                    if !(1..=1_000_000).contains(&w) {
-                        return Err(format!("width must be between 1 and 1000000, got {v}"));
+                "level" => {
+                    let l: u32 = v
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("level '{v}' is not a whole number"))?;
+                    if !(1..=3).contains(&l) {
+                        return Err(format!("level must be between 1 and 3, got {v}"));
                     }
-                    opts.width = Some(w);
+                    opts.level = Some(l);
                 }
-                other => return Err(format!("unknown option '{other}' (known: seconds, width)")),
+                other => return Err(format!("unknown option '{other}' (known: seconds, level)")),
             }
         }
-        Ok(SearchPlayer { options: opts, plan: Vec::new() })
+        Ok(SearchPlayer {
+            options: opts,
+            plan: Vec::new(),
+        })
     }
 }
 
 impl Strategy<SameGame> for SearchPlayer {
-    fn choose(&mut self, game: &SameGame, state: &Board, _seat: Seat, _rng: &mut Rng) -> Option<Choice<Click>> {
+    fn choose(
+        &mut self,
+        game: &SameGame,
+        state: &Board,
+        _seat: Seat,
+        _rng: &mut Rng,
+    ) -> Option<Choice<Click>> {
         if let Some(pos) = self.plan.iter().position(|(b, _)| b == state) {
             let (_, click) = self.plan[pos];
             self.plan.drain(..=pos);
@@ -56,7 +82,10 @@ impl Strategy<SameGame> for SearchPlayer {
         let mut board = state.clone();
         self.plan.clear();
         for &[row, col] in &result.moves {
-            let click = Click { row: row as u8, col: col as u8 };
+            let click = Click {
+                row: row as u8,
+                col: col as u8,
+            };
             self.plan.push((board.clone(), click));
             game.play_unchecked(&mut board, click);
         }
@@ -67,7 +96,10 @@ impl Strategy<SameGame> for SearchPlayer {
             return moves.first().map(|&m| Choice::because(m, "no plan"));
         }
         let (_, click) = self.plan.remove(0);
-        Some(Choice::because(click, format!("plan to score {}", result.score)))
+        Some(Choice::because(
+            click,
+            format!("plan to score {}", result.score),
+        ))
     }
 
     fn forget_game(&mut self) {

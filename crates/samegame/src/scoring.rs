@@ -27,7 +27,9 @@ impl Scoring {
 
     /// The rule with this option value.
     pub fn from_name(name: &str) -> Option<Scoring> {
-        Scoring::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(name))
+        Scoring::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(name))
     }
 
     /// Points for removing a group of `n` blocks (`n >= 2`).

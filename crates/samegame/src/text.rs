@@ -36,7 +36,9 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
                 continue;
             }
             if score.is_some() {
-                return Err(err(format!("line {line_no}: rows after score= (the score comes last)")));
+                return Err(err(format!(
+                    "line {line_no}: rows after score= (the score comes last)"
+                )));
             }
             board_tokens += 1;
             if board_tokens > 1 {
@@ -47,7 +49,9 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
             for (part_index, part) in token.split('/').enumerate() {
                 let place = place(multi_line, line_no, rows.len());
                 if part.is_empty() {
-                    return Err(err(format!("{place}: empty row (every row needs at least one cell)")));
+                    return Err(err(format!(
+                        "{place}: empty row (every row needs at least one cell)"
+                    )));
                 }
                 let mut row = Vec::with_capacity(part.len());
                 for (c, ch) in part.chars().enumerate() {
@@ -132,7 +136,11 @@ fn rows_text(board: &Board) -> Vec<String> {
     board
         .rows()
         .iter()
-        .map(|row| row.iter().map(|&c| if c == 0 { '.' } else { (b'0' + c) as char }).collect())
+        .map(|row| {
+            row.iter()
+                .map(|&c| if c == 0 { '.' } else { (b'0' + c) as char })
+                .collect()
+        })
         .collect()
 }
 
@@ -176,13 +184,19 @@ mod tests {
         let m = message("123\n12\n123");
         assert!(m.contains("line 2") && m.contains("2 cells"), "{m}");
         let m = message("123\n1x3");
-        assert!(m.contains("line 2") && m.contains("'x'") && m.contains("column 1"), "{m}");
+        assert!(
+            m.contains("line 2") && m.contains("'x'") && m.contains("column 1"),
+            "{m}"
+        );
         let m = message("12/1a");
         assert!(m.contains("row 1") && m.contains("'a'"), "{m}");
         let m = message("12//12");
         assert!(m.contains("empty row"), "{m}");
         let m = message("12\n.2\n12");
-        assert!(m.contains("line 1") && m.contains("column 0") && m.contains("rest on"), "{m}");
+        assert!(
+            m.contains("line 1") && m.contains("column 0") && m.contains("rest on"),
+            "{m}"
+        );
         let m = message(".2/.2");
         assert!(m.contains("column 0 is empty"), "{m}");
         assert!(message("12 21").contains("space inside a row"));
@@ -194,7 +208,19 @@ mod tests {
 
     #[test]
     fn odd_input_never_panics() {
-        for text in ["/", "//", "\u{0}", "é", "score=", "9", "0", ".", "1/", "/1", "99999999999999999999"] {
+        for text in [
+            "/",
+            "//",
+            "\u{0}",
+            "é",
+            "score=",
+            "9",
+            "0",
+            ".",
+            "1/",
+            "/1",
+            "99999999999999999999",
+        ] {
             let _ = parse_board(text);
         }
         assert!(parse_board("0").unwrap().is_cleared());

@@ -1,17 +1,21 @@
-//! One beam-search run of a fixed width.
+//! Monte-Carlo beam search (Cazenave, "Monte Carlo Beam Search", IEEE TCIAIG 2012).
 //!
 //! Level `d` of the beam holds at most `width` distinct boards reached by `d`
-//! clicks. Every child of every board is scored first by a cheap estimate that
-//! needs only the parent's colour counts (score + colour potential); the best
-//! `width * widen` are built, deduplicated by Zobrist hash, evaluated in full and
-//! cut to `width`. Work is split over the rayon pool; ties are broken by the
-//! seeded hash, so a run is a function of (board, width, seed) alone.
+//! clicks. Every child of every board in the beam is built and scored by one
+//! TabuColorRandom playout; children are deduplicated by Zobrist hash and the
+//! `width` best kept. The best playout ever seen is remembered with its line, so
+//! a run always ends with a complete game. Work is split over the rayon pool; the
+//! playout generators and ties depend only on the seed and the boards, so a run
+//! is a function of (board, width, seed) alone.
 
-use super::eval::Evaluator;
-use crate::board::{Board, Group, Scan};
+use super::playout::{playout, Scratch};
+use super::{mix, Line};
+use crate::board::Board;
+use crate::scoring::Scoring;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use tabula_core::rng_from_seed;
 
 /// Zobrist keys: one per (cell, colour).
 pub(crate) struct Zobrist {
@@ -68,21 +72,17 @@ struct Link {
 
 #[derive(Clone, Copy)]
 struct Candidate {
-    key: i64,
-    tie: u64,
     parent: u32,
     col: u8,
     y: u8,
 }
 
-/// The best finished game a run found.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Line {
-    pub score: i64,
-    pub cleared: bool,
-    pub blocks_left: usize,
-    /// Clicks as (column, height above the floor) on the board before each click.
-    pub clicks: Vec<(u8, u8)>,
+struct Child {
+    key: i64,
+    node: Node,
+    link: Link,
+    /// The playout that scored this child, when children are scored by playouts.
+    playout: Option<Vec<(u8, u8)>>,
 }
 
 /// Outcome of one run: the best line and how many boards were built.
@@ -92,35 +92,40 @@ pub(crate) struct RunResult {
     pub completed: bool,
 }
 
-struct Scratch {
-    scan: Scan,
-    groups: Vec<Group>,
-    stack: Vec<u16>,
-}
-
-fn scratch() -> Scratch {
-    Scratch { scan: Scan::default(), groups: Vec::new(), stack: Vec::new() }
+/// The clicks leading to node `index` of level `level`.
+fn path(levels: &[Vec<Link>], level: usize, index: u32) -> Vec<(u8, u8)> {
+    let mut clicks = Vec::with_capacity(level + 64);
+    let mut i = index;
+    for links in levels[..level].iter().rev() {
+        let link = links[i as usize];
+        clicks.push((link.col, link.y));
+        i = link.parent;
+    }
+    clicks.reverse();
+    clicks
 }
 
 /// Runs a beam of `width` from `start`; stops early (keeping what it found) when
 /// `deadline` passes or `stop` is set.
 pub(crate) fn run(
     start: &Board,
-    eval: &Evaluator,
+    scoring: Scoring,
     width: usize,
-    widen: f64,
     zobrist: &Zobrist,
+    seed: u64,
     deadline: Option<Instant>,
     stop: &AtomicBool,
 ) -> RunResult {
     let width = width.max(1);
-    let build = ((width as f64 * widen).ceil() as usize).max(width);
     let mut levels: Vec<Vec<Link>> = Vec::new();
-    let mut beam = vec![Node { board: start.clone(), hash: zobrist.hash(start) }];
-    let mut best: Option<(i64, usize, u32)> = None; // (score, level, index)
-    let mut best_meta = (false, 0usize);
+    let mut beam = vec![Node {
+        board: start.clone(),
+        hash: zobrist.hash(start),
+    }];
+    let mut best: Option<Line> = None;
     let mut nodes = 0u64;
-    let timed_out = || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
+    let timed_out =
+        || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
     let mut completed = true;
     loop {
         if timed_out() {
@@ -128,74 +133,108 @@ pub(crate) fn run(
             break;
         }
         let level = levels.len();
-        // Expand: candidates of every node, terminal nodes reported separately.
+        // The moves of every board; boards without one are finished games.
         let per_node: Vec<(Vec<Candidate>, Option<i64>)> = beam
             .par_iter()
             .enumerate()
-            .map_init(scratch, |s, (i, node)| {
+            .map_init(Scratch::default, |s, (i, node)| {
                 s.groups.clear();
                 node.board.label_groups(&mut s.scan, &mut s.groups);
-                let counts = node.board.colour_counts();
-                let total = node.board.blocks_left();
-                let mut out = Vec::new();
-                for g in s.groups.iter().filter(|g| g.size >= 2) {
-                    let key = eval.quick(&node.board, &counts, total, g);
-                    let tie = node.hash ^ ((g.col as u64) << 40 | (g.y as u64) << 48).wrapping_mul(0x2545_F491_4F6C_DD1D);
-                    out.push(Candidate { key, tie, parent: i as u32, col: g.col, y: g.y });
-                }
+                let out: Vec<Candidate> = s
+                    .groups
+                    .iter()
+                    .filter(|g| g.size >= 2)
+                    .map(|g| Candidate {
+                        parent: i as u32,
+                        col: g.col,
+                        y: g.y,
+                    })
+                    .collect();
                 let terminal = out.is_empty().then(|| node.board.score());
                 (out, terminal)
             })
             .collect();
         for (i, (_, terminal)) in per_node.iter().enumerate() {
             if let Some(score) = *terminal {
-                if !matches!(best, Some((b, _, _)) if b >= score) {
-                    best = Some((score, level, i as u32));
-                    best_meta = (beam[i].board.is_cleared(), beam[i].board.blocks_left());
+                if !matches!(&best, Some(b) if b.score >= score) {
+                    best = Some(Line {
+                        score,
+                        clicks: path(&levels, level, i as u32),
+                    });
                 }
             }
         }
-        let mut cands: Vec<Candidate> = per_node.into_iter().flat_map(|(c, _)| c).collect();
+        let cands: Vec<Candidate> = per_node.into_iter().flat_map(|(c, _)| c).collect();
         if cands.is_empty() {
             break;
         }
-        let order = |a: &Candidate, b: &Candidate| b.key.cmp(&a.key).then(a.tie.cmp(&b.tie));
-        if cands.len() > build {
-            cands.select_nth_unstable_by(build - 1, order);
-            cands.truncate(build);
-        }
-        cands.sort_unstable_by(order);
-        // Build the chosen children.
-        let mut children: Vec<(i64, Node, Link)> = cands
+        let mut children: Vec<Child> = cands
             .par_iter()
-            .map_init(scratch, |s, c| {
+            .map_init(Scratch::default, |s, c| {
                 let mut board = beam[c.parent as usize].board.clone();
-                board.play(c.col as usize, c.y as usize, eval.scoring, &mut s.stack);
+                board.play(c.col as usize, c.y as usize, scoring, &mut s.stack);
                 let hash = zobrist.hash(&board);
-                let key = eval.full(&board, c.key, &mut s.scan, &mut s.groups);
-                (key, Node { board, hash }, Link { parent: c.parent, col: c.col, y: c.y })
+                let link = Link {
+                    parent: c.parent,
+                    col: c.col,
+                    y: c.y,
+                };
+                if timed_out() {
+                    return Child {
+                        key: i64::MIN,
+                        node: Node { board, hash },
+                        link,
+                        playout: None,
+                    };
+                }
+                let mut clicks = Vec::new();
+                let mut rng = rng_from_seed(mix(seed, hash));
+                let score = playout(&board, scoring, &mut rng, s, &mut clicks);
+                Child {
+                    key: score,
+                    node: Node { board, hash },
+                    link,
+                    playout: Some(clicks),
+                }
             })
             .collect();
         nodes += children.len() as u64;
-        // Keep the best-keyed child of each distinct board, then the best `width`.
-        children.sort_by(|a, b| a.1.hash.cmp(&b.1.hash).then(b.0.cmp(&a.0)).then(a.1.board.score().cmp(&b.1.board.score()).reverse()));
-        children.dedup_by(|later, earlier| later.1.hash == earlier.1.hash);
-        children.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.hash.cmp(&b.1.hash)));
-        children.truncate(width);
-        let (next, links): (Vec<Node>, Vec<Link>) = children.into_iter().map(|(_, n, l)| (n, l)).unzip();
+        let top = children
+            .iter()
+            .filter(|c| c.playout.is_some())
+            .max_by(|a, b| a.key.cmp(&b.key).then(b.node.hash.cmp(&a.node.hash)));
+        if let Some(top) = top {
+            if !matches!(&best, Some(b) if b.score >= top.key) {
+                let mut clicks = path(&levels, level, top.link.parent);
+                clicks.push((top.link.col, top.link.y));
+                clicks.extend_from_slice(top.playout.as_deref().unwrap_or(&[]));
+                best = Some(Line {
+                    score: top.key,
+                    clicks,
+                });
+            }
+        }
+        if children.iter().any(|c| c.playout.is_none()) {
+            completed = false;
+            break;
+        }
+        // Keep the best-scored child of each distinct board, then the best `width`.
+        children.sort_unstable_by(|a, b| a.node.hash.cmp(&b.node.hash).then(b.key.cmp(&a.key)));
+        children.dedup_by(|later, earlier| later.node.hash == earlier.node.hash);
+        let order = |a: &Child, b: &Child| b.key.cmp(&a.key).then(a.node.hash.cmp(&b.node.hash));
+        if children.len() > width {
+            children.select_nth_unstable_by(width - 1, order);
+            children.truncate(width);
+        }
+        children.sort_unstable_by(order);
+        let (next, links): (Vec<Node>, Vec<Link>) =
+            children.into_iter().map(|c| (c.node, c.link)).unzip();
         levels.push(links);
         beam = next;
     }
-    let best = best.map(|(score, level, index)| {
-        let mut clicks = Vec::with_capacity(level);
-        let mut i = index;
-        for links in levels[..level].iter().rev() {
-            let link = links[i as usize];
-            clicks.push((link.col, link.y));
-            i = link.parent;
-        }
-        clicks.reverse();
-        Line { score, cleared: best_meta.0, blocks_left: best_meta.1, clicks }
-    });
-    RunResult { best, nodes, completed }
+    RunResult {
+        best,
+        nodes,
+        completed,
+    }
 }

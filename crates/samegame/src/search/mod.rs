@@ -1,14 +1,25 @@
-//! The search player: anytime beam search on both cores.
+//! The search player: anytime Monte-Carlo search on every core of the rayon pool.
 //!
-//! Runs beams of growing width (1, 2, 4, … and a last one sized to fill the time
-//! left) and keeps the best finished game. With a fixed `width` it runs that one
-//! beam with no time limit, which makes the result a function of the board, the
-//! width and the seed alone.
+//! Two algorithms, both built on TabuColorRandom playouts ([`playout`]):
+//!
+//! * `nested` (the default): nested Monte-Carlo search. Level 1 runs first, then
+//!   level 2, and so on; each level starts from the best game found so far, and a
+//!   level is repeated with fresh generators instead of climbing when the next one
+//!   clearly cannot finish in the time left. When time runs out the search
+//!   finishes along its best sequence, so it always returns a complete game.
+//! * `beam`: Monte-Carlo beam search with widths 1, 2, 4, … (the last one sized
+//!   to the time left).
+//!
+//! Reproducibility: every random choice comes from a generator seeded by the
+//! search seed and the place in the tree (or the board's hash), never from thread
+//! timing. With a time budget the result still depends on how far the search got;
+//! with a fixed `level` (nested) or `width` (beam) and no budget it is a function
+//! of the board, the options and the seed alone.
 
 mod beam;
-mod eval;
-
-pub use eval::{EvalKind, Evaluator};
+mod fast;
+mod nested;
+mod playout;
 
 use crate::board::Board;
 use crate::game::SameGame;
@@ -16,54 +27,101 @@ use crate::scoring::Scoring;
 use crate::text::parse_board;
 use beam::Zobrist;
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use tabula_core::Report;
+
+/// A game found: final score and clicks `(column, height above the floor)`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Line {
+    pub score: i64,
+    pub clicks: Vec<(u8, u8)>,
+}
+
+/// SplitMix64 finaliser: derives independent generator seeds from tree positions.
+pub(crate) fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(0x632B_E59B_D9B4_E019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Which search runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Nested Monte-Carlo search, levels 1, 2, … (the default).
+    #[default]
+    Nested,
+    /// Monte-Carlo beam search, widths 1, 2, 4, ….
+    Beam,
+}
 
 /// What to search with.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
-    /// Time budget in seconds (ignored when `width` is set).
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Time budget in seconds (ignored when `level` or `width` fixes the work).
     pub seconds: f64,
-    /// Seed for tie-breaking.
+    /// Seed of every random choice.
     pub seed: u64,
-    /// Run one beam of exactly this width, without a time limit.
+    /// Nested search: run exactly this level, without a time limit.
+    pub level: Option<u32>,
+    /// Beam search: run exactly this width, without a time limit.
     pub width: Option<usize>,
-    /// How many children per kept board are built before the cut (1 = as many as kept).
-    pub widen: f64,
-    /// The evaluation; `None` for the default of the scoring rule.
-    pub eval: Option<Evaluator>,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { seconds: 1.0, seed: 0, width: None, widen: 1.0, eval: None }
+        SearchOptions {
+            algorithm: Algorithm::Nested,
+            seconds: 1.0,
+            seed: 0,
+            level: None,
+            width: None,
+        }
     }
 }
 
-/// Progress of a search, given to the callback whenever a beam finishes or finds a better game.
+impl SearchOptions {
+    fn fixed_work(&self) -> bool {
+        match self.algorithm {
+            Algorithm::Nested => self.level.is_some(),
+            Algorithm::Beam => self.width.is_some(),
+        }
+    }
+}
+
+/// Progress of a search, given to the callback at every improvement and stage.
 #[derive(Clone, Debug, Serialize)]
 pub struct Progress {
-    /// Share of the time budget used, 0..1.
+    /// Share of the time budget used, 0..1 (0 throughout a search with fixed work).
     pub fraction: f64,
-    /// Best final score found so far.
+    /// Best final score found so far (the board's own score before any game is found).
     pub best_score: i64,
     /// Seconds since the search began.
     pub elapsed: f64,
-    /// Width of the beam running now.
-    pub width: usize,
+    /// Level (nested) or width (beam) running now.
+    pub stage: usize,
 }
 
-/// One finished (or cut-off) beam.
+/// One level (nested) or beam width (beam) that was run, possibly several times.
 #[derive(Clone, Debug, Serialize)]
-pub struct BeamRun {
-    /// Beam width.
-    pub width: usize,
-    /// Best final score of this run (`None` if cut off before any game ended).
+pub struct Stage {
+    /// Level or width.
+    pub size: usize,
+    /// How many times it ran in a row (nested search repeats a level with fresh
+    /// generators when the next one would not fit in the time left).
+    pub runs: u32,
+    /// Best final score of this stage, if it found a game.
     pub score: Option<i64>,
     /// Seconds it took.
     pub seconds: f64,
-    /// False when the time ran out during the run.
+    /// False when the time ran out during the stage.
     pub completed: bool,
 }
 
@@ -81,116 +139,263 @@ pub struct SearchResult {
     pub moves: Vec<[usize; 2]>,
     /// Wall-clock seconds used.
     pub seconds: f64,
-    /// Boards built.
-    pub nodes: u64,
-    /// Every beam run, in order.
-    pub runs: Vec<BeamRun>,
+    /// Playouts run.
+    pub playouts: u64,
+    /// The stages, in order.
+    pub stages: Vec<Stage>,
+    /// True when the search was exhaustive, so `score` is the best possible: a
+    /// nested search of level `L` tries every game of at most `L` clicks, and no
+    /// game is longer than half the blocks.
+    pub optimal: bool,
 }
 
 /// Searches `board` under `scoring`; `progress` hears about every improvement.
-pub fn search(board: &Board, scoring: Scoring, options: &SearchOptions, progress: &dyn Fn(&Progress)) -> SearchResult {
+pub fn search(
+    board: &Board,
+    scoring: Scoring,
+    options: &SearchOptions,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> SearchResult {
     let started = Instant::now();
-    let eval = options.eval.clone().unwrap_or_else(|| Evaluator::new(scoring));
-    let eval = Evaluator { scoring, ..eval };
-    let zobrist = Zobrist::new(board.width() * board.height(), options.seed);
+    let fixed = options.fixed_work();
+    let budget = if options.seconds.is_finite() {
+        options.seconds.clamp(0.0, 1e7)
+    } else {
+        1e7
+    };
+    let deadline = (!fixed).then(|| started + Duration::from_secs_f64(budget));
     let stop = AtomicBool::new(false);
-    let budget = options.seconds.max(0.0);
-    let deadline = options.width.is_none().then(|| started + Duration::from_secs_f64(budget.min(1e9)));
-    // The empty line: the board as given (it may already be over).
-    let mut best = beam::Line {
+    let report = |best: i64, stage: usize| {
+        let elapsed = started.elapsed().as_secs_f64();
+        let fraction = if fixed || budget == 0.0 {
+            0.0
+        } else {
+            (elapsed / budget).min(1.0)
+        };
+        progress(&Progress {
+            fraction,
+            best_score: best,
+            elapsed,
+            stage,
+        });
+    };
+    // The empty line stands until something is found (the board may be over already).
+    let mut best = Line {
         score: board.score(),
-        cleared: board.is_cleared(),
-        blocks_left: board.blocks_left(),
         clicks: Vec::new(),
     };
-    let mut have_game = !board.has_move();
-    let mut nodes = 0;
-    let mut runs = Vec::new();
-    let mut width = options.width.unwrap_or(1).max(1);
-    loop {
-        let run_started = Instant::now();
-        progress(&Progress {
-            fraction: fraction(started, budget, options.width.is_some()),
-            best_score: best.score,
-            elapsed: started.elapsed().as_secs_f64(),
-            width,
-        });
-        let result = beam::run(board, &eval, width, options.widen, &zobrist, deadline, &stop);
-        nodes += result.nodes;
-        let took = run_started.elapsed().as_secs_f64();
-        runs.push(BeamRun { width, score: result.best.as_ref().map(|l| l.score), seconds: took, completed: result.completed });
-        if let Some(line) = result.best {
-            if !have_game || line.score > best.score {
-                best = line;
-                have_game = true;
+    let mut found = !board.has_move();
+    let mut stages = Vec::new();
+    let mut optimal = !board.has_move();
+    let playouts;
+    match options.algorithm {
+        Algorithm::Nested => {
+            let stage_now = AtomicU64::new(1);
+            let on_best = |score: i64| report(score, stage_now.load(Ordering::Relaxed) as usize);
+            let nested = nested::Nested {
+                scoring,
+                deadline,
+                stop: &stop,
+                playouts: AtomicU64::new(0),
+                seed: options.seed,
+                on_best: &on_best,
+            };
+            let mut level = options.level.unwrap_or(1).max(1);
+            let mut round = 0u64;
+            while board.has_move() {
+                stage_now.store(level as u64, Ordering::Relaxed);
+                report(best.score, level as usize);
+                let t = Instant::now();
+                let known = found.then(|| best.clone());
+                let line = nested.search(board, level, mix(level as u64, round), known, true);
+                let took = t.elapsed().as_secs_f64();
+                let completed = !nested.out_of_time();
+                match stages.last_mut() {
+                    Some(Stage {
+                        size,
+                        runs,
+                        score,
+                        seconds,
+                        ..
+                    }) if *size == level as usize => {
+                        *runs += 1;
+                        *score = (*score).max(Some(line.score));
+                        *seconds += took;
+                    }
+                    _ => stages.push(Stage {
+                        size: level as usize,
+                        runs: 1,
+                        score: Some(line.score),
+                        seconds: took,
+                        completed,
+                    }),
+                }
+                if let Some(last) = stages.last_mut() {
+                    last.completed = completed;
+                }
+                if !found || line.score > best.score {
+                    best = line;
+                    found = true;
+                }
+                if completed && level as usize >= board.blocks_left() / 2 {
+                    optimal = true;
+                    break;
+                }
+                if fixed || !completed {
+                    break;
+                }
+                // Climb while the level just run was quick compared with the time left
+                // (each level costs a few hundred times the one below); otherwise
+                // repeat it with fresh generators from the best game so far.
+                let left = budget - started.elapsed().as_secs_f64();
+                if (took * 20.0 < left || took < 0.01) && level < 8 {
+                    level += 1;
+                } else {
+                    round += 1;
+                }
             }
+            playouts = nested.playouts.load(Ordering::Relaxed);
         }
-        if options.width.is_some() || !result.completed || !board.has_move() {
-            break;
+        Algorithm::Beam => {
+            let zobrist = Zobrist::new(board.width() * board.height(), options.seed);
+            let mut width = options.width.unwrap_or(1).max(1);
+            let mut total = 0;
+            while board.has_move() {
+                report(best.score, width);
+                let t = Instant::now();
+                let run = beam::run(
+                    board,
+                    scoring,
+                    width,
+                    &zobrist,
+                    options.seed,
+                    deadline,
+                    &stop,
+                );
+                total += run.nodes;
+                let took = t.elapsed().as_secs_f64();
+                stages.push(Stage {
+                    size: width,
+                    runs: 1,
+                    score: run.best.as_ref().map(|l| l.score),
+                    seconds: took,
+                    completed: run.completed,
+                });
+                if let Some(line) = run.best {
+                    if !found || line.score > best.score {
+                        best = line;
+                        found = true;
+                        report(best.score, width);
+                    }
+                }
+                if fixed || !run.completed {
+                    break;
+                }
+                // Double the width, or take the width that fills the time left.
+                let left = budget - started.elapsed().as_secs_f64();
+                let fits = (left * 0.9 / (took / width as f64).max(1e-9)).min(1e9) as usize;
+                if fits <= width {
+                    break;
+                }
+                width = if fits >= 4 * width { width * 2 } else { fits };
+            }
+            playouts = total;
         }
-        // Next width: double, or whatever fills the time left if doubling would not fit.
-        let left = budget - started.elapsed().as_secs_f64();
-        let per_width = took / width as f64;
-        if left <= 0.0 {
-            break;
-        }
-        let fits = (left * 0.9 / per_width.max(1e-9)) as usize;
-        if fits <= width {
-            break;
-        }
-        width = if fits >= 4 * width { width * 2 } else { fits };
     }
-    progress(&Progress {
-        fraction: 1.0,
-        best_score: best.score,
-        elapsed: started.elapsed().as_secs_f64(),
-        width,
-    });
+    report(best.score, stages.last().map_or(0, |s| s.size));
+    let mut end = board.clone();
+    let mut stack = Vec::new();
     let h = board.height();
+    let moves = best
+        .clicks
+        .iter()
+        .map(|&(col, y)| {
+            end.play(col as usize, y as usize, scoring, &mut stack);
+            [h - 1 - y as usize, col as usize]
+        })
+        .collect();
+    debug_assert_eq!(end.score(), best.score);
     SearchResult {
-        score: best.score,
-        cleared: best.cleared,
-        blocks_left: best.blocks_left,
-        moves: best.clicks.iter().map(|&(col, y)| [h - 1 - y as usize, col as usize]).collect(),
+        score: end.score(),
+        cleared: end.is_cleared(),
+        blocks_left: end.blocks_left(),
+        moves,
         seconds: started.elapsed().as_secs_f64(),
-        nodes,
-        runs,
-    }
-}
-
-fn fraction(started: Instant, budget: f64, fixed: bool) -> f64 {
-    if fixed || budget <= 0.0 {
-        0.0
-    } else {
-        (started.elapsed().as_secs_f64() / budget).min(1.0)
+        playouts,
+        stages,
+        optimal,
     }
 }
 
 /// `tabula solve samegame`: searches the request's board (or the variant's start)
-/// for `seconds` (default 10) with `seed`, and reports the best game as JSON.
-pub fn solve_report(game: &SameGame, request: &Report, progress: &dyn Fn(f64)) -> Result<serde_json::Value, String> {
+/// for `seconds` (default 10) with `seed` and reports the best game as JSON (see
+/// `docs/games/samegame.md`). `progress` gets the share of the time used.
+pub fn solve_report(
+    game: &SameGame,
+    request: &Report,
+    progress: &dyn Fn(f64),
+) -> Result<serde_json::Value, String> {
     let board = match &request.position {
         Some(text) => parse_board(text).map_err(|e| format!("bad board: {e}"))?,
         None => game.start_board(),
     };
     let seconds = request.seconds.unwrap_or(10.0);
     if !(seconds.is_finite() && seconds >= 0.0) {
-        return Err(format!("seconds must be a number of seconds, 0 or more (got {seconds})"));
+        return Err(format!(
+            "seconds must be a number of seconds, 0 or more (got {seconds})"
+        ));
     }
-    let options = SearchOptions { seconds, seed: request.seed, ..SearchOptions::default() };
-    let result = search(&board, game.scoring, &options, &|p| progress(p.fraction));
-    Ok(serde_json::json!({
+    let options = SearchOptions {
+        seconds,
+        seed: request.seed,
+        ..SearchOptions::default()
+    };
+    // `progress` need not be Sync, so the search runs on its own thread and the
+    // caller's thread passes its fraction on.
+    let fraction = Mutex::new(0.0f64);
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let r = search(&board, game.scoring, &options, &|p| {
+                if let Ok(mut f) = fraction.lock() {
+                    *f = p.fraction;
+                }
+            });
+            done.store(true, Ordering::Release);
+            r
+        });
+        while !done.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(100));
+            progress(fraction.lock().map(|f| *f).unwrap_or(0.0));
+        }
+        worker.join()
+    })
+    .map_err(|_| "the search failed".to_string())?;
+    progress(1.0);
+    Ok(report_json(&board, game.scoring, request.seed, &result))
+}
+
+/// The JSON of a search result.
+pub fn report_json(
+    board: &Board,
+    scoring: Scoring,
+    seed: u64,
+    result: &SearchResult,
+) -> serde_json::Value {
+    serde_json::json!({
         "score": result.score,
         "cleared": result.cleared,
         "blocks_left": result.blocks_left,
         "moves": result.moves,
         "seconds": result.seconds,
-        "seed": request.seed,
+        "seed": seed,
         "start_score": board.score(),
         "width": board.width(),
         "height": board.height(),
-        "scoring": game.scoring.name(),
-        "nodes": result.nodes,
-        "beams": result.runs,
-    }))
+        "scoring": scoring.name(),
+        "algorithm": "nested",
+        "optimal": result.optimal,
+        "playouts": result.playouts,
+        "stages": result.stages,
+    })
 }

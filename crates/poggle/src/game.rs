@@ -1,0 +1,534 @@
+//! Poggle as a Tabula game: variants, positions, presses, views, reports.
+
+use crate::report::{count_json, reason_text, rows_json, solve_json};
+use crate::solver::{apply_presses, solve, Solution, SolveOptions, MAX_COLOURS, MAX_SOLVE_SIZE};
+use crate::text;
+use crate::Start;
+use rand::Rng as _;
+use serde_json::{json, Value};
+use std::time::Instant;
+use tabula_core::{
+    rng_from_seed, Choice, Game, Outcome, ParseError, PlayerKind, Registered, Report, Rng, Seat,
+    Shape, Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell,
+};
+
+/// Largest board side for interactive play (the solver goes to [`MAX_SOLVE_SIZE`]).
+pub const PLAY_LIMIT: usize = 30;
+
+/// How the board starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StartRule {
+    /// Every button at colour 1 (the seed's puzzle).
+    Ones,
+    /// Random presses from the solved board (so always solvable), from `seed`.
+    Random,
+}
+
+/// Poggle with its variant options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Poggle {
+    /// Board side.
+    pub size: usize,
+    /// Number of colours.
+    pub colours: u32,
+    /// The start.
+    pub start: StartRule,
+    /// Seed of a random start.
+    pub seed: u64,
+}
+
+impl Default for Poggle {
+    fn default() -> Self {
+        Poggle {
+            size: 5,
+            colours: 2,
+            start: StartRule::Ones,
+            seed: 1,
+        }
+    }
+}
+
+/// A position: the colour of every button, row-major. Boards above [`PLAY_LIMIT`]
+/// are not played: their state is empty and the game is over at once.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PoggleState {
+    /// Colours, row-major (row 0 at the top).
+    pub cells: Vec<u8>,
+}
+
+/// One press of a button (0-based coordinates; written 1-based as `row,col`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Press {
+    /// Row, 0 at the top.
+    pub row: u16,
+    /// Column, 0 at the left.
+    pub col: u16,
+}
+
+impl Poggle {
+    /// A game of the given size and colours from the all-ones start.
+    pub fn new(size: usize, colours: u32) -> Self {
+        Poggle {
+            size,
+            colours,
+            ..Poggle::default()
+        }
+    }
+
+    /// Why this board cannot be played interactively, if it cannot.
+    pub fn play_error(&self) -> Option<String> {
+        (self.size > PLAY_LIMIT).then(|| {
+            format!(
+                "a {n}x{n} board is too large to play (at most {PLAY_LIMIT}x{PLAY_LIMIT}); \
+                 use `tabula solve poggle --variant size={n},colours={k}`",
+                n = self.size,
+                k = self.colours
+            )
+        })
+    }
+
+    /// The start colours (row-major) for any size, or `None` for the all-ones start.
+    pub fn start_cells(&self) -> Option<Vec<u8>> {
+        match self.start {
+            StartRule::Ones => None,
+            StartRule::Random => Some(random_start(self.size, self.colours, self.seed)),
+        }
+    }
+
+    /// Solves a position of this game (fewest presses when the search is small).
+    pub fn solve_state(&self, state: &PoggleState) -> Result<Solution, String> {
+        solve(
+            self.size,
+            self.colours,
+            Start::Grid(&state.cells),
+            &SolveOptions::default(),
+        )
+    }
+
+    /// The next press of a fewest-presses solution (the first button, in reading
+    /// order, that the solution presses), or `None` if solved or unsolvable.
+    pub fn hint(&self, state: &PoggleState) -> Option<Press> {
+        let sol = self.solve_state(state).ok()?;
+        first_press(self.size, sol.presses.as_deref()?)
+    }
+
+    fn press_of(&self, i: usize) -> Press {
+        Press {
+            row: (i / self.size) as u16,
+            col: (i % self.size) as u16,
+        }
+    }
+
+    fn symmetric_cell(&self, r: usize, c: usize, k: usize) -> (usize, usize) {
+        let last = self.size - 1;
+        let (mut r, mut c) = if k >= 4 { (r, last - c) } else { (r, c) };
+        for _ in 0..k % 4 {
+            (r, c) = (c, last - r);
+        }
+        (r, c)
+    }
+}
+
+fn first_press(n: usize, presses: &[u8]) -> Option<Press> {
+    let i = presses.iter().position(|&v| v != 0)?;
+    Some(Press {
+        row: (i / n) as u16,
+        col: (i % n) as u16,
+    })
+}
+
+/// A start made by random presses (uniform press counts) from the solved board, so
+/// it is solvable and uniform among solvable boards; redrawn if it came out solved.
+pub fn random_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
+    let mut rng = rng_from_seed(seed);
+    let mut board = Vec::new();
+    for _ in 0..100 {
+        let presses: Vec<u8> = (0..n * n).map(|_| rng.gen_range(0..k) as u8).collect();
+        board = apply_presses(n, k, Start::Zero, &presses);
+        if board.iter().any(|&c| c != 0) {
+            break;
+        }
+    }
+    board
+}
+
+impl Registered for Poggle {
+    const NAME: &'static str = "poggle";
+    const TITLE: &'static str = "Poggle";
+    const SUMMARY: &'static str =
+        "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; make every button 0";
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption {
+                name: "size",
+                default: "5",
+                help: "board side N (N x N buttons): 1-30 to play, up to 10000 for `tabula solve`",
+            },
+            VariantOption { name: "colours", default: "2", help: "number of colours K, 2-256 (2 is Lights Out)" },
+            VariantOption {
+                name: "start",
+                default: "ones",
+                help: "ones (every button at colour 1, the seed's puzzle) or random (random presses from solved, so solvable)",
+            },
+            VariantOption { name: "seed", default: "1", help: "seed of the random start" },
+        ]
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let size = variant.int("size", 5, 1, MAX_SOLVE_SIZE as i64)? as usize;
+        let colours = variant.int("colours", 2, 2, MAX_COLOURS as i64)? as u32;
+        let start = match variant.choice("start", "ones", &["ones", "random"])? {
+            "random" => StartRule::Random,
+            _ => StartRule::Ones,
+        };
+        let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
+        Ok(Poggle {
+            size,
+            colours,
+            start,
+            seed,
+        })
+    }
+
+    fn variant(&self) -> Variant {
+        let mut v = Variant::default();
+        v.set("size", self.size.to_string());
+        v.set("colours", self.colours.to_string());
+        match self.start {
+            StartRule::Ones => v.set("start", "ones"),
+            StartRule::Random => {
+                v.set("start", "random");
+                v.set("seed", self.seed.to_string());
+            }
+        }
+        v
+    }
+}
+
+impl Game for Poggle {
+    type State = PoggleState;
+    type Move = Press;
+
+    fn name(&self) -> &'static str {
+        "poggle"
+    }
+
+    fn seats(&self) -> &'static [&'static str] {
+        &["Player"]
+    }
+
+    fn initial_state(&self) -> PoggleState {
+        if self.play_error().is_some() {
+            return PoggleState { cells: Vec::new() };
+        }
+        let cells = self
+            .start_cells()
+            .unwrap_or_else(|| vec![1 % self.colours as u8; self.size * self.size]);
+        PoggleState { cells }
+    }
+
+    fn turn(&self, state: &PoggleState) -> Turn {
+        if state.cells.len() != self.size * self.size {
+            Turn::Over(Outcome::Ended)
+        } else if state.cells.iter().all(|&c| c == 0) {
+            Turn::Over(Outcome::Win(0))
+        } else {
+            Turn::Move(0)
+        }
+    }
+
+    fn legal_moves(&self, state: &PoggleState, out: &mut Vec<Press>) {
+        if self.turn(state).is_over() {
+            return;
+        }
+        out.extend((0..self.size * self.size).map(|i| self.press_of(i)));
+    }
+
+    fn play_unchecked(&self, state: &mut PoggleState, mv: Press) {
+        let n = self.size;
+        let (r, c) = (mv.row as usize, mv.col as usize);
+        if r >= n || c >= n || state.cells.len() != n * n {
+            return;
+        }
+        let k = self.colours;
+        let mut bump = |i: usize| state.cells[i] = ((state.cells[i] as u32 + 1) % k) as u8;
+        bump(r * n + c);
+        if r > 0 {
+            bump((r - 1) * n + c);
+        }
+        if r + 1 < n {
+            bump((r + 1) * n + c);
+        }
+        if c > 0 {
+            bump(r * n + c - 1);
+        }
+        if c + 1 < n {
+            bump(r * n + c + 1);
+        }
+    }
+
+    fn parse_move(&self, _state: &PoggleState, text_in: &str) -> Result<Press, ParseError> {
+        if let Some(e) = self.play_error() {
+            return Err(ParseError::new(e));
+        }
+        let (r, c) = text::parse_press(text_in, self.size)?;
+        Ok(Press {
+            row: r as u16,
+            col: c as u16,
+        })
+    }
+
+    fn format_move(&self, _state: &PoggleState, mv: Press) -> String {
+        text::format_press(mv.row as usize, mv.col as usize)
+    }
+
+    fn parse_position(&self, text_in: &str) -> Result<PoggleState, ParseError> {
+        if let Some(e) = self.play_error() {
+            return Err(ParseError::new(e));
+        }
+        Ok(PoggleState {
+            cells: text::parse_board(text_in, self.size, self.colours)?,
+        })
+    }
+
+    fn format_position(&self, state: &PoggleState) -> String {
+        text::format_board(&state.cells, self.size, self.colours)
+    }
+
+    fn render_text(&self, state: &PoggleState) -> String {
+        if let Some(e) = self.play_error() {
+            return e + "\n";
+        }
+        let n = self.size;
+        let width = if self.colours > text::DIGIT_COLOURS {
+            4
+        } else {
+            3
+        };
+        let mut out = String::from("    ");
+        for c in 0..n {
+            out += &format!("{:>width$}", c + 1);
+        }
+        out.push('\n');
+        for r in 0..n {
+            out += &format!("{:>3} ", r + 1);
+            for c in 0..n {
+                let v = state.cells[r * n + c];
+                let shown = if self.colours <= text::DIGIT_COLOURS {
+                    char::from_digit(v as u32, 36).unwrap_or('?').to_string()
+                } else {
+                    v.to_string()
+                };
+                out += &format!("{shown:>width$}");
+            }
+            out.push('\n');
+        }
+        let left = state.cells.iter().filter(|&&c| c != 0).count();
+        out += &format!(
+            "{} colours; {}. Press a button as row,col (like 1,2).\n",
+            self.colours,
+            if left == 0 {
+                "solved".to_string()
+            } else {
+                format!("{left} buttons not at 0")
+            }
+        );
+        out
+    }
+
+    fn view(&self, state: &PoggleState) -> View {
+        let n = self.size;
+        if let Some(e) = self.play_error() {
+            return View {
+                width: 1.0,
+                height: 1.0,
+                status: vec![e],
+                ..View::default()
+            };
+        }
+        let cells = (0..n * n)
+            .map(|i| ViewCell {
+                id: i as u32,
+                x: (i % n) as f64 + 0.05,
+                y: (i / n) as f64 + 0.05,
+                w: 0.9,
+                h: 0.9,
+                shape: Shape::Circle,
+                colour: state.cells.get(i).map(|&c| c as u32),
+                label: None,
+                mark: None,
+            })
+            .collect();
+        let left = state.cells.iter().filter(|&&c| c != 0).count();
+        View {
+            width: n as f64,
+            height: n as f64,
+            cells,
+            status: vec![
+                format!("{} colours", self.colours),
+                if left == 0 {
+                    "solved".into()
+                } else {
+                    format!("{left} buttons not at 0")
+                },
+            ],
+            ..View::default()
+        }
+    }
+
+    fn move_cells(&self, _state: &PoggleState, mv: Press) -> Vec<u32> {
+        vec![mv.row as u32 * self.size as u32 + mv.col as u32]
+    }
+
+    fn is_small(&self) -> bool {
+        if self.size > PLAY_LIMIT {
+            return false;
+        }
+        let cells = (self.size * self.size) as u32;
+        (self.colours as u64)
+            .checked_pow(cells)
+            .is_some_and(|p| p <= 2_000_000)
+    }
+
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    fn map_state(&self, state: &PoggleState, k: usize) -> PoggleState {
+        let n = self.size;
+        if state.cells.len() != n * n {
+            return state.clone();
+        }
+        let mut cells = vec![0u8; n * n];
+        for r in 0..n {
+            for c in 0..n {
+                let (r2, c2) = self.symmetric_cell(r, c, k);
+                cells[r2 * n + c2] = state.cells[r * n + c];
+            }
+        }
+        PoggleState { cells }
+    }
+
+    fn map_move(&self, _state: &PoggleState, mv: Press, k: usize) -> Press {
+        if mv.row as usize >= self.size || mv.col as usize >= self.size {
+            return mv;
+        }
+        let (r, c) = self.symmetric_cell(mv.row as usize, mv.col as usize, k);
+        Press {
+            row: r as u16,
+            col: c as u16,
+        }
+    }
+
+    fn inverse_symmetry(&self, k: usize) -> usize {
+        if k < 4 {
+            (4 - k) % 4
+        } else {
+            k
+        }
+    }
+
+    fn evaluate(&self, state: &PoggleState, _seat: Seat) -> f64 {
+        if state.cells.is_empty() {
+            return 0.0;
+        }
+        let zeros = state.cells.iter().filter(|&&c| c == 0).count();
+        2.0 * zeros as f64 / state.cells.len() as f64 - 1.0
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(
+            "solver",
+            "presses the next button of a fewest-presses solution (linear algebra mod k)",
+        )]
+    }
+
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
+        (name == "solver").then(|| Box::new(SolverPlayer) as Box<dyn Strategy<Self>>)
+    }
+
+    fn solve_report(
+        &self,
+        request: &Report,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<Value, String>> {
+        Some(self.report(request))
+    }
+
+    fn analysis_extra(&self, state: &PoggleState) -> Option<Value> {
+        if state.cells.len() != self.size * self.size {
+            return None;
+        }
+        let began = Instant::now();
+        let sol = self.solve_state(state).ok()?;
+        let n = self.size;
+        let hint = sol.presses.as_deref().and_then(|p| first_press(n, p));
+        Some(json!({
+            "solvable": sol.solvable,
+            "solutions": count_json(&sol.count),
+            "hint": hint.map(|h| text::format_press(h.row as usize, h.col as usize)),
+            "hint_presses": hint.and_then(|h| sol.presses.as_ref().map(|p| p[h.row as usize * n + h.col as usize])),
+            "solution": sol.presses.as_ref().map(|p| rows_json(p, n, self.colours)),
+            "fewest": sol.fewest,
+            "total_presses": sol.total_presses(),
+            "reason": reason_text(&sol),
+            "seconds": began.elapsed().as_secs_f64(),
+        }))
+    }
+
+    fn describe_move(&self, _state: &PoggleState, mv: Press) -> String {
+        format!(
+            "press {}",
+            text::format_press(mv.row as usize, mv.col as usize)
+        )
+    }
+}
+
+impl Poggle {
+    /// The `tabula solve` report: the position given, else this variant's start.
+    pub fn report(&self, request: &Report) -> Result<Value, String> {
+        let options = SolveOptions::default();
+        match &request.position {
+            Some(text_in) => {
+                let cells =
+                    text::parse_board(text_in, self.size, self.colours).map_err(|e| e.message)?;
+                solve_json(self.size, self.colours, Some(&cells), "position", &options)
+            }
+            None => match self.start_cells() {
+                Some(cells) => {
+                    solve_json(self.size, self.colours, Some(&cells), "random", &options)
+                }
+                None => solve_json(self.size, self.colours, None, "ones", &options),
+            },
+        }
+    }
+}
+
+/// Plays the next press of a fewest-presses solution; resigns on an unsolvable board.
+pub struct SolverPlayer;
+
+impl Strategy<Poggle> for SolverPlayer {
+    fn choose(
+        &mut self,
+        game: &Poggle,
+        state: &PoggleState,
+        _seat: Seat,
+        _rng: &mut Rng,
+    ) -> Option<Choice<Press>> {
+        let sol = game.solve_state(state).ok()?;
+        let presses = sol.presses.as_deref()?;
+        let mv = first_press(game.size, presses)?;
+        let left: u64 = presses.iter().map(|&v| v as u64).sum();
+        Some(Choice::because(
+            mv,
+            format!("solution: {left} presses left"),
+        ))
+    }
+}

@@ -1,0 +1,328 @@
+//! A bit-parallel board for playouts on boards up to 64 rows high.
+//!
+//! Each column keeps one 64-bit mask per colour (bit `y` = height `y` above the
+//! floor) and one for all blocks. A group is flood-filled a column at a time,
+//! removing it compresses each mask of a touched column (gravity), and empty
+//! columns are dropped from the vector (closing up). Removable blocks are those
+//! with a same-coloured neighbour, found with shifts: no scan block by block.
+
+use crate::board::{Board, MAX_COLOURS};
+use crate::scoring::Scoring;
+use rand::Rng as _;
+use tabula_core::Rng;
+
+const LAYERS: usize = MAX_COLOURS as usize + 1;
+
+/// The tallest board the fast path handles.
+pub(crate) const FAST_MAX_HEIGHT: usize = 64;
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FastBoard {
+    /// `cols[c][k]`: blocks of colour `k` in column `c`; `cols[c][0]`: all blocks.
+    cols: Vec<[u64; LAYERS]>,
+    height: usize,
+    /// Highest colour number present at load time (+1).
+    layers: usize,
+    blocks: usize,
+    score: i64,
+    group: Vec<u64>,
+    work: Vec<usize>,
+    cands: Vec<(u64, u16, u8)>,
+}
+
+/// Removes from `m` the bits set in `r`, moving the higher bits down.
+#[inline]
+fn compress(mut m: u64, mut r: u64) -> u64 {
+    while r != 0 {
+        let p = 63 - r.leading_zeros();
+        let low = m & ((1u64 << p) - 1);
+        m = low | ((m >> p >> 1) << p);
+        r &= !(1u64 << p);
+    }
+    m
+}
+
+/// The blocks of `m` connected vertically to `seeds`.
+#[inline]
+fn expand(m: u64, mut seeds: u64) -> u64 {
+    loop {
+        let next = (seeds | seeds << 1 | seeds >> 1) & m;
+        if next == seeds {
+            return seeds;
+        }
+        seeds = next;
+    }
+}
+
+impl FastBoard {
+    /// Loads `board` (whose height must be at most [`FAST_MAX_HEIGHT`]).
+    pub(crate) fn load(&mut self, board: &Board) {
+        debug_assert!(board.height() <= FAST_MAX_HEIGHT);
+        let h = board.height();
+        self.height = h;
+        self.cols.clear();
+        self.blocks = 0;
+        self.layers = board.max_colour() as usize + 1;
+        for col in 0..board.width() {
+            if board.at(col, 0) == 0 {
+                break;
+            }
+            let mut masks = [0u64; LAYERS];
+            for y in 0..h {
+                let c = board.at(col, y) as usize;
+                if c == 0 {
+                    break;
+                }
+                masks[c] |= 1 << y;
+                masks[0] |= 1 << y;
+                self.blocks += 1;
+            }
+            self.cols.push(masks);
+        }
+        self.score = board.score();
+    }
+
+    #[inline]
+    fn colour_at(&self, col: usize, y: usize) -> usize {
+        let bit = 1u64 << y;
+        (1..self.layers)
+            .find(|&k| self.cols[col][k] & bit != 0)
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn removable(&self, col: usize, y: usize, k: usize) -> bool {
+        let m = self.cols[col][k];
+        let bit = 1u64 << y;
+        let near = m << 1
+            | m >> 1
+            | if col > 0 { self.cols[col - 1][k] } else { 0 }
+            | self.cols.get(col + 1).map_or(0, |c| c[k]);
+        near & bit != 0
+    }
+
+    /// Removes the group of colour `k` through (`col`, `y`); returns its size.
+    fn remove(&mut self, col: usize, y: usize, k: usize, scoring: Scoring) -> usize {
+        let (lo, hi) = self.flood(col, y, k);
+        self.apply(lo, hi, k, scoring)
+    }
+
+    /// Marks the group of colour `k` through (`col`, `y`) in `self.group`; returns
+    /// the range of columns it spans.
+    fn flood(&mut self, col: usize, y: usize, k: usize) -> (usize, usize) {
+        let used = self.cols.len();
+        self.group.clear();
+        self.group.resize(used, 0);
+        self.group[col] = expand(self.cols[col][k], 1 << y);
+        self.work.clear();
+        self.work.push(col);
+        let (mut lo, mut hi) = (col, col);
+        while let Some(c) = self.work.pop() {
+            for nb in [c.wrapping_sub(1), c + 1] {
+                if nb >= used {
+                    continue;
+                }
+                let m = self.cols[nb][k];
+                let seeds = self.group[c] & m & !self.group[nb];
+                if seeds != 0 {
+                    self.group[nb] = expand(m, self.group[nb] | seeds);
+                    self.work.push(nb);
+                    lo = lo.min(nb);
+                    hi = hi.max(nb);
+                }
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Removes the group marked by [`FastBoard::flood`] (colour `k`, columns `lo..=hi`).
+    fn apply(&mut self, lo: usize, hi: usize, k: usize, scoring: Scoring) -> usize {
+        let used = self.cols.len();
+        let mut removed = 0;
+        for c in lo..=hi {
+            let r = self.group[c];
+            if r == 0 {
+                continue;
+            }
+            removed += r.count_ones() as usize;
+            let layers = self.layers;
+            let masks = &mut self.cols[c];
+            masks[0] = compress(masks[0], r);
+            masks[k] = compress(masks[k], r);
+            // Only layers with blocks above the lowest removed one move.
+            let above = !((r & r.wrapping_neg()) - 1);
+            for (j, m) in masks.iter_mut().enumerate().take(layers).skip(1) {
+                if j != k && *m & above != 0 {
+                    *m = compress(*m, r);
+                }
+            }
+        }
+        // Close up the columns emptied.
+        let mut dst = lo;
+        for src in lo..used {
+            if self.cols[src][0] != 0 {
+                self.cols[dst] = self.cols[src];
+                dst += 1;
+            }
+        }
+        self.cols.truncate(dst);
+        self.blocks -= removed;
+        self.score += scoring.group(removed);
+        if self.blocks == 0 {
+            self.score += scoring.clear_bonus();
+        }
+        removed
+    }
+
+    /// Plays to the end with the TabuColorRandom policy (groups drawn in proportion
+    /// to their size), appending the clicks `(column, height)`; returns the score.
+    pub(crate) fn tabu_playout(
+        &mut self,
+        scoring: Scoring,
+        tabu: u8,
+        rng: &mut Rng,
+        clicks: &mut Vec<(u8, u8)>,
+    ) -> i64 {
+        let tabu = tabu as usize;
+        let h = self.height;
+        let mut only_tabu = false;
+        loop {
+            let used = self.cols.len();
+            if used == 0 {
+                return self.score;
+            }
+            let mut chosen = None;
+            if !only_tabu {
+                for _ in 0..6 {
+                    let i = rng.gen_range(0..used * h);
+                    let (col, y) = (i / h, i % h);
+                    if self.cols[col][0] >> y & 1 == 0 {
+                        continue;
+                    }
+                    let k = self.colour_at(col, y);
+                    if k != tabu && self.removable(col, y, k) {
+                        chosen = Some((col, y, k));
+                        break;
+                    }
+                }
+            }
+            let (col, y, k) = match chosen {
+                Some(c) => c,
+                None => match self.draw_removable(tabu, rng) {
+                    Some((col, y, k, tabu_only)) => {
+                        // Random tries would only find tabu blocks from now on.
+                        only_tabu = tabu_only;
+                        (col, y, k)
+                    }
+                    None => return self.score,
+                },
+            };
+            self.remove(col, y, k, scoring);
+            clicks.push((col as u8, y as u8));
+        }
+    }
+
+    /// A removable block drawn uniformly among those not of colour `tabu`, or
+    /// among the tabu ones when there are no others (then the flag is true).
+    fn draw_removable(
+        &mut self,
+        tabu: usize,
+        rng: &mut Rng,
+    ) -> Option<(usize, usize, usize, bool)> {
+        let used = self.cols.len();
+        if used == 0 {
+            return None;
+        }
+        self.cands.clear();
+        let mut total = 0u32;
+        let mut tabu_total = 0u32;
+        for k in 1..self.layers {
+            let mut prev = 0u64;
+            let mut here = self.cols[0][k];
+            for col in 0..used {
+                let next = if col + 1 < used {
+                    self.cols[col + 1][k]
+                } else {
+                    0
+                };
+                let cand = here & (here << 1 | here >> 1 | prev | next);
+                if cand != 0 {
+                    let n = cand.count_ones();
+                    if k == tabu {
+                        tabu_total += n;
+                    } else {
+                        total += n;
+                    }
+                    self.cands.push((cand, col as u16, k as u8));
+                }
+                prev = here;
+                here = next;
+            }
+        }
+        let only_tabu = total == 0;
+        let mut pick = match (only_tabu, tabu_total) {
+            (true, 0) => return None,
+            (true, t) => rng.gen_range(0..t),
+            (false, _) => rng.gen_range(0..total),
+        };
+        for &(cand, col, k) in &self.cands {
+            if (k as usize == tabu) != only_tabu {
+                continue;
+            }
+            let n = cand.count_ones();
+            if pick < n {
+                let mut m = cand;
+                for _ in 0..pick {
+                    m &= m - 1;
+                }
+                return Some((
+                    col as usize,
+                    m.trailing_zeros() as usize,
+                    k as usize,
+                    only_tabu,
+                ));
+            }
+            pick -= n;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn compress_drops_bits() {
+        assert_eq!(compress(0b1011_0110, 0b0000_0100), 0b101_1010);
+        assert_eq!(compress(0b1111, 0b1111), 0);
+        assert_eq!(compress(u64::MAX, 1 << 63), u64::MAX >> 1);
+    }
+
+    /// Fast playouts replayed on the reference board: every click removes a group
+    /// and the scores agree; the game ends with no group of two.
+    #[test]
+    fn playouts_replay_on_the_plain_board() {
+        let mut fast = FastBoard::default();
+        for seed in 0..300u64 {
+            let (w, h) = (1 + (seed % 17) as usize, 1 + (seed * 7 % 64) as usize);
+            let colours = 2 + (seed % 8) as u8;
+            let board = Board::random(w, h, colours, seed);
+            for scoring in [Scoring::Standard, Scoring::Blocks] {
+                fast.load(&board);
+                let mut rng = tabula_core::rng_from_seed(seed);
+                let mut clicks = Vec::new();
+                let tabu = (seed % 4) as u8;
+                let score = fast.tabu_playout(scoring, tabu, &mut rng, &mut clicks);
+                let mut b = board.clone();
+                let mut stack = Vec::new();
+                for &(c, y) in &clicks {
+                    assert!(b.play(c as usize, y as usize, scoring, &mut stack) >= 2);
+                }
+                assert_eq!(b.score(), score);
+                assert!(!b.has_move());
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The search player: its lines are replayed with the rules, through the public
+//! notation, and must score what the search claims.
+
+use tabula_core::{Game, Registered, Report, Variant};
+use tabula_samegame::search::{search, Algorithm, SearchOptions};
+use tabula_samegame::{Board, SameGame, Scoring};
+
+/// Plays `[row, column]` clicks as a user would type them; returns the final board.
+fn replay(g: &SameGame, start: &Board, moves: &[[usize; 2]]) -> Board {
+    let mut s = start.clone();
+    for [r, c] in moves {
+        let m = g
+            .parse_move(&s, &format!("{r} {c}"))
+            .unwrap_or_else(|e| panic!("{r} {c}: {e}"));
+        g.try_play(&mut s, m).unwrap();
+    }
+    s
+}
+
+/// The best score over every game from `board`, by plain exhaustive search.
+fn exhaustive(g: &SameGame, board: &Board) -> i64 {
+    let mut moves = Vec::new();
+    g.legal_moves(board, &mut moves);
+    moves
+        .iter()
+        .map(|&m| {
+            let mut b = board.clone();
+            g.play_unchecked(&mut b, m);
+            exhaustive(g, &b)
+        })
+        .max()
+        .unwrap_or(board.score())
+}
+
+#[test]
+fn fixed_level_lines_replay_to_their_score() {
+    for (variant, level) in [
+        ("size=10x10,colours=3,seed=4", 1),
+        ("size=8x8,colours=4,seed=9,scoring=blocks", 2),
+    ] {
+        let g = SameGame::from_variant(&Variant::parse(variant).unwrap()).unwrap();
+        let start = g.initial_state();
+        let options = SearchOptions {
+            level: Some(level),
+            seed: 3,
+            ..SearchOptions::default()
+        };
+        let r = search(&start, g.scoring, &options, &|_| {});
+        let end = replay(&g, &start, &r.moves);
+        assert!(
+            g.turn(&end).is_over(),
+            "the line must play the game to its end"
+        );
+        assert_eq!(end.score(), r.score);
+        assert_eq!(end.is_cleared(), r.cleared);
+        assert_eq!(end.blocks_left(), r.blocks_left);
+        // Same seed and fixed work: the same line.
+        let again = search(&start, g.scoring, &options, &|_| {});
+        assert_eq!(again.moves, r.moves);
+    }
+}
+
+#[test]
+fn beam_lines_replay_to_their_score() {
+    let g = SameGame::from_variant(&Variant::parse("size=9x7,colours=3,seed=2").unwrap()).unwrap();
+    let start = g.initial_state();
+    let options = SearchOptions {
+        algorithm: Algorithm::Beam,
+        width: Some(8),
+        seed: 1,
+        ..SearchOptions::default()
+    };
+    let r = search(&start, g.scoring, &options, &|_| {});
+    assert_eq!(replay(&g, &start, &r.moves).score(), r.score);
+}
+
+#[test]
+fn finds_the_optimum_of_small_boards() {
+    // Boards small enough for exhaustive search: level 3 should reach the optimum.
+    let mut hit = 0;
+    for seed in 0..6 {
+        let g = SameGame::from_variant(
+            &Variant::parse(&format!("size=5x4,colours=3,seed={seed}")).unwrap(),
+        )
+        .unwrap();
+        let start = g.initial_state();
+        let best = exhaustive(&g, &start);
+        let r = search(
+            &start,
+            g.scoring,
+            &SearchOptions {
+                level: Some(3),
+                ..SearchOptions::default()
+            },
+            &|_| {},
+        );
+        assert!(r.score <= best);
+        assert_eq!(replay(&g, &start, &r.moves).score(), r.score);
+        hit += (r.score == best) as usize;
+    }
+    assert!(
+        hit >= 5,
+        "level 3 found the optimum on only {hit} of 6 boards"
+    );
+}
+
+#[test]
+fn solve_report_json() {
+    let g = SameGame::default();
+    let board = "1122\n1221\n3312\n";
+    let request = Report {
+        position: Some(board.into()),
+        seconds: Some(5.0),
+        seed: 7,
+    };
+    let json = g.solve_report(&request, &|_| {}).unwrap().unwrap();
+    let start = g.parse_position(board).unwrap();
+    let moves: Vec<[usize; 2]> = serde_json::from_value(json["moves"].clone()).unwrap();
+    let end = replay(&g, &start, &moves);
+    assert_eq!(json["score"].as_i64(), Some(end.score()));
+    assert_eq!(json["cleared"].as_bool(), Some(end.is_cleared()));
+    assert!(json["seconds"].as_f64().unwrap() >= 0.0);
+    assert_eq!(json["seed"].as_u64(), Some(7));
+    // Twelve blocks: no game is longer than six clicks, so the search climbs to an
+    // exhaustive level within the budget and says its score is the optimum.
+    assert_eq!(json["optimal"].as_bool(), Some(true));
+    assert_eq!(exhaustive(&g, &start), end.score());
+
+    let bad = Report {
+        position: Some("12\n1".into()),
+        seconds: Some(1.0),
+        seed: 0,
+    };
+    let err = g.solve_report(&bad, &|_| {}).unwrap().unwrap_err();
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn a_finished_board_reports_its_own_score() {
+    let start: Board = tabula_samegame::parse_board("12/21 score=40").unwrap();
+    let r = search(
+        &start,
+        Scoring::Standard,
+        &SearchOptions::default(),
+        &|_| {},
+    );
+    assert_eq!((r.score, r.moves.len(), r.cleared), (40, 0, false));
+}
+
+#[test]
+fn search_player_plays_whole_games() {
+    let g = SameGame::from_variant(&Variant::parse("size=8x8,colours=3,seed=11").unwrap()).unwrap();
+    let mut player = g
+        .custom_player("search", "seconds=0.2", 5)
+        .expect("search player");
+    assert!(g.custom_player("search", "seconds=abc", 5).is_none());
+    assert!(g.custom_player("search", "depth=3", 5).is_none());
+    assert!(g.custom_player("other", "", 5).is_none());
+    let mut s = g.initial_state();
+    let mut rng = tabula_core::rng_from_seed(1);
+    while !g.turn(&s).is_over() {
+        let choice = player.choose(&g, &s, 0, &mut rng).expect("a move");
+        g.try_play(&mut s, choice.mv).unwrap();
+    }
+    assert!(s.score() >= 0);
+}

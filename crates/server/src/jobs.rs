@@ -1,0 +1,485 @@
+//! Long work (solve, simulate, train) as background jobs, with progress as
+//! server-sent events. At most [`RUNNING`] jobs run at once; the rest wait.
+
+use crate::error::{ApiError, ApiJson};
+use crate::routes::blocking;
+use crate::AppState;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::Stream;
+use serde_json::{json, Map, Value as Json_};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tabula_core::Report;
+use tabula_engine::{build, DynGame};
+use tabula_store::LearnedKey;
+use tokio::sync::{watch, Semaphore};
+
+/// Jobs running at the same time (the machine has few cores).
+pub const RUNNING: usize = 2;
+/// Jobs queued or running at most; more are refused with 429.
+pub const QUEUED: usize = 16;
+/// Finished jobs are forgotten after this long.
+pub const KEEP_FINISHED: Duration = Duration::from_secs(3600);
+/// Most games a simulation or training job may play.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// Where a job is.
+#[derive(Clone, Debug)]
+pub enum Status {
+    /// Waiting for a free slot.
+    Queued,
+    /// Running, with the fraction done.
+    Running(f64),
+    /// Finished with a result.
+    Done(Json_),
+    /// Failed.
+    Failed(String),
+}
+
+impl Status {
+    fn finished(&self) -> bool {
+        matches!(self, Status::Done(_) | Status::Failed(_))
+    }
+}
+
+/// One job.
+pub struct Job {
+    kind: String,
+    status: watch::Sender<Status>,
+    finished_at: Mutex<Option<Instant>>,
+}
+
+/// Every job of this process.
+pub struct Jobs {
+    map: Mutex<HashMap<String, Arc<Job>>>,
+    slots: Arc<Semaphore>,
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Jobs {
+    /// No jobs yet.
+    pub fn new() -> Self {
+        Jobs {
+            map: Mutex::new(HashMap::new()),
+            slots: Arc::new(Semaphore::new(RUNNING)),
+        }
+    }
+
+    fn get(&self, id: &str) -> Result<Arc<Job>, ApiError> {
+        self.map
+            .lock()
+            .ok()
+            .and_then(|m| m.get(id).cloned())
+            .ok_or_else(|| ApiError::not_found("no such job"))
+    }
+
+    /// Forgets jobs that finished long ago.
+    pub fn forget_old(&self) {
+        if let Ok(mut m) = self.map.lock() {
+            m.retain(|_, j| {
+                j.finished_at
+                    .lock()
+                    .ok()
+                    .and_then(|t| *t)
+                    .map_or(true, |t| t.elapsed() < KEEP_FINISHED)
+            });
+        }
+    }
+}
+
+/// The work of a job, checked before it is queued.
+enum Work {
+    Solve {
+        request: Report,
+        cache_key: Option<String>,
+    },
+    Simulate {
+        players: [String; 2],
+        games: u64,
+        seed: u64,
+    },
+    Train {
+        options: Json_,
+        store_as: Option<LearnedKey>,
+    },
+}
+
+fn opt_u64(obj: &Map<String, Json_>, name: &str, max: u64) -> Result<Option<u64>, ApiError> {
+    match obj.get(name) {
+        None | Some(Json_::Null) => Ok(None),
+        Some(v) => v.as_u64().filter(|n| *n <= max).map(Some).ok_or_else(|| {
+            ApiError::bad_request(format!("'{name}' must be a whole number from 0 to {max}"))
+        }),
+    }
+}
+
+fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work, ApiError> {
+    let info = game.info();
+    match kind {
+        "solve" => {
+            let position = match obj.get("position") {
+                None | Some(Json_::Null) => None,
+                Some(Json_::String(p)) if p.len() <= 64 * 1024 => Some(p.clone()),
+                Some(_) => {
+                    return Err(ApiError::bad_request(
+                        "'position' must be a position text of at most 64 KiB",
+                    ))
+                }
+            };
+            let seconds = match obj.get("seconds") {
+                None | Some(Json_::Null) => None,
+                Some(v) => match v.as_f64() {
+                    Some(s) if s > 0.0 && s <= 3600.0 => Some(s),
+                    _ => {
+                        return Err(ApiError::bad_request(
+                            "'seconds' must be a number above 0 and at most 3600",
+                        ))
+                    }
+                },
+            };
+            let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
+            let use_cache = obj.get("cache").and_then(Json_::as_bool).unwrap_or(true);
+            let cache_key = use_cache.then(|| {
+                json!(["solve", info.name, info.variant, position, seconds, seed]).to_string()
+            });
+            Ok(Work::Solve {
+                request: Report {
+                    position,
+                    seconds,
+                    seed,
+                },
+                cache_key,
+            })
+        }
+        "simulate" => {
+            let players: Vec<String> = match obj.get("players") {
+                Some(Json_::String(s)) => s.split(',').map(|p| p.trim().to_string()).collect(),
+                Some(Json_::Array(a)) => a
+                    .iter()
+                    .map(|p| p.as_str().unwrap_or("").trim().to_string())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if players.len() != 2 || players.iter().any(|p| p.is_empty() || p.len() > 256) {
+                return Err(ApiError::bad_request("'players' must name exactly two computer players, e.g. [\"random\", \"perfect\"]"));
+            }
+            let games = opt_u64(obj, "games", MAX_GAMES)?.unwrap_or(1000);
+            if games == 0 {
+                return Err(ApiError::bad_request(format!(
+                    "'games' must be from 1 to {MAX_GAMES}"
+                )));
+            }
+            let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
+            Ok(Work::Simulate {
+                players: [players[0].clone(), players[1].clone()],
+                games,
+                seed,
+            })
+        }
+        "train" => {
+            if opt_u64(obj, "games", MAX_GAMES)? == Some(0) {
+                return Err(ApiError::bad_request(format!(
+                    "'games' must be from 1 to {MAX_GAMES}"
+                )));
+            }
+            let mut options = obj.clone();
+            for k in ["kind", "game", "variant", "store"] {
+                options.remove(k);
+            }
+            let store_as = if obj.get("store").and_then(Json_::as_bool).unwrap_or(false) {
+                let seat = match obj.get("seat") {
+                    Some(Json_::String(name)) => info
+                        .seats
+                        .iter()
+                        .position(|s| s.eq_ignore_ascii_case(name.trim())),
+                    Some(v) => v
+                        .as_u64()
+                        .map(|n| n as usize)
+                        .filter(|&n| n < info.seats.len()),
+                    None => None,
+                }
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "storing the trained machine needs its 'seat' (a number or seat name)",
+                    )
+                })?;
+                let player = obj
+                    .get("player")
+                    .and_then(Json_::as_str)
+                    .unwrap_or("matchbox")
+                    .trim()
+                    .to_ascii_lowercase();
+                let opts = obj
+                    .get("options")
+                    .and_then(Json_::as_str)
+                    .unwrap_or("")
+                    .trim();
+                let player = if opts.is_empty() {
+                    player
+                } else {
+                    format!("{player}:{opts}")
+                };
+                Some(LearnedKey {
+                    game: info.name.clone(),
+                    variant: info.variant.clone(),
+                    seat,
+                    player,
+                })
+            } else {
+                None
+            };
+            Ok(Work::Train {
+                options: Json_::Object(options),
+                store_as,
+            })
+        }
+        other => Err(ApiError::bad_request(format!(
+            "unknown job kind '{}': expected solve, simulate or train",
+            other.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// `POST /api/jobs`.
+pub async fn create(
+    State(st): State<Arc<AppState>>,
+    ApiJson(body): ApiJson<Json_>,
+) -> Result<Response, ApiError> {
+    let Json_::Object(obj) = body else {
+        return Err(ApiError::bad_request(
+            "the body must be a JSON object with 'kind' and 'game'",
+        ));
+    };
+    let kind = obj
+        .get("kind")
+        .and_then(Json_::as_str)
+        .unwrap_or("")
+        .to_string();
+    let game_name = obj
+        .get("game")
+        .and_then(Json_::as_str)
+        .ok_or_else(|| ApiError::bad_request("missing 'game'"))?
+        .to_string();
+    let variant = match obj.get("variant") {
+        None | Some(Json_::Null) => String::new(),
+        Some(Json_::String(v)) if v.len() <= 1000 => v.clone(),
+        Some(_) => return Err(ApiError::bad_request("'variant' must be a variant text")),
+    };
+    let (game, work) = {
+        let kind = kind.clone();
+        blocking(move || {
+            let game = build(&game_name, &variant)?;
+            let work = plan(&kind, game.as_ref(), &obj)?;
+            Ok((game, work))
+        })
+        .await?
+    };
+    let id = tabula_store::random_id();
+    let job = Arc::new(Job {
+        kind,
+        status: watch::Sender::new(Status::Queued),
+        finished_at: Mutex::new(None),
+    });
+    {
+        let mut map = st
+            .jobs
+            .map
+            .lock()
+            .map_err(|_| ApiError::internal("job table poisoned"))?;
+        let busy = map
+            .values()
+            .filter(|j| !j.status.borrow().finished())
+            .count();
+        if busy >= QUEUED {
+            return Err(ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many jobs are running: try again later",
+            ));
+        }
+        map.insert(id.clone(), job.clone());
+    }
+    let slots = st.jobs.slots.clone();
+    tokio::spawn(async move {
+        let Ok(_permit) = slots.acquire_owned().await else {
+            return;
+        };
+        job.status.send_replace(Status::Running(0.0));
+        let worker = job.clone();
+        let outcome = blocking(move || run(&st, game.as_ref(), work, &worker)).await;
+        let status = match outcome {
+            Ok(result) => Status::Done(result),
+            Err(e) => Status::Failed(e.message),
+        };
+        if let Ok(mut t) = job.finished_at.lock() {
+            *t = Some(Instant::now());
+        }
+        job.status.send_replace(status);
+    });
+    Ok((StatusCode::ACCEPTED, Json(json!({ "job_id": id }))).into_response())
+}
+
+fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_, ApiError> {
+    // Progress reports are coalesced to steps of 1/1000 so watchers are not flooded.
+    let progress = |f: f64| {
+        let f = (f.clamp(0.0, 1.0) * 1000.0).floor() / 1000.0;
+        job.status.send_if_modified(|s| match s {
+            Status::Running(old) if *old != f => {
+                *old = f;
+                true
+            }
+            _ => false,
+        });
+    };
+    match work {
+        Work::Solve { request, cache_key } => {
+            if let Some(key) = &cache_key {
+                if let Some(bytes) = st.store().cache_get(key)? {
+                    if let Ok(v) = serde_json::from_slice::<Json_>(&bytes) {
+                        return Ok(json!({"cached": true, "report": v}));
+                    }
+                }
+            }
+            let report = game.solve(&request, &progress)?;
+            if let Some(key) = &cache_key {
+                st.store()
+                    .cache_put(key, &serde_json::to_vec(&report).unwrap_or_default())?;
+            }
+            Ok(json!({"cached": false, "report": report}))
+        }
+        Work::Simulate {
+            players,
+            games,
+            seed,
+        } => {
+            let done = AtomicU64::new(0);
+            let step = (games / 1000).max(1);
+            let tick = || {
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if n % step == 0 {
+                    progress(n as f64 / games as f64);
+                }
+            };
+            let report = game.simulate([&players[0], &players[1]], games, seed, &tick)?;
+            Ok(json!({"report": report}))
+        }
+        Work::Train {
+            mut options,
+            store_as,
+        } => {
+            if let (Some(key), Some(obj)) = (&store_as, options.as_object_mut()) {
+                if !obj.contains_key("learned") {
+                    if let Some(saved) = st.store().learned(key)? {
+                        obj.insert("learned".into(), saved);
+                    }
+                }
+            }
+            let report = game.train(&options, &progress)?;
+            if let (Some(key), Some(learned)) = (&store_as, report.get("learned")) {
+                if !learned.is_null() {
+                    st.store().put_learned(key, learned)?;
+                }
+            }
+            Ok(json!({"report": report, "stored": store_as}))
+        }
+    }
+}
+
+fn status_json(id: &str, job: &Job) -> Json_ {
+    let mut out = json!({"job_id": id, "kind": job.kind});
+    match &*job.status.borrow() {
+        Status::Queued => {
+            out["state"] = json!("queued");
+            out["fraction"] = json!(0.0);
+        }
+        Status::Running(f) => {
+            out["state"] = json!("running");
+            out["fraction"] = json!(f);
+        }
+        Status::Done(r) => {
+            out["state"] = json!("done");
+            out["fraction"] = json!(1.0);
+            out["result"] = r.clone();
+        }
+        Status::Failed(e) => {
+            out["state"] = json!("error");
+            out["error"] = json!(e);
+        }
+    }
+    out
+}
+
+/// `GET /api/jobs/{job_id}`: where a job is, without streaming.
+pub async fn status(
+    State(st): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Json_>, ApiError> {
+    let job = st.jobs.get(&id)?;
+    Ok(Json(status_json(&id, &job)))
+}
+
+/// `GET /api/jobs/{job_id}/events`: `progress` events, then one `done` or `error`.
+pub async fn events(
+    State(st): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let job = st.jobs.get(&id)?;
+    let rx = job.status.subscribe();
+    drop(job);
+    let stream = futures_util::stream::unfold((rx, 0u8), |(mut rx, phase)| async move {
+        match phase {
+            2 => return None,
+            1 => {
+                // At most ten progress events a second.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if rx.changed().await.is_err() && !rx.borrow().finished() {
+                    let lost = Event::default()
+                        .event("error")
+                        .data(json!({"error": "the job was lost"}).to_string());
+                    return Some((Ok(lost), (rx, 2)));
+                }
+            }
+            _ => {}
+        }
+        let status = rx.borrow_and_update().clone();
+        let (event, next) = match status {
+            Status::Queued => (
+                Event::default()
+                    .event("progress")
+                    .data(json!({"fraction": 0.0}).to_string()),
+                1,
+            ),
+            Status::Running(f) => (
+                Event::default()
+                    .event("progress")
+                    .data(json!({"fraction": f}).to_string()),
+                1,
+            ),
+            Status::Done(r) => (
+                Event::default()
+                    .event("done")
+                    .data(json!({"result": r}).to_string()),
+                2,
+            ),
+            Status::Failed(e) => (
+                Event::default()
+                    .event("error")
+                    .data(json!({"error": e}).to_string()),
+                2,
+            ),
+        };
+        Some((Ok(event), (rx, next)))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

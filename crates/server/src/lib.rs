@@ -1,0 +1,138 @@
+//! `tabula serve`: the JSON API of docs/API.md and the embedded web UI.
+//!
+//! Matches live in memory behind one mutex each and are written to the SQLite
+//! store (crate `tabula-store`) before every answer, so an acknowledged move
+//! survives a crash. Engine work (computer moves, hints, solving) runs on
+//! blocking threads so the async runtime keeps answering.
+
+mod error;
+mod guard;
+mod jobs;
+mod routes;
+mod sessions;
+mod settings;
+mod web;
+
+pub use error::ApiError;
+pub use sessions::{valid_id, Sessions};
+
+use axum::extract::DefaultBodyLimit;
+use axum::serve::ListenerExt;
+use axum::Router;
+use std::future::IntoFuture;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tabula_store::Store;
+
+/// Largest request body accepted (413 beyond).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// How long an unused session stays in memory (it stays in the store for ever).
+pub const IDLE_EVICTION: Duration = Duration::from_secs(15 * 60);
+
+/// Everything the handlers share.
+pub struct AppState {
+    /// Live sessions over the store.
+    pub sessions: Sessions,
+    /// Background jobs (solve, simulate, train).
+    pub jobs: jobs::Jobs,
+    /// Refuse requests whose Host is not a loopback name (DNS rebinding).
+    pub loopback_only: bool,
+}
+
+impl AppState {
+    /// The state over an opened store.
+    pub fn new(store: Arc<Store>, loopback_only: bool) -> Arc<Self> {
+        Arc::new(AppState {
+            sessions: Sessions::new(store),
+            jobs: jobs::Jobs::new(),
+            loopback_only,
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<Store> {
+        self.sessions.store()
+    }
+}
+
+/// The whole application: API, static files, error shaping, guards.
+pub fn app(state: Arc<AppState>) -> Router {
+    routes::api()
+        .merge(web::routes())
+        .fallback(|| async { ApiError::not_found("no such path") })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(error::json_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_origin,
+        ))
+        .with_state(state)
+}
+
+/// Serves on an already bound listener until the future `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    store: Arc<Store>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let loopback = listener.local_addr()?.ip().is_loopback();
+    let state = AppState::new(store, loopback);
+    let evictor = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                state.sessions.evict_idle(IDLE_EVICTION);
+                state.jobs.forget_old();
+            }
+        })
+    };
+    // No graceful drain: every acknowledged change is already committed, and
+    // event streams of long jobs would hold a graceful shutdown open.
+    let result = tokio::select! {
+        r = axum::serve(listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); }), app(state)).into_future() => r,
+        _ = shutdown => Ok(()),
+    };
+    evictor.abort();
+    result
+}
+
+/// `tabula serve [--addr ADDR] [--db PATH]`: opens the store (default path when
+/// `db` is `None`), binds and serves until Ctrl-C.
+pub fn run(addr: &str, db: Option<PathBuf>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let addr: SocketAddr = addr
+        .parse()
+        .with_context(|| format!("bad address '{addr}': expected e.g. 127.0.0.1:8080"))?;
+    let store = match &db {
+        Some(p) => Store::open(p),
+        None => Store::open_default(),
+    }
+    .context("cannot open the database")?;
+    let store = Arc::new(store);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr()?;
+        eprintln!("tabula: database {}", store.path().display());
+        eprintln!("tabula: serving http://{local}/");
+        if !local.ip().is_loopback() {
+            eprintln!("tabula: warning: listening beyond this machine ({local}); there is no authentication");
+        }
+        serve(listener, store, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("the server failed")
+    })?;
+    // Blocking workers (long solves) must not keep the process alive after Ctrl-C.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}

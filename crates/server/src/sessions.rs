@@ -1,0 +1,365 @@
+//! Live sessions: matches in memory, each behind its own mutex, written to the
+//! store after every change (in one transaction with the tallies, learned
+//! matchboxes and best results that change with it). A session not in memory
+//! (after a restart, or evicted when idle) is rebuilt from its stored record.
+
+use crate::error::ApiError;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+use tabula_core::{Outcome, Seat};
+use tabula_engine::{build, parse_player_spec, DynGame, Match, MatchRecord, MatchView, Tally};
+use tabula_store::{LearnedKey, Metric, Store, TallyDelta, Writer};
+
+/// A session as the API returns it.
+#[derive(Serialize)]
+pub struct SessionOut {
+    /// Session id.
+    pub id: String,
+    /// The view.
+    pub view: MatchView,
+}
+
+/// A match being played.
+pub struct Session {
+    id: String,
+    inner: Mutex<Inner>,
+    /// Milliseconds since the registry started, at the last use.
+    last_used: AtomicU64,
+}
+
+struct Inner {
+    m: Box<dyn Match>,
+    /// The match's tally as last written, to find what an action changed.
+    tally: Tally,
+    puzzle: bool,
+}
+
+/// The live sessions and their store.
+pub struct Sessions {
+    store: Arc<Store>,
+    live: RwLock<HashMap<String, Arc<Session>>>,
+    epoch: Instant,
+}
+
+/// Session ids are 32 lower-case hex digits (128 random bits).
+pub fn valid_id(id: &str) -> bool {
+    id.len() == 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The learner kind of a player name (`matchbox:symmetry=off` -> the whole
+/// normalised name), used to key stored matchboxes.
+fn learner_key(record: &MatchRecord, seat: Seat) -> LearnedKey {
+    let player = record
+        .config
+        .players
+        .get(seat)
+        .and_then(|p| parse_player_spec(p).ok())
+        .map(|s| s.to_text())
+        .unwrap_or_else(|| "human".into());
+    LearnedKey {
+        game: record.game.clone(),
+        variant: record.variant.clone(),
+        seat,
+        player,
+    }
+}
+
+impl Sessions {
+    /// An empty registry over a store.
+    pub fn new(store: Arc<Store>) -> Self {
+        Sessions {
+            store,
+            live: RwLock::new(HashMap::new()),
+            epoch: Instant::now(),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Sessions held in memory.
+    pub fn live_count(&self) -> usize {
+        self.live.read().map(|l| l.len()).unwrap_or(0)
+    }
+
+    /// Drops from memory the sessions idle for longer than `idle` (they stay in the store).
+    pub fn evict_idle(&self, idle: Duration) -> usize {
+        let cutoff = self.now_ms().saturating_sub(idle.as_millis() as u64);
+        let Ok(mut live) = self.live.write() else {
+            return 0;
+        };
+        let before = live.len();
+        live.retain(|_, s| {
+            Arc::strong_count(s) > 1 || s.last_used.load(Ordering::Relaxed) >= cutoff
+        });
+        before - live.len()
+    }
+
+    /// Starts a new session; learning players start from their stored matchboxes.
+    /// Blocking (may build a solution): call from a blocking thread.
+    pub fn create(
+        &self,
+        game: Arc<dyn DynGame>,
+        config: tabula_engine::MatchConfig,
+    ) -> Result<SessionOut, ApiError> {
+        let info = game.info();
+        let blank = MatchRecord {
+            game: info.name.clone(),
+            variant: info.variant.clone(),
+            config,
+            moves: Vec::new(),
+            resigned: None,
+            tally: Tally::default(),
+            learned: Vec::new(),
+        };
+        // Built without playing anything, so learners can be given their boxes
+        // before their first move.
+        let mut m = game.resume(&blank)?;
+        m = self.with_stored_learning(game.as_ref(), m)?;
+        let _ = m.advance()?;
+        self.insert_new(m, info.puzzle)
+    }
+
+    /// Starts a new session from a saved record.
+    pub fn resume(&self, record: &MatchRecord) -> Result<SessionOut, ApiError> {
+        let game = build(&record.game, &record.variant)?;
+        let puzzle = game.info().puzzle;
+        let mut m = game.resume(record)?;
+        let _ = m.advance()?;
+        self.insert_new(m, puzzle)
+    }
+
+    /// Gives every learning seat of `m` whose stored matchboxes exist those boxes
+    /// (by rebuilding the match from its record with them).
+    fn with_stored_learning(
+        &self,
+        game: &dyn DynGame,
+        m: Box<dyn Match>,
+    ) -> Result<Box<dyn Match>, ApiError> {
+        let mut record = m.record();
+        let seats = record.config.players.len();
+        let mut changed = false;
+        record.learned.resize(seats, None);
+        for seat in 0..seats {
+            if m.learned(seat).is_none() {
+                continue;
+            }
+            if let Some(state) = self.store.learned(&learner_key(&record, seat))? {
+                record.learned[seat] = Some(state);
+                changed = true;
+            }
+        }
+        if !changed {
+            return Ok(m);
+        }
+        match game.resume(&record) {
+            Ok(m2) => Ok(m2),
+            // Boxes from an older format: start afresh rather than refuse to play.
+            Err(_) => Ok(m),
+        }
+    }
+
+    fn insert_new(&self, m: Box<dyn Match>, puzzle: bool) -> Result<SessionOut, ApiError> {
+        let id = tabula_store::random_id();
+        let record = m.record();
+        let view = m.view();
+        self.store.write(|w| {
+            w.put_session(&id, &record)?;
+            // A match can end before anyone clicks (computer against computer).
+            write_effects(w, &id, &record, &Tally::default(), &view, puzzle)
+        })?;
+        let session = Arc::new(Session {
+            id: id.clone(),
+            inner: Mutex::new(Inner {
+                m,
+                tally: record.tally.clone(),
+                puzzle,
+            }),
+            last_used: AtomicU64::new(self.now_ms()),
+        });
+        if let Ok(mut live) = self.live.write() {
+            live.insert(id.clone(), session);
+        }
+        Ok(SessionOut { id, view })
+    }
+
+    /// The session, from memory or rebuilt from the store. Blocking.
+    fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
+        if !valid_id(id) {
+            return Err(ApiError::not_found("no such session"));
+        }
+        if let Some(s) = self.live.read().ok().and_then(|l| l.get(id).cloned()) {
+            s.last_used.store(self.now_ms(), Ordering::Relaxed);
+            return Ok(s);
+        }
+        let record = self
+            .store
+            .session(id)?
+            .ok_or_else(|| ApiError::not_found("no such session"))?;
+        let game = build(&record.game, &record.variant)
+            .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
+        let puzzle = game.info().puzzle;
+        let m = game
+            .resume(&record)
+            .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
+        let session = Arc::new(Session {
+            id: id.to_string(),
+            inner: Mutex::new(Inner {
+                m,
+                tally: record.tally.clone(),
+                puzzle,
+            }),
+            last_used: AtomicU64::new(self.now_ms()),
+        });
+        let mut live = self
+            .live
+            .write()
+            .map_err(|_| ApiError::internal("session table poisoned"))?;
+        // Two requests may have rebuilt it at once: keep the first.
+        Ok(live.entry(id.to_string()).or_insert(session).clone())
+    }
+
+    /// Reads a session without changing it. Blocking.
+    pub fn read<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&dyn Match) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let s = self.get(id)?;
+        let inner = lock(&s.inner);
+        f(inner.m.as_ref())
+    }
+
+    /// Runs an action on a session and writes the result before answering. When
+    /// the action fails the match is unchanged (the engine's contract) and
+    /// nothing is written. Blocking.
+    pub fn change<T>(
+        &self,
+        id: &str,
+        action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
+    ) -> Result<(T, SessionOut), ApiError> {
+        let s = self.get(id)?;
+        let mut inner = lock(&s.inner);
+        let out = action(&mut inner.m, self)?;
+        let record = inner.m.record();
+        let view = inner.m.view();
+        let written = self.store.write(|w| {
+            w.put_session(&s.id, &record)?;
+            write_effects(w, &s.id, &record, &inner.tally, &view, inner.puzzle)
+        });
+        if let Err(e) = written {
+            // Memory is ahead of the store: forget it so the next request
+            // rebuilds the last acknowledged state.
+            drop(inner);
+            if let Ok(mut live) = self.live.write() {
+                live.remove(&s.id);
+            }
+            return Err(e.into());
+        }
+        inner.tally = record.tally;
+        Ok((
+            out,
+            SessionOut {
+                id: s.id.clone(),
+                view,
+            },
+        ))
+    }
+
+    /// After a seat changed player: a learner gets its stored matchboxes.
+    pub fn reload_learning(&self, m: &mut Box<dyn Match>) -> Result<(), ApiError> {
+        let record = m.record();
+        let game = build(&record.game, &record.variant)?;
+        let current = std::mem::replace(m, game.resume(&record)?);
+        *m = self.with_stored_learning(game.as_ref(), current)?;
+        Ok(())
+    }
+}
+
+/// What a change of a match means beyond its record: tallies of its players,
+/// learned matchboxes and best results when a game has just ended.
+fn write_effects(
+    w: &Writer<'_>,
+    id: &str,
+    record: &MatchRecord,
+    before: &Tally,
+    view: &MatchView,
+    puzzle: bool,
+) -> tabula_store::Result<()> {
+    let after = &record.tally;
+    let seats = after.wins.len().max(before.wins.len());
+    let delta = TallyDelta {
+        wins: (0..seats)
+            .map(|i| {
+                *after.wins.get(i).unwrap_or(&0) as i64 - *before.wins.get(i).unwrap_or(&0) as i64
+            })
+            .collect(),
+        cat: after.cat as i64 - before.cat as i64,
+        games: after.games as i64 - before.games as i64,
+    };
+    if delta.is_zero() {
+        return Ok(());
+    }
+    w.add_tally(
+        &record.game,
+        &record.variant,
+        &record.config.players,
+        &delta,
+    )?;
+    if delta.games <= 0 {
+        return Ok(());
+    }
+    for (seat, learned) in record.learned.iter().enumerate() {
+        if let Some(state) = learned {
+            w.put_learned(&learner_key(record, seat), state)?;
+        }
+    }
+    if puzzle {
+        let player = record
+            .config
+            .players
+            .first()
+            .map(String::as_str)
+            .unwrap_or("human");
+        match (view.score, view.outcome) {
+            (Some(score), _) => {
+                w.add_best(
+                    &record.game,
+                    &record.variant,
+                    Metric::Score,
+                    score,
+                    player,
+                    Some(id),
+                )?;
+            }
+            (None, Some(Outcome::Win(_))) => {
+                w.add_best(
+                    &record.game,
+                    &record.variant,
+                    Metric::Moves,
+                    view.log.len() as i64,
+                    player,
+                    Some(id),
+                )?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

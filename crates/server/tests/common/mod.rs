@@ -1,0 +1,162 @@
+//! A real server on 127.0.0.1:0 with a temporary database, and two clients:
+//! ureq for ordinary calls, and raw TCP for requests a client library would
+//! tidy up (`..` in paths, bad Host headers, oversized bodies).
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tabula_store::Store;
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    _dir: tempfile::TempDir,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("tabula.db");
+        let store = Arc::new(Store::open(&db).expect("open store"));
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                addr_tx.send(listener.local_addr().unwrap()).unwrap();
+                tabula_server::serve(listener, store, async {
+                    let _ = stop_rx.await;
+                })
+                .await
+                .unwrap();
+            });
+            rt.shutdown_timeout(Duration::from_secs(1));
+        });
+        let addr = addr_rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("server started");
+        Server {
+            addr,
+            db,
+            _dir: dir,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// A second connection to the same database, for checks.
+    pub fn store(&self) -> Store {
+        Store::open(&self.db).expect("open store again")
+    }
+
+    pub fn call(&self, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+        let agent = ureq::AgentBuilder::new()
+            .timeout(Duration::from_secs(120))
+            .build();
+        let req = agent.request(method, &self.url(path));
+        let res = match body {
+            Some(b) => req.set("Content-Type", "application/json").send_string(b),
+            None => req.call(),
+        };
+        let resp = match res {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = resp.status();
+        let ct = resp.content_type().to_string();
+        let text = resp.into_string().expect("body");
+        if status >= 400 {
+            assert_eq!(
+                ct, "application/json",
+                "{method} {path} -> {status} must be a JSON error, got {text}"
+            );
+            let v: Value = serde_json::from_str(&text).expect("error body is JSON");
+            assert!(
+                v["error"].as_str().is_some_and(|e| !e.is_empty()),
+                "error body {v}"
+            );
+            assert!(status < 500, "{method} {path} gave {status}: {v}");
+            return (status, v);
+        }
+        let v = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        (status, v)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        self.call("GET", path, None)
+    }
+
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.call("POST", path, Some(&body.to_string()))
+    }
+
+    /// Sends bytes as they are and returns (status, headers, body).
+    pub fn raw(&self, request: &[u8]) -> (u16, String, String) {
+        raw(self.addr, request)
+    }
+
+    pub fn raw_get(&self, path: &str) -> (u16, String) {
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        );
+        let (s, _, b) = self.raw(req.as_bytes());
+        (s, b)
+    }
+
+    /// Starts a session and returns (id, view).
+    pub fn session(&self, body: Value) -> (String, Value) {
+        let (s, v) = self.post("/api/sessions", &body);
+        assert_eq!(s, 201, "{v}");
+        (v["id"].as_str().unwrap().to_string(), v["view"].clone())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    // The server may answer (and close) before it has read a large body.
+    let _ = s.write_all(request);
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
+}

@@ -1,0 +1,194 @@
+//! Best results of puzzles: high scores (SameGame) and fewest moves (Poggle's
+//! presses). The best [`KEEP`] of each game variant and metric are kept.
+
+use crate::{now, Result, Store, Writer};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+/// How many results are kept per game variant and metric.
+pub const KEEP: usize = 20;
+
+/// What a best result measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Metric {
+    /// The puzzle's score: higher is better.
+    Score,
+    /// Moves to solve it: fewer is better.
+    Moves,
+}
+
+impl Metric {
+    fn name(self) -> &'static str {
+        match self {
+            Metric::Score => "score",
+            Metric::Moves => "moves",
+        }
+    }
+    fn order(self) -> &'static str {
+        match self {
+            Metric::Score => "value DESC, achieved_at ASC, id ASC",
+            Metric::Moves => "value ASC, achieved_at ASC, id ASC",
+        }
+    }
+    fn parse(s: &str) -> Metric {
+        if s == "moves" {
+            Metric::Moves
+        } else {
+            Metric::Score
+        }
+    }
+}
+
+/// One best result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BestRow {
+    /// Registry name.
+    pub game: String,
+    /// Variant text.
+    pub variant: String,
+    /// What `value` measures.
+    pub metric: Metric,
+    /// The score, or the number of moves.
+    pub value: i64,
+    /// Who played (`human`, a computer player).
+    pub player: String,
+    /// The session it was reached in.
+    pub session: Option<String>,
+    /// Unix seconds.
+    pub achieved_at: i64,
+}
+
+impl Writer<'_> {
+    /// Records a result; returns its rank (1 = best) if it is among the best kept.
+    pub fn add_best(
+        &self,
+        game: &str,
+        variant: &str,
+        metric: Metric,
+        value: i64,
+        player: &str,
+        session: Option<&str>,
+    ) -> Result<Option<usize>> {
+        self.conn.execute(
+            "INSERT INTO best (game, variant, metric, value, player, session, achieved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game, variant, metric.name(), value, player, session, now()],
+        )?;
+        let id = self.conn.last_insert_rowid();
+        let ids: Vec<i64> = {
+            let sql = format!(
+                "SELECT id FROM best WHERE game = ?1 AND variant = ?2 AND metric = ?3 ORDER BY {}",
+                metric.order()
+            );
+            let mut stmt = self.conn.prepare(&sql)?;
+            let rows = stmt.query_map(params![game, variant, metric.name()], |r| r.get(0))?;
+            rows.collect::<std::result::Result<_, _>>()?
+        };
+        for old in ids.iter().skip(KEEP) {
+            self.conn.execute("DELETE FROM best WHERE id = ?1", [old])?;
+        }
+        Ok(ids.iter().take(KEEP).position(|&i| i == id).map(|p| p + 1))
+    }
+}
+
+impl Store {
+    /// Best results of a game, best first within each variant and metric.
+    pub fn best(&self, game: &str) -> Result<Vec<BestRow>> {
+        self.read(|r| {
+            let mut stmt = r.conn.prepare(
+                "SELECT game, variant, metric, value, player, session, achieved_at FROM best WHERE game = ?1
+                 ORDER BY variant, metric,
+                     CASE WHEN metric = 'moves' THEN value ELSE -value END, achieved_at, id",
+            )?;
+            let rows = stmt
+                .query_map([game], |row| {
+                    Ok(BestRow {
+                        game: row.get(0)?,
+                        variant: row.get(1)?,
+                        metric: Metric::parse(&row.get::<_, String>(2)?),
+                        value: row.get(3)?,
+                        player: row.get(4)?,
+                        session: row.get(5)?,
+                        achieved_at: row.get(6)?,
+                    })
+                })?
+                .collect::<std::result::Result<_, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    /// Records a result (its own transaction); see [`Writer::add_best`].
+    pub fn add_best(
+        &self,
+        game: &str,
+        variant: &str,
+        metric: Metric,
+        value: i64,
+        player: &str,
+    ) -> Result<Option<usize>> {
+        self.write(|w| w.add_best(game, variant, metric, value, player, None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::temp_store;
+
+    #[test]
+    fn scores_rank_high_first_and_moves_low_first() {
+        let (_d, s) = temp_store();
+        assert_eq!(
+            s.add_best("samegame", "", Metric::Score, 100, "human")
+                .unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            s.add_best("samegame", "", Metric::Score, 300, "human")
+                .unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            s.add_best("samegame", "", Metric::Score, 200, "human")
+                .unwrap(),
+            Some(2)
+        );
+        assert_eq!(
+            s.add_best("poggle", "size=3", Metric::Moves, 9, "human")
+                .unwrap(),
+            Some(1)
+        );
+        assert_eq!(
+            s.add_best("poggle", "size=3", Metric::Moves, 5, "human")
+                .unwrap(),
+            Some(1)
+        );
+        let sg: Vec<i64> = s
+            .best("samegame")
+            .unwrap()
+            .iter()
+            .map(|r| r.value)
+            .collect();
+        assert_eq!(sg, vec![300, 200, 100]);
+        let pg: Vec<i64> = s.best("poggle").unwrap().iter().map(|r| r.value).collect();
+        assert_eq!(pg, vec![5, 9]);
+    }
+
+    #[test]
+    fn only_the_best_are_kept() {
+        let (_d, s) = temp_store();
+        for v in 0..(KEEP as i64 + 5) {
+            s.add_best("samegame", "", Metric::Score, v, "human")
+                .unwrap();
+        }
+        assert_eq!(
+            s.add_best("samegame", "", Metric::Score, -1, "human")
+                .unwrap(),
+            None
+        );
+        let rows = s.best("samegame").unwrap();
+        assert_eq!(rows.len(), KEEP);
+        assert_eq!(rows[0].value, KEEP as i64 + 4);
+        assert_eq!(rows[KEEP - 1].value, 5);
+    }
+}

@@ -1,0 +1,26 @@
+use thiserror::Error;
+
+/// What can go wrong with the database.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite reported an error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// Stored JSON could not be read or written.
+    #[error("stored data is not valid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The file or its folder could not be used.
+    #[error("{0}")]
+    Io(String),
+    /// The database was written by a newer Tabula.
+    #[error("the database has schema version {found}, newer than this program knows ({known}): upgrade tabula")]
+    NewerSchema {
+        /// Version in the file.
+        found: u32,
+        /// Latest version this build knows.
+        known: u32,
+    },
+    /// The caller passed something the store refuses (an empty name, ...).
+    #[error("{0}")]
+    Invalid(String),
+}

@@ -1,0 +1,285 @@
+//! Persistence for Tabula on SQLite.
+//!
+//! One database file holds everything that must outlive a process: settings per
+//! game, live sessions (rewritten in the same transaction as every acknowledged
+//! move, so a `kill -9` loses nothing that was acknowledged), saved games with
+//! their full move record, learned matchboxes, score tallies per pair of players,
+//! best results of puzzles and a generic solver cache.
+//!
+//! The database runs in WAL mode with `synchronous=NORMAL`: a committed
+//! transaction survives a crash of the process (the WAL is in the OS page cache);
+//! only a power cut may lose the last few commits. All SQL is parameterised.
+//!
+//! ```no_run
+//! # fn demo(record: &tabula_engine::MatchRecord) -> Result<(), tabula_store::StoreError> {
+//! let store = tabula_store::Store::open_default()?;
+//! let saved = store.save_game(Some("my game"), record, None)?;
+//! let (_summary, again) = store.load_game("my game")?.expect("just saved");
+//! # let _ = (saved, again); Ok(()) }
+//! ```
+
+mod best;
+mod error;
+mod learned;
+mod migrations;
+mod saved;
+mod sessions;
+mod settings;
+mod tallies;
+
+pub use best::{BestRow, Metric};
+pub use error::StoreError;
+pub use learned::{LearnedKey, LearnedRow};
+pub use saved::{random_id, SavedGame};
+pub use tallies::{TallyDelta, TallyRow};
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Result of store operations.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// How long a writer waits for another process holding the database lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The database. Cheap to share behind an `Arc`; operations are serialised on one
+/// connection (SQLite allows one writer at a time anyway).
+pub struct Store {
+    conn: Mutex<Connection>,
+    path: PathBuf,
+}
+
+/// Inside a write transaction: every write of one user action goes through the
+/// same `Writer`, so they commit (or fail) together.
+pub struct Writer<'a> {
+    conn: &'a Connection,
+}
+
+/// Read-only access for queries.
+pub struct Reader<'a> {
+    conn: &'a Connection,
+}
+
+impl Store {
+    /// The default database: `<data dir>/tabula/tabula.db` (Linux:
+    /// `$XDG_DATA_HOME/tabula/tabula.db` or `~/.local/share/tabula/tabula.db`;
+    /// macOS: `~/Library/Application Support/tabula/tabula.db`; Windows:
+    /// `%APPDATA%\tabula\tabula.db`).
+    pub fn default_path() -> Option<PathBuf> {
+        dirs::data_dir().map(|d| d.join("tabula").join("tabula.db"))
+    }
+
+    /// Opens (creating if needed) the database at the default path.
+    pub fn open_default() -> Result<Store> {
+        let path = Self::default_path().ok_or_else(|| {
+            StoreError::Io("no data directory on this system: pass a database path".into())
+        })?;
+        Self::open(&path)
+    }
+
+    /// Opens (creating the file and its folder if needed) and migrates the database.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                StoreError::Io(format!("cannot create the folder {}: {e}", dir.display()))
+            })?;
+        }
+        let mut conn = Connection::open(path)?;
+        configure(&conn)?;
+        migrations::migrate(&mut conn)?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a half-done transaction behind
+        // (dropping a rusqlite transaction rolls it back), so the connection is fine.
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `f` in one IMMEDIATE transaction: all its writes commit together, or
+    /// none does if it returns an error.
+    pub fn write<T>(&self, f: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let out = f(&Writer { conn: &tx })?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Runs read-only queries.
+    pub fn read<T>(&self, f: impl FnOnce(&Reader<'_>) -> Result<T>) -> Result<T> {
+        let conn = self.lock();
+        f(&Reader { conn: &conn })
+    }
+
+    /// `PRAGMA integrity_check`: `"ok"` for a sound database.
+    pub fn integrity_check(&self) -> Result<String> {
+        let conn = self.lock();
+        let rows: Vec<String> = conn
+            .prepare("PRAGMA integrity_check")?
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(rows.join("\n"))
+    }
+
+    /// The schema version (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<u32> {
+        Ok(self
+            .lock()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// A cached solver result.
+    pub fn cache_get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        let conn = self.lock();
+        Ok(conn
+            .query_row(
+                "SELECT value FROM solver_cache WHERE key = ?1",
+                [key],
+                |r| r.get::<_, Vec<u8>>(0),
+            )
+            .optional()?)
+    }
+
+    /// Stores a solver result (the oldest entries go beyond [`CACHE_ENTRIES`]).
+    pub fn cache_put(&self, key: &str, value: &[u8]) -> Result<()> {
+        if key.is_empty() || key.len() > 4096 {
+            return Err(StoreError::Invalid("cache keys are 1 to 4096 bytes".into()));
+        }
+        self.write(|w| {
+            w.conn.execute(
+                "INSERT INTO solver_cache (key, value, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at",
+                rusqlite::params![key, value, now()],
+            )?;
+            w.conn.execute(
+                "DELETE FROM solver_cache WHERE key NOT IN
+                 (SELECT key FROM solver_cache ORDER BY created_at DESC, rowid DESC LIMIT ?1)",
+                [CACHE_ENTRIES as i64],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+/// How many solver results the cache keeps.
+pub const CACHE_ENTRIES: usize = 1000;
+
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Io(format!(
+            "the database cannot use WAL mode (journal mode is {mode})"
+        )));
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+/// Seconds since the Unix epoch.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::Store;
+
+    pub fn temp_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("sub").join("t.db")).expect("open");
+        (dir, store)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_util::temp_store;
+    use super::*;
+
+    #[test]
+    fn opens_with_wal_foreign_keys_and_normal_sync() {
+        let (_dir, store) = temp_store();
+        assert!(store.path().exists(), "the file and its folder are created");
+        let conn = store.lock();
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode.to_lowercase(), "wal");
+        let fk: i64 = conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+        let sync: i64 = conn
+            .query_row("PRAGMA synchronous", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(sync, 1, "NORMAL is 1");
+    }
+
+    #[test]
+    fn reopening_keeps_data_and_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.db");
+        {
+            let s = Store::open(&path).unwrap();
+            s.cache_put("k", b"v").unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(
+            s.schema_version().unwrap() as usize,
+            migrations::MIGRATIONS.len()
+        );
+        assert_eq!(s.cache_get("k").unwrap().as_deref(), Some(&b"v"[..]));
+        assert_eq!(s.integrity_check().unwrap(), "ok");
+    }
+
+    #[test]
+    fn cache_round_trips_and_overwrites() {
+        let (_dir, s) = temp_store();
+        assert_eq!(s.cache_get("missing").unwrap(), None);
+        s.cache_put("solve:x", b"one").unwrap();
+        s.cache_put("solve:x", b"two").unwrap();
+        assert_eq!(
+            s.cache_get("solve:x").unwrap().as_deref(),
+            Some(&b"two"[..])
+        );
+        assert!(s.cache_put("", b"x").is_err());
+    }
+
+    #[test]
+    fn failed_write_rolls_back_everything() {
+        let (_dir, s) = temp_store();
+        let r: Result<()> = s.write(|w| {
+            w.put_settings("g", &serde_json::json!({"legend": true}))?;
+            Err(StoreError::Invalid("boom".into()))
+        });
+        assert!(r.is_err());
+        assert_eq!(s.settings("g").unwrap(), None);
+    }
+
+    #[test]
+    fn sql_metacharacters_are_plain_data() {
+        let (_dir, s) = temp_store();
+        let key = "x'); DROP TABLE solver_cache; --";
+        s.cache_put(key, b"v").unwrap();
+        assert_eq!(s.cache_get(key).unwrap().as_deref(), Some(&b"v"[..]));
+        assert_eq!(s.integrity_check().unwrap(), "ok");
+    }
+}

@@ -1,0 +1,111 @@
+//! Live sessions: the record of every match being played, rewritten with each
+//! acknowledged change.
+
+use crate::{now, Reader, Result, Store, Writer};
+use rusqlite::{params, OptionalExtension};
+use tabula_engine::MatchRecord;
+
+impl Writer<'_> {
+    /// Creates or replaces the record of a live session.
+    pub fn put_session(&self, id: &str, record: &MatchRecord) -> Result<()> {
+        let json = serde_json::to_string(record)?;
+        let t = now();
+        self.conn.execute(
+            "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+             ON CONFLICT(id) DO UPDATE SET record = excluded.record, moves = excluded.moves,
+                 variant = excluded.variant, updated_at = excluded.updated_at",
+            params![
+                id,
+                record.game,
+                record.variant,
+                json,
+                record.moves.len() as i64,
+                t
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets a live session.
+    pub fn delete_session(&self, id: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .execute("DELETE FROM sessions WHERE id = ?1", [id])?
+            > 0)
+    }
+}
+
+impl Reader<'_> {
+    /// The record of a live session.
+    pub fn session(&self, id: &str) -> Result<Option<MatchRecord>> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT record FROM sessions WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(match text {
+            Some(t) => Some(serde_json::from_str(&t)?),
+            None => None,
+        })
+    }
+
+    /// Ids of all live sessions, most recently changed first.
+    pub fn session_ids(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM sessions ORDER BY updated_at DESC, rowid DESC")?;
+        let ids = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(ids)
+    }
+}
+
+impl Store {
+    /// Creates or replaces the record of a live session (its own transaction).
+    pub fn put_session(&self, id: &str, record: &MatchRecord) -> Result<()> {
+        self.write(|w| w.put_session(id, record))
+    }
+
+    /// The record of a live session.
+    pub fn session(&self, id: &str) -> Result<Option<MatchRecord>> {
+        self.read(|r| r.session(id))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use crate::test_util::temp_store;
+    use tabula_engine::{MatchConfig, MatchRecord};
+
+    pub fn record(game: &str, moves: &[&str]) -> MatchRecord {
+        serde_json::from_value(serde_json::json!({
+            "game": game,
+            "variant": "",
+            "config": MatchConfig { players: vec!["human".into(), "random".into()], seed: 7, position: None, undo_depth: Some(3) },
+            "moves": moves.iter().map(|m| serde_json::json!({"move": m})).collect::<Vec<_>>(),
+            "tally": {"wins": [1, 0], "cat": 2, "games": 3},
+            "learned": [null, {"boxes": [1, 2, 3]}],
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn session_records_round_trip_and_update() {
+        let (_d, s) = temp_store();
+        assert_eq!(s.session("nope").unwrap(), None);
+        let r1 = record("tictactoe", &["b2"]);
+        s.put_session("abc", &r1).unwrap();
+        assert_eq!(s.session("abc").unwrap().as_ref(), Some(&r1));
+        let r2 = record("tictactoe", &["b2", "a1", "c3"]);
+        s.put_session("abc", &r2).unwrap();
+        assert_eq!(s.session("abc").unwrap().as_ref(), Some(&r2));
+        s.put_session("def", &r1).unwrap();
+        let ids = s.read(|r| r.session_ids()).unwrap();
+        assert_eq!(ids.len(), 2);
+        assert!(s.write(|w| w.delete_session("abc")).unwrap());
+        assert_eq!(s.session("abc").unwrap(), None);
+    }
+}

@@ -1,0 +1,90 @@
+// Shared set-up of the browser tests: one headless Chromium (Debian's, never a
+// downloaded one) with a fresh profile, the server's URL, and artifacts.
+
+import { chromium } from 'playwright-core';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BASE = (process.env.TABULA_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), 'tabula-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  const errors = [];
+  context.on('page', (p) => p.on('pageerror', (e) => errors.push(e.message)));
+  return {
+    context,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/// A new page that records uncaught script errors.
+export async function newPage(browser) {
+  const page = await browser.context.newPage();
+  page.pageErrors = [];
+  page.on('pageerror', (e) => page.pageErrors.push(e.message));
+  return page;
+}
+
+export async function api(method, path, body) {
+  const res = await fetch(BASE + path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  return { status: res.status, data };
+}
+
+/// The session id the page keeps in its address.
+export function sessionOf(page) {
+  return new URL(page.url()).searchParams.get('s');
+}
+
+export async function sessionView(page) {
+  const { status, data } = await api('GET', `/api/sessions/${sessionOf(page)}`);
+  if (status !== 200) throw new Error(`session lookup failed: ${status} ${JSON.stringify(data)}`);
+  return data.view;
+}
+
+export async function logTexts(page) {
+  return page.locator('.log li:not(.empty-note) .log-text').allTextContents();
+}
+
+/// What the board shows: every piece (cell, owner, label) and every cell colour.
+export async function boardState(page) {
+  return page.evaluate(() => {
+    const pieces = [...document.querySelectorAll('.board-wrap .piece:not(.leaving)')]
+      .map((g) => `${g.getAttribute('data-piece-cell')}:${g.dataset.owner}:${g.textContent}`).sort();
+    const cells = [...document.querySelectorAll('.board-wrap [data-cell]')]
+      .map((g) => `${g.dataset.cell}:${g.querySelector('.cell-shape').style.fill}`).sort();
+    return { pieces, cells };
+  });
+}
+
+export async function waitForBoard(page) {
+  await page.waitForSelector('.board-wrap [data-cell]', { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('.turn-line')?.textContent.trim().length > 0);
+}

@@ -1,0 +1,97 @@
+// Seed 000 asks for keyboard-only play: reach the board with Tab, move the cursor
+// with the arrow keys, play with Enter, undo with Ctrl+Z — no mouse at all.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, logTexts, waitForBoard } from './helpers.mjs';
+
+// Board games with two-cell moves are the harder case; tic-tac-toe is always there.
+const { data: games } = await api('GET', '/api/games');
+const boardGames = ['tictactoe', 'hexapawn'].filter((n) => games.some((g) => g.name === n));
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function tabToBoard(page) {
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.classList?.contains('board'))) return;
+  }
+  assert.fail('the board cannot be reached with Tab');
+}
+
+test('a board game for keyboard play is registered', () => {
+  assert.ok(boardGames.length >= 1);
+});
+
+for (const name of boardGames) {
+  test(`${name}: keyboard-only play`, { timeout: 120_000 }, async () => {
+    const page = await newPage(browser);
+    await page.goto(`${BASE}/game/${name}`);
+    await waitForBoard(page);
+    let view = await sessionView(page);
+    if (view.log.length || view.outcome) {
+      await page.keyboard.press('n');
+      await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+      view = await sessionView(page);
+    }
+    await tabToBoard(page);
+    await page.waitForSelector('.board .cursor[visibility=visible]');
+
+    // Walk the cursor with arrows to the first cell of a legal move, then Enter
+    // (and on to its second cell when the first one selects).
+    const move = view.legal_moves[0];
+    for (const target of move.cells) {
+      const cursorCell = async () => page.evaluate(() => {
+        const c = document.querySelector('.board .cursor');
+        const x = Number(c.getAttribute('x')) + Number(c.getAttribute('width')) / 2;
+        const y = Number(c.getAttribute('y')) + Number(c.getAttribute('height')) / 2;
+        for (const g of document.querySelectorAll('.board [data-cell]')) {
+          const s = g.querySelector('.cell-shape');
+          const bx = Number(s.getAttribute('x')) + Number(s.getAttribute('width')) / 2;
+          const by = Number(s.getAttribute('y')) + Number(s.getAttribute('height')) / 2;
+          if (Math.abs(bx - x) < 1 && Math.abs(by - y) < 1) return Number(g.dataset.cell);
+        }
+        return null;
+      });
+      const centre = async (id) => page.evaluate((id) => {
+        const s = document.querySelector(`.board [data-cell="${id}"] .cell-shape`);
+        return [Number(s.getAttribute('x')), Number(s.getAttribute('y'))];
+      }, id);
+      for (let steps = 0; steps < 12; steps++) {
+        const at = await cursorCell();
+        if (at === target) break;
+        const [ax, ay] = await centre(at);
+        const [tx, ty] = await centre(target);
+        if (Math.abs(tx - ax) > 1) await page.keyboard.press(tx > ax ? 'ArrowRight' : 'ArrowLeft');
+        else await page.keyboard.press(ty > ay ? 'ArrowDown' : 'ArrowUp');
+      }
+      assert.equal(await cursorCell(), target, 'the cursor reached the cell');
+      const before = (await logTexts(page)).length;
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(150);
+      if ((await logTexts(page)).length !== before || !(await page.locator('.board .cell.selected').count())) break;
+    }
+    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2, null, { timeout: 60_000 });
+    const log = await logTexts(page);
+    assert.ok(log.length >= 2, 'the move and the computer reply are logged');
+    await page.waitForSelector('.turn-line.your-move');
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-keyboard.png`) });
+
+    // Undo with the keyboard.
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'), null, { timeout: 30_000 });
+    assert.equal((await sessionView(page)).log.length, 0);
+    // Redo with the keyboard.
+    await page.keyboard.press('Control+y');
+    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, log.length, { timeout: 30_000 });
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}
