@@ -181,6 +181,7 @@ impl State {
             (Turn::Chance, _) if self.side == NO_SIDE => {
                 Some("the starting player must be drawn first".into())
             }
+            (_, Move::Starter(_)) => Some("the first player has already been drawn".into()),
             (Turn::Chance, Move::Roll(r)) => {
                 (!(1..=6).contains(&r)).then(|| "a die roll is 1 to 6".into())
             }

@@ -48,8 +48,10 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-/// Default for the `nocapture` option: plies without a capture before actual play is drawn.
-pub const DEFAULT_NO_CAPTURE: u32 = 100;
+/// Default for the `nocapture` option: plies without a capture before actual play is
+/// drawn. It is above the longest forced win of either rule set (120 and 138 plies),
+/// so a won position, once the count starts afresh, is never drawn by the rule.
+pub const DEFAULT_NO_CAPTURE: u32 = 150;
 
 /// Four Field Kono with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -514,7 +516,7 @@ impl Registered for Kono {
             },
             VariantOption {
                 name: "nocapture",
-                default: "100",
+                default: "150",
                 help: "plies without a capture after which actual play is a draw (0 = no limit, up to 10000); the solver ignores it",
             },
         ]

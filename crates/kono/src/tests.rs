@@ -2,7 +2,7 @@ use super::*;
 use crate::reach::Seated;
 use proptest::prelude::*;
 use std::collections::HashSet;
-use tabula_ai::players::{PerfectPlayer, RandomPlayer};
+use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, GameExt, Strategy, Value};
 
@@ -394,12 +394,21 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
                 if g.turn(&s).is_over() {
                     continue;
                 }
-                let opponent: Box<dyn Strategy<Kono>> = if game_no % 2 == 0 {
-                    Box::new(RandomPlayer)
-                } else {
-                    Box::new(Lookahead)
+                let perfect = || {
+                    PerfectPlayer::new(Arc::new(KonoOracle {
+                        table: oracle.table.clone(),
+                    }))
                 };
-                play_and_check(&g, s, &oracle, opponent, (game_no / 2 % 2) as usize, seed);
+                let opponent: Box<dyn Strategy<Kono>> = match game_no % 4 {
+                    0 => Box::new(RandomPlayer),
+                    1 => Box::new(Lookahead),
+                    2 => Box::new(LeveledPlayer::new(
+                        [25, 66, 95][(game_no / 4 % 3) as usize],
+                        Box::new(perfect()),
+                    )),
+                    _ => Box::new(perfect()),
+                };
+                play_and_check(&g, s, &oracle, opponent, (game_no / 4 % 2) as usize, seed);
             }
         }
     }

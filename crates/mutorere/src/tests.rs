@@ -2,7 +2,7 @@ use super::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
-use tabula_ai::players::{PerfectPlayer, RandomPlayer};
+use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, GameExt, Oracle, Strategy, Value};
 
@@ -388,10 +388,16 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
                 continue;
             }
             let perfect_seat = (game_no % 2) as usize;
-            let opponent: Box<dyn Strategy<MuTorere>> = if game_no % 3 == 0 {
-                Box::new(RandomPlayer)
-            } else {
-                Box::new(Lookahead)
+            // Every other kind of player: random, the seed's look-ahead, level-mixed
+            // (Low 25, Medium 66, High 95 over the perfect player) and perfect itself.
+            let leveled =
+                |level: u32| LeveledPlayer::new(level, Box::new(PerfectPlayer::new(sol.clone())));
+            let opponent: Box<dyn Strategy<MuTorere>> = match game_no % 6 {
+                0 => Box::new(RandomPlayer),
+                1 | 2 => Box::new(Lookahead),
+                3 => Box::new(leveled(25)),
+                4 => Box::new(leveled(if game_no % 12 < 6 { 66 } else { 95 })),
+                _ => Box::new(PerfectPlayer::new(sol.clone())),
             };
             let perfect: Box<dyn Strategy<MuTorere>> = Box::new(PerfectPlayer::new(sol.clone()));
             let mut players = if perfect_seat == 0 {

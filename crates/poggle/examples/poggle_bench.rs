@@ -31,6 +31,12 @@ fn main() {
     );
     if json {
         let began = Instant::now();
-        let _ = began;
+        let report = tabula_poggle::solve_json(n, k, None, "ones", &options).expect("valid puzzle");
+        let text = serde_json::to_string(&report).unwrap();
+        println!(
+            "report: {} bytes in {:.3} s (solve + JSON)",
+            text.len(),
+            began.elapsed().as_secs_f64()
+        );
     }
 }

@@ -53,14 +53,19 @@ pub fn chase(
     let mut cur: Vec<u32> = x0.iter().map(|&v| v % k).collect();
     let mut next = vec![0u32; n];
     let four_k = 4 * k;
+    // t + 4k - sum lies in 1..5k: a table lookup instead of a division per button.
+    let reduce: Vec<u32> = (0..5 * k).map(|x| x % k).collect();
+    let mut target = vec![0u32; n];
     for r in 0..n {
         sink(r, &cur);
+        for (c, t) in target.iter_mut().enumerate() {
+            *t = arith::neg(start.colour(r * n + c, k), k);
+        }
         for c in 0..n {
             let left = if c > 0 { cur[c - 1] } else { 0 };
             let right = if c + 1 < n { cur[c + 1] } else { 0 };
-            let t = arith::neg(start.colour(r * n + c, k), k);
             let sum = left + cur[c] + right + prev[c];
-            next[c] = (t + four_k - sum) % k;
+            next[c] = reduce[(target[c] + four_k - sum) as usize];
         }
         std::mem::swap(&mut prev, &mut cur);
         std::mem::swap(&mut cur, &mut next);
@@ -70,22 +75,39 @@ pub fn chase(
 
 /// `B v` modulo `m`.
 pub fn apply_b(v: &[u32], m: u32) -> Vec<u32> {
+    let mut out = vec![0u32; v.len()];
+    apply_b_into(v, m, &mut out);
+    out
+}
+
+/// `out = B v` modulo `m`, for entries below `m`.
+fn apply_b_into(v: &[u32], m: u32, out: &mut [u32]) {
     let n = v.len();
-    (0..n)
-        .map(|i| {
-            let left = if i > 0 { v[i - 1] } else { 0 };
-            let right = if i + 1 < n { v[i + 1] } else { 0 };
-            (left + v[i] + right) % m
-        })
-        .collect()
+    for i in 0..n {
+        let left = if i > 0 { v[i - 1] } else { 0 };
+        let right = if i + 1 < n { v[i + 1] } else { 0 };
+        let mut s = left + v[i] + right;
+        // s < 3m: two conditional subtractions instead of a division.
+        if s >= m {
+            s -= m;
+        }
+        if s >= m {
+            s -= m;
+        }
+        out[i] = s;
+    }
 }
 
 /// `f(B) e_0` modulo `m` (Horner's rule, O(n deg f)).
 pub fn eval_at_b(f: &[u32], n: usize, m: u32) -> Vec<u32> {
     let mut v = vec![0u32; n];
+    let mut tmp = vec![0u32; n];
     for &c in f.iter().rev() {
-        v = apply_b(&v, m);
-        v[0] = arith::add(v[0], c % m, m);
+        apply_b_into(&v, m, &mut tmp);
+        std::mem::swap(&mut v, &mut tmp);
+        if n > 0 {
+            v[0] = arith::add(v[0], c % m, m);
+        }
     }
     v
 }

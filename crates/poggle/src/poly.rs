@@ -88,20 +88,26 @@ pub fn divrem(a: &[u32], f: &[u32], m: u32) -> (Poly, Poly) {
     if r.len() <= df {
         return (Vec::new(), r);
     }
+    // Remainder coefficients accumulate unreduced in u64 (each step adds less than
+    // m^2 <= 2^16) and are reduced only when they become the leading term.
+    let m64 = m as u64;
+    let mut acc: Vec<u64> = r.iter().map(|&c| c as u64).collect();
     let mut q = vec![0u32; r.len() - df];
-    for i in (df..r.len()).rev() {
-        let c = arith::mul(r[i], lead_inv, m);
+    for i in (df..acc.len()).rev() {
+        let lead = (acc[i] % m64) as u32;
+        let c = arith::mul(lead, lead_inv, m);
         if c == 0 {
             continue;
         }
         q[i - df] = c;
         let neg_c = (m - c) as u64;
         let base = i - df;
-        for (slot, &fj) in r[base..=i].iter_mut().zip(f) {
-            *slot = ((*slot as u64 + neg_c * fj as u64) % m as u64) as u32;
+        for (slot, &fj) in acc[base..i].iter_mut().zip(f) {
+            *slot += neg_c * fj as u64;
         }
     }
-    r.truncate(df);
+    acc.truncate(df);
+    let mut r: Poly = acc.into_iter().map(|c| (c % m64) as u32).collect();
     trim(&mut r);
     trim(&mut q);
     (q, r)

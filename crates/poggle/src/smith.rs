@@ -82,6 +82,33 @@ fn axpy(dst: &mut [u8], src: &[u8], c: u8, reduce: Reduce) {
     }
 }
 
+/// The least valuation in a row and its first column, stopping early at `floor`;
+/// `None` for a zero row. Zero stretches are skipped 16 bytes at a time.
+fn scan_row(row: &[u8], floor: u32, valuation: &[u32]) -> Option<(u32, usize)> {
+    let mut best: Option<(u32, usize)> = None;
+    let mut j = 0;
+    while j < row.len() {
+        if j + 16 <= row.len() && u128::from_ne_bytes(row[j..j + 16].try_into().unwrap()) == 0 {
+            j += 16;
+            continue;
+        }
+        let end = (j + 16).min(row.len());
+        for (jj, &x) in row[j..end].iter().enumerate() {
+            if x != 0 {
+                let v = valuation[x as usize];
+                if best.is_none() || v < best.unwrap().0 {
+                    best = Some((v, j + jj));
+                    if v == floor {
+                        return best;
+                    }
+                }
+            }
+        }
+        j = end;
+    }
+    best
+}
+
 /// Solves `M x = b (mod p^e)` for a square matrix given by rows (a convenience for
 /// small systems and tests).
 pub fn solve_rows(a: &[Vec<u32>], b: &[u32], pp: PrimePower) -> SmithForm {
@@ -110,19 +137,24 @@ pub fn smith(n: usize, mut a: Vec<u8>, mut b: Vec<u32>, pp: PrimePower) -> Smith
     }
     let mut vals = vec![pp.e; n];
     // Entries of the remaining block never drop below the last pivot's valuation, so
-    // the search stops at the first entry of that valuation.
+    // the search stops at the first entry of that valuation. A row that is zero in the
+    // block is never touched again (its entry in the pivot column is zero), so it is
+    // marked and skipped for good.
     let mut floor = 0;
+    let mut zero_row = vec![false; n];
     for t in 0..n {
         let mut best: Option<(u32, usize, usize)> = None;
-        'search: for i in t..n {
-            for j in t..n {
-                let x = a[i * n + j];
-                if x != 0 {
-                    let v = valuation[x as usize];
+        for i in t..n {
+            if zero_row[i] {
+                continue;
+            }
+            match scan_row(&a[i * n + t..(i + 1) * n], floor, &valuation) {
+                None => zero_row[i] = true,
+                Some((v, j)) => {
                     if best.is_none() || v < best.unwrap().0 {
-                        best = Some((v, i, j));
+                        best = Some((v, i, t + j));
                         if v == floor {
-                            break 'search;
+                            break;
                         }
                     }
                 }
@@ -134,6 +166,7 @@ pub fn smith(n: usize, mut a: Vec<u8>, mut b: Vec<u32>, pp: PrimePower) -> Smith
             let (top, bottom) = a.split_at_mut(pi * n);
             top[t * n..(t + 1) * n].swap_with_slice(&mut bottom[..n]);
             b.swap(t, pi);
+            zero_row.swap(t, pi);
         }
         if pj != t {
             for row in a.chunks_mut(n) {

@@ -305,3 +305,28 @@ fn solver_player_solves() {
     }
     assert_eq!(g.turn(&s), Turn::Over(Outcome::Win(0)));
 }
+
+proptest::proptest! {
+    #[test]
+    fn untrusted_text_never_panics(text in "\\PC{0,40}", k in 2u32..=60, n in 1usize..=6) {
+        let g = Poggle::new(n, k);
+        let s = g.initial_state();
+        if let Ok(p) = g.parse_position(&text) {
+            proptest::prop_assert_eq!(g.parse_position(&g.format_position(&p)).unwrap(), p);
+        }
+        if let Ok(m) = g.parse_move(&s, &text) {
+            proptest::prop_assert_eq!(g.parse_move(&s, &g.format_move(&s, m)).unwrap(), m);
+        }
+        let _ = g.solve_report(&Report { position: Some(text.clone()), ..Report::default() }, &|_| {});
+        let _ = Variant::parse(&text).map(|v| Poggle::from_variant(&v));
+    }
+
+    #[test]
+    fn board_like_text_round_trips(cells in proptest::collection::vec(0u8..40, 16), k in 2u32..=60) {
+        let g = Poggle::new(4, k);
+        let cells: Vec<u8> = cells.into_iter().map(|c| (c as u32 % k) as u8).collect();
+        let s = PoggleState { cells };
+        let text = g.format_position(&s);
+        proptest::prop_assert_eq!(g.parse_position(&text).unwrap(), s);
+    }
+}

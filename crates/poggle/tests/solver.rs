@@ -336,3 +336,12 @@ fn large_kernels_modulo_prime_powers_still_explain_unsolvable_starts() {
         assert_eq!(dense.quiet_count, sol.quiet_count);
     }
 }
+
+#[test]
+fn five_by_five_lights_out_needs_fifteen_presses() {
+    // The classic 5x5 Lights Out with every light on: 4 solutions, the shortest 15 presses.
+    let sol = solve(5, 2, Start::Ones, &SolveOptions::default()).unwrap();
+    assert_eq!(sol.count.to_string(), "4");
+    assert!(sol.fewest);
+    assert_eq!(sol.total_presses(), Some(15));
+}
