@@ -150,7 +150,7 @@ impl<G: Game> AlphaBeta<G> {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) {
+        if self.nodes % 4096 == 0 {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.aborted = true;

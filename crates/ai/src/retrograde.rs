@@ -97,8 +97,12 @@ impl<G: Game> Solution<G> {
                 Turn::Over(outcome) => {
                     terminal[next] = Some(outcome);
                     if next == 0 {
-                        // A start that is already over: nobody moved into it.
-                        mover[0] = 0;
+                        // A start that is already over: nobody moved into it. In every
+                        // game here the side to move at a won position is the loser.
+                        mover[0] = match outcome {
+                            Outcome::Win(w) => 1 - w.min(1) as u8,
+                            _ => 0,
+                        };
                     }
                 }
                 Turn::Move(seat) => {
@@ -133,7 +137,7 @@ impl<G: Game> Solution<G> {
             }
             child_start.push(children.len() as u32);
             next += 1;
-            if next.is_multiple_of(65536) {
+            if next % 65536 == 0 {
                 progress(0.5 * next as f64 / states.len() as f64);
             }
         }
@@ -210,7 +214,7 @@ impl<G: Game> Solution<G> {
                 }
             }
             done += 1;
-            if done.is_multiple_of(65536) {
+            if done % 65536 == 0 {
                 progress(0.5 + 0.5 * done as f64 / n as f64);
             }
         }

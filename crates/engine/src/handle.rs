@@ -371,6 +371,9 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
     }
 
     fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError> {
+        if let Some(why) = self.game.play_limit() {
+            return Err(EngineError::Invalid(why));
+        }
         let mut m = MatchImpl::new(self.clone(), config)?;
         m.advance()?;
         Ok(Box::new(m))

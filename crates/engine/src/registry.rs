@@ -61,6 +61,7 @@ pub fn registry() -> Vec<GameEntry> {
         entry::<tabula_northcott::Northcott>(),
         entry::<tabula_auto120::Auto120>(),
         entry::<tabula_samegame::SameGame>(),
+        entry::<tabula_poggle::Poggle>(),
     ]
 }
 
