@@ -196,7 +196,11 @@ fn simulation_is_reproducible_and_perfect_beats_random() {
 
 #[test]
 fn a_start_that_is_already_over_is_lost_for_the_side_to_move() {
-    let game = Pile { start: 0, grow: false, cap: 0 };
+    let game = Pile {
+        start: 0,
+        grow: false,
+        cap: 0,
+    };
     let sol = Solution::solve(&game, &PileState { n: 0, to_move: 1 }, 10).unwrap();
     assert_eq!(sol.stats().start.value, Value::Loss);
     assert_eq!(sol.stats().positions, 1);

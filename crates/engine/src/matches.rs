@@ -553,7 +553,12 @@ impl<G: Registered> Match for MatchImpl<G> {
             view: game.view(state),
             board_text: game.render_text(state),
             // Games may fold a ply into the next line (Auto120's roll): empty lines are hidden.
-            log: self.plies.iter().filter(|p| !p.entry.text.is_empty()).map(|p| p.entry.clone()).collect(),
+            log: self
+                .plies
+                .iter()
+                .filter(|p| !p.entry.text.is_empty())
+                .map(|p| p.entry.clone())
+                .collect(),
             score: game.score(state),
             can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
             can_redo: !self.redo.is_empty(),

@@ -95,7 +95,10 @@ fn records_replay_exactly_including_dice() {
     let mut m = start("auto120", &["random", "random"], None);
     m.advance().unwrap();
     let record = m.record();
-    assert!(record.moves.iter().any(|mv| mv.mv.contains("roll") || mv.mv.contains('r')));
+    assert!(record
+        .moves
+        .iter()
+        .any(|mv| mv.mv.contains("roll") || mv.mv.contains('r')));
     let again = build("auto120", "").unwrap().resume(&record).unwrap();
     assert_eq!(again.view().position, m.view().position);
     assert_eq!(again.view().log, m.view().log);
@@ -105,7 +108,12 @@ fn records_replay_exactly_including_dice() {
 fn undo_depth_below_two_is_refused() {
     let e = build("tictactoe", "")
         .unwrap()
-        .new_match(MatchConfig { players: vec![], seed: 1, position: None, undo_depth: Some(1) })
+        .new_match(MatchConfig {
+            players: vec![],
+            seed: 1,
+            position: None,
+            undo_depth: Some(1),
+        })
         .err()
         .expect("refused");
     assert!(e.to_string().contains("at least 2"));
@@ -124,5 +132,8 @@ fn a_custom_start_position_is_played_perfectly() {
         .unwrap();
     // O must block at 3.
     m.advance().unwrap();
-    assert_eq!(m.view().log.first().map(|e| e.mv.clone()), Some("3".to_string()));
+    assert_eq!(
+        m.view().log.first().map(|e| e.mv.clone()),
+        Some("3".to_string())
+    );
 }
