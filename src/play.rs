@@ -43,6 +43,16 @@ pub struct PlayArgs {
     /// Resume a game saved with --save.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Keep the game in the database under this name, saved after every move
+    /// (the same saved games the web UI lists).
+    #[arg(long)]
+    pub save_as: Option<String>,
+    /// Resume a game saved in the database (by name or id).
+    #[arg(long)]
+    pub resume_saved: Option<String>,
+    /// The database for --save-as / --resume-saved (default: the platform data directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
     /// Games to play when no human plays (computer against computer).
     #[arg(long, default_value_t = 1)]
     pub games: u64,
@@ -114,9 +124,45 @@ pub fn save_record(path: &Path, record: &MatchRecord) -> Result<()> {
     Ok(())
 }
 
+fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
+    if a.save_as.is_none() && a.resume_saved.is_none() {
+        return Ok(None);
+    }
+    let store = match &a.db {
+        Some(p) => tabula_store::Store::open(p),
+        None => tabula_store::Store::open_default(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    Ok(Some(store))
+}
+
 pub fn run(a: PlayArgs) -> Result<()> {
-    let mut m: Box<dyn Match> = match &a.resume {
-        Some(path) => {
+    let store = open_store(&a)?;
+    if a.resume.is_some() && a.resume_saved.is_some() {
+        bail!("give either --resume FILE or --resume-saved NAME, not both");
+    }
+    let saved = match (&store, &a.resume_saved) {
+        (Some(st), Some(name)) => Some(
+            st.load_game(name)
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .ok_or_else(|| {
+                    anyhow::anyhow!("no saved game called '{name}' (see the web UI's saved games)")
+                })?,
+        ),
+        _ => None,
+    };
+    let save_name = a
+        .save_as
+        .clone()
+        .or_else(|| saved.as_ref().map(|(s, _)| s.name.clone()));
+    let mut m: Box<dyn Match> = match (&a.resume, saved) {
+        (_, Some((_, record))) => {
+            let handle = build(&record.game, &record.variant)?;
+            let mut m = handle.resume(&record)?;
+            m.advance()?;
+            m
+        }
+        (Some(path), None) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let record: MatchRecord = serde_json::from_str(&text)
@@ -126,7 +172,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             m.advance()?;
             m
         }
-        None => {
+        (None, None) => {
             let handle = build(&a.game, &a.variant)?;
             let info = handle.info();
             let players = seat_players(&a, info.seats.len(), &info.players)?;
@@ -174,6 +220,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
         shown_log = v.log.len();
         if let Some(path) = &a.save {
             save_record(path, &m.record())?;
+        }
+        if let (Some(st), Some(name)) = (&store, &save_name) {
+            st.save_game(Some(name), &m.record(), v.result.as_deref())
+                .map_err(|e| anyhow::anyhow!("cannot save to the database: {e}"))?;
         }
         writeln!(out, "\n{}", v.board_text)?;
         for s in v

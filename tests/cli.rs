@@ -273,3 +273,46 @@ fn training_reports_the_fields_users_rely_on() {
         "{v}"
     );
 }
+
+#[test]
+fn play_saves_into_and_resumes_from_the_database() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("t.db");
+    let db = db.to_str().unwrap();
+    let (out, _) = play(
+        &[
+            "hexapawn",
+            "--human",
+            "both",
+            "--db",
+            db,
+            "--save-as",
+            "lesson 1",
+        ],
+        "7 4\n2 4\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (out, text) = play(
+        &["hexapawn", "--db", db, "--resume-saved", "lesson 1"],
+        "moves\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Black captured on 4: White to move with pawns on 8 and 9 only, 8 can take back.
+    assert!(text.contains("White's move"), "{text}");
+    assert!(text.contains("8 4") && !text.contains("7 4,"), "{text}");
+    let (out, _) = play(
+        &["hexapawn", "--db", db, "--resume-saved", "no such game"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

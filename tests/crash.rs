@@ -51,7 +51,11 @@ fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Opt
 }
 
 fn moves(view: &Value) -> Vec<String> {
-    view["log"].as_array().map_or(Vec::new(), |l| l.iter().map(|e| e["move"].as_str().unwrap().to_string()).collect())
+    view["log"].as_array().map_or(Vec::new(), |l| {
+        l.iter()
+            .map(|e| e["move"].as_str().unwrap().to_string())
+            .collect()
+    })
 }
 
 #[derive(Default)]
@@ -71,8 +75,13 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
     let (mut child, addr) = start(&db);
     let acked = Arc::new(Mutex::new(Acked::default()));
     let stop = Arc::new(AtomicBool::new(false));
-    let learner = call(addr, "POST", "/api/sessions", Some(&json!({"game": "tictactoe", "players": ["human", "matchbox"]})))
-        .is_some_and(|(st, _)| st == 201);
+    let learner = call(
+        addr,
+        "POST",
+        "/api/sessions",
+        Some(&json!({"game": "tictactoe", "players": ["human", "matchbox"]})),
+    )
+    .is_some_and(|(st, _)| st == 201);
     if !learner {
         eprintln!("NOTE: no matchbox player in this engine yet: the learned-boxes part is skipped");
     }
@@ -81,11 +90,21 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
         .map(|w| {
             let (acked, stop) = (acked.clone(), stop.clone());
             std::thread::spawn(move || {
-                let players = if w == 0 && learner { json!(["human", "matchbox"]) } else { json!(["human", "human"]) };
+                let players = if w == 0 && learner {
+                    json!(["human", "matchbox"])
+                } else {
+                    json!(["human", "human"])
+                };
                 let mut n = 0usize;
                 'sessions: while !stop.load(Ordering::Relaxed) {
-                    let Some((201, v)) = call(addr, "POST", "/api/sessions", Some(&json!({"game": "tictactoe", "players": players, "seed": w * 1000 + n})))
-                    else {
+                    let Some((201, v)) = call(
+                        addr,
+                        "POST",
+                        "/api/sessions",
+                        Some(
+                            &json!({"game": "tictactoe", "players": players, "seed": w * 1000 + n}),
+                        ),
+                    ) else {
                         break;
                     };
                     n += 1;
@@ -102,7 +121,12 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
                         if w == 0 {
                             acked.lock().unwrap().learner_busy = true;
                         }
-                        match call(addr, "POST", &format!("/api/sessions/{id}/moves"), Some(&json!({ "move": mv }))) {
+                        match call(
+                            addr,
+                            "POST",
+                            &format!("/api/sessions/{id}/moves"),
+                            Some(&json!({ "move": mv })),
+                        ) {
                             Some((200, out)) => {
                                 view = out["view"].clone();
                                 let mut a = acked.lock().unwrap();
@@ -116,7 +140,12 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
                         }
                     }
                     if w == 0 && learner {
-                        match call(addr, "GET", &format!("/api/sessions/{id}/learned?seat=1"), None) {
+                        match call(
+                            addr,
+                            "GET",
+                            &format!("/api/sessions/{id}/learned?seat=1"),
+                            None,
+                        ) {
                             Some((200, l)) => {
                                 let mut a = acked.lock().unwrap();
                                 a.learned = Some(l["learned"].clone());
@@ -143,24 +172,45 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
     }
     let acked = Arc::try_unwrap(acked).ok().unwrap().into_inner().unwrap();
     let total: usize = acked.sessions.iter().map(|(_, m)| m.len()).sum();
-    assert!(total > 20, "the stream was running when the server died ({total} moves)");
+    assert!(
+        total > 20,
+        "the stream was running when the server died ({total} moves)"
+    );
 
     {
         let store = Store::open(&db).expect("the database opens after the crash");
         assert_eq!(store.integrity_check().unwrap(), "ok");
         for (id, mine) in &acked.sessions {
-            let stored: Vec<String> = store.session(id).unwrap().expect("session stored").moves.into_iter().map(|m| m.mv).collect();
-            assert!(stored.starts_with(mine), "session {id}: acknowledged {mine:?}, stored {stored:?}");
+            let stored: Vec<String> = store
+                .session(id)
+                .unwrap()
+                .expect("session stored")
+                .moves
+                .into_iter()
+                .map(|m| m.mv)
+                .collect();
+            assert!(
+                stored.starts_with(mine),
+                "session {id}: acknowledged {mine:?}, stored {stored:?}"
+            );
             // At most the one move in flight at the kill was stored unacknowledged.
             assert!(stored.len() <= mine.len() + 1);
         }
         if learner {
-            let key = LearnedKey { game: "tictactoe".into(), variant: "".into(), seat: 1, player: "matchbox".into() };
+            let key = LearnedKey {
+                game: "tictactoe".into(),
+                variant: "".into(),
+                seat: 1,
+                player: "matchbox".into(),
+            };
             let boxes = store.learned(&key).unwrap();
             if let Some(last) = &acked.learned {
                 assert!(boxes.is_some(), "learned boxes lost");
                 let boxes = boxes.as_ref().unwrap();
-                assert!(boxes == last || acked.learner_busy, "the stored boxes are not those of the last finished game");
+                assert!(
+                    boxes == last || acked.learner_busy,
+                    "the stored boxes are not those of the last finished game"
+                );
             }
         }
     }
@@ -175,12 +225,29 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
     if learner && acked.learned.is_some() {
         // A new learner starts from the stored boxes, so they load.
         let store = Store::open(&db).unwrap();
-        let key = LearnedKey { game: "tictactoe".into(), variant: "".into(), seat: 1, player: "matchbox".into() };
+        let key = LearnedKey {
+            game: "tictactoe".into(),
+            variant: "".into(),
+            seat: 1,
+            player: "matchbox".into(),
+        };
         let boxes = store.learned(&key).unwrap().unwrap();
-        let (st, v) = call(addr, "POST", "/api/sessions", Some(&json!({"game": "tictactoe", "players": ["human", "matchbox"]}))).unwrap();
+        let (st, v) = call(
+            addr,
+            "POST",
+            "/api/sessions",
+            Some(&json!({"game": "tictactoe", "players": ["human", "matchbox"]})),
+        )
+        .unwrap();
         assert_eq!(st, 201);
         let id = v["id"].as_str().unwrap();
-        let (_, l) = call(addr, "GET", &format!("/api/sessions/{id}/learned?seat=1"), None).unwrap();
+        let (_, l) = call(
+            addr,
+            "GET",
+            &format!("/api/sessions/{id}/learned?seat=1"),
+            None,
+        )
+        .unwrap();
         assert_eq!(l["learned"], boxes);
     }
     child.kill().unwrap();
@@ -189,7 +256,11 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
 }
 
 fn tempfile_dir() -> std::path::PathBuf {
-    let base = std::env::temp_dir().join(format!("tabula-crash-{}-{}", std::process::id(), Instant::now().elapsed().as_nanos()));
+    let base = std::env::temp_dir().join(format!(
+        "tabula-crash-{}-{}",
+        std::process::id(),
+        Instant::now().elapsed().as_nanos()
+    ));
     std::fs::create_dir_all(&base).unwrap();
     base
 }
