@@ -40,7 +40,10 @@ pub fn games(as_json: bool) -> Result<()> {
     for g in all {
         println!("{:<12} {} — {}", g.name, g.title, g.summary);
         for o in &g.options {
-            println!("{:14}--variant {}=… (default {}): {}", "", o.name, o.default, o.help);
+            println!(
+                "{:14}--variant {}=… (default {}): {}",
+                "", o.name, o.default, o.help
+            );
         }
         let players: Vec<_> = g.players.iter().map(|p| p.name.as_str()).collect();
         println!("{:14}players: {}", "", players.join(", "));
@@ -74,9 +77,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let position = match (&a.position, &a.board) {
         (Some(_), Some(_)) => bail!("give either --position or --board, not both"),
         (Some(p), None) => Some(p.clone()),
-        (None, Some(f)) => {
-            Some(std::fs::read_to_string(f).with_context(|| format!("cannot read board file {}", f.display()))?)
-        }
+        (None, Some(f)) => Some(
+            std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read board file {}", f.display()))?,
+        ),
         (None, None) => None,
     };
     if let Some(s) = a.seconds {
@@ -84,9 +88,15 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             bail!("--seconds must be between 0 and 86400");
         }
     }
-    let request = Report { position, seconds: a.seconds, seed: a.seed };
+    let request = Report {
+        position,
+        seconds: a.seconds,
+        seed: a.seed,
+    };
     let pb = bar(1000, "solving", a.json);
-    let out = handle.solve(&request, &|f| pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64))?;
+    let out = handle.solve(&request, &|f| {
+        pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
+    })?;
     pb.finish_and_clear();
     if a.json {
         return print_json(&out);
@@ -127,7 +137,11 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     }
     println!("position: {}", out["position"].as_str().unwrap_or(""));
     if let Some(v) = out.get("value") {
-        println!("value for the side to move: {} (remoteness {})", v.as_str().unwrap_or("?"), out["remoteness"]);
+        println!(
+            "value for the side to move: {} (remoteness {})",
+            v.as_str().unwrap_or("?"),
+            out["remoteness"]
+        );
     }
     if let Some(extra) = out.get("extra") {
         println!("analysis: {extra}");
@@ -168,9 +182,15 @@ pub struct TrainArgs {
     /// Use the board's mirror symmetry: on or off.
     #[arg(long, default_value = "on")]
     pub symmetry: String,
-    /// Games per block of the learning curve.
-    #[arg(long, default_value_t = 10)]
+    /// Further matchbox options, e.g. `initial=4:3:2:1,win=3,draw=1,loss=1`.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Games per block of the learning curve (0: about 20 blocks).
+    #[arg(long, default_value_t = 0)]
     pub block: u64,
+    /// Start from matchboxes saved with --save.
+    #[arg(long)]
+    pub load: Option<PathBuf>,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -187,12 +207,34 @@ pub fn train(a: TrainArgs) -> Result<()> {
         bail!("--games must be between 1 and 10000000");
     }
     let handle = build(&a.game.game, &a.game.variant)?;
-    let options = json!({
-        "games": a.games, "opponent": a.opponent, "learner": a.learner, "seat": a.seat,
-        "symmetry": a.symmetry, "block": a.block, "seed": a.seed,
+    let seat = match a.seat.to_ascii_lowercase().as_str() {
+        "first" | "0" => json!(0),
+        "second" | "1" => json!(1),
+        name => json!(name),
+    };
+    let symmetry = match a.symmetry.to_ascii_lowercase().as_str() {
+        "on" | "off" => a.symmetry.to_ascii_lowercase(),
+        other => bail!("--symmetry must be on or off (got '{other}')"),
+    };
+    let mut options_text = format!("symmetry={symmetry}");
+    if let Some(extra) = &a.options {
+        options_text.push(',');
+        options_text.push_str(extra);
+    }
+    let mut options = json!({
+        "games": a.games, "opponent": a.opponent, "player": a.learner, "seat": seat,
+        "options": options_text, "block": a.block, "seed": a.seed,
     });
+    if let Some(path) = &a.load {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        options["learned"] = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not saved matchboxes", path.display()))?;
+    }
     let pb = bar(1000, "training", a.json);
-    let mut out = handle.train(&options, &|f| pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64))?;
+    let mut out = handle.train(&options, &|f| {
+        pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
+    })?;
     pb.finish_and_clear();
     if let Some(path) = &a.save {
         let learned = out.get("learned").cloned().unwrap_or(Json::Null);
@@ -244,14 +286,21 @@ pub fn simulate(a: SimulateArgs) -> Result<()> {
     }
     println!("{} games in {:.2} s", report.games, report.seconds);
     for (name, wins) in report.players.iter().zip(&report.wins) {
-        println!("  {name:<16} {wins:>10} wins ({:.2}%)", 100.0 * *wins as f64 / report.games as f64);
+        println!(
+            "  {name:<16} {wins:>10} wins ({:.2}%)",
+            100.0 * *wins as f64 / report.games as f64
+        );
     }
     if report.draws > 0 {
         println!("  {:<16} {:>10}", "draws", report.draws);
     }
     println!(
         "  {} win rate {:.4} (95% CI {:.4}..{:.4}); mean turns {:.1}",
-        report.players[0], report.win_rate.value, report.win_rate.low, report.win_rate.high, report.mean_turns
+        report.players[0],
+        report.win_rate.value,
+        report.win_rate.low,
+        report.win_rate.high,
+        report.mean_turns
     );
     Ok(())
 }
@@ -283,8 +332,14 @@ pub struct CgtArgs {
     pub json: bool,
 }
 
-pub fn cgt(_a: CgtArgs) -> Result<()> {
-    bail!("the combinatorial-game calculator is not available in this build")
+pub fn cgt(a: CgtArgs) -> Result<()> {
+    let value = tabula_nim::cgt::evaluate(&a.expr).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if a.json {
+        return print_json(&serde_json::to_value(value)?);
+    }
+    println!("{} = {}", a.expr.trim(), value);
+    println!("{}", value.winner().describe());
+    Ok(())
 }
 
 #[derive(Args, Debug)]

@@ -8,7 +8,11 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "tabula", version, about = "Play, study and solve classic mathematical games and puzzles")]
+#[command(
+    name = "tabula",
+    version,
+    about = "Play, study and solve classic mathematical games and puzzles"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

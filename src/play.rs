@@ -43,13 +43,31 @@ pub struct PlayArgs {
     /// Resume a game saved with --save.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Keep the game in the database under this name, saved after every move
+    /// (the same saved games the web UI lists).
+    #[arg(long)]
+    pub save_as: Option<String>,
+    /// Resume a game saved in the database (by name or id).
+    #[arg(long)]
+    pub resume_saved: Option<String>,
+    /// The database for --save-as / --resume-saved (default: the platform data directory).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
     /// Games to play when no human plays (computer against computer).
     #[arg(long, default_value_t = 1)]
     pub games: u64,
 }
 
 fn default_ai(players: &[tabula_core::PlayerKind]) -> String {
-    for want in ["perfect", "best", "nim", "alphabeta", "search", "scenario", "expectimax"] {
+    for want in [
+        "perfect",
+        "best",
+        "nim",
+        "alphabeta",
+        "search",
+        "scenario",
+        "expectimax",
+    ] {
         if players.iter().any(|p| p.name == want) {
             return want.to_string();
         }
@@ -57,7 +75,11 @@ fn default_ai(players: &[tabula_core::PlayerKind]) -> String {
     "random".to_string()
 }
 
-fn seat_players(a: &PlayArgs, seats: usize, kinds: &[tabula_core::PlayerKind]) -> Result<Vec<String>> {
+fn seat_players(
+    a: &PlayArgs,
+    seats: usize,
+    kinds: &[tabula_core::PlayerKind],
+) -> Result<Vec<String>> {
     if let Some(p) = &a.players {
         let v: Vec<String> = p.split(',').map(|s| s.trim().to_string()).collect();
         if v.len() != seats {
@@ -67,7 +89,9 @@ fn seat_players(a: &PlayArgs, seats: usize, kinds: &[tabula_core::PlayerKind]) -
     }
     let ai = match (&a.ai, a.level) {
         (_, Some(l)) if l > 100 => bail!("--level must be 0..=100"),
-        (Some(ai), Some(_)) if ai != "perfect" => bail!("--level mixes random moves with the perfect player; drop --ai {ai}"),
+        (Some(ai), Some(_)) if ai != "perfect" => {
+            bail!("--level mixes random moves with the perfect player; drop --ai {ai}")
+        }
         (_, Some(l)) => format!("level:{l}"),
         (Some(ai), None) => ai.clone(),
         (None, None) => default_ai(kinds),
@@ -85,33 +109,79 @@ fn seat_players(a: &PlayArgs, seats: usize, kinds: &[tabula_core::PlayerKind]) -
         "none" => (false, false),
         other => bail!("--human must be first, second, both or none (got '{other}')"),
     };
-    Ok(vec![if h0 { "human".into() } else { ai.clone() }, if h1 { "human".into() } else { ai }])
+    Ok(vec![
+        if h0 { "human".into() } else { ai.clone() },
+        if h1 { "human".into() } else { ai },
+    ])
 }
 
 /// Writes the record next to `path` and renames it over, so a crash never leaves half a file.
 pub fn save_record(path: &Path, record: &MatchRecord) -> Result<()> {
     let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(record)?).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::write(&tmp, serde_json::to_string_pretty(record)?)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }
 
+fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
+    if a.save_as.is_none() && a.resume_saved.is_none() {
+        return Ok(None);
+    }
+    let store = match &a.db {
+        Some(p) => tabula_store::Store::open(p),
+        None => tabula_store::Store::open_default(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    Ok(Some(store))
+}
+
 pub fn run(a: PlayArgs) -> Result<()> {
-    let mut m: Box<dyn Match> = match &a.resume {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let record: MatchRecord =
-                serde_json::from_str(&text).with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
+    let store = open_store(&a)?;
+    if a.resume.is_some() && a.resume_saved.is_some() {
+        bail!("give either --resume FILE or --resume-saved NAME, not both");
+    }
+    let saved = match (&store, &a.resume_saved) {
+        (Some(st), Some(name)) => Some(
+            st.load_game(name)
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .ok_or_else(|| {
+                    anyhow::anyhow!("no saved game called '{name}' (see the web UI's saved games)")
+                })?,
+        ),
+        _ => None,
+    };
+    let save_name = a
+        .save_as
+        .clone()
+        .or_else(|| saved.as_ref().map(|(s, _)| s.name.clone()));
+    let mut m: Box<dyn Match> = match (&a.resume, saved) {
+        (_, Some((_, record))) => {
             let handle = build(&record.game, &record.variant)?;
             let mut m = handle.resume(&record)?;
             m.advance()?;
             m
         }
-        None => {
+        (Some(path), None) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let record: MatchRecord = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
+            let handle = build(&record.game, &record.variant)?;
+            let mut m = handle.resume(&record)?;
+            m.advance()?;
+            m
+        }
+        (None, None) => {
             let handle = build(&a.game, &a.variant)?;
             let info = handle.info();
             let players = seat_players(&a, info.seats.len(), &info.players)?;
-            handle.new_match(MatchConfig { players, seed: a.seed, position: a.position.clone(), undo_depth: a.undo_depth })?
+            handle.new_match(MatchConfig {
+                players,
+                seed: a.seed,
+                position: a.position.clone(),
+                undo_depth: a.undo_depth,
+            })?
         }
     };
     let out = std::io::stdout();
@@ -120,11 +190,23 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let interactive = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let v = m.view();
-    writeln!(out, "{} {}", v.title, if v.variant.is_empty() { String::new() } else { format!("({})", v.variant) })?;
+    writeln!(
+        out,
+        "{} {}",
+        v.title,
+        if v.variant.is_empty() {
+            String::new()
+        } else {
+            format!("({})", v.variant)
+        }
+    )?;
     for s in &v.seats {
         writeln!(out, "  {}: {}", s.name, s.player)?;
     }
-    writeln!(out, "Type a move, or: moves, hint, undo, redo, resign, new, save FILE, help, quit.")?;
+    writeln!(
+        out,
+        "Type a move, or: moves, hint, undo, redo, resign, new, save FILE, help, quit."
+    )?;
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
     loop {
@@ -139,8 +221,17 @@ pub fn run(a: PlayArgs) -> Result<()> {
         if let Some(path) = &a.save {
             save_record(path, &m.record())?;
         }
+        if let (Some(st), Some(name)) = (&store, &save_name) {
+            st.save_game(Some(name), &m.record(), v.result.as_deref())
+                .map_err(|e| anyhow::anyhow!("cannot save to the database: {e}"))?;
+        }
         writeln!(out, "\n{}", v.board_text)?;
-        for s in v.view.status.iter().filter(|s| !v.board_text.contains(s.as_str())) {
+        for s in v
+            .view
+            .status
+            .iter()
+            .filter(|s| !v.board_text.contains(s.as_str()))
+        {
             writeln!(out, "{s}")?;
         }
         if let Turn::Over(_) = v.turn {
@@ -160,7 +251,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
             write!(out, "Play again? (y/n) ")?;
             out.flush()?;
             match lines.next() {
-                Some(Ok(l)) if l.trim().eq_ignore_ascii_case("y") || l.trim().eq_ignore_ascii_case("yes") => {
+                Some(Ok(l))
+                    if l.trim().eq_ignore_ascii_case("y")
+                        || l.trim().eq_ignore_ascii_case("yes") =>
+                {
                     m.new_game();
                     m.advance()?;
                     shown_log = 0;
@@ -179,7 +273,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
             continue;
         }
-        let who = v.to_move.map(|s| v.seats[s].name.clone()).unwrap_or_default();
+        let who = v
+            .to_move
+            .map(|s| v.seats[s].name.clone())
+            .unwrap_or_default();
         write!(out, "{who}'s move: ")?;
         out.flush()?;
         let line = match lines.next() {
@@ -193,10 +290,22 @@ pub fn run(a: PlayArgs) -> Result<()> {
         let cmd = line.trim();
         let lower = cmd.to_ascii_lowercase();
         match lower.as_str() {
-            "" => writeln!(out, "Try again: type a move (e.g. {}), or 'help'.", example(&v))?,
+            "" => writeln!(
+                out,
+                "Try again: type a move (e.g. {}), or 'help'.",
+                example(&v)
+            )?,
             "quit" | "exit" | "q" => return Ok(()),
             "help" | "?" => help(&mut out, &v)?,
-            "moves" => writeln!(out, "Legal moves: {}", v.legal_moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>().join(", "))?,
+            "moves" => writeln!(
+                out,
+                "Legal moves: {}",
+                v.legal_moves
+                    .iter()
+                    .map(|m| m.mv.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )?,
             "undo" => {
                 if m.undo() {
                     shown_log = 0;
@@ -230,7 +339,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 Ok(_) => {
                     m.advance()?;
                 }
-                Err(e) => writeln!(out, "Try again: {e}. (e.g. {}; 'moves' lists them)", example(&v))?,
+                Err(e) => writeln!(
+                    out,
+                    "Try again: {e}. (e.g. {}; 'moves' lists them)",
+                    example(&v)
+                )?,
             },
         }
         let _ = interactive;
@@ -238,23 +351,41 @@ pub fn run(a: PlayArgs) -> Result<()> {
 }
 
 fn example(v: &MatchView) -> String {
-    v.legal_moves.first().map(|m| format!("'{}'", m.mv)).unwrap_or_else(|| "a move".into())
+    v.legal_moves
+        .first()
+        .map(|m| format!("'{}'", m.mv))
+        .unwrap_or_else(|| "a move".into())
 }
 
 fn tally_line(v: &MatchView) -> String {
-    let parts: Vec<String> = v.seats.iter().zip(&v.tally.wins).map(|(s, w)| format!("{} {}", s.name, w)).collect();
+    let parts: Vec<String> = v
+        .seats
+        .iter()
+        .zip(&v.tally.wins)
+        .map(|(s, w)| format!("{} {}", s.name, w))
+        .collect();
     format!("Scores: {} (Cat got {})", parts.join(", "), v.tally.cat)
 }
 
 fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
-    writeln!(out, "Type a move in the game's notation, for example {}.", example(v))?;
+    writeln!(
+        out,
+        "Type a move in the game's notation, for example {}.",
+        example(v)
+    )?;
     writeln!(out, "  moves    list the legal moves")?;
-    writeln!(out, "  hint     every move graded win/draw/loss with remoteness")?;
+    writeln!(
+        out,
+        "  hint     every move graded win/draw/loss with remoteness"
+    )?;
     writeln!(out, "  undo     take back your last move (and the replies)")?;
     writeln!(out, "  redo     play again what undo took back")?;
     writeln!(out, "  resign   give up this game")?;
     writeln!(out, "  new      start a new game")?;
-    writeln!(out, "  save F   save the game to file F (resume with --resume F)")?;
+    writeln!(
+        out,
+        "  save F   save the game to file F (resume with --resume F)"
+    )?;
     writeln!(out, "  quit     leave")?;
     Ok(())
 }
@@ -268,7 +399,13 @@ fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
             if let Some(moves) = h["moves"].as_array() {
                 for mv in moves {
                     match mv.get("value").and_then(|v| v.as_str()) {
-                        Some(val) => writeln!(out, "  {:<10} {:<5} (remoteness {})", mv["move"].as_str().unwrap_or(""), val, mv["remoteness"])?,
+                        Some(val) => writeln!(
+                            out,
+                            "  {:<10} {:<5} (remoteness {})",
+                            mv["move"].as_str().unwrap_or(""),
+                            val,
+                            mv["remoteness"]
+                        )?,
                         None => writeln!(out, "  {}", mv["move"].as_str().unwrap_or(""))?,
                     }
                 }

@@ -19,7 +19,10 @@ pub struct SearchLimits {
 
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits { depth: 8, time: Some(Duration::from_millis(500)) }
+        SearchLimits {
+            depth: 8,
+            time: Some(Duration::from_millis(500)),
+        }
     }
 }
 
@@ -28,8 +31,12 @@ impl SearchLimits {
     pub fn parse(options: &str) -> Result<SearchLimits, String> {
         let mut limits = SearchLimits::default();
         for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item.split_once('=').ok_or_else(|| format!("expected name=value, got '{item}'"))?;
-            let n: u64 = v.parse().map_err(|_| format!("'{v}' is not a whole number"))?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got '{item}'"))?;
+            let n: u64 = v
+                .parse()
+                .map_err(|_| format!("'{v}' is not a whole number"))?;
             match k {
                 "depth" if (1..=64).contains(&n) => limits.depth = n as u32,
                 "ms" if (1..=600_000).contains(&n) => limits.time = Some(Duration::from_millis(n)),
@@ -70,12 +77,25 @@ pub struct AlphaBeta<G: Game> {
 impl<G: Game> AlphaBeta<G> {
     /// A searcher with the given limits.
     pub fn new(limits: SearchLimits) -> Self {
-        AlphaBeta { limits, table: FxHashMap::default(), nodes: 0, deadline: None, aborted: false }
+        AlphaBeta {
+            limits,
+            table: FxHashMap::default(),
+            nodes: 0,
+            deadline: None,
+            aborted: false,
+        }
     }
 
     /// Searches `state` and returns the best move with its score and reached depth.
-    pub fn search(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Option<(G::Move, i32, u32)> {
-        let Turn::Move(root) = game.turn(state) else { return None };
+    pub fn search(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+    ) -> Option<(G::Move, i32, u32)> {
+        let Turn::Move(root) = game.turn(state) else {
+            return None;
+        };
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves);
         if moves.is_empty() {
@@ -119,7 +139,16 @@ impl<G: Game> AlphaBeta<G> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn value(&mut self, game: &G, state: &G::State, root: Seat, depth: u32, ply: i32, mut alpha: i32, mut beta: i32) -> i32 {
+    fn value(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        root: Seat,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes % 4096 == 0 {
             if let Some(d) = self.deadline {
@@ -204,13 +233,27 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        self.table.insert(state.clone(), Entry { depth, score: best_score, bound, best: stored as u16 });
+        self.table.insert(
+            state.clone(),
+            Entry {
+                depth,
+                score: best_score,
+                bound,
+                best: stored as u16,
+            },
+        );
         best_score
     }
 }
 
 impl<G: Game> Strategy<G> for AlphaBeta<G> {
-    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        _seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let (mv, score, depth) = self.search(game, state, rng)?;
         let why = if score >= WIN - 1000 {
             format!("alpha-beta: wins in {}", WIN - score)

@@ -8,3 +8,8 @@ pub mod players;
 pub mod retrograde;
 pub mod simulate;
 pub mod train;
+
+#[cfg(test)]
+mod testgame;
+#[cfg(test)]
+mod tests;

@@ -11,13 +11,22 @@ use tabula_core::{Choice, Game, Oracle, Rng, Seat, Strategy};
 pub struct RandomPlayer;
 
 impl<G: Game> Strategy<G> for RandomPlayer {
-    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        _seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let mut moves = Vec::new();
         game.legal_moves(state, &mut moves);
         if moves.is_empty() {
             return None;
         }
-        Some(Choice::because(moves[rng.gen_range(0..moves.len())], "random"))
+        Some(Choice::because(
+            moves[rng.gen_range(0..moves.len())],
+            "random",
+        ))
     }
 }
 
@@ -35,10 +44,19 @@ impl<G: Game> PerfectPlayer<G> {
 }
 
 impl<G: Game> Strategy<G> for PerfectPlayer<G> {
-    fn choose(&mut self, game: &G, state: &G::State, _seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        _seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let graded = graded_moves(game, self.oracle.as_ref(), state);
         let best = graded.first()?.1;
-        let ties = graded.iter().take_while(|(_, g)| g.rank() == best.rank()).count();
+        let ties = graded
+            .iter()
+            .take_while(|(_, g)| g.rank() == best.rank())
+            .count();
         let (mv, g) = graded[rng.gen_range(0..ties)];
         let reason = match g.value {
             tabula_core::Value::Draw => "perfect: draw".to_string(),
@@ -61,7 +79,11 @@ pub struct LeveledPlayer<G: Game> {
 impl<G: Game> LeveledPlayer<G> {
     /// Mixes `strong` with random play at `level` (clamped to 0..=100).
     pub fn new(level: u32, strong: Box<dyn Strategy<G>>) -> Self {
-        LeveledPlayer { level: level.min(100), strong, random: RandomPlayer }
+        LeveledPlayer {
+            level: level.min(100),
+            strong,
+            random: RandomPlayer,
+        }
     }
     /// The level.
     pub fn level(&self) -> u32 {
@@ -70,15 +92,27 @@ impl<G: Game> LeveledPlayer<G> {
 }
 
 impl<G: Game> Strategy<G> for LeveledPlayer<G> {
-    fn choose(&mut self, game: &G, state: &G::State, seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>> {
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>> {
         let roll: u32 = rng.gen_range(1..=100);
         if roll > self.level {
             let c = self.random.choose(game, state, seat, rng)?;
-            Some(Choice::because(c.mv, format!("level {}: random", self.level)))
+            Some(Choice::because(
+                c.mv,
+                format!("level {}: random", self.level),
+            ))
         } else {
             let c = self.strong.choose(game, state, seat, rng)?;
             let why = c.reason.unwrap_or_default();
-            Some(Choice::because(c.mv, format!("level {}: {why}", self.level)))
+            Some(Choice::because(
+                c.mv,
+                format!("level {}: {why}", self.level),
+            ))
         }
     }
     fn game_over(&mut self, game: &G, seat: Seat, outcome: tabula_core::Outcome) {
@@ -90,4 +124,10 @@ impl<G: Game> Strategy<G> for LeveledPlayer<G> {
 }
 
 /// The named level presets of seed 000 (Perfect is level 100 with the perfect player).
-pub const LEVEL_PRESETS: [(&str, u32); 5] = [("off", 0), ("low", 25), ("medium", 66), ("high", 95), ("perfect", 100)];
+pub const LEVEL_PRESETS: [(&str, u32); 5] = [
+    ("off", 0),
+    ("low", 25),
+    ("medium", 66),
+    ("high", 95),
+    ("perfect", 100),
+];

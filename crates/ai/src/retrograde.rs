@@ -97,8 +97,12 @@ impl<G: Game> Solution<G> {
                 Turn::Over(outcome) => {
                     terminal[next] = Some(outcome);
                     if next == 0 {
-                        // A start that is already over: nobody moved into it.
-                        mover[0] = 0;
+                        // A start that is already over: nobody moved into it. In every
+                        // game here the side to move at a won position is the loser.
+                        mover[0] = match outcome {
+                            Outcome::Win(w) => 1 - w.min(1) as u8,
+                            _ => 0,
+                        };
                     }
                 }
                 Turn::Move(seat) => {
@@ -160,7 +164,9 @@ impl<G: Game> Solution<G> {
 
         let mut value = vec![UNKNOWN; n];
         let mut remoteness = vec![0u32; n];
-        let mut pending: Vec<u32> = (0..n).map(|i| child_start[i + 1] - child_start[i]).collect();
+        let mut pending: Vec<u32> = (0..n)
+            .map(|i| child_start[i + 1] - child_start[i])
+            .collect();
         let mut queue = VecDeque::new();
         for i in 0..n {
             if let Some(outcome) = terminal[i] {
@@ -189,7 +195,11 @@ impl<G: Game> Solution<G> {
                     continue;
                 }
                 // The child's value seen by the parent's mover.
-                let good_for_parent = if mover[p] == cm { cv == WIN } else { cv == LOSS };
+                let good_for_parent = if mover[p] == cm {
+                    cv == WIN
+                } else {
+                    cv == LOSS
+                };
                 if good_for_parent {
                     value[p] = WIN;
                     remoteness[p] = cr + 1;
@@ -247,22 +257,36 @@ impl<G: Game> Solution<G> {
 
     /// The value of a position for its side to move, if it was reachable from the start.
     pub fn grade(&self, state: &G::State) -> Option<Graded> {
-        self.index.get(state).map(|&i| grade_of(self.value[i as usize], self.remoteness[i as usize]))
+        self.index
+            .get(state)
+            .map(|&i| grade_of(self.value[i as usize], self.remoteness[i as usize]))
     }
 
     /// Every solved position with its grade (for exports and exhaustive tests).
     pub fn iter(&self) -> impl Iterator<Item = (&G::State, Graded)> + '_ {
-        self.index
-            .iter()
-            .map(|(s, &i)| (s, grade_of(self.value[i as usize], self.remoteness[i as usize])))
+        self.index.iter().map(|(s, &i)| {
+            (
+                s,
+                grade_of(self.value[i as usize], self.remoteness[i as usize]),
+            )
+        })
     }
 }
 
 fn grade_of(v: u8, r: u32) -> Graded {
     match v {
-        WIN => Graded { value: Value::Win, remoteness: r },
-        LOSS => Graded { value: Value::Loss, remoteness: r },
-        _ => Graded { value: Value::Draw, remoteness: 0 },
+        WIN => Graded {
+            value: Value::Win,
+            remoteness: r,
+        },
+        LOSS => Graded {
+            value: Value::Loss,
+            remoteness: r,
+        },
+        _ => Graded {
+            value: Value::Draw,
+            remoteness: 0,
+        },
     }
 }
 
@@ -287,7 +311,11 @@ pub fn move_grade<G: Game>(
     Some(match game.turn(&child) {
         Turn::Move(s) if s == seat => Graded {
             value: g.value,
-            remoteness: if g.value == Value::Draw { 0 } else { g.remoteness + 1 },
+            remoteness: if g.value == Value::Draw {
+                0
+            } else {
+                g.remoteness + 1
+            },
         },
         _ => g.as_move_grade(),
     })
@@ -296,8 +324,14 @@ pub fn move_grade<G: Game>(
 /// Every legal move of `state` with its grade for the side to move, best first
 /// (nearest win, then draws, then the slowest loss). Moves the oracle cannot
 /// grade are left out.
-pub fn graded_moves<G: Game>(game: &G, oracle: &dyn Oracle<G>, state: &G::State) -> Vec<(G::Move, Graded)> {
-    let Turn::Move(seat) = game.turn(state) else { return Vec::new() };
+pub fn graded_moves<G: Game>(
+    game: &G,
+    oracle: &dyn Oracle<G>,
+    state: &G::State,
+) -> Vec<(G::Move, Graded)> {
+    let Turn::Move(seat) = game.turn(state) else {
+        return Vec::new();
+    };
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
     let mut out: Vec<(G::Move, Graded)> = moves

@@ -25,7 +25,11 @@ impl Rate {
     /// The Wilson 95% interval for `successes` out of `n`.
     pub fn wilson(successes: u64, n: u64) -> Rate {
         if n == 0 {
-            return Rate { value: 0.0, low: 0.0, high: 1.0 };
+            return Rate {
+                value: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
         }
         let z = 1.959_963_984_540_054_f64;
         let nf = n as f64;
@@ -33,7 +37,11 @@ impl Rate {
         let denom = 1.0 + z * z / nf;
         let centre = (p + z * z / (2.0 * nf)) / denom;
         let half = z * ((p * (1.0 - p) / nf) + z * z / (4.0 * nf * nf)).sqrt() / denom;
-        Rate { value: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+        Rate {
+            value: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
     }
 }
 
@@ -64,7 +72,14 @@ pub fn game_seed(seed: u64, i: u64) -> u64 {
 /// Plays `games` games between player A (built by `make(0, seed)`) and player B
 /// (`make(1, seed)`), alternating seats: A sits in seat 0 in even-numbered games.
 /// `tick` is called after every finished game (for a progress bar).
-pub fn simulate<G, F>(game: &G, names: [&str; 2], make: F, games: u64, seed: u64, tick: &(dyn Fn() + Sync)) -> SimReport
+pub fn simulate<G, F>(
+    game: &G,
+    names: [&str; 2],
+    make: F,
+    games: u64,
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> SimReport
 where
     G: Game,
     F: Fn(usize, u64) -> Box<dyn Strategy<G>> + Sync,
@@ -107,14 +122,22 @@ where
         wins: vec![totals[0], totals[1]],
         draws: totals[2],
         win_rate: Rate::wilson(totals[0], games),
-        mean_turns: if games == 0 { 0.0 } else { turns_total.into_inner() as f64 / games as f64 },
+        mean_turns: if games == 0 {
+            0.0
+        } else {
+            turns_total.into_inner() as f64 / games as f64
+        },
         seconds: began.elapsed().as_secs_f64(),
     }
 }
 
 /// Plays one game from the start; returns the outcome (None if stopped or a
 /// player resigned... resignations count as a loss for the resigner) and decisions made.
-pub fn play_one<G: Game>(game: &G, players: &mut [Box<dyn Strategy<G>>; 2], seed: u64) -> (Option<Outcome>, u64) {
+pub fn play_one<G: Game>(
+    game: &G,
+    players: &mut [Box<dyn Strategy<G>>; 2],
+    seed: u64,
+) -> (Option<Outcome>, u64) {
     let mut rng = tabula_core::rng_from_seed(seed);
     let mut state = game.initial_state();
     let mut outcomes = Vec::new();

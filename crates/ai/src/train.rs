@@ -402,7 +402,7 @@ struct Tally {
 
 impl Tally {
     fn record(&mut self, index: u64, result: i32, resigned: bool, block: u64) {
-        if self.curve.last().is_none_or(|b| index > b.to) {
+        if self.curve.last().map_or(true, |b| index > b.to) {
             let from = self.curve.last().map_or(1, |b| b.to + 1);
             self.curve.push(CurveBlock {
                 from,

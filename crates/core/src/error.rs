@@ -11,7 +11,9 @@ pub struct ParseError {
 impl ParseError {
     /// A parse error with the given message.
     pub fn new(message: impl Into<String>) -> Self {
-        ParseError { message: message.into() }
+        ParseError {
+            message: message.into(),
+        }
     }
 }
 

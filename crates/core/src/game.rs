@@ -16,7 +16,10 @@ pub struct PlayerKind {
 impl PlayerKind {
     /// A player kind with a name and a help line.
     pub fn new(name: &str, help: &str) -> Self {
-        PlayerKind { name: name.into(), help: help.into() }
+        PlayerKind {
+            name: name.into(),
+            help: help.into(),
+        }
     }
 }
 
@@ -167,7 +170,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         Vec::new()
     }
     /// Builds one of [`Game::custom_player_kinds`] (`options` is what followed a `:`).
-    fn custom_player(&self, _name: &str, _options: &str, _seed: u64) -> Option<Box<dyn Strategy<Self>>>
+    fn custom_player(
+        &self,
+        _name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>>
     where
         Self: Sized,
     {
@@ -185,7 +193,11 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// A game-specific `tabula solve` report (puzzle solvers, searches), or `None`
     /// to use the generic strong solver.
-    fn solve_report(&self, _request: &Report, _progress: &dyn Fn(f64)) -> Option<Result<serde_json::Value, String>> {
+    fn solve_report(
+        &self,
+        _request: &Report,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<serde_json::Value, String>> {
         None
     }
 
@@ -203,7 +215,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A whole move-log line for a decision, when the game words it better than the
     /// engine's default `"<seat>: <describe_move> (<reason>)"`. `state` is the position
     /// before the move; `seat` is `None` for chance.
-    fn log_line(&self, _state: &Self::State, _seat: Option<Seat>, _mv: Self::Move, _reason: Option<&str>) -> Option<String> {
+    fn log_line(
+        &self,
+        _state: &Self::State,
+        _seat: Option<Seat>,
+        _mv: Self::Move,
+        _reason: Option<&str>,
+    ) -> Option<String> {
         None
     }
 

@@ -22,7 +22,7 @@ pub use registered::Registered;
 pub use strategy::{Choice, Strategy};
 pub use turn::{Outcome, Seat, Turn};
 pub use variant::{Variant, VariantOption};
-pub use view::{View, ViewCell, ViewEdge, ViewPiece, Shape};
+pub use view::{Shape, View, ViewCell, ViewEdge, ViewPiece};
 
 /// The one random generator used everywhere, so that a seed reproduces a run on
 /// every platform and every version of Tabula.

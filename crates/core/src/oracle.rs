@@ -65,7 +65,11 @@ impl Graded {
     pub fn as_move_grade(self) -> Graded {
         Graded {
             value: self.value.flip(),
-            remoteness: if self.value == Value::Draw { 0 } else { self.remoteness + 1 },
+            remoteness: if self.value == Value::Draw {
+                0
+            } else {
+                self.remoteness + 1
+            },
         }
     }
 }

@@ -17,6 +17,11 @@ pub trait Registered: Game + Sized {
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
     /// The normalised options of this game (round-trips through `from_variant`).
     fn variant(&self) -> Variant;
+    /// Why this variant cannot be *played* interactively although it can be solved
+    /// (a 10000x10000 Poggle board), or `None` when it can.
+    fn play_limit(&self) -> Option<String> {
+        None
+    }
     /// Extra `tabula count` report (Burnside counts), if the game has one.
     fn count_report(&self) -> Option<serde_json::Value> {
         None

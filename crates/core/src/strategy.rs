@@ -16,7 +16,10 @@ impl<M> Choice<M> {
     }
     /// A choice with a reason for the log.
     pub fn because(mv: M, reason: impl Into<String>) -> Self {
-        Choice { mv, reason: Some(reason.into()) }
+        Choice {
+            mv,
+            reason: Some(reason.into()),
+        }
     }
 }
 
@@ -26,7 +29,13 @@ impl<M> Choice<M> {
 /// get the game's shared random generator, so a seeded match replays exactly.
 pub trait Strategy<G: Game>: Send {
     /// Picks a move in a position where `seat` is to move, or `None` to resign.
-    fn choose(&mut self, game: &G, state: &G::State, seat: Seat, rng: &mut Rng) -> Option<Choice<G::Move>>;
+    fn choose(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Option<Choice<G::Move>>;
 
     /// Told at the end of every game it took part in.
     fn game_over(&mut self, _game: &G, _seat: Seat, _outcome: Outcome) {}

@@ -26,12 +26,21 @@ impl Variant {
     /// Parses `k=v,k2=v2` (spaces around items are ignored; empty text is the default).
     pub fn parse(text: &str) -> Result<Variant, VariantError> {
         let mut values = BTreeMap::new();
-        for item in text.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()) {
+        for item in text
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             let (k, v) = match item.split_once('=') {
                 Some((k, v)) => (k.trim(), v.trim()),
                 None => ("rules", item),
             };
-            if k.is_empty() || v.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            if k.is_empty()
+                || v.is_empty()
+                || !k
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
                 return Err(VariantError::Syntax(text.to_string()));
             }
             values.insert(k.to_ascii_lowercase(), v.to_string());
@@ -93,13 +102,21 @@ impl Variant {
         min: (usize, usize),
         max: (usize, usize),
     ) -> Result<(usize, usize), VariantError> {
-        let Some(v) = self.get(name) else { return Ok(default) };
-        let bad = |reason: String| VariantError::BadValue { name: name.into(), value: v.into(), reason };
+        let Some(v) = self.get(name) else {
+            return Ok(default);
+        };
+        let bad = |reason: String| VariantError::BadValue {
+            name: name.into(),
+            value: v.into(),
+            reason,
+        };
         let (a, b) = v
             .split_once(['x', 'X', '*'])
             .ok_or_else(|| bad("expected WIDTHxHEIGHT, like 16x4".into()))?;
         let parse = |s: &str, what: &str| -> Result<usize, VariantError> {
-            s.trim().parse::<usize>().map_err(|_| bad(format!("{what} '{s}' is not a whole number")))
+            s.trim()
+                .parse::<usize>()
+                .map_err(|_| bad(format!("{what} '{s}' is not a whole number")))
         };
         let (w, h) = (parse(a, "width")?, parse(b, "height")?);
         if w < min.0 || w > max.0 || h < min.1 || h > max.1 {
@@ -112,16 +129,23 @@ impl Variant {
     }
 
     /// Reads one of a fixed set of words, or the default.
-    pub fn choice<'a>(&self, name: &str, default: &'a str, allowed: &[&'a str]) -> Result<&'a str, VariantError> {
+    pub fn choice<'a>(
+        &self,
+        name: &str,
+        default: &'a str,
+        allowed: &[&'a str],
+    ) -> Result<&'a str, VariantError> {
         match self.get(name) {
             None => Ok(default),
-            Some(v) => allowed.iter().copied().find(|a| a.eq_ignore_ascii_case(v)).ok_or_else(|| {
-                VariantError::BadValue {
+            Some(v) => allowed
+                .iter()
+                .copied()
+                .find(|a| a.eq_ignore_ascii_case(v))
+                .ok_or_else(|| VariantError::BadValue {
                     name: name.into(),
                     value: v.into(),
                     reason: format!("expected one of: {}", allowed.join(", ")),
-                }
-            }),
+                }),
         }
     }
 

@@ -7,10 +7,15 @@ use serde::Serialize;
 use serde_json::{json, Value as Json};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
+use tabula_ai::expectimax::Expectimax;
+use tabula_ai::matchbox::Matchbox;
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::{graded_moves, Solution};
 use tabula_ai::simulate::SimReport;
-use tabula_core::{Game, GameExt, Oracle, PlayerKind, Registered, Report, Strategy, Turn, VariantOption};
+use tabula_ai::train::{train_with_progress, TrainOptions};
+use tabula_core::{
+    Game, GameExt, Oracle, PlayerKind, Registered, Report, Strategy, Turn, VariantOption,
+};
 
 /// The most positions the generic solver will explore.
 pub const MAX_GENERIC_POSITIONS: usize = 30_000_000;
@@ -78,7 +83,12 @@ impl<G: Registered> Handle<G> {
     /// Wraps a game.
     pub fn new(game: G) -> Arc<Self> {
         let chance = probe_chance(&game);
-        Arc::new(Handle { game, chance, oracle: OnceLock::new(), extra: Mutex::new(Vec::new()) })
+        Arc::new(Handle {
+            game,
+            chance,
+            oracle: OnceLock::new(),
+            extra: Mutex::new(Vec::new()),
+        })
     }
 
     /// The game.
@@ -122,7 +132,10 @@ impl<G: Registered> Handle<G> {
         if !self.game.is_small() {
             return Some(base);
         }
-        Some(Arc::new(Extended { base, handle_extra: self.extra_snapshot() }))
+        Some(Arc::new(Extended {
+            base,
+            handle_extra: self.extra_snapshot(),
+        }))
     }
 
     fn extra_snapshot(&self) -> Vec<Arc<Solution<G>>> {
@@ -135,7 +148,11 @@ impl<G: Registered> Handle<G> {
         if !self.game.is_small() || base.grade(&self.game, state).is_some() {
             return;
         }
-        if self.extra_snapshot().iter().any(|s| s.grade(state).is_some()) {
+        if self
+            .extra_snapshot()
+            .iter()
+            .any(|s| s.grade(state).is_some())
+        {
             return;
         }
         if let Ok(sol) = Solution::solve(&self.game, state, MAX_GENERIC_POSITIONS) {
@@ -149,8 +166,15 @@ impl<G: Registered> Handle<G> {
     }
 
     /// Builds the strategy for a player spec; `None` for a human.
-    pub fn make_player(&self, spec: &PlayerSpec, seed: u64) -> Result<Option<Box<dyn Strategy<G>>>, EngineError> {
-        let bad = |reason: String| EngineError::Player { spec: spec.to_text(), reason };
+    pub fn make_player(
+        &self,
+        spec: &PlayerSpec,
+        seed: u64,
+    ) -> Result<Option<Box<dyn Strategy<G>>>, EngineError> {
+        let bad = |reason: String| EngineError::Player {
+            spec: spec.to_text(),
+            reason,
+        };
         if spec.is_human() {
             return Ok(None);
         }
@@ -161,31 +185,56 @@ impl<G: Registered> Handle<G> {
             if self.may_have_oracle() {
                 Ok(())
             } else {
-                Err(bad(format!("{} is only for two-player games without dice", spec.name)))
+                Err(bad(format!(
+                    "{} is only for two-player games without dice",
+                    spec.name
+                )))
             }
         };
         let strategy: Box<dyn Strategy<G>> = match spec.name.as_str() {
             "random" => Box::new(RandomPlayer),
             "perfect" => {
                 deterministic_pair()?;
-                let oracle =
-                    self.grade_anywhere().ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
+                let oracle = self
+                    .grade_anywhere()
+                    .ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
                 Box::new(PerfectPlayer::new(oracle))
             }
             "alphabeta" => {
                 deterministic_pair()?;
-                Box::new(AlphaBeta::<G>::new(SearchLimits::parse(&spec.options).map_err(bad)?))
+                Box::new(AlphaBeta::<G>::new(
+                    SearchLimits::parse(&spec.options).map_err(bad)?,
+                ))
+            }
+            "matchbox" | "menace" => {
+                deterministic_pair()?;
+                Box::new(Matchbox::for_player(&self.game, &spec.name, &spec.options).map_err(bad)?)
+            }
+            "expectimax" => {
+                if !self.chance {
+                    return Err(bad(
+                        "expectimax is for games with dice; try alphabeta".into()
+                    ));
+                }
+                Box::new(Expectimax::from_options(&spec.options).map_err(bad)?)
             }
             _ => {
                 if let Some(level) = spec.level() {
                     deterministic_pair()?;
                     let level = level?;
-                    return Ok(Some(Box::new(LeveledPlayer::new(level, self.strong_player()))));
+                    return Ok(Some(Box::new(LeveledPlayer::new(
+                        level,
+                        self.strong_player(),
+                    ))));
                 }
                 return Err(bad(format!(
                     "unknown player for {} (known: {})",
                     G::NAME,
-                    self.player_kinds().iter().map(|k| k.name.clone()).collect::<Vec<_>>().join(", ")
+                    self.player_kinds()
+                        .iter()
+                        .map(|k| k.name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
         };
@@ -202,8 +251,14 @@ impl<G: Registered> Handle<G> {
 
     fn player_kinds(&self) -> Vec<PlayerKind> {
         let exact = self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap());
-        let mut kinds = generic_player_kinds(self.two_player(), !self.chance, exact);
-        kinds.extend(self.game.custom_player_kinds());
+        let custom = self.game.custom_player_kinds();
+        // A game's own player of the same name replaces the generic one.
+        let mut kinds: Vec<PlayerKind> =
+            generic_player_kinds(self.two_player(), !self.chance, exact)
+                .into_iter()
+                .filter(|k| !custom.iter().any(|c| c.name == k.name))
+                .collect();
+        kinds.extend(custom);
         kinds
     }
 
@@ -268,7 +323,9 @@ struct Extended<G: Game> {
 
 impl<G: Game> Oracle<G> for Extended<G> {
     fn grade(&self, game: &G, state: &G::State) -> Option<tabula_core::Graded> {
-        self.base.grade(game, state).or_else(|| self.handle_extra.iter().find_map(|s| s.grade(state)))
+        self.base
+            .grade(game, state)
+            .or_else(|| self.handle_extra.iter().find_map(|s| s.grade(state)))
     }
 }
 
@@ -314,6 +371,9 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
     }
 
     fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError> {
+        if let Some(why) = self.game.play_limit() {
+            return Err(EngineError::Invalid(why));
+        }
         let mut m = MatchImpl::new(self.clone(), config)?;
         m.advance()?;
         Ok(Box::new(m))
@@ -321,7 +381,11 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
 
     fn resume(&self, record: &MatchRecord) -> Result<Box<dyn Match>, EngineError> {
         if record.game != G::NAME {
-            return Err(EngineError::Replay(format!("the record is a game of {}, not {}", record.game, G::NAME)));
+            return Err(EngineError::Replay(format!(
+                "the record is a game of {}, not {}",
+                record.game,
+                G::NAME
+            )));
         }
         Ok(Box::new(MatchImpl::replay(self.clone(), record)?))
     }
@@ -340,8 +404,9 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
             None => self.game.initial_state(),
         };
-        let sol = Solution::solve_with_progress(&self.game, &start, MAX_GENERIC_POSITIONS, progress)
-            .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let sol =
+            Solution::solve_with_progress(&self.game, &start, MAX_GENERIC_POSITIONS, progress)
+                .map_err(|e| EngineError::Unsupported(e.to_string()))?;
         let st = sol.stats();
         Ok(json!({
             "game": G::NAME,
@@ -379,23 +444,45 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         tick: &(dyn Fn() + Sync),
     ) -> Result<SimReport, EngineError> {
         if !self.two_player() {
-            return Err(EngineError::Unsupported("simulation needs a two-player game".into()));
+            return Err(EngineError::Unsupported(
+                "simulation needs a two-player game".into(),
+            ));
         }
-        let specs = [crate::parse_player_spec(players[0])?, crate::parse_player_spec(players[1])?];
+        let specs = [
+            crate::parse_player_spec(players[0])?,
+            crate::parse_player_spec(players[1])?,
+        ];
         for s in &specs {
             if s.is_human() {
-                return Err(EngineError::Player { spec: s.to_text(), reason: "a simulation needs computer players".into() });
+                return Err(EngineError::Player {
+                    spec: s.to_text(),
+                    reason: "a simulation needs computer players".into(),
+                });
             }
             // Build once now so a bad name is reported before any game runs.
             self.make_player(s, 0)?;
         }
         let make = |which: usize, seed: u64| -> Box<dyn Strategy<G>> {
-            self.make_player(&specs[which], seed).ok().flatten().unwrap_or_else(|| Box::new(RandomPlayer))
+            self.make_player(&specs[which], seed)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Box::new(RandomPlayer))
         };
-        Ok(tabula_ai::simulate::simulate(&self.game, players, make, games, seed, tick))
+        Ok(tabula_ai::simulate::simulate(
+            &self.game, players, make, games, seed, tick,
+        ))
     }
 
-    fn train(&self, _options: &Json, _progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
-        Err(EngineError::Unsupported("training is being wired".into()))
+    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+        if !self.may_have_oracle() {
+            return Err(EngineError::Unsupported(format!(
+                "{} cannot train a matchbox machine: it needs a two-player game without dice",
+                G::TITLE
+            )));
+        }
+        let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        let report =
+            train_with_progress(&self.game, &opts, progress).map_err(EngineError::Unsupported)?;
+        serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
     }
 }

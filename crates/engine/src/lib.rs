@@ -6,6 +6,7 @@
 //! and the HTTP server only ever talk to these two traits, so a new game needs no
 //! edits there.
 
+pub mod conformance;
 mod error;
 mod handle;
 mod matches;

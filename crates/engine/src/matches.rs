@@ -235,10 +235,21 @@ impl<G: Registered> MatchImpl<G> {
         if config.position.is_some() {
             handle.ensure_solved_from(&start);
         }
+        if let Some(d) = config.undo_depth {
+            if !(2..=10_000).contains(&d) {
+                return Err(EngineError::Invalid(format!(
+                    "the undo depth must be between 2 and 10000 (seed 000's undo queue holds at least 2), got {d}"
+                )));
+            }
+        }
         let mut specs = Vec::new();
         let mut players = Vec::new();
         for seat in 0..seats {
-            let text = config.players.get(seat).map(String::as_str).unwrap_or("human");
+            let text = config
+                .players
+                .get(seat)
+                .map(String::as_str)
+                .unwrap_or("human");
             let spec = parse_player_spec(text)?;
             players.push(handle.make_player(&spec, config.seed.wrapping_add(seat as u64 * 7919))?);
             specs.push(spec);
@@ -256,24 +267,36 @@ impl<G: Registered> MatchImpl<G> {
             redo: Vec::new(),
             resigned: None,
             reported: None,
-            tally: Tally { wins: vec![0; seats], cat: 0, games: 0 },
+            tally: Tally {
+                wins: vec![0; seats],
+                cat: 0,
+                games: 0,
+            },
         })
     }
 
-    pub(crate) fn replay(handle: Arc<Handle<G>>, record: &MatchRecord) -> Result<Self, EngineError> {
+    pub(crate) fn replay(
+        handle: Arc<Handle<G>>,
+        record: &MatchRecord,
+    ) -> Result<Self, EngineError> {
         let mut m = Self::new(handle, record.config.clone())?;
         for (i, rm) in record.moves.iter().enumerate() {
             let state = m.state().clone();
             let game = m.handle.game();
             if m.turn().is_over() {
-                return Err(EngineError::Replay(format!("move {} ({}) comes after the end of the game", i + 1, rm.mv)));
+                return Err(EngineError::Replay(format!(
+                    "move {} ({}) comes after the end of the game",
+                    i + 1,
+                    rm.mv
+                )));
             }
             let mv = game
                 .parse_move(&state, &rm.mv)
                 .map_err(|e| EngineError::Replay(format!("move {} ({}): {e}", i + 1, rm.mv)))?;
             let seat = m.turn().seat();
             let mut next = state.clone();
-            game.try_play(&mut next, mv).map_err(|e| EngineError::Replay(format!("move {}: {e}", i + 1)))?;
+            game.try_play(&mut next, mv)
+                .map_err(|e| EngineError::Replay(format!("move {}: {e}", i + 1)))?;
             m.push(mv, seat, rm.reason.clone(), next);
         }
         m.undo_budget = m.undo_limit().min(m.plies.len());
@@ -289,7 +312,9 @@ impl<G: Registered> MatchImpl<G> {
         };
         for (seat, learned) in record.learned.iter().enumerate() {
             if let (Some(v), Some(Some(p))) = (learned, m.players.get_mut(seat)) {
-                p.load_learned(v).map_err(|e| EngineError::Replay(format!("learned state of seat {seat}: {e}")))?;
+                p.load_learned(v).map_err(|e| {
+                    EngineError::Replay(format!("learned state of seat {seat}: {e}"))
+                })?;
             }
         }
         Ok(m)
@@ -345,7 +370,9 @@ impl<G: Registered> MatchImpl<G> {
                 Some(r) => format!("{} resigns: {} wins", names[r], names[w]),
                 None => format!("{} wins", names[w]),
             },
-            Outcome::Draw => self.rule_draw().unwrap_or_else(|| "draw: the Cat's game".to_string()),
+            Outcome::Draw => self
+                .rule_draw()
+                .unwrap_or_else(|| "draw: the Cat's game".to_string()),
             Outcome::Ended => match game.score(self.state()) {
                 Some(s) => format!("game over: score {s}"),
                 None => "game over".to_string(),
@@ -353,26 +380,55 @@ impl<G: Registered> MatchImpl<G> {
         }
     }
 
-    fn log_entry(&self, state: &G::State, seat: Option<Seat>, mv: G::Move, reason: Option<String>) -> LogEntry {
+    fn log_entry(
+        &self,
+        state: &G::State,
+        seat: Option<Seat>,
+        mv: G::Move,
+        reason: Option<String>,
+    ) -> LogEntry {
         let game = self.handle.game();
         let mv_text = game.format_move(state, mv);
-        let text = game.log_line(state, seat, mv, reason.as_deref()).unwrap_or_else(|| {
-            let who = match seat {
-                Some(s) => game.seats().get(s).copied().unwrap_or("?"),
-                None => "Chance",
-            };
-            let base = format!("{who}: {}", game.describe_move(state, mv));
-            match &reason {
-                Some(r) => format!("{base} ({r})"),
-                None => base,
-            }
-        });
-        LogEntry { ply: self.plies.len() + 1, seat, mv: mv_text, reason, text }
+        let text = game
+            .log_line(state, seat, mv, reason.as_deref())
+            .unwrap_or_else(|| {
+                let who = match seat {
+                    Some(s) => game.seats().get(s).copied().unwrap_or("?"),
+                    None => "Chance",
+                };
+                let base = format!("{who}: {}", game.describe_move(state, mv));
+                match &reason {
+                    Some(r) => format!("{base} ({r})"),
+                    None => base,
+                }
+            });
+        LogEntry {
+            ply: self.plies.len() + 1,
+            seat,
+            mv: mv_text,
+            reason,
+            text,
+        }
     }
 
-    fn push(&mut self, mv: G::Move, seat: Option<Seat>, reason: Option<String>, next: G::State) -> LogEntry {
-        let entry = self.log_entry(&self.states[self.states.len() - 1].clone(), seat, mv, reason);
-        self.plies.push(Ply { mv, seat, entry: entry.clone() });
+    fn push(
+        &mut self,
+        mv: G::Move,
+        seat: Option<Seat>,
+        reason: Option<String>,
+        next: G::State,
+    ) -> LogEntry {
+        let entry = self.log_entry(
+            &self.states[self.states.len() - 1].clone(),
+            seat,
+            mv,
+            reason,
+        );
+        self.plies.push(Ply {
+            mv,
+            seat,
+            entry: entry.clone(),
+        });
         self.states.push(next);
         entry
     }
@@ -464,7 +520,10 @@ impl<G: Registered> Match for MatchImpl<G> {
             game.legal_moves(state, &mut moves);
             legal_moves = moves
                 .into_iter()
-                .map(|m| MoveInfo { mv: game.format_move(state, m), cells: game.move_cells(state, m) })
+                .map(|m| MoveInfo {
+                    mv: game.format_move(state, m),
+                    cells: game.move_cells(state, m),
+                })
                 .collect();
         }
         let outcome = match turn {
@@ -479,7 +538,10 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .seats()
                 .iter()
                 .zip(&self.specs)
-                .map(|(n, s)| SeatView { name: n.to_string(), player: s.to_text() })
+                .map(|(n, s)| SeatView {
+                    name: n.to_string(),
+                    player: s.to_text(),
+                })
                 .collect(),
             position: game.format_position(state),
             turn,
@@ -490,7 +552,13 @@ impl<G: Registered> Match for MatchImpl<G> {
             legal_moves,
             view: game.view(state),
             board_text: game.render_text(state),
-            log: self.plies.iter().map(|p| p.entry.clone()).collect(),
+            // Games may fold a ply into the next line (Auto120's roll): empty lines are hidden.
+            log: self
+                .plies
+                .iter()
+                .filter(|p| !p.entry.text.is_empty())
+                .map(|p| p.entry.clone())
+                .collect(),
             score: game.score(state),
             can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
             can_redo: !self.redo.is_empty(),
@@ -501,7 +569,11 @@ impl<G: Registered> Match for MatchImpl<G> {
     fn turn(&self) -> Turn {
         if let Some(r) = self.resigned {
             let seats = self.handle.game().seats().len();
-            return Turn::Over(if seats == 2 { Outcome::Win(1 - r) } else { Outcome::Ended });
+            return Turn::Over(if seats == 2 {
+                Outcome::Win(1 - r)
+            } else {
+                Outcome::Ended
+            });
         }
         let t = self.handle.game().turn(self.state());
         if t.is_over() {
@@ -530,7 +602,9 @@ impl<G: Registered> Match for MatchImpl<G> {
                 let mut outcomes = Vec::new();
                 game.chance_outcomes(&state, &mut outcomes);
                 if outcomes.is_empty() {
-                    return Err(EngineError::Unsupported("a chance node without outcomes".into()));
+                    return Err(EngineError::Unsupported(
+                        "a chance node without outcomes".into(),
+                    ));
                 }
                 let mv = sample(&outcomes, &mut self.rng);
                 let mut next = state;
@@ -543,12 +617,16 @@ impl<G: Registered> Match for MatchImpl<G> {
                 Ok(Some(e))
             }
             Turn::Move(seat) => {
-                let Some(player) = self.players[seat].as_mut() else { return Ok(None) };
+                let Some(player) = self.players[seat].as_mut() else {
+                    return Ok(None);
+                };
                 match player.choose(&game, &state, seat, &mut self.rng) {
                     Some(choice) => {
                         let mut next = state;
                         game.try_play(&mut next, choice.mv).map_err(|e| {
-                            EngineError::Unsupported(format!("the computer player chose an illegal move: {e}"))
+                            EngineError::Unsupported(format!(
+                                "the computer player chose an illegal move: {e}"
+                            ))
                         })?;
                         if !self.has_human() {
                             self.begin_unit();
@@ -608,7 +686,10 @@ impl<G: Registered> Match for MatchImpl<G> {
                 _ => self.tally.cat = self.tally.cat.saturating_sub(1),
             }
         }
-        let mut unit = Unit { plies: Vec::new(), resigned: self.resigned.take() };
+        let mut unit = Unit {
+            plies: Vec::new(),
+            resigned: self.resigned.take(),
+        };
         if unit.resigned.is_none() {
             if self.has_human() {
                 // Take back plies until a human's own move has been taken back.
@@ -632,7 +713,9 @@ impl<G: Registered> Match for MatchImpl<G> {
     }
 
     fn redo(&mut self) -> bool {
-        let Some(unit) = self.redo.pop() else { return false };
+        let Some(unit) = self.redo.pop() else {
+            return false;
+        };
         for ply in unit.plies.into_iter().rev() {
             self.replay_ply(ply);
         }
@@ -674,11 +757,18 @@ impl<G: Registered> Match for MatchImpl<G> {
             moves: self
                 .plies
                 .iter()
-                .map(|p| RecordedMove { mv: p.entry.mv.clone(), reason: p.entry.reason.clone() })
+                .map(|p| RecordedMove {
+                    mv: p.entry.mv.clone(),
+                    reason: p.entry.reason.clone(),
+                })
                 .collect(),
             resigned: self.resigned,
             tally: self.tally.clone(),
-            learned: self.players.iter().map(|p| p.as_ref().and_then(|p| p.learned())).collect(),
+            learned: self
+                .players
+                .iter()
+                .map(|p| p.as_ref().and_then(|p| p.learned()))
+                .collect(),
         }
     }
 
@@ -696,7 +786,9 @@ impl<G: Registered> Match for MatchImpl<G> {
             return Err(EngineError::Invalid(format!("no seat {seat}")));
         }
         let spec = parse_player_spec(spec)?;
-        let player = self.handle.make_player(&spec, self.config.seed.wrapping_add(seat as u64 * 7919))?;
+        let player = self
+            .handle
+            .make_player(&spec, self.config.seed.wrapping_add(seat as u64 * 7919))?;
         self.players[seat] = player;
         self.specs[seat] = spec;
         if self.config.players.len() <= seat {

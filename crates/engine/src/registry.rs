@@ -18,6 +18,15 @@ pub struct GameEntry {
     /// The variant options.
     pub options: fn() -> Vec<VariantOption>,
     build: fn(&Variant) -> Result<Arc<dyn DynGame>, EngineError>,
+    check: fn(&Variant, u64) -> Result<(), String>,
+}
+
+impl GameEntry {
+    /// Runs the shared conformance checks ([`crate::conformance`]) on this game.
+    pub fn check(&self, variant: &str, seed: u64) -> Result<(), String> {
+        let v = Variant::parse(variant).map_err(|e| e.to_string())?;
+        (self.check)(&v, seed)
+    }
 }
 
 /// The registry entry of a game type.
@@ -27,13 +36,32 @@ pub fn entry<G: Registered>() -> GameEntry {
         let game = G::from_variant(v)?;
         Ok(Arc::new(Handle::new(game)))
     }
-    GameEntry { name: G::NAME, title: G::TITLE, summary: G::SUMMARY, options: G::options, build: build::<G> }
+    fn check<G: Registered>(v: &Variant, seed: u64) -> Result<(), String> {
+        let game = G::from_variant(v).map_err(|e| e.to_string())?;
+        crate::conformance::check_game(game, seed)
+    }
+    GameEntry {
+        name: G::NAME,
+        title: G::TITLE,
+        summary: G::SUMMARY,
+        options: G::options,
+        build: build::<G>,
+        check: check::<G>,
+    }
 }
 
 /// Every game, in the order they are listed.
 pub fn registry() -> Vec<GameEntry> {
     vec![
         entry::<tabula_tictactoe::TicTacToe>(),
+        entry::<tabula_hexapawn::Hexapawn>(),
+        entry::<tabula_kono::Kono>(),
+        entry::<tabula_mutorere::MuTorere>(),
+        entry::<tabula_nim::Nim>(),
+        entry::<tabula_northcott::Northcott>(),
+        entry::<tabula_auto120::Auto120>(),
+        entry::<tabula_samegame::SameGame>(),
+        entry::<tabula_poggle::Poggle>(),
     ]
 }
 
@@ -43,7 +71,9 @@ pub fn find(name: &str) -> Result<GameEntry, EngineError> {
     let wanted = norm(name);
     registry()
         .into_iter()
-        .find(|e| norm(e.name) == wanted || norm(e.name).replace('-', "") == wanted.replace('-', ""))
+        .find(|e| {
+            norm(e.name) == wanted || norm(e.name).replace('-', "") == wanted.replace('-', "")
+        })
         .ok_or_else(|| EngineError::UnknownGame(name.chars().take(40).collect()))
 }
 

@@ -153,6 +153,9 @@ pub fn random_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
 }
 
 impl Registered for Poggle {
+    fn play_limit(&self) -> Option<String> {
+        self.play_error()
+    }
     const NAME: &'static str = "poggle";
     const TITLE: &'static str = "Poggle";
     const SUMMARY: &'static str =

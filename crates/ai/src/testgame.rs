@@ -1,0 +1,83 @@
+//! A tiny game for the solvers' own tests: a pile of counters; take one or two;
+//! whoever cannot move loses. With `grow`, a player may also add one counter while
+//! the pile is below `cap`, which makes the game graph cyclic.
+
+use tabula_core::{Game, Outcome, ParseError, Turn, View};
+
+#[derive(Clone, Debug)]
+pub struct Pile {
+    pub start: u32,
+    pub grow: bool,
+    pub cap: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PileState {
+    pub n: u32,
+    pub to_move: usize,
+}
+
+impl Game for Pile {
+    type State = PileState;
+    type Move = i8;
+    fn name(&self) -> &'static str {
+        "pile"
+    }
+    fn seats(&self) -> &'static [&'static str] {
+        &["A", "B"]
+    }
+    fn initial_state(&self) -> PileState {
+        PileState {
+            n: self.start,
+            to_move: 0,
+        }
+    }
+    fn turn(&self, s: &PileState) -> Turn {
+        let mut v = Vec::new();
+        self.legal_moves(s, &mut v);
+        if v.is_empty() {
+            Turn::Over(Outcome::Win(1 - s.to_move))
+        } else {
+            Turn::Move(s.to_move)
+        }
+    }
+    fn legal_moves(&self, s: &PileState, out: &mut Vec<i8>) {
+        if s.n >= 1 {
+            out.push(-1);
+        }
+        if s.n >= 2 {
+            out.push(-2);
+        }
+        if self.grow && s.n < self.cap && s.n > 0 {
+            out.push(1);
+        }
+    }
+    fn play_unchecked(&self, s: &mut PileState, mv: i8) {
+        s.n = (s.n as i64 + mv as i64) as u32;
+        s.to_move = 1 - s.to_move;
+    }
+    fn parse_move(&self, _s: &PileState, text: &str) -> Result<i8, ParseError> {
+        text.parse().map_err(|_| ParseError::new("not a number"))
+    }
+    fn format_move(&self, _s: &PileState, mv: i8) -> String {
+        mv.to_string()
+    }
+    fn parse_position(&self, text: &str) -> Result<PileState, ParseError> {
+        let (n, m) = text
+            .split_once(' ')
+            .ok_or_else(|| ParseError::new("n side"))?;
+        Ok(PileState {
+            n: n.parse().map_err(|_| ParseError::new("n"))?,
+            to_move: m.parse().map_err(|_| ParseError::new("side"))?,
+        })
+    }
+    fn format_position(&self, s: &PileState) -> String {
+        format!("{} {}", s.n, s.to_move)
+    }
+    fn render_text(&self, s: &PileState) -> String {
+        self.format_position(s)
+    }
+    fn view(&self, _s: &PileState) -> View {
+        View::default()
+    }
+}

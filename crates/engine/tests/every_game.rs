@@ -1,0 +1,43 @@
+//! The shared checks, run for every registered game with several seeds.
+
+use tabula_engine::registry;
+
+#[test]
+fn every_registered_game_passes_the_shared_checks() {
+    let mut failures = Vec::new();
+    for entry in registry() {
+        for seed in 1..=3 {
+            if let Err(e) = entry.check("", seed) {
+                failures.push(format!("{} (seed {seed}): {e}", entry.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_game_lists_and_builds_with_its_defaults() {
+    for entry in registry() {
+        let handle = tabula_engine::build(entry.name, "").expect("default variant builds");
+        let info = handle.info();
+        assert_eq!(info.name, entry.name);
+        assert!(!info.seats.is_empty());
+        assert!(info.players.iter().any(|p| p.name == "random"));
+    }
+}
+
+#[test]
+fn unknown_games_and_options_are_refused_with_words() {
+    let e = tabula_engine::build("chess", "").err().expect("no chess");
+    assert!(e.to_string().contains("unknown game"));
+    for entry in registry() {
+        let e = tabula_engine::build(entry.name, "nosuchoption=1")
+            .err()
+            .expect("unknown option refused");
+        assert!(
+            e.to_string().contains("nosuchoption"),
+            "{}: {e}",
+            entry.name
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! Match behaviour through the object-safe interface: undo depth, redo, tallies,
+//! resignation, draw rules, replay, set-up moves.
+
+use tabula_core::{Outcome, Turn};
+use tabula_engine::{build, Match, MatchConfig};
+
+fn start(game: &str, players: &[&str], undo: Option<usize>) -> Box<dyn Match> {
+    build(game, "")
+        .unwrap()
+        .new_match(MatchConfig {
+            players: players.iter().map(|s| s.to_string()).collect(),
+            seed: 4,
+            position: None,
+            undo_depth: undo,
+        })
+        .unwrap()
+}
+
+#[test]
+fn undo_takes_back_the_human_move_and_the_reply_and_is_bounded_by_the_depth() {
+    let mut m = start("tictactoe", &["human", "perfect"], Some(2));
+    let empty = m.view().position;
+    m.play("5").unwrap();
+    m.advance().unwrap();
+    let after_one = m.view().position;
+    assert_eq!(m.view().log.len(), 2, "the computer answered");
+    let second = m.view().legal_moves[0].mv.clone();
+    m.play(&second).unwrap();
+    m.advance().unwrap();
+    let third = m.view().legal_moves[0].mv.clone();
+    m.play(&third).unwrap();
+    m.advance().unwrap();
+    assert!(m.undo());
+    assert!(m.undo());
+    assert_eq!(m.view().position, after_one);
+    assert!(!m.undo(), "the queue is only two deep");
+    assert_ne!(m.view().position, empty);
+    assert!(m.redo());
+    assert!(m.redo());
+    assert!(!m.redo());
+    assert_eq!(m.view().log.len(), 6);
+}
+
+#[test]
+fn bad_moves_leave_the_match_unchanged() {
+    let mut m = start("tictactoe", &["human", "human"], None);
+    m.play("5").unwrap();
+    let before = m.view();
+    for bad in ["5", "0", "10", "", "x", "99999999999999999999", "5 5"] {
+        assert!(m.play(bad).is_err(), "{bad:?} accepted");
+        assert_eq!(m.view(), before);
+    }
+}
+
+#[test]
+fn computer_seats_refuse_human_moves() {
+    let mut m = start("tictactoe", &["perfect", "human"], None);
+    // X (the computer) has already moved; O is to move.
+    assert_eq!(m.view().log.len(), 1);
+    assert_eq!(m.turn(), Turn::Move(1));
+    let mut m2 = start("tictactoe", &["perfect", "perfect"], None);
+    assert!(m2.turn().is_over());
+    assert!(m2.play("1").is_err());
+}
+
+#[test]
+fn tallies_count_wins_and_the_cat_across_games() {
+    let mut m = start("hexapawn", &["human", "perfect"], None);
+    m.resign().unwrap();
+    assert_eq!(m.turn(), Turn::Over(Outcome::Win(1)));
+    assert_eq!(m.view().tally.wins, vec![0, 1]);
+    m.new_game();
+    m.resign().unwrap();
+    assert_eq!(m.view().tally.wins, vec![0, 2]);
+    // Undoing a finished game takes it out of the tally again.
+    assert!(m.undo());
+    assert_eq!(m.view().tally.wins, vec![0, 1]);
+    let mut c = start("tictactoe", &["perfect", "perfect"], None);
+    assert_eq!(c.view().tally.cat, 1);
+    c.new_game();
+    c.advance().unwrap();
+    assert_eq!(c.view().tally.cat, 2);
+    assert_eq!(c.view().tally.games, 2);
+}
+
+#[test]
+fn threefold_repetition_ends_actual_play_in_a_draw() {
+    // Mu Torere between two random players cycles; the match must end.
+    let m = start("mu-torere", &["random", "random"], None);
+    assert!(m.turn().is_over(), "random vs random Mu Torere did not end");
+}
+
+#[test]
+fn records_replay_exactly_including_dice() {
+    let mut m = start("auto120", &["random", "random"], None);
+    m.advance().unwrap();
+    let record = m.record();
+    assert!(record
+        .moves
+        .iter()
+        .any(|mv| mv.mv.contains("roll") || mv.mv.contains('r')));
+    let again = build("auto120", "").unwrap().resume(&record).unwrap();
+    assert_eq!(again.view().position, m.view().position);
+    assert_eq!(again.view().log, m.view().log);
+}
+
+#[test]
+fn undo_depth_below_two_is_refused() {
+    let e = build("tictactoe", "")
+        .unwrap()
+        .new_match(MatchConfig {
+            players: vec![],
+            seed: 1,
+            position: None,
+            undo_depth: Some(1),
+        })
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("at least 2"));
+}
+
+#[test]
+fn a_custom_start_position_is_played_perfectly() {
+    let mut m = build("tictactoe", "")
+        .unwrap()
+        .new_match(MatchConfig {
+            players: vec!["human".into(), "perfect".into()],
+            seed: 2,
+            position: Some("XX./.O./... O".into()),
+            undo_depth: None,
+        })
+        .unwrap();
+    // O must block at 3.
+    m.advance().unwrap();
+    assert_eq!(
+        m.view().log.first().map(|e| e.mv.clone()),
+        Some("3".to_string())
+    );
+}

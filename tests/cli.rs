@@ -1,0 +1,318 @@
+//! The `tabula` binary as users run it: JSON outputs, the terminal monitor, errors.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .output()
+        .expect("tabula runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = tabula(args);
+    assert!(
+        out.status.success(),
+        "tabula {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn play(args: &[&str], input: &str) -> (Output, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula play runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    let out = child.wait_with_output().expect("tabula play ends");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    (out, text)
+}
+
+#[test]
+fn tictactoe_strong_solution_has_5478_positions_and_a_drawn_start() {
+    let v = json(&["solve", "tictactoe", "--json"]);
+    assert_eq!(v["positions"], 5478);
+    assert_eq!(v["start"]["value"], "draw");
+    let total =
+        v["wins"].as_u64().unwrap() + v["losses"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
+    assert_eq!(total, 5478);
+}
+
+#[test]
+fn hexapawn_start_is_lost_for_white() {
+    let v = json(&["solve", "hexapawn", "--json"]);
+    assert_eq!(v["start"]["value"], "loss");
+}
+
+#[test]
+fn mu_torere_matches_the_published_analysis() {
+    let v = json(&["solve", "mu-torere", "--json"]);
+    assert_eq!(
+        (
+            v["positions"].as_u64(),
+            v["wins"].as_u64(),
+            v["losses"].as_u64(),
+            v["draws"].as_u64()
+        ),
+        (Some(1180), Some(208), Some(128), Some(844))
+    );
+    assert_eq!(v["start"]["value"], "draw");
+}
+
+#[test]
+fn nim_analysis_finds_the_losing_position_and_the_single_winning_move() {
+    let v = json(&["analyze", "nim", "--position", "1 2 3", "--json"]);
+    assert_eq!(v["value"], "loss");
+    let v = json(&["analyze", "nim", "--position", "3 4 5", "--json"]);
+    assert_eq!(v["value"], "win");
+    let winning: Vec<&Value> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"] == "win")
+        .collect();
+    assert_eq!(winning.len(), 1, "{winning:?}");
+    let wm = &v["extra"]["winning_moves"];
+    assert_eq!(wm.as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            wm[0]["heap"].as_u64(),
+            wm[0]["from"].as_u64(),
+            wm[0]["to"].as_u64()
+        ),
+        (Some(1), Some(3), Some(1))
+    );
+}
+
+#[test]
+fn the_scoring_system_identities_hold() {
+    for (expr, nimber) in [
+        ("1* + 2* + 3*", 0),
+        ("1* + 2*", 3),
+        ("1* + 3*", 2),
+        ("2* + 3*", 1),
+        ("5* + 5*", 0),
+    ] {
+        let v = json(&["cgt", expr, "--json"]);
+        assert_eq!(v["integer"], 0, "{expr}");
+        assert_eq!(v["nimber"], nimber, "{expr}");
+    }
+    let v = json(&["cgt", "1* + 2* + 3*", "--json"]);
+    assert_eq!(v["winner"], "second_player");
+}
+
+#[test]
+fn analyze_grades_every_move_best_first() {
+    let v = json(&[
+        "analyze",
+        "tictactoe",
+        "--position",
+        "X.O/.X./... O",
+        "--json",
+    ]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 6);
+    // O must block on 9 to draw; every other move loses.
+    assert_eq!(moves[0]["move"], "9");
+    assert_eq!(moves[0]["value"], "draw");
+    assert!(moves[1..].iter().all(|m| m["value"] == "loss"));
+}
+
+#[test]
+fn play_reprompts_on_bad_input_and_ends_cleanly_at_end_of_input() {
+    let (out, text) = play(&["hexapawn", "--ai", "random"], "\nfoo\n7 5\n9 9 9\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.matches("Try again").count(), 4, "{text}");
+    assert!(text.contains("End of input"), "{text}");
+}
+
+#[test]
+fn play_keeps_score_with_the_cat_and_offers_another_game() {
+    // Perfect against perfect: always the Cat's game in tic-tac-toe.
+    let (out, text) = play(
+        &[
+            "tictactoe",
+            "--human",
+            "none",
+            "--ai",
+            "perfect",
+            "--games",
+            "3",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    assert!(text.contains("Scores: X 0, O 0 (Cat got 3)"), "{text}");
+    // A human resigning loses and is asked to play again.
+    let (_, text) = play(&["hexapawn", "--ai", "perfect"], "resign\nn\n");
+    assert!(text.contains("White resigns: Black wins"), "{text}");
+    assert!(text.contains("Play again?"), "{text}");
+    assert!(
+        text.contains("Scores: White 0, Black 1 (Cat got 0)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_saved_game_resumes_where_it_stopped() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    let f = file.to_str().unwrap();
+    let (out, _) = play(&["tictactoe", "--human", "both", "--save", f], "5\n1\n");
+    assert!(out.status.success());
+    let (_, text) = play(&["tictactoe", "--resume", f], "moves\n");
+    assert!(text.contains(" O | 2 | 3"), "{text}");
+    assert!(text.contains("Legal moves: 2, 3, 4, 6, 7, 8, 9"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_requests_fail_with_a_message_and_exit_code_2() {
+    for args in [
+        vec!["solve", "chess"],
+        vec!["solve", "tictactoe", "--variant", "size=3"],
+        vec!["analyze", "tictactoe", "--position", "XXX/XXX/XXX O"],
+        vec!["play", "tictactoe", "--human", "sometimes"],
+        vec!["play", "tictactoe", "--level", "101"],
+        vec!["simulate", "tictactoe", "--players", "random"],
+        vec!["cgt", "1* + banana"],
+    ] {
+        let out = tabula(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("tabula: ") && err.len() > 12,
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn simulation_is_reproducible_and_reports_a_confidence_interval() {
+    let a = json(&[
+        "simulate",
+        "tictactoe",
+        "--games",
+        "200",
+        "--players",
+        "perfect,random",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    let b = json(&[
+        "simulate",
+        "tictactoe",
+        "--games",
+        "200",
+        "--players",
+        "perfect,random",
+        "--seed",
+        "7",
+        "--json",
+    ]);
+    assert_eq!(a["wins"], b["wins"]);
+    assert_eq!(a["games"], 200);
+    // Perfect never loses.
+    assert_eq!(a["wins"][1], 0);
+    let (lo, hi, p) = (
+        a["win_rate"]["low"].as_f64().unwrap(),
+        a["win_rate"]["high"].as_f64().unwrap(),
+        a["win_rate"]["value"].as_f64().unwrap(),
+    );
+    assert!(lo <= p && p <= hi);
+}
+
+#[test]
+fn training_reports_the_fields_users_rely_on() {
+    let v = json(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "100",
+        "--opponent",
+        "exploit",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    for key in [
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "last_loss",
+        "unbeatable_after",
+        "matchboxes",
+        "beads",
+        "curve",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert!(
+        v["unbeatable_after"].as_u64().is_some_and(|g| g <= 100),
+        "{v}"
+    );
+}
+
+#[test]
+fn play_saves_into_and_resumes_from_the_database() {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("t.db");
+    let db = db.to_str().unwrap();
+    let (out, _) = play(
+        &[
+            "hexapawn",
+            "--human",
+            "both",
+            "--db",
+            db,
+            "--save-as",
+            "lesson 1",
+        ],
+        "7 4\n2 4\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (out, text) = play(
+        &["hexapawn", "--db", db, "--resume-saved", "lesson 1"],
+        "moves\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Black captured on 4: White to move with pawns on 8 and 9 only, 8 can take back.
+    assert!(text.contains("White's move"), "{text}");
+    assert!(text.contains("8 4") && !text.contains("7 4,"), "{text}");
+    let (out, _) = play(
+        &["hexapawn", "--db", db, "--resume-saved", "no such game"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
