@@ -623,3 +623,131 @@ fn sessions_survive_a_restart_of_the_server() {
     let _ = tx.send(());
     handle.join().unwrap();
 }
+
+#[test]
+fn out_of_range_variant_options_of_every_game_are_refused() {
+    let s = Server::start();
+    let (_, games) = s.get("/api/games");
+    let mut checked = 0;
+    for g in games.as_array().unwrap() {
+        let name = g["name"].as_str().unwrap();
+        let mut options: Vec<String> = g["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap().to_string())
+            .collect();
+        options.push("no_such_option".into());
+        for opt in options {
+            for value in ["-1", "99999999999999999999999", "9999999x9999999"] {
+                let variant = format!("{opt}={value}");
+                let (st, err) = s.post("/api/sessions", &json!({"game": name, "variant": variant}));
+                assert_eq!(st, 400, "{name} {variant}: {err}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 3);
+    assert_eq!(
+        s.store().read(|r| r.session_ids()).unwrap().len(),
+        0,
+        "no session was made"
+    );
+}
+
+#[test]
+fn every_registered_game_plays_saves_and_replays_through_the_api() {
+    let s = Server::start();
+    let (_, games) = s.get("/api/games");
+    for g in games.as_array().unwrap() {
+        let name = g["name"].as_str().unwrap();
+        let (id, mut view) = s.session(json!({"game": name, "seed": 9}));
+        for _ in 0..6 {
+            if !view["outcome"].is_null() {
+                break;
+            }
+            let (st, out) = if view["human_to_move"] == json!(true) {
+                play(&s, &id, &first_legal(&view))
+            } else {
+                s.post(&format!("/api/sessions/{id}/step"), &json!({}))
+            };
+            assert_eq!(st, 200, "{name}: {out}");
+            view = out["view"].clone();
+        }
+        let played = moves_of(&view);
+        let stored: Vec<String> = s
+            .store()
+            .session(&id)
+            .unwrap()
+            .unwrap()
+            .moves
+            .into_iter()
+            .map(|m| m.mv)
+            .collect();
+        // The log may fold some plies (dice rolls shown with the move they
+        // belong to), so the logged moves are a subsequence of the stored ones.
+        let mut rest = stored.iter();
+        assert!(
+            played.iter().all(|m| rest.any(|x| x == m)),
+            "{name}: logged {played:?}, stored {stored:?}"
+        );
+        assert!(stored.len() >= played.len());
+        let (_, saved) = s.post(&format!("/api/sessions/{id}/save"), &json!({}));
+        let sid = saved["saved"]["id"].as_str().unwrap();
+        let (st, resumed) = s.post(&format!("/api/saved/{sid}/resume"), &json!({}));
+        assert_eq!(st, 201, "{name}: {resumed}");
+        assert_eq!(
+            resumed["view"]["position"], view["position"],
+            "{name}: the save replays exactly"
+        );
+        assert_eq!(moves_of(&resumed["view"]), played, "{name}");
+    }
+}
+
+#[test]
+fn puzzles_that_end_record_their_best_results() {
+    let s = Server::start();
+    let (_, games) = s.get("/api/games");
+    for g in games
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["puzzle"] == json!(true))
+    {
+        let name = g["name"].as_str().unwrap();
+        let (id, mut view) = s.session(json!({"game": name, "seed": 3}));
+        for _ in 0..400 {
+            if !view["outcome"].is_null()
+                || view["legal_moves"]
+                    .as_array()
+                    .map_or(true, |l| l.is_empty())
+            {
+                break;
+            }
+            let (st, out) = play(&s, &id, &first_legal(&view));
+            assert_eq!(st, 200, "{name}: {out}");
+            view = out["view"].clone();
+        }
+        if view["outcome"].is_null() {
+            eprintln!("{name}: the first legal moves did not end it; nothing to check");
+            continue;
+        }
+        let (_, best) = s.get(&format!("/api/best/{name}"));
+        let best = best.as_array().unwrap();
+        if let Some(score) = view["score"].as_i64() {
+            assert!(
+                best.iter()
+                    .any(|b| b["metric"] == "score" && b["value"] == score),
+                "{name}: {best:?}"
+            );
+        } else if view["outcome"]["kind"] == "win" {
+            let n = moves_of(&view).len();
+            assert!(
+                best.iter()
+                    .any(|b| b["metric"] == "moves" && b["value"] == n),
+                "{name}: {best:?}"
+            );
+        }
+        eprintln!("{name}: best results {best:?}");
+    }
+}
