@@ -205,8 +205,17 @@ impl Sessions {
             return Err(ApiError::not_found("no such session"));
         }
         if let Some(s) = self.live.read().ok().and_then(|l| l.get(id).cloned()) {
-            s.last_used.store(self.now_ms(), Ordering::Relaxed);
-            return Ok(s);
+            if !s.inner.is_poisoned() {
+                s.last_used.store(self.now_ms(), Ordering::Relaxed);
+                return Ok(s);
+            }
+            // An engine panic left this match half-changed: rebuild it from the
+            // last state that was written.
+            if let Ok(mut live) = self.live.write() {
+                if live.get(id).is_some_and(|cur| Arc::ptr_eq(cur, &s)) {
+                    live.remove(id);
+                }
+            }
         }
         let record = self
             .store
