@@ -8,7 +8,8 @@
 //! Options: `--seconds S` (per board), `--seeds A-B`, `--size WxH`,
 //! `--colours K`, `--search-seed N`, `--beam` (Monte-Carlo beam search instead of
 //! nested search), `--level N` / `--width N` (fixed work instead of a time budget).
-//! Every reported line is replayed with the rules to check its score.
+//! Every reported line is replayed with the rules to check its score. `stages`
+//! lists the levels run (`2x3*`: level 2 three times, the last cut by the clock).
 
 use std::time::Instant;
 use tabula_samegame::search::{search, Algorithm, SearchOptions};
@@ -72,7 +73,14 @@ fn main() {
         let stages: Vec<String> = result
             .stages
             .iter()
-            .map(|s| format!("{}{}", s.size, if s.completed { "" } else { "*" }))
+            .map(|s| {
+                let runs = if s.runs > 1 {
+                    format!("x{}", s.runs)
+                } else {
+                    String::new()
+                };
+                format!("{}{runs}{}", s.size, if s.completed { "" } else { "*" })
+            })
             .collect();
         println!(
             "board {seed:>2}: score {:>5}  cleared {:<5}  moves {:>3}  {:>5.1} s  playouts {:>8}  stages {}",
