@@ -191,9 +191,9 @@ export class GamePage {
         this.hintList),
       info.puzzle ? null : card('Players', this.playersEl),
       this.extras?.panel ?? null,
-      card('Colours', this.#coloursEditor()),
+      (this.coloursCard = card('Colours', this.#coloursEditor())),
       card('Move log', this.logList),
-      card('Score', this.tallyEl),
+      info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this.#saveForm(), this.savedEl),
     );
 
@@ -298,6 +298,8 @@ export class GamePage {
     this.#renderTally();
     this.#renderLegend();
     this.#renderFreeMoves();
+    // Seat colours mean nothing on a puzzle without pieces (SameGame, Poggle).
+    this.coloursCard.hidden = !!this.info.puzzle && !(mv.view.pieces || []).length;
     this.undoBtn.disabled = !mv.can_undo;
     this.redoBtn.disabled = !mv.can_redo;
     this.resignBtn.hidden = !!this.info.puzzle;
@@ -399,7 +401,8 @@ export class GamePage {
     fill(this.logList, ...log.map((e, i) => h('li', {
       class: [e.seat === null || e.seat === undefined ? 'chance' : `seat-${e.seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     },
-    e.seat !== null && e.seat !== undefined ? h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }) : h('span.die-mark', '⚄'),
+    e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
+      : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
     h('span.log-text', e.text || e.move),
     e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', e.reason) : null)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
@@ -863,7 +866,9 @@ export class GamePage {
     } else if (d.note) {
       parts.push(h('p.muted.small', d.note));
     }
-    if (d.extra && !this.extras?.rendersExtra) parts.push(extraTable(d.extra));
+    if (d.extra && !this.extras?.rendersExtra) {
+      parts.push(h('details', { open: !graded.length }, h('summary', 'Analysis'), extraTable(d.extra)));
+    }
     fill(this.hintList, ...parts);
   }
 

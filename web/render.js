@@ -171,6 +171,8 @@ export class Board {
     const seen = new Set();
     const u = this.unit;
     const cx0 = this.box.x + this.box.w / 2;
+    // On a board of coloured cells (SameGame) an uncoloured cell is empty space.
+    const colouredBoard = cells.some((c) => c.colour !== undefined && c.colour !== null);
     const cy0 = this.box.y + this.box.h / 2;
     for (const c of cells) {
       seen.add(c.id);
@@ -188,6 +190,7 @@ export class Board {
       const classes = ['cell', shapeName];
       if (c.mark) classes.push('mark-' + safeClass(c.mark));
       if (c.colour !== undefined && c.colour !== null) classes.push('coloured');
+      else if (colouredBoard) classes.push('void');
       entry.g.setAttribute('class', classes.join(' '));
       entry.g.dataset.mark = c.mark || '';
       const m = Math.min(c.w, c.h);
@@ -233,6 +236,14 @@ export class Board {
           entry.label.setAttribute('font-size', size);
           entry.label.setAttribute('text-anchor', 'middle');
           entry.label.setAttribute('dominant-baseline', 'central');
+        } else if (text.length > 3 && this.#freeAt(cells, c.x - c.w / 2, c.y + c.h / 2)) {
+          // A long label (a heap's name) goes in the free space left of its cell.
+          entry.label.setAttribute('x', c.x - m * 0.12);
+          entry.label.setAttribute('y', c.y + c.h / 2);
+          entry.label.setAttribute('font-size', m * 0.26);
+          entry.label.setAttribute('text-anchor', 'end');
+          entry.label.setAttribute('dominant-baseline', 'central');
+          entry.g.classList.add('label-outside');
         } else {
           const size = m * (text.length > 2 ? 0.15 : 0.17);
           entry.label.setAttribute('x', c.x + m * 0.09);
@@ -249,6 +260,11 @@ export class Board {
         this.cells.delete(id);
       }
     }
+  }
+
+  #freeAt(cells, x, y) {
+    if (x < this.box.x) return false;
+    return !cells.some((o) => x >= o.x && x <= o.x + o.w && y >= o.y && y <= o.y + o.h);
   }
 
   #drawPieces(pieces, animate) {
@@ -345,7 +361,7 @@ export class Board {
       cy = cell.y + (cell.h - step * rows) / 2 + step * (row + 0.5) + (rows < cols ? step * 0.15 : 0);
     }
     const owner = p.owner;
-    const fill = owner === undefined || owner === null ? '#e9e4d8' : this.seatColour(owner);
+    const fill = owner === undefined || owner === null ? '#c89b5a' : this.seatColour(owner);
     g.style.transform = `translate(${cx}px, ${cy}px)`;
     g.dataset.owner = owner ?? '';
     g.dataset.cell = '';
@@ -381,6 +397,7 @@ export class Board {
     for (const [id, entry] of this.cells) {
       for (const [cls, set] of Object.entries(sets)) entry.g.classList.toggle(cls, set.has(id));
     }
+    this.svg.classList.toggle('has-group', sets['in-group'].size > 0);
     this.overlayLayer.replaceChildren();
     for (const id of sets.target) {
       const c = this.cells.get(id)?.data;
@@ -425,7 +442,7 @@ export class Board {
 
   #badge(c, badge) {
     const m = Math.min(c.w, c.h);
-    const size = Math.max(m * 0.3, this.unit * 0.3);
+    const size = Math.max(m * 0.24, this.unit * 0.22);
     const text = badge.text;
     const w = size * (0.62 * text.length + 0.7);
     const h = size * 1.1;
