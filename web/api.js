@@ -67,7 +67,7 @@ export const tallies = (game) => api.get(`/api/tallies?game=${enc(game)}`);
 export const best = (game) => api.get(`/api/best/${enc(game)}`);
 
 /// Starts a background job and follows its event stream. `onProgress(data)` gets
-/// every progress event's data; the promise resolves with the `done` result.
+/// every progress event's data; the promise resolves with the job's report.
 export async function runJob(body, onProgress = () => {}) {
   const started = await api.post('/api/jobs', body);
   const id = started.job_id ?? started.id;
@@ -86,7 +86,9 @@ export async function runJob(body, onProgress = () => {}) {
       finished = true;
       source.close();
       const data = parse(e);
-      resolve(data.result !== undefined ? data.result : data);
+      // The server wraps a job's report: {"result": {"report": ..., "cached"?, "stored"?}}.
+      const result = data.result !== undefined ? data.result : data;
+      resolve(result && typeof result === 'object' && result.report !== undefined ? result.report : result);
     });
     source.addEventListener('error', (e) => {
       if (finished) return;

@@ -281,16 +281,16 @@ class Auto120Panel {
 
   renderTable(rows) {
     const pct = (x) => `${(100 * x).toFixed(1)}%`;
-    fill(this.tableEl, h('table.table',
-      h('thead', h('tr', h('th', 'Player A'), h('th', 'Player B'), h('th', 'A wins'), h('th', '95% interval'), h('th', 'Games'))),
+    fill(this.tableEl, h('table.table.sim',
+      h('caption', `${formatNumber(rows[0]?.r.games ?? 0)} games per pair; A's share of all games, with its 95% interval`),
+      h('thead', h('tr', h('th', 'A'), h('th', 'B'), h('th.num', 'A wins'), h('th.num', '95%'))),
       h('tbody', ...rows.map(({ a, b, r }) => {
         const games = r.games || 1;
         const rate = r.win_rate?.value ?? (r.wins?.[0] ?? 0) / games;
         return h('tr',
           h('td', a), h('td', b),
           h('td.num', h('span.rate-bar', { style: `--rate:${rate}` }), pct(rate)),
-          h('td.num.muted', r.win_rate ? `${pct(r.win_rate.low)} – ${pct(r.win_rate.high)}` : ''),
-          h('td.num', formatNumber(r.games)));
+          h('td.num.muted', r.win_rate ? `${Math.round(100 * r.win_rate.low)}–${Math.round(100 * r.win_rate.high)}%` : ''));
       }))));
   }
 }

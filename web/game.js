@@ -378,6 +378,10 @@ export class GamePage {
         items.push(h('li', h('span.swatch.round', { style: `background:${colour};border-color:${shade(colour)}` }), h('span', `${s.name} — ${who}`)));
       });
     }
+    const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
+    if (colours.length && colours.length <= 12) {
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', `colour ${c}`)));
+    }
     const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
     for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
     fill(this.legendEl, h('ul', ...items));
@@ -629,6 +633,12 @@ export class GamePage {
     return [...new Set(this.#legal().map((m) => m.cells[0]).filter((c) => c !== undefined))];
   }
 
+  /// Cells where a move starts, unless that is every cell (Poggle), where it says nothing.
+  #movableMarks() {
+    const starts = this.#starts();
+    return starts.length >= (this.mv?.view.cells || []).length ? [] : starts;
+  }
+
   #highlight() {
     const prefix = this.selection;
     const targets = prefix.length
@@ -637,7 +647,7 @@ export class GamePage {
     this.board.setHighlights({
       selected: prefix,
       targets,
-      starts: this.#starts(),
+      starts: this.#movableMarks(),
       group: this.group || [],
       recent: this.recent || [],
       badges: this.hintData ? this.#hintBadges() : null,

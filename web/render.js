@@ -446,8 +446,10 @@ export class Board {
     const text = badge.text;
     const w = size * (0.62 * text.length + 0.7);
     const h = size * 1.1;
-    const x = c.shape === 'circle' ? c.x + c.w - w * 0.3 : c.x + c.w - w - m * 0.05;
-    const y = c.shape === 'circle' ? c.y - h * 0.7 : c.y + c.h - h - m * 0.05;
+    // Inside the cell, so a badge never seems to belong to a neighbour: bottom right
+    // of a square, bottom middle of a circle.
+    const x = c.shape === 'circle' ? c.x + (c.w - w) / 2 : c.x + c.w - w - m * 0.05;
+    const y = c.shape === 'circle' ? c.y + c.h - h * 1.05 : c.y + c.h - h - m * 0.05;
     const g = el('g', { class: `badge badge-${badge.kind}` }, this.badgeLayer);
     if (badge.title) el('title', {}, g).textContent = badge.title;
     el('rect', { x, y, width: w, height: h, rx: h / 2 }, g);
