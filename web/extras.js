@@ -343,7 +343,7 @@ class SameGamePanel {
     }
     fill(this.bestEl, h('ol.best-list', ...list.slice(0, 10).map((b) => h('li',
       h('strong', formatNumber(b.value ?? b.score ?? b.best)),
-      h('span.muted.small', [b.player === 'human' ? 'you' : b.player, b.variant, when(b.achieved_at)].filter(Boolean).join(' · '))))));
+      h('span.muted.small', [b.player === 'human' ? 'you' : b.player, b.variant === this.page.info.variant ? null : b.variant, when(b.achieved_at)].filter(Boolean).join(' · '))))));
   }
 
   async letComputerPlay() {
@@ -360,14 +360,15 @@ class SameGamePanel {
       const line = result.moves || [];
       this.note.textContent = `Found a line of ${line.length} moves scoring ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}. Replaying it…`;
       this.stopBtn.hidden = false;
+      let lost = false;
       for (const step of line) {
         if (this.stopped || !page.alive) break;
         const width = Math.round(page.mv.view.width);
         const id = Array.isArray(step) ? step[0] * width + step[1] : step;
-        const move = (page.mv.legal_moves || []).find((m) => m.cells[0] === id) ||
+        const move = page.moveAt(id) ||
           (typeof step === 'string' ? (page.mv.legal_moves || []).find((m) => m.move === step) : null);
         if (!move) {
-          this.note.textContent = 'The replay lost its way (the board changed); stopped.';
+          lost = true;
           break;
         }
         page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(id)?.mark).map((c) => c.id);
@@ -377,8 +378,9 @@ class SameGamePanel {
         page.group = [];
         await sleep(250);
       }
-      if (!this.stopped) this.note.textContent = `The computer's line scored ${formatNumber(page.mv.score)}.`;
-      else this.note.textContent = 'Replay stopped.';
+      if (lost) this.note.textContent = 'The replay lost its way (the board changed); stopped.';
+      else if (this.stopped) this.note.textContent = 'Replay stopped.';
+      else this.note.textContent = `The computer's line scored ${formatNumber(page.mv.score)}${page.mv.outcome ? '' : ' so far'}.`;
     } catch (e) {
       this.note.textContent = '';
       toast(e.message);

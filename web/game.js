@@ -675,6 +675,7 @@ export class GamePage {
       this.#say('Wait a moment: it is not your turn.');
       return;
     }
+    id = this.#groupStart(id);
     let prefix = [...this.selection, id];
     let cands = this.#candidates(prefix);
     if (!cands.length && this.selection.length) {
@@ -706,6 +707,24 @@ export class GamePage {
     this.#highlight();
     const n = new Set(cands.map((m) => m.cells[prefix.length])).size;
     this.#say(`Selected ${this.#cellName(id)}: ${n} place${n === 1 ? '' : 's'} to go, highlighted.`);
+  }
+
+  /// Cells sharing a group mark (`g12`: a SameGame group) act as one: a click on
+  /// any of them means the cell the group's move is listed under.
+  #groupStart(id) {
+    const mark = this.board.cellData(id)?.mark;
+    if (!mark || !/^g\d+$/.test(mark) || this.selection.length) return id;
+    const starts = new Set(this.#starts());
+    if (starts.has(id)) return id;
+    const other = (this.mv.view.cells || []).find((c) => c.mark === mark && starts.has(c.id));
+    return other ? other.id : id;
+  }
+
+  /// The legal move a click on `id` would play, if one cell decides it (SameGame replay).
+  moveAt(id) {
+    const start = this.#groupStart(id);
+    const moves = this.#candidates([start]);
+    return moves.length === 1 ? moves[0] : null;
   }
 
   #cellName(id) {

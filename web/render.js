@@ -172,7 +172,9 @@ export class Board {
     const u = this.unit;
     const cx0 = this.box.x + this.box.w / 2;
     // On a board of coloured cells (SameGame) an uncoloured cell is empty space.
-    const colouredBoard = cells.some((c) => c.colour !== undefined && c.colour !== null);
+    // Sticky: a cleared board is still a board of (no) blocks.
+    this.colouredBoard ||= cells.some((c) => c.colour !== undefined && c.colour !== null);
+    const colouredBoard = this.colouredBoard;
     const cy0 = this.box.y + this.box.h / 2;
     for (const c of cells) {
       seen.add(c.id);
