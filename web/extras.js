@@ -58,6 +58,10 @@ class LearnPanel {
     this.trainBtn = h('button.btn', { type: 'button', onclick: () => this.train(Number(games.value), opponent.value) }, 'Train');
     this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => page.setComputer(defaults.player) },
       `Play against the ${defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine`);
+    this.playTrained = h('button.btn.btn-small', {
+      type: 'button', hidden: true,
+      onclick: () => page.restartWith(page.info.seats.map((_, i) => (i === defaults.seat ? defaults.player : 'human'))),
+    }, 'Play the trained machine');
     this.panel = card('Watch it learn',
       h('p.small', defaults.player === 'menace'
         ? 'MENACE keeps a matchbox of beads for every position it meets: beads for moves that led to wins are added, those that lost are taken away.'
@@ -68,7 +72,8 @@ class LearnPanel {
       h('div.train-form', h('span', 'Against'), opponent, games, this.trainBtn),
       this.bar,
       this.plotEl,
-      this.summary);
+      this.summary,
+      this.playTrained);
   }
 
   learnerSeat(mv) {
@@ -96,21 +101,25 @@ class LearnPanel {
   renderBoxes(data, mv, seat) {
     const learned = data?.learned ?? data;
     const boxes = learned?.boxes || [];
+    const games = learned?.games ?? 0;
     const current = data?.current ?? boxes.find((b) => b.position === mv.position);
-    const parts = [h('p.small', `${mv.seats[seat].name} has ${boxes.length} matchbox${boxes.length === 1 ? '' : 'es'} after ${learned?.games ?? 0} game${learned?.games === 1 ? '' : 's'}.`)];
+    const parts = [h('p.small', `${mv.seats[seat].name} has ${boxes.length} matchbox${boxes.length === 1 ? '' : 'es'} after ${games} game${games === 1 ? '' : 's'}.`)];
     if (current) {
-      parts.push(h('p.small.strong', mv.to_move === seat ? 'The box for this position:' : 'The box for this position (the machine moves here):'));
-      parts.push(matchbox(current));
-    } else {
-      parts.push(h('p.muted.small', 'No box for this exact position yet (the machine opens one the first time it must move here).'));
+      parts.push(h('p.small.strong', 'The box for this position:'), matchbox(current));
     }
-    if (boxes.length) {
-      const recent = [...boxes].slice(-12).reverse();
-      parts.push(h('details.all-boxes',
-        h('summary', `Recently opened boxes (${Math.min(12, boxes.length)} of ${boxes.length})`),
-        h('div.box-grid', ...recent.map((b) => matchbox(b, true)))));
+    const recent = [...boxes].reverse().filter((b) => b !== current);
+    if (recent.length) {
+      parts.push(h('p.small.strong', current ? 'Other boxes, latest first:' : 'Its boxes, latest first (one bead colour per move):'));
+      parts.push(h('div.box-grid', ...recent.slice(0, 4).map((b) => matchbox(b, true))));
+      if (recent.length > 4) {
+        parts.push(h('details.all-boxes',
+          h('summary', `${recent.length - 4} more`),
+          h('div.box-grid', ...recent.slice(4, 40).map((b) => matchbox(b, true)))));
+      }
+    } else if (!current) {
+      parts.push(h('p.muted.small', 'No boxes yet: the machine opens one the first time it must move in a position.'));
     }
-    fill(this.boxEl, ...parts);
+    this.boxEl.replaceChildren(...parts);
   }
 
   async train(games, opponent) {
@@ -147,7 +156,8 @@ class LearnPanel {
           (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
           (result.last_loss ? ` · last loss in game ${result.last_loss} of this round` : '');
       }
-      toast(`Trained for ${done} games. Start a new game against the ${this.defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine to play the trained one.`, 'success', 5000);
+      this.playTrained.hidden = false;
+      toast(`Trained for ${done} games.`, 'success', 3000);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {
@@ -175,8 +185,8 @@ class LearnPanel {
 function matchbox(box, small = false) {
   const beads = box.beads || [];
   const total = beads.reduce((s, [, n]) => s + n, 0);
-  const w = 220;
-  const bead = small ? 9 : 12;
+  const w = small ? 150 : 220;
+  const bead = small ? 10 : 12;
   const perRow = Math.floor((w - 20) / (bead * 1.5));
   const rows = Math.max(1, Math.ceil(total / perRow));
   const height = 30 + rows * bead * 1.5 + 10;

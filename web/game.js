@@ -140,6 +140,14 @@ export class GamePage {
     }
   }
 
+  /// A new session with these players (the server loads a trained machine's boxes).
+  async restartWith(players) {
+    const data = await guarded(() => this.#createSession({ players }));
+    if (!data) return;
+    this.#adopt(data);
+    this.apply(data.view, { animate: false });
+  }
+
   // ----- layout -----
 
   #layout() {
