@@ -452,7 +452,7 @@ export class Board {
     // of a square, bottom middle of a circle.
     const x = c.shape === 'circle' ? c.x + (c.w - w) / 2 : c.x + c.w - w - m * 0.05;
     const y = c.shape === 'circle' ? c.y + c.h - h * 1.05 : c.y + c.h - h - m * 0.05;
-    const g = el('g', { class: `badge badge-${badge.kind}` }, this.badgeLayer);
+    const g = el('g', { class: `badge badge-${badge.kind}`, 'data-badge-cell': c.id }, this.badgeLayer);
     if (badge.title) el('title', {}, g).textContent = badge.title;
     el('rect', { x, y, width: w, height: h, rx: h / 2 }, g);
     const t = el('text', { x: x + w / 2, y: y + h / 2, 'font-size': size * 0.8, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);

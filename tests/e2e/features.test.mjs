@@ -1,0 +1,183 @@
+// The side panel and the game-specific protocols: hints drawn on the board, the AI
+// level presets, colours that persist, save and resume, SameGame groups, Northcott's
+// mouse buttons, set-up and Esc.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard } from './helpers.mjs';
+
+const { data: games } = await api('GET', '/api/games');
+const has = (name) => games.some((g) => g.name === name);
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function freshGame(page, name) {
+  await page.goto(`${BASE}/game/${name}`);
+  await waitForBoard(page);
+  const view = await sessionView(page);
+  if (view.log.length || view.outcome) {
+    await page.click('button:has-text("New game")');
+    await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)') || document.querySelector('.turn-line.your-move'));
+  }
+  await page.waitForSelector('.turn-line.your-move');
+}
+
+test('hint: every move graded on the board', async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'tictactoe');
+  const view = await sessionView(page);
+  await page.click('.card-turn button:has-text("Hint")');
+  await page.waitForSelector('.board .badge');
+  const { data: hint } = await api('GET', `/api/sessions/${sessionOf(page)}/hint`);
+  const targets = new Set(hint.moves.map((m) => m.cells[m.cells.length - 1]));
+  assert.equal(await page.locator('.board .badge').count(), targets.size);
+  assert.equal(targets.size, view.legal_moves.length);
+  // Each badge says win, draw or loss as the server graded it.
+  for (const m of hint.moves) {
+    const badge = page.locator(`.board .badge[data-badge-cell="${m.cells[m.cells.length - 1]}"]`);
+    assert.match(await badge.getAttribute('class'), new RegExp(`badge-${m.value}`));
+    const text = m.value === 'draw' ? 'D' : `${m.value === 'win' ? 'W' : 'L'}${m.remoteness}`;
+    assert.equal(await badge.locator('text').textContent(), text);
+  }
+  assert.equal(await page.locator('.hint-moves li').count(), hint.moves.length);
+  await page.screenshot({ path: join(ARTIFACTS, 'tictactoe-hint.png') });
+  await page.close();
+});
+
+test('AI level presets and seat colours persist', async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'tictactoe');
+  await page.click('.presets button:has-text("High")');
+  await page.waitForFunction(() => document.querySelector('.presets button[aria-pressed=true]')?.textContent === 'High');
+  let view = await sessionView(page);
+  assert.equal(view.seats[1].player, 'level:95');
+  await page.locator('.colour-row input[type=color]').first().fill('#00aa55');
+  await page.waitForTimeout(300);
+  const { data: settings } = await api('GET', '/api/settings/tictactoe');
+  assert.equal(settings.colours.X, '#00aa55');
+  assert.deepEqual(settings.players, ['human', 'level:95']);
+  // A new browser page: the slider and the colour come back from the server.
+  await page.click('.presets button:has-text("Perfect")');
+  await page.waitForFunction(() => document.querySelector('.presets button[aria-pressed=true]')?.textContent === 'Perfect');
+  view = await sessionView(page);
+  assert.equal(view.seats[1].player, 'perfect');
+  await page.reload();
+  await waitForBoard(page);
+  assert.equal(await page.locator('.presets button[aria-pressed=true]').textContent(), 'Perfect');
+  assert.equal(await page.locator('.colour-row input[type=color]').first().inputValue(), '#00aa55');
+  // Back to the defaults for the other tests.
+  await page.click('.presets button:has-text("Medium")');
+  await page.click('button:has-text("Default colours")');
+  await page.waitForTimeout(300);
+  await page.close();
+});
+
+test('legend can be hidden and shown', async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'tictactoe');
+  const legend = page.locator('.legend');
+  assert.ok(await legend.isVisible());
+  await page.locator('.toggle input').uncheck();
+  assert.ok(!(await legend.isVisible()));
+  await page.locator('.toggle input').check();
+  assert.ok(await legend.isVisible());
+  await page.close();
+});
+
+test('save and resume', async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'tictactoe');
+  const view = await sessionView(page);
+  await page.click(`.board [data-cell="${view.legal_moves[0].cells[0]}"] .cell-shape`);
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2);
+  const log = await logTexts(page);
+  const name = `e2e save ${Date.now()}`;
+  await page.fill('.save-form input', name);
+  await page.click('.save-form button');
+  const row = page.locator('.saved', { hasText: name });
+  await row.waitFor();
+  await page.click('button:has-text("New game")');
+  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)') || document.querySelector('.turn-line.your-move'));
+  const before = sessionOf(page);
+  await row.locator('button:has-text("Resume")').click();
+  await page.waitForFunction((b) => new URL(location.href).searchParams.get('s') !== b, before);
+  assert.deepEqual(await logTexts(page), log);
+  await row.locator('button:has-text("Delete")').click();
+  await row.waitFor({ state: 'detached' });
+  await page.close();
+});
+
+test('SameGame: the group under the pointer lights up and any of its blocks removes it', { skip: !has('samegame') }, async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'samegame');
+  const view = await sessionView(page);
+  const starts = new Set(view.legal_moves.map((m) => m.cells[0]));
+  // A block of a group of three or more that is not the cell its move is listed under.
+  const groups = new Map();
+  for (const c of view.view.cells) if (/^g\d+$/.test(c.mark || '')) groups.set(c.mark, [...(groups.get(c.mark) || []), c.id]);
+  const [mark, cells] = [...groups].find(([, ids]) => ids.length >= 3);
+  const other = cells.find((id) => !starts.has(id));
+  await page.hover(`.board [data-cell="${other}"] .cell-shape`);
+  await page.waitForFunction((n) => document.querySelectorAll('.board .cell.in-group').length === n, cells.length);
+  await page.screenshot({ path: join(ARTIFACTS, 'samegame-group.png') });
+  await page.click(`.board [data-cell="${other}"] .cell-shape`);
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  const after = await sessionView(page);
+  assert.ok(after.log[0].text.includes(`${cells.length} blocks`), after.log[0].text);
+  assert.ok(mark);
+  await page.close();
+});
+
+test('Northcott: left click moves O, Ctrl+right click sets X up without a reply, Esc restores the start', { skip: !has('northcott') }, async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'northcott');
+  let view = await sessionView(page);
+  assert.equal(view.to_move, 0);
+  // Right click with no modifier on X's row: X is the computer's, nothing is played.
+  await page.click(`.board [data-cell="${view.view.width - 2}"] .cell-shape`, { button: 'right' });
+  await page.locator('.toast').first().waitFor();
+  assert.equal((await sessionView(page)).log.length, 0);
+  // Ctrl + left click: O set up, no reply.
+  const o = view.legal_moves.find((m) => m.cells[1] === m.cells[0] + 3);
+  await page.click(`.board [data-cell="${o.cells[1]}"] .cell-shape`, { modifiers: ['Control'] });
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  view = await sessionView(page);
+  assert.equal(view.log.length, 1);
+  assert.equal(view.to_move, 1, 'no reply after a set-up move');
+  // Ctrl + right click: X (the side to move now) set up too.
+  const x = view.view.pieces.find((p) => p.owner === 1);
+  await page.click(`.board [data-cell="${x.cell - 2}"] .cell-shape`, { button: 'right', modifiers: ['Control'] });
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 2);
+  // A plain left click: O moves and the computer answers.
+  view = await sessionView(page);
+  assert.ok(view.human_to_move);
+  const move = view.legal_moves[0];
+  await page.click(`.board [data-cell="${move.cells[1]}"] .cell-shape`);
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 4);
+  // Esc: back to the start.
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+  view = await sessionView(page);
+  assert.equal(view.log.length, 0);
+  const start = view.position;
+  // Ctrl + right click while O is to move: X is set up from an edited position.
+  const x0 = view.view.pieces.find((p) => p.owner === 1);
+  const id0 = sessionOf(page);
+  await page.click(`.board [data-cell="${x0.cell - 3}"] .cell-shape`, { button: 'right', modifiers: ['Control'] });
+  await page.waitForFunction((id) => new URL(location.href).searchParams.get('s') !== id, id0);
+  view = await sessionView(page);
+  assert.ok(view.view.pieces.some((p) => p.owner === 1 && p.cell === x0.cell - 3), 'X moved');
+  assert.equal(view.to_move, 0, 'O still to move');
+  assert.notEqual(view.position, start);
+  // Esc from a set-up position: the real start again.
+  await page.keyboard.press('Escape');
+  await page.waitForFunction((p) => fetch('/api/sessions/' + new URL(location.href).searchParams.get('s')).then((r) => r.json()).then((d) => d.view.position === p), start);
+  await page.screenshot({ path: join(ARTIFACTS, 'northcott-restored.png') });
+  await page.close();
+});
