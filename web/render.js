@@ -351,7 +351,8 @@ export class Board {
   #placePiece(g, p, cell) {
     const m = Math.min(cell.w, cell.h);
     let [cx, cy] = cellCentre(cell);
-    let r = cell.shape === 'circle' ? m * 0.5 : m * 0.36;
+    // Leave a labelled square's corner number readable.
+    let r = cell.shape === 'circle' ? m * 0.5 : cell.label ? m * 0.33 : m * 0.37;
     if (p.count > 1) {
       const cols = Math.ceil(Math.sqrt(p.count));
       const rows = Math.ceil(p.count / cols);
