@@ -397,7 +397,8 @@ mod tests {
         // Hinder: B on 1 wins with a 2 (p 0.75, value -1); with a 1 B's best is to
         // advance to 2 (eval (1-2)/3) or hinder us to -1 (eval (-1-1)/3): B picks the
         // smaller value for us, -2/3.
-        let expected = 0.75 * -1.0 + 0.25 * (-2.0 / 3.0);
+        let (p_two, p_one) = (0.75, 0.25);
+        let expected = -p_two + p_one * (-2.0 / 3.0);
         assert!((hinder - expected).abs() < 1e-12, "{hinder} vs {expected}");
     }
 

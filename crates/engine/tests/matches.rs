@@ -54,7 +54,7 @@ fn bad_moves_leave_the_match_unchanged() {
 
 #[test]
 fn computer_seats_refuse_human_moves() {
-    let mut m = start("tictactoe", &["perfect", "human"], None);
+    let m = start("tictactoe", &["perfect", "human"], None);
     // X (the computer) has already moved; O is to move.
     assert_eq!(m.view().log.len(), 1);
     assert_eq!(m.turn(), Turn::Move(1));
