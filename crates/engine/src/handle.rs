@@ -250,7 +250,7 @@ impl<G: Registered> Handle<G> {
     }
 
     fn player_kinds(&self) -> Vec<PlayerKind> {
-        let exact = self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap());
+        let exact = self.claims_exact();
         let custom = self.game.custom_player_kinds();
         // A game's own player of the same name replaces the generic one.
         let mut kinds: Vec<PlayerKind> =
@@ -260,6 +260,12 @@ impl<G: Registered> Handle<G> {
                 .collect();
         kinds.extend(custom);
         kinds
+    }
+
+    /// Whether this game offers an exact solution (perfect player, graded hints):
+    /// small games through the generic solver, others through their own oracle.
+    fn claims_exact(&self) -> bool {
+        self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap())
     }
 
     fn oracle_known_cheap(&self) -> bool {
@@ -366,7 +372,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             players: self.player_kinds(),
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
-            exact: self.may_have_oracle() && self.game.is_small(),
+            exact: self.claims_exact(),
         }
     }
 

@@ -23,6 +23,27 @@ fn every_game_lists_and_builds_with_its_defaults() {
         assert_eq!(info.name, entry.name);
         assert!(!info.seats.is_empty());
         assert!(info.players.iter().any(|p| p.name == "random"));
+        // "Solved" on the home page and the `perfect` player go together.
+        let perfect = info.players.iter().any(|p| p.name == "perfect");
+        assert_eq!(
+            info.exact, perfect,
+            "{}: exact flag vs perfect player",
+            entry.name
+        );
+        let solved_games = [
+            "tictactoe",
+            "hexapawn",
+            "kono",
+            "mu-torere",
+            "nim",
+            "northcott",
+        ];
+        assert_eq!(
+            info.exact,
+            solved_games.contains(&entry.name),
+            "{}: exact flag",
+            entry.name
+        );
     }
 }
 

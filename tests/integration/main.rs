@@ -1,0 +1,5 @@
+//! The one integration-test binary of the `tabula` command: the CLI as a user
+//! types it, and the server killed mid-stream. Each module drives the real binary.
+
+mod cli;
+mod crash;
