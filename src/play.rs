@@ -236,7 +236,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         }
         if let Turn::Over(_) = v.turn {
             games_done += 1;
-            writeln!(out, "{}", v.result.clone().unwrap_or_default())?;
+            // The board text of some games already ends with the result.
+            let result = v.result.clone().unwrap_or_default();
+            if !v.board_text.trim_end().ends_with(result.as_str()) {
+                writeln!(out, "{result}")?;
+            }
             writeln!(out, "{}", tally_line(&v))?;
             let humans = v.seats.iter().any(|s| s.player == "human");
             if !humans {
