@@ -58,7 +58,11 @@ pub struct PlayArgs {
     pub games: u64,
 }
 
-fn default_ai(players: &[tabula_core::PlayerKind]) -> String {
+fn default_ai(info: &tabula_engine::GameInfo) -> String {
+    if let Some(name) = &info.default_opponent {
+        return name.clone();
+    }
+    let players = &info.players;
     for want in [
         "perfect",
         "best",
@@ -75,11 +79,8 @@ fn default_ai(players: &[tabula_core::PlayerKind]) -> String {
     "random".to_string()
 }
 
-fn seat_players(
-    a: &PlayArgs,
-    seats: usize,
-    kinds: &[tabula_core::PlayerKind],
-) -> Result<Vec<String>> {
+fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<String>> {
+    let seats = info.seats.len();
     if let Some(p) = &a.players {
         let v: Vec<String> = p.split(',').map(|s| s.trim().to_string()).collect();
         if v.len() != seats {
@@ -94,7 +95,7 @@ fn seat_players(
         }
         (_, Some(l)) => format!("level:{l}"),
         (Some(ai), None) => ai.clone(),
-        (None, None) => default_ai(kinds),
+        (None, None) => default_ai(info),
     };
     if seats == 1 {
         return Ok(vec![match a.human.as_str() {
@@ -175,7 +176,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         (None, None) => {
             let handle = build(&a.game, &a.variant)?;
             let info = handle.info();
-            let players = seat_players(&a, info.seats.len(), &info.players)?;
+            let players = seat_players(&a, &info)?;
             handle.new_match(MatchConfig {
                 players,
                 seed: a.seed,
@@ -394,11 +395,41 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     Ok(())
 }
 
+/// The game's own analysis as readable lines: `rule` first, then one line per
+/// field, moves listed by their notation.
+fn write_analysis(out: &mut impl Write, extra: &serde_json::Value) -> Result<()> {
+    use serde_json::Value;
+    fn brief(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) if items.is_empty() => "none".into(),
+            Value::Array(items) => items.iter().map(brief).collect::<Vec<_>>().join(", "),
+            Value::Object(o) => match (o.get("move"), o.get("reason")) {
+                (Some(m), Some(r)) => format!("{} ({})", brief(m), brief(r)),
+                (Some(m), None) => brief(m),
+                _ => Value::Object(o.clone()).to_string(),
+            },
+            other => other.to_string(),
+        }
+    }
+    let Some(fields) = extra.as_object() else {
+        writeln!(out, "Analysis: {}", brief(extra))?;
+        return Ok(());
+    };
+    if let Some(rule) = fields.get("rule") {
+        writeln!(out, "{}", brief(rule))?;
+    }
+    for (key, value) in fields.iter().filter(|(k, _)| k.as_str() != "rule") {
+        writeln!(out, "  {}: {}", key.replace('_', " "), brief(value))?;
+    }
+    Ok(())
+}
+
 fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
     match m.hint() {
         Ok(h) => {
             if let Some(extra) = h.get("extra") {
-                writeln!(out, "Analysis: {extra}")?;
+                write_analysis(out, extra)?;
             }
             if let Some(moves) = h["moves"].as_array() {
                 for mv in moves {

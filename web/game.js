@@ -111,6 +111,8 @@ export class GamePage {
   #computerSpec() {
     if (this.settings.ai && this.#supports(this.settings.ai)) return this.settings.ai;
     const kinds = this.#kinds();
+    // The game's own source may prescribe its computer (Northcott's `nim` reply).
+    if (this.info.default_opponent && kinds.includes(this.info.default_opponent)) return this.info.default_opponent;
     if (kinds.includes('level')) return 'level:66';
     const custom = kinds.find((k) => !GENERIC_KINDS.has(k));
     if (custom) return custom;

@@ -139,6 +139,7 @@ test('Northcott: left click moves O, Ctrl+right click sets X up without a reply,
   await freshGame(page, 'northcott');
   let view = await sessionView(page);
   assert.equal(view.to_move, 0);
+  assert.equal(view.seats[1].player, 'nim', "the seed's program answers with its nim reply by default");
   // Right click with no modifier on X's row: X is the computer's, nothing is played.
   await page.click(`.board [data-cell="${view.view.width - 2}"] .cell-shape`, { button: 'right' });
   await page.locator('.toast').first().waitFor();

@@ -316,3 +316,21 @@ fn play_saves_into_and_resumes_from_the_database() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn northcott_answers_with_the_seeds_nim_reply_by_default() {
+    // O moves row 1 from cell 1 to 5 (gaps 2 6 6, nim-sum 2): the seed's program must
+    // answer with a winning Nim move, leaving nim-sum 0.
+    let (out, text) = play(&["northcott", "--variant", "size=8x3"], "1:5\nquit\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("X: nim"), "{text}");
+    let after_reply = text
+        .split("2. X:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no reply: {text}"));
+    assert!(after_reply.contains("nim-sum 0"), "{text}");
+}

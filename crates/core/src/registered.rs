@@ -11,6 +11,10 @@ pub trait Registered: Game + Sized {
     const TITLE: &'static str;
     /// One sentence on what the game is.
     const SUMMARY: &'static str;
+    /// The computer player a new game uses when the user names none, when the
+    /// game's source prescribes one (Northcott's program answers with its `nim`
+    /// reply); `None` leaves the choice to the front end.
+    const DEFAULT_OPPONENT: Option<&'static str> = None;
     /// The variant options the game understands.
     fn options() -> Vec<VariantOption>;
     /// Builds the game from options; unknown options and bad values are errors.

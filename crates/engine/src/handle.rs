@@ -43,6 +43,8 @@ pub struct GameInfo {
     pub chance: bool,
     /// Does an exact solution exist here (perfect player, graded hints)?
     pub exact: bool,
+    /// The computer player the game's source prescribes, if any.
+    pub default_opponent: Option<String>,
 }
 
 /// One game in one variant, usable without knowing its Rust type.
@@ -373,6 +375,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
             exact: self.claims_exact(),
+            default_opponent: G::DEFAULT_OPPONENT.map(str::to_string),
         }
     }
 

@@ -284,6 +284,8 @@ impl Registered for Northcott {
     const TITLE: &'static str = "Northcott's game";
     const SUMMARY: &'static str =
         "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";
+    /// Seed 002's program answers every move with `nim`, else `lose`.
+    const DEFAULT_OPPONENT: Option<&'static str> = Some("nim");
 
     fn options() -> Vec<VariantOption> {
         vec![
