@@ -419,7 +419,9 @@ fn write_analysis(out: &mut impl Write, extra: &serde_json::Value) -> Result<()>
     if let Some(rule) = fields.get("rule") {
         writeln!(out, "{}", brief(rule))?;
     }
-    for (key, value) in fields.iter().filter(|(k, _)| k.as_str() != "rule") {
+    let shown =
+        |(k, v): &(&String, &Value)| !matches!(k.as_str(), "rule" | "seconds") && !v.is_null();
+    for (key, value) in fields.iter().filter(shown) {
         writeln!(out, "  {}: {}", key.replace('_', " "), brief(value))?;
     }
     Ok(())
