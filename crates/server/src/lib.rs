@@ -58,6 +58,10 @@ impl AppState {
     }
 }
 
+/// Live sessions untouched for this long are forgotten when the server starts
+/// (saved games are kept).
+pub const SESSION_RETENTION_SECONDS: i64 = 90 * 24 * 3600;
+
 /// The whole application: API, static files, error shaping, guards.
 pub fn app(state: Arc<AppState>) -> Router {
     routes::api()
@@ -79,6 +83,12 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let loopback = listener.local_addr()?.ip().is_loopback();
+    // Abandoned games (a tab closed months ago) would otherwise pile up forever.
+    match store.write(|w| w.prune_sessions(SESSION_RETENTION_SECONDS)) {
+        Ok(0) => {}
+        Ok(n) => eprintln!("tabula: forgot {n} session(s) idle for over 90 days"),
+        Err(e) => eprintln!("tabula: could not prune old sessions: {e}"),
+    }
     let state = AppState::new(store, loopback);
     let evictor = {
         let state = state.clone();

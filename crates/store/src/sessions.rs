@@ -29,6 +29,15 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Forgets the live sessions nobody has changed for `idle_seconds` (abandoned
+    /// browser tabs); saved games are separate and never pruned. Returns how many.
+    pub fn prune_sessions(&self, idle_seconds: i64) -> Result<usize> {
+        Ok(self.conn.execute(
+            "DELETE FROM sessions WHERE updated_at < ?1",
+            [now().saturating_sub(idle_seconds)],
+        )?)
+    }
+
     /// Forgets a live session.
     pub fn delete_session(&self, id: &str) -> Result<bool> {
         Ok(self
@@ -109,5 +118,26 @@ pub(crate) mod tests {
         assert_eq!(ids.len(), 2);
         assert!(s.write(|w| w.delete_session("abc")).unwrap());
         assert_eq!(s.session("abc").unwrap(), None);
+    }
+
+    #[test]
+    fn pruning_forgets_only_long_idle_sessions() {
+        let (_d, s) = temp_store();
+        let r = record("tictactoe", &["b2"]);
+        s.put_session("old", &r).unwrap();
+        s.put_session("new", &r).unwrap();
+        let day = 24 * 3600;
+        s.write(|w| {
+            w.conn.execute(
+                "UPDATE sessions SET updated_at = updated_at - ?1 WHERE id = 'old'",
+                [100 * day],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(s.write(|w| w.prune_sessions(90 * day)).unwrap(), 1);
+        assert_eq!(s.session("old").unwrap(), None);
+        assert_eq!(s.session("new").unwrap().as_ref(), Some(&r));
+        assert_eq!(s.write(|w| w.prune_sessions(90 * day)).unwrap(), 0);
     }
 }
