@@ -215,8 +215,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
         if v.log.len() < shown_log {
             shown_log = 0;
         }
-        for e in &v.log[shown_log..] {
-            writeln!(out, "{}. {}", e.ply, e.text)?;
+        // Numbered as the user reads them: a die roll folded into the line of the
+        // move it led to takes no number of its own.
+        for (i, e) in v.log.iter().enumerate().skip(shown_log) {
+            writeln!(out, "{}. {}", i + 1, e.text)?;
         }
         shown_log = v.log.len();
         if let Some(path) = &a.save {
