@@ -210,6 +210,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
     )?;
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
+    // After a set-up move (seed 002's Ctrl+click) the computer waits for `go`.
+    let mut paused = false;
     loop {
         let v = m.view();
         if v.log.len() < shown_log {
@@ -273,7 +275,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
             }
         }
-        if !v.human_to_move {
+        if !v.human_to_move && !paused {
             // Nothing for a human to do: let the computers and dice go on.
             if m.advance()?.is_empty() && !m.turn().is_over() {
                 bail!("the game cannot go on: no player can move");
@@ -284,7 +286,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
             .to_move
             .map(|s| v.seats[s].name.clone())
             .unwrap_or_default();
-        write!(out, "{who}'s move: ")?;
+        if paused && !v.human_to_move {
+            write!(out, "(set-up: 'setup MOVE' or 'go') {who}'s move: ")?;
+        } else {
+            write!(out, "{who}'s move: ")?;
+        }
         out.flush()?;
         let line = match lines.next() {
             Some(Ok(l)) => l,
@@ -326,11 +332,19 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     writeln!(out, "Nothing to redo.")?;
                 }
             }
-            "new" => {
+            "new" | "reset" => {
                 m.new_game();
+                paused = false;
                 m.advance()?;
                 shown_log = 0;
             }
+            "go" => {
+                paused = false;
+            }
+            _ if lower.starts_with("setup ") => match m.play_setup(cmd[6..].trim()) {
+                Ok(_) => paused = true,
+                Err(e) => writeln!(out, "Try again: {e}.")?,
+            },
             "hint" => hint(&mut out, m.as_ref())?,
             "resign" => {
                 m.resign()?;
@@ -344,6 +358,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             }
             _ => match m.play(cmd) {
                 Ok(_) => {
+                    paused = false;
                     m.advance()?;
                 }
                 Err(e) => writeln!(
@@ -388,7 +403,14 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     writeln!(out, "  undo     take back your last move (and the replies)")?;
     writeln!(out, "  redo     play again what undo took back")?;
     writeln!(out, "  resign   give up this game")?;
-    writeln!(out, "  new      start a new game")?;
+    writeln!(
+        out,
+        "  new      start a new game (also 'reset': back to the start)"
+    )?;
+    writeln!(
+        out,
+        "  setup M  play M for the side to move with no reply (set-up mode); 'go' lets the computer answer"
+    )?;
     writeln!(
         out,
         "  save F   save the game to file F (resume with --resume F)"

@@ -334,3 +334,28 @@ fn northcott_answers_with_the_seeds_nim_reply_by_default() {
         .unwrap_or_else(|| panic!("no reply: {text}"));
     assert!(after_reply.contains("nim-sum 0"), "{text}");
 }
+
+#[test]
+fn northcott_set_up_moves_get_no_reply_and_reset_restores_the_start() {
+    let (out, text) = play(
+        &["northcott", "--variant", "size=6x2"],
+        "setup 1:3\nsetup 2:4\nreset\nquit\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Two set-up moves, one per side, and no computer move in between or after.
+    assert!(text.contains("1. O: 1:1->3"), "{text}");
+    assert!(text.contains("2. X: 2:6->4"), "{text}");
+    assert!(!text.contains("3. "), "a reply was played: {text}");
+    // After `reset` the start is shown again.
+    let last_board = text.rsplit("gaps").nth(1).unwrap_or_default();
+    assert!(
+        text.trim_end().ends_with("O's move:")
+            && text.matches("gap 4").count() >= 4
+            && !last_board.contains("gap 2"),
+        "{text}"
+    );
+}
