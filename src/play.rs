@@ -231,19 +231,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("cannot save to the database: {e}"))?;
         }
         writeln!(out, "\n{}", v.board_text)?;
-        for s in v
-            .view
-            .status
-            .iter()
-            .filter(|s| !v.board_text.contains(s.as_str()))
-        {
+        // The board text of some games already shows the status or the result.
+        let shown = |line: &str| v.board_text.contains(line);
+        for s in v.view.status.iter().filter(|s| !shown(s)) {
             writeln!(out, "{s}")?;
         }
         if let Turn::Over(_) = v.turn {
             games_done += 1;
-            // The board text of some games already ends with the result.
             let result = v.result.clone().unwrap_or_default();
-            if !v.board_text.trim_end().ends_with(result.as_str()) {
+            if !shown(&result) {
                 writeln!(out, "{result}")?;
             }
             writeln!(out, "{}", tally_line(&v))?;

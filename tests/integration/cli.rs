@@ -21,6 +21,14 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn play(args: &[&str], input: &str) -> (Output, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .arg("play")
@@ -134,11 +142,7 @@ fn analyze_grades_every_move_best_first() {
 #[test]
 fn play_reprompts_on_bad_input_and_ends_cleanly_at_end_of_input() {
     let (out, text) = play(&["hexapawn", "--ai", "random"], "\nfoo\n7 5\n9 9 9\n");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(text.matches("Try again").count(), 4, "{text}");
     assert!(text.contains("End of input"), "{text}");
 }
@@ -158,7 +162,7 @@ fn play_keeps_score_with_the_cat_and_offers_another_game() {
         ],
         "",
     );
-    assert!(out.status.success());
+    assert_success(&out);
     assert!(text.contains("Scores: X 0, O 0 (Cat got 3)"), "{text}");
     // A human resigning loses and is asked to play again.
     let (_, text) = play(&["hexapawn", "--ai", "perfect"], "resign\nn\n");
@@ -177,7 +181,7 @@ fn a_saved_game_resumes_where_it_stopped() {
     let file = dir.join("game.json");
     let f = file.to_str().unwrap();
     let (out, _) = play(&["tictactoe", "--human", "both", "--save", f], "5\n1\n");
-    assert!(out.status.success());
+    assert_success(&out);
     let (_, text) = play(&["tictactoe", "--resume", f], "moves\n");
     assert!(text.contains(" O | 2 | 3"), "{text}");
     assert!(text.contains("Legal moves: 2, 3, 4, 6, 7, 8, 9"), "{text}");
@@ -292,20 +296,12 @@ fn play_saves_into_and_resumes_from_the_database() {
         ],
         "7 4\n2 4\n",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let (out, text) = play(
         &["hexapawn", "--db", db, "--resume-saved", "lesson 1"],
         "moves\n",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     // Black captured on 4: White to move with pawns on 8 and 9 only, 8 can take back.
     assert!(text.contains("White's move"), "{text}");
     assert!(text.contains("8 4") && !text.contains("7 4,"), "{text}");
@@ -322,11 +318,7 @@ fn northcott_answers_with_the_seeds_nim_reply_by_default() {
     // O moves row 1 from cell 1 to 5 (gaps 2 6 6, nim-sum 2): the seed's program must
     // answer with a winning Nim move, leaving nim-sum 0.
     let (out, text) = play(&["northcott", "--variant", "size=8x3"], "1:5\nquit\n");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert!(text.contains("X: nim"), "{text}");
     let after_reply = text
         .split("2. X:")
@@ -341,11 +333,7 @@ fn northcott_set_up_moves_get_no_reply_and_reset_restores_the_start() {
         &["northcott", "--variant", "size=6x2"],
         "setup 1:3\nsetup 2:4\nreset\nquit\n",
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     // Two set-up moves, one per side, and no computer move in between or after.
     assert!(text.contains("1. O: 1:1->3"), "{text}");
     assert!(text.contains("2. X: 2:6->4"), "{text}");
