@@ -94,6 +94,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         seed: a.seed,
     };
     let pb = bar(1000, "solving", a.json);
+        ..Report::default()
     let out = handle.solve(&request, &|f| {
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
     })?;

@@ -42,6 +42,9 @@ pub struct Report {
     pub seconds: Option<f64>,
     /// Random seed.
     pub seed: u64,
+    /// Memory, deadline and cancel flag: a solver refuses what cannot fit and an
+    /// anytime search stops at the deadline or when cancelled (with its best so far).
+    pub budget: crate::Budget,
 }
 
 /// The rules of one game in one variant.

@@ -6,6 +6,7 @@
 //! against these traits, so adding a game means implementing [`Game`] once and
 //! registering it.
 
+mod budget;
 mod error;
 mod game;
 mod oracle;
@@ -15,6 +16,7 @@ mod turn;
 mod variant;
 mod view;
 
+pub use budget::{format_bytes, parse_bytes, Budget, BudgetError, CancelFlag, DEFAULT_MAX_MEMORY};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
 pub use oracle::{Graded, Oracle, Value};

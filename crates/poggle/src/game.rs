@@ -228,7 +228,7 @@ impl Game for Poggle {
         }
         let cells = self
             .start_cells()
-            .unwrap_or_else(|| vec![1 % self.colours as u8; self.size * self.size]);
+            .unwrap_or_else(|| vec![(1 % self.colours) as u8; self.size * self.size]);
         PoggleState { cells }
     }
 

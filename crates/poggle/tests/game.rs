@@ -330,3 +330,25 @@ proptest::proptest! {
         proptest::prop_assert_eq!(g.parse_position(&text).unwrap(), s);
     }
 }
+
+#[test]
+fn two_hundred_fifty_six_colours_play_and_wrap() {
+    // The largest documented colour count: every cell starts at 1 and a press wraps 255 to 0.
+    let g = game("size=3,colours=256");
+    let mut s = g.initial_state();
+    assert_eq!(s.cells, vec![1u8; 9]);
+    assert_eq!(g.turn(&s), Turn::Move(0));
+    let centre = g.parse_move(&s, "2,2").unwrap();
+    for _ in 0..255 {
+        g.play_unchecked(&mut s, centre);
+    }
+    // The centre and its four neighbours went round once: 1 + 255 = 256 = 0 (mod 256).
+    assert_eq!(s.cells, vec![1, 0, 1, 0, 0, 0, 1, 0, 1]);
+    assert_eq!(g.view(&s).cells.len(), 9);
+    assert_eq!(g.format_position(&s), "1.0.1/0.0.0/1.0.1");
+    let r = g
+        .solve_report(&Report::default(), &|_| {})
+        .unwrap()
+        .unwrap();
+    assert_eq!(r["solvable"], true);
+}

@@ -65,6 +65,7 @@ fn main() {
         position: (file != "start").then_some(text),
         seconds: Some(get("--seconds").map_or(10.0, |s| s.parse().expect("--seconds S"))),
         seed: get("--seed").map_or(0, |s| s.parse().expect("--seed N")),
+        ..Report::default()
     };
     match game.solve_report(&request, &|_| {}) {
         Some(Ok(json)) => println!("{}", serde_json::to_string_pretty(&json).expect("json")),

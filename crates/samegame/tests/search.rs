@@ -112,6 +112,7 @@ fn solve_report_json() {
         position: Some(board.into()),
         seconds: Some(5.0),
         seed: 7,
+        ..Report::default()
     };
     let json = g.solve_report(&request, &|_| {}).unwrap().unwrap();
     let start = g.parse_position(board).unwrap();
@@ -130,6 +131,7 @@ fn solve_report_json() {
         position: Some("12\n1".into()),
         seconds: Some(1.0),
         seed: 0,
+        ..Report::default()
     };
     let err = g.solve_report(&bad, &|_| {}).unwrap().unwrap_err();
     assert!(err.contains("line 2"), "{err}");

@@ -159,6 +159,7 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                     position,
                     seconds,
                     seed,
+                    ..Report::default()
                 },
                 cache_key,
             })

@@ -1,0 +1,297 @@
+//! Budgets: how much memory and time one computation may use, and a way to stop it.
+//!
+//! Every computation reachable from user input (a solve, a search, a computer move, a
+//! job) takes a [`Budget`]. A solver estimates what it needs *before* it starts and
+//! refuses with [`BudgetError::Memory`] when that cannot fit; long loops call
+//! [`Budget::check`] now and then (every few thousand steps) and return
+//! [`BudgetError::Cancelled`] or [`BudgetError::Time`] when asked to stop.
+//!
+//! A `Budget` is cheap to clone; clones share the cancel flag, so the server can keep
+//! one clone and cancel the work running on another thread.
+//!
+//! ```
+//! use std::time::Duration;
+//! use tabula_core::Budget;
+//! let budget = Budget::default().with_timeout(Duration::from_secs(10));
+//! budget.fits("the positions of this board", 100 << 20).unwrap();
+//! let worker = budget.clone();
+//! budget.cancel();
+//! assert!(worker.check().is_err());
+//! ```
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The default memory budget of one computation: 1 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
+/// A shared "please stop" flag. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct CancelFlag(Arc<AtomicBool>);
+
+impl CancelFlag {
+    /// A new flag, not raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Raises the flag: every holder of a clone sees it.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    /// Whether the flag was raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Memory, time and a cancel flag for one computation.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// The most memory the computation may use for its own tables, in bytes.
+    pub max_memory_bytes: u64,
+    /// When the computation must stop (`None`: no time limit).
+    pub deadline: Option<Instant>,
+    cancel: CancelFlag,
+}
+
+impl Default for Budget {
+    /// 1 GiB, no deadline, a fresh cancel flag.
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_MEMORY)
+    }
+}
+
+/// Why a computation refused to start or stopped early.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetError {
+    /// The computation would need more memory than it may use.
+    #[error("{what} would need about {}, more than the memory limit of {}", format_bytes(*.needed), format_bytes(*.limit))]
+    Memory {
+        /// What was too large, in plain words ("the positions of Northcott 16x4").
+        what: String,
+        /// The estimate, in bytes.
+        needed: u64,
+        /// The budget, in bytes.
+        limit: u64,
+    },
+    /// The deadline passed.
+    #[error("stopped: the time limit was reached")]
+    Time,
+    /// Someone asked the computation to stop.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl Budget {
+    /// A budget of `max_memory_bytes`, no deadline, a fresh cancel flag.
+    pub fn new(max_memory_bytes: u64) -> Self {
+        Budget {
+            max_memory_bytes,
+            deadline: None,
+            cancel: CancelFlag::new(),
+        }
+    }
+
+    /// No memory limit and no deadline (tests, benchmarks).
+    pub fn unlimited() -> Self {
+        Self::new(u64::MAX)
+    }
+
+    /// The same budget with another memory limit.
+    pub fn with_max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory_bytes = bytes;
+        self
+    }
+
+    /// The same budget ending at `deadline`.
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The same budget ending `timeout` from now (the earlier deadline wins).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        let at = Instant::now()
+            .checked_add(timeout)
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365));
+        self.deadline = Some(match self.deadline {
+            Some(d) if d < at => d,
+            _ => at,
+        });
+        self
+    }
+
+    /// The same budget sharing `flag` as its cancel flag.
+    pub fn with_cancel(mut self, flag: CancelFlag) -> Self {
+        self.cancel = flag;
+        self
+    }
+
+    /// A clone of the cancel flag, to stop the computation from elsewhere.
+    pub fn cancel_flag(&self) -> CancelFlag {
+        self.cancel.clone()
+    }
+
+    /// Asks the computation (and every clone of this budget) to stop.
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// The time left before the deadline (`None`: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the computation should stop now (cancelled or out of time).
+    pub fn should_stop(&self) -> bool {
+        self.is_cancelled() || self.expired()
+    }
+
+    /// `Err` when the computation should stop; call it every few thousand steps.
+    pub fn check(&self) -> Result<(), BudgetError> {
+        if self.is_cancelled() {
+            return Err(BudgetError::Cancelled);
+        }
+        if self.expired() {
+            return Err(BudgetError::Time);
+        }
+        Ok(())
+    }
+
+    /// `Err(BudgetError::Memory)` when `needed` bytes (an estimate made before
+    /// starting) exceed the memory limit. `what` names the thing in plain words.
+    pub fn fits(&self, what: &str, needed: u64) -> Result<(), BudgetError> {
+        if needed > self.max_memory_bytes {
+            Err(BudgetError::Memory {
+                what: what.to_string(),
+                needed,
+                limit: self.max_memory_bytes,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Bytes in plain words: `512 bytes`, `3.2 MB` (MiB), `1.0 GB` (GiB).
+pub fn format_bytes(bytes: u64) -> String {
+    const K: f64 = 1024.0;
+    let b = bytes as f64;
+    if bytes == u64::MAX {
+        "no limit".to_string()
+    } else if b < K {
+        format!("{bytes} bytes")
+    } else if b < K * K {
+        format!("{:.1} KB", b / K)
+    } else if b < K * K * K {
+        format!("{:.1} MB", b / (K * K))
+    } else if b < K * K * K * K {
+        format!("{:.1} GB", b / (K * K * K))
+    } else {
+        format!("{:.1} TB", b / (K * K * K * K))
+    }
+}
+
+/// Reads a memory size typed by a user: `1073741824`, `512M`, `512MB`, `512MiB`, `1G`,
+/// `1.5GiB`, `64k` (powers of 1024; case does not matter).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let bad = || format!("'{text}' is not a memory size: write e.g. 512M, 2G or 1073741824");
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1 << 10,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        "t" | "tb" | "tib" => 1 << 40,
+        _ => return Err(bad()),
+    };
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || !(1.0..=(u64::MAX as f64)).contains(&bytes) {
+        return Err(format!("'{text}' is not a usable memory size"));
+    }
+    Ok(bytes as u64)
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "memory {}", format_bytes(self.max_memory_bytes))?;
+        if let Some(left) = self.remaining() {
+            write!(f, ", {:.1} s left", left.as_secs_f64())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_what_does_not_fit() {
+        let b = Budget::new(1000);
+        assert!(b.fits("x", 1000).is_ok());
+        let err = b.fits("the positions", 1001).unwrap_err();
+        assert!(matches!(
+            err,
+            BudgetError::Memory {
+                needed: 1001,
+                limit: 1000,
+                ..
+            }
+        ));
+        assert!(err.to_string().contains("the positions"));
+    }
+
+    #[test]
+    fn clones_share_the_cancel_flag() {
+        let b = Budget::default();
+        let c = b.clone();
+        assert!(c.check().is_ok());
+        b.cancel();
+        assert_eq!(c.check(), Err(BudgetError::Cancelled));
+    }
+
+    #[test]
+    fn deadlines_expire_and_the_earlier_wins() {
+        let b = Budget::default().with_timeout(Duration::ZERO);
+        assert!(b.expired());
+        assert_eq!(b.check(), Err(BudgetError::Time));
+        let b = Budget::default()
+            .with_timeout(Duration::from_secs(1))
+            .with_timeout(Duration::from_secs(3600));
+        assert!(b.remaining().unwrap() <= Duration::from_secs(1));
+        assert!(Budget::default().remaining().is_none());
+    }
+
+    #[test]
+    fn parses_sizes() {
+        assert_eq!(parse_bytes("1073741824"), Ok(1 << 30));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
+        assert_eq!(parse_bytes("64kb"), Ok(64 << 10));
+        assert!(parse_bytes("lots").is_err());
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("5 parsecs").is_err());
+        assert!(parse_bytes("").is_err());
+        assert!(parse_bytes("1e400").is_err());
+    }
+}
