@@ -9,7 +9,7 @@ use tabula_auto120::{Auto120, Best, Move, Scenario};
 use tabula_core::{rng_from_seed, Game, Strategy, Turn};
 
 fn scenario_game(c: &mut Criterion) {
-    let game = Auto120;
+    let game = Auto120::default();
     let mut rng = rng_from_seed(1);
     c.bench_function("scenario vs scenario, one game", |b| {
         b.iter(|| {
@@ -33,7 +33,7 @@ fn scenario_game(c: &mut Criterion) {
 }
 
 fn best_move(c: &mut Criterion) {
-    let game = Auto120;
+    let game = Auto120::default();
     let state = game.parse_position("2,6,24,1/5,12,30,1:1r2").unwrap();
     let mut rng = rng_from_seed(2);
     tabula_auto120::solo::tables();

@@ -25,7 +25,7 @@ fn player(name: &str) -> Box<dyn Strategy<Auto120>> {
         return Box::new(RandomPlayer);
     }
     let (kind, options) = name.split_once(':').unwrap_or((name, ""));
-    Auto120
+    Auto120::default()
         .custom_player(kind, options, 0)
         .unwrap_or_else(|| panic!("unknown player {name}"))
 }
@@ -33,7 +33,7 @@ fn player(name: &str) -> Box<dyn Strategy<Auto120>> {
 fn pairing(a: &str, b: &str, games: u64, seed: u64) -> SimReport {
     let names = [a, b];
     simulate(
-        &Auto120,
+        &Auto120::default(),
         names,
         |i, _| player(names[i]),
         games,
@@ -44,7 +44,7 @@ fn pairing(a: &str, b: &str, games: u64, seed: u64) -> SimReport {
 
 /// One game with the die rolled directly, both players through `Strategy::choose`.
 fn bare_game(players: &mut [Scenario; 2], rng: &mut tabula_core::Rng) -> (Outcome, u32) {
-    let game = Auto120;
+    let game = Auto120::default();
     let mut state = game.initial_state();
     game.play_unchecked(&mut state, Move::Starter(rng.gen_range(0..2)));
     let mut decisions = 0;

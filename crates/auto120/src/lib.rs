@@ -9,31 +9,73 @@
 
 pub mod best;
 pub mod board;
+pub mod exact;
 pub mod log;
 pub mod notation;
+pub mod optimal;
 pub mod scenario;
 pub mod solo;
 pub mod state;
 pub mod view;
 
 pub use best::Best;
+pub use optimal::Optimal;
 pub use scenario::Scenario;
 pub use state::{Move, MoveEffect, State};
 
 use state::NO_SIDE;
 use tabula_ai::expectimax::Expectimax;
 use tabula_core::{
-    Game, MoveError, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
+    Game, MoveError, ParseError, PlayerKind, Registered, Report, Seat, Strategy, Turn, Variant,
     VariantError, VariantOption, View,
 };
 
-/// The game (it has no variant options).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Auto120;
+/// The game; the variant option `markers` (1..=4, default 4) sets the markers per player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Auto120 {
+    markers: u8,
+}
+
+impl Default for Auto120 {
+    fn default() -> Self {
+        Auto120 {
+            markers: board::MARKERS as u8,
+        }
+    }
+}
 
 const SEATS: [&str; 2] = ["Player 1", "Player 2"];
 
+/// The largest variant whose exact solution is built on demand for the `optimal`
+/// player and for analysis (see docs/games/auto120.md for times and memory).
+pub const OPTIMAL_MAX_MARKERS: usize = 3;
+/// The largest variant whose exact solution analysis and hints build on demand.
+pub const ANALYSIS_MAX_MARKERS: usize = 2;
+
 impl Auto120 {
+    /// The game with `markers` markers per player (1..=4; other values are clamped).
+    pub fn with_markers(markers: usize) -> Auto120 {
+        Auto120 {
+            markers: markers.clamp(1, board::MARKERS) as u8,
+        }
+    }
+
+    /// Markers per player.
+    pub fn markers(&self) -> usize {
+        self.markers as usize
+    }
+
+    /// The exact solution used by analysis and hints: solved on first use for up
+    /// to [`ANALYSIS_MAX_MARKERS`] markers (well under a second), else only if
+    /// this process has already solved the variant.
+    fn analysis_solution(&self) -> Option<std::sync::Arc<exact::Solution>> {
+        if self.markers() <= ANALYSIS_MAX_MARKERS {
+            exact::solution(self.markers(), exact::DEFAULT_MAX_MEMORY).ok()
+        } else {
+            exact::cached(self.markers())
+        }
+    }
+
     /// The log of a game played from `start`: one line per decision (rolls of
     /// 2..=6 are reported in the marker line that uses them). Each ply carries the
     /// reason its player gave, if any. Fails at the first illegal move.
@@ -68,7 +110,7 @@ impl Game for Auto120 {
     }
 
     fn initial_state(&self) -> State {
-        State::start()
+        State::start_with(self.markers())
     }
 
     #[inline]
@@ -122,16 +164,16 @@ impl Game for Auto120 {
         }
     }
 
-    fn parse_move(&self, state: &State, text: &str) -> Result<Move, ParseError> {
-        notation::parse_move(state, text)
-    }
-
     fn format_move(&self, _state: &State, mv: Move) -> String {
         notation::format_move(mv)
     }
 
     fn parse_position(&self, text: &str) -> Result<State, ParseError> {
-        notation::parse_position(text)
+        notation::parse_position_with(text, self.markers())
+    }
+
+    fn parse_move(&self, state: &State, text: &str) -> Result<Move, ParseError> {
+        notation::parse_move(state, text)
     }
 
     fn format_position(&self, state: &State) -> String {
@@ -184,7 +226,7 @@ impl Game for Auto120 {
     }
 
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![
+        let mut kinds = vec![
             PlayerKind::new(
                 "scenario",
                 "the seed's scenario sets A-D: penultimate, factor, bump off the path, else random (option finish: 120 joins Set A)",
@@ -197,7 +239,14 @@ impl Game for Auto120 {
                 "best",
                 "two-turn expectimax with exact solo race tables at the leaves (option: depth=1..4 turns)",
             ),
-        ]
+        ];
+        if self.markers() <= OPTIMAL_MAX_MARKERS {
+            kinds.push(PlayerKind::new(
+                "optimal",
+                "perfect play from the exact solution: the move with the highest chance to win",
+            ));
+        }
+        kinds
     }
 
     fn custom_player(
@@ -223,8 +272,37 @@ impl Game for Auto120 {
             "best" => Best::from_options(options)
                 .ok()
                 .map(|p| Box::new(p) as Box<dyn Strategy<Self>>),
+            "optimal" if options.trim().is_empty() && self.markers() <= OPTIMAL_MAX_MARKERS => {
+                exact::solution(self.markers(), exact::DEFAULT_MAX_MEMORY)
+                    .ok()
+                    .map(|s| Box::new(Optimal::new(s)) as Box<dyn Strategy<Self>>)
+            }
             _ => None,
         }
+    }
+
+    /// `tabula solve auto120 --variant markers=N`: the exact solution's summary
+    /// (refused with a message when it cannot fit the memory budget).
+    fn solve_report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<serde_json::Value, String>> {
+        let position = match &request.position {
+            Some(text) => match self.parse_position(text) {
+                Ok(s) => Some(s),
+                Err(e) => return Some(Err(e.to_string())),
+            },
+            None => None,
+        };
+        let budget = &request.budget;
+        Some(exact::report_json(
+            self.markers(),
+            budget.max_memory_bytes,
+            position.as_ref(),
+            &|| budget.should_stop(),
+            progress,
+        ))
     }
 
     fn describe_move(&self, state: &State, mv: Move) -> String {
@@ -250,6 +328,17 @@ impl Game for Auto120 {
             "solo_expected_turns": expected,
             "retired": [state.retired(0), state.retired(1)],
         });
+        if let Some(sol) = self.analysis_solution() {
+            let moves: Vec<serde_json::Value> = sol
+                .move_values(state)
+                .into_iter()
+                .map(|(m, p)| serde_json::json!({"move": notation::format_move(Move::Marker(m)), "win_probability": p}))
+                .collect();
+            extra["exact"] = serde_json::json!({
+                "win_probability": sol.value(state),
+                "moves": moves,
+            });
+        }
         if let Turn::Move(_) = state.turn() {
             let ranked: Vec<serde_json::Value> = Best::default()
                 .rank_moves(state)
@@ -264,21 +353,33 @@ impl Game for Auto120 {
 
 impl Registered for Auto120 {
     const NAME: &'static str = "auto120";
+    const RULES: &'static str = include_str!("../../../docs/games/auto120.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";
+    /// Seed 003's program plays its scenario heuristic (Sets A-D).
+    const DEFAULT_OPPONENT: Option<&'static str> = Some("scenario");
     const SUMMARY: &'static str =
         "Dice race on a 1-120 track where markers multiply their position by the roll and must land exactly on 120.";
 
     fn options() -> Vec<VariantOption> {
-        Vec::new()
+        vec![VariantOption {
+            name: "markers",
+            default: "4",
+            help: "markers per player, 1 to 4 (4 is the seed's game; fewer make a shorter game the exact solver can hold)",
+        }]
     }
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         variant.check_known(Self::NAME, &Self::options())?;
-        Ok(Auto120)
+        let n = variant.int("markers", board::MARKERS as i64, 1, board::MARKERS as i64)?;
+        Ok(Auto120::with_markers(n as usize))
     }
 
     fn variant(&self) -> Variant {
-        Variant::default()
+        let mut v = Variant::default();
+        if self.markers() != board::MARKERS {
+            v.set("markers", self.markers.to_string());
+        }
+        v
     }
 }
 
@@ -288,7 +389,7 @@ mod tests {
 
     #[test]
     fn chance_nodes_are_exact() {
-        let g = Auto120;
+        let g = Auto120::default();
         let mut out = Vec::new();
         g.chance_outcomes(&g.initial_state(), &mut out);
         assert_eq!(out, vec![(Move::Starter(0), 0.5), (Move::Starter(1), 0.5)]);
@@ -301,7 +402,7 @@ mod tests {
 
     #[test]
     fn legal_moves_are_the_markers_in_game() {
-        let g = Auto120;
+        let g = Auto120::default();
         let s = g.parse_position("120,1,40,120/1,1,1,1:1r3").unwrap();
         let mut out = Vec::new();
         g.legal_moves(&s, &mut out);
@@ -321,7 +422,7 @@ mod tests {
 
     #[test]
     fn game_log_reads_like_the_seed() {
-        let g = Auto120;
+        let g = Auto120::default();
         let plies = vec![
             (Move::Starter(1), None),
             (Move::Roll(1), None),
@@ -343,11 +444,21 @@ mod tests {
     fn variants_are_checked() {
         assert!(Auto120::from_variant(&Variant::parse("").unwrap()).is_ok());
         assert!(Auto120::from_variant(&Variant::parse("size=3").unwrap()).is_err());
+        let two = Auto120::from_variant(&Variant::parse("markers=2").unwrap()).unwrap();
+        assert_eq!(two.markers(), 2);
+        assert_eq!(two.format_position(&two.initial_state()), "1,1/1,1:?");
+        assert_eq!(Auto120::from_variant(&two.variant()).unwrap(), two);
+        for bad in ["markers=0", "markers=5", "markers=x"] {
+            assert!(
+                Auto120::from_variant(&Variant::parse(bad).unwrap()).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
     fn custom_players_are_built_by_name() {
-        let g = Auto120;
+        let g = Auto120::default();
         for k in g.custom_player_kinds() {
             assert!(g.custom_player(&k.name, "", 1).is_some(), "{}", k.name);
         }
@@ -358,7 +469,7 @@ mod tests {
 
     #[test]
     fn evaluate_is_bounded_and_antisymmetric() {
-        let g = Auto120;
+        let g = Auto120::default();
         for text in [
             "4,20,1,1/6,1,1,1:2",
             "4,20,1,1/6,1,1,1:2r5",

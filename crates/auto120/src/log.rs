@@ -32,7 +32,7 @@ pub fn describe_effect(state: &State, e: &MoveEffect) -> String {
     text.push_str(&format!("to {}", e.to));
     if e.retires() {
         let done = state.retired(e.seat) + 1;
-        text.push_str(&format!(", retired ({done} of {MARKERS})"));
+        text.push_str(&format!(", retired ({done} of {})", state.n));
     }
     let bumped: Vec<usize> = (0..MARKERS).filter(|&m| e.bumped[m]).collect();
     if !bumped.is_empty() {

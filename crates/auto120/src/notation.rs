@@ -55,13 +55,13 @@ pub fn parse_move(state: &State, text: &str) -> Result<Move, ParseError> {
     }
     if let Some(r) = rest_after(&["marker", "m"]) {
         return Ok(Move::Marker(
-            small_number(&r, "marker", MARKERS as u32)? - 1,
+            small_number(&r, "marker", state.n as u32)? - 1,
         ));
     }
     if !words.is_empty() && words.chars().all(|c| c.is_ascii_digit()) {
         return match state.turn() {
             Turn::Move(_) => Ok(Move::Marker(
-                small_number(&words, "marker", MARKERS as u32)? - 1,
+                small_number(&words, "marker", state.n as u32)? - 1,
             )),
             Turn::Chance if state.side == NO_SIDE => {
                 Ok(Move::Starter(small_number(&words, "player", 2)? - 1))
@@ -79,7 +79,7 @@ pub fn parse_move(state: &State, text: &str) -> Result<Move, ParseError> {
 /// Writes a position in the documented text form.
 pub fn format_position(state: &State) -> String {
     let seat = |s: usize| {
-        state.markers[s]
+        state.markers[s][..state.n as usize]
             .iter()
             .map(|p| p.to_string())
             .collect::<Vec<_>>()
@@ -93,11 +93,20 @@ pub fn format_position(state: &State) -> String {
     format!("{}/{}:{turn}", seat(0), seat(1))
 }
 
-/// Reads a position, rejecting any that the rules cannot produce.
+/// Reads a position of the four-marker game, rejecting any that the rules cannot produce.
 pub fn parse_position(text: &str) -> Result<State, ParseError> {
+    parse_position_with(text, MARKERS)
+}
+
+/// Reads a position with `n` markers per player (1..=4).
+pub fn parse_position_with(text: &str, n: usize) -> Result<State, ParseError> {
+    let n = n.clamp(1, MARKERS);
+    let example = format!("{}/{}:?", vec!["1"; n].join(","), vec!["1"; n].join(","));
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let (boards, turn) = compact.split_once(':').ok_or_else(|| {
-        ParseError::new("expected P1/P2:T, like 1,1,1,1/1,1,1,1:? (see the Auto120 notation)")
+        ParseError::new(format!(
+            "expected P1/P2:T, like {example} (see the Auto120 notation)"
+        ))
     })?;
     let groups: Vec<&str> = boards.split('/').collect();
     if groups.len() != 2 {
@@ -106,13 +115,14 @@ pub fn parse_position(text: &str) -> Result<State, ParseError> {
             groups.len()
         )));
     }
-    let mut markers = [[1u8; MARKERS]; 2];
+    let mut markers = [[TARGET; MARKERS]; 2];
     for (seat, group) in groups.iter().enumerate() {
         let items: Vec<&str> = group.split(',').collect();
-        if items.len() != MARKERS {
+        if items.len() != n {
             return Err(ParseError::new(format!(
-                "Player {} needs {MARKERS} marker positions, found {}",
+                "Player {} needs {n} marker position{}, found {}",
                 seat + 1,
+                if n == 1 { "" } else { "s" },
                 items.len()
             )));
         }
@@ -153,8 +163,9 @@ pub fn parse_position(text: &str) -> Result<State, ParseError> {
         markers,
         side,
         roll,
+        n: n as u8,
     };
-    if side == NO_SIDE && markers != [[1; MARKERS]; 2] {
+    if side == NO_SIDE && markers != State::start_with(n).markers {
         return Err(ParseError::new(
             "'?' (first player not yet drawn) needs every marker on 1",
         ));

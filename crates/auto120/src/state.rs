@@ -18,6 +18,9 @@ pub struct State {
     pub(crate) side: u8,
     /// The roll (2..=6) the side to act must use, or 0 when the die is to be rolled.
     pub(crate) roll: u8,
+    /// Markers per player in this variant (1..=4). Markers `n..4` do not exist:
+    /// they are kept on 120 (retired), so that every rule treats them as gone.
+    pub(crate) n: u8,
 }
 
 /// A move: a chance outcome or a player's choice of marker.
@@ -66,14 +69,29 @@ impl MoveEffect {
 impl State {
     /// The start: every marker on 1, the starting player still to be drawn.
     pub fn start() -> State {
+        State::start_with(MARKERS)
+    }
+
+    /// The start with `n` markers each (1..=4; other values are clamped).
+    pub fn start_with(n: usize) -> State {
+        let n = n.clamp(1, MARKERS);
+        let mut row = [TARGET; MARKERS];
+        row[..n].fill(1);
         State {
-            markers: [[1; MARKERS]; 2],
+            markers: [row; 2],
             side: NO_SIDE,
             roll: 0,
+            n: n as u8,
         }
     }
 
-    /// The positions of a seat's markers 1..4 (120 = retired).
+    /// Markers per player (1..=4).
+    pub fn markers_per_side(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The positions of a seat's markers 1..4 (120 = retired; with fewer than four
+    /// markers per player the missing ones read 120).
     pub fn markers(&self, seat: Seat) -> [u8; MARKERS] {
         self.markers[seat & 1]
     }
@@ -90,13 +108,13 @@ impl State {
 
     /// How many of a seat's markers have retired.
     pub fn retired(&self, seat: Seat) -> usize {
-        self.markers[seat & 1]
+        self.markers[seat & 1][..self.n as usize]
             .iter()
             .filter(|&&p| p == TARGET)
             .count()
     }
 
-    /// The seat that has retired all four markers, if any.
+    /// The seat that has retired all its markers, if any.
     pub fn winner(&self) -> Option<Seat> {
         (0..2).find(|&s| self.markers[s] == [TARGET; MARKERS])
     }
@@ -187,8 +205,11 @@ impl State {
             }
             (Turn::Chance, _) => Some("the die must be rolled first".into()),
             (Turn::Move(seat), Move::Marker(m)) => {
-                if m as usize >= MARKERS {
-                    Some("markers are numbered 1 to 4".into())
+                if m as usize >= self.n as usize {
+                    Some(match self.n {
+                        1 => "there is only marker 1".into(),
+                        n => format!("markers are numbered 1 to {n}"),
+                    })
                 } else if self.markers[seat][m as usize] == TARGET {
                     Some(format!("marker {} has retired", m + 1))
                 } else {
@@ -209,6 +230,7 @@ mod tests {
             markers: [p1, p2],
             side,
             roll,
+            n: 4,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The track drawn as a 10 x 12 grid (positions 1..=120 row by row), for the
 //! terminal and for graphical front ends.
 
-use crate::board::{is_factor, is_penultimate, MARKERS, TARGET};
+use crate::board::{is_factor, is_penultimate, TARGET};
 use crate::state::{Move, State};
 use tabula_core::{Outcome, Turn, View, ViewCell, ViewPiece};
 
@@ -41,9 +41,10 @@ pub fn status(state: &State) -> Vec<String> {
     vec![
         first,
         format!(
-            "Retired: Player 1 {} of {MARKERS}, Player 2 {} of {MARKERS}",
+            "Retired: Player 1 {} of {n}, Player 2 {} of {n}",
             state.retired(0),
-            state.retired(1)
+            state.retired(1),
+            n = state.n
         ),
     ]
 }
@@ -64,7 +65,7 @@ pub fn view(state: &State) -> View {
         .collect();
     let mut pieces = Vec::new();
     for seat in 0..2 {
-        for (m, &p) in state.markers[seat].iter().enumerate() {
+        for (m, &p) in state.markers[seat][..state.n as usize].iter().enumerate() {
             pieces.push(ViewPiece {
                 cell: p as u32,
                 owner: Some(seat),
@@ -85,7 +86,7 @@ pub fn view(state: &State) -> View {
 /// The cells a move touches: `[from, to]` for a marker move (to = 1 after a blow out).
 pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
     match (state.turn(), mv) {
-        (Turn::Move(_), Move::Marker(m)) if (m as usize) < MARKERS => {
+        (Turn::Move(_), Move::Marker(m)) if m < state.n => {
             let e = state.effect(m as usize);
             vec![e.from as u32, e.to as u32]
         }
@@ -111,7 +112,7 @@ pub fn render_text(state: &State) -> String {
             let mut occupants = String::new();
             if p != 1 && p != TARGET as u32 {
                 for (markers, symbol) in state.markers.iter().zip(SYMBOL) {
-                    let here: String = (0..MARKERS)
+                    let here: String = (0..state.n as usize)
                         .filter(|&m| markers[m] as u32 == p)
                         .map(|m| char::from(b'1' + m as u8))
                         .collect();
@@ -129,7 +130,7 @@ pub fn render_text(state: &State) -> String {
         out.push('\n');
     }
     for (seat, symbol) in SYMBOL.iter().enumerate() {
-        let places: Vec<String> = (0..MARKERS)
+        let places: Vec<String> = (0..state.n as usize)
             .map(|m| match state.markers[seat][m] {
                 TARGET => format!("{symbol}{} retired", m + 1),
                 p => format!("{symbol}{} on {p}", m + 1),

@@ -77,7 +77,7 @@ fn check_ply(before: &State, mv: Move, after: &State) {
 }
 
 fn random_game(seed: u64, max_plies: usize) -> Vec<(State, Move)> {
-    let g = Auto120;
+    let g = Auto120::default();
     let mut rng = rng_from_seed(seed);
     let mut state = g.initial_state();
     let mut moves = Vec::new();
@@ -97,7 +97,7 @@ proptest! {
 
     #[test]
     fn random_games_keep_the_invariants(seed in any::<u64>()) {
-        let g = Auto120;
+        let g = Auto120::default();
         let plies = random_game(seed, 3000);
         for w in plies.windows(2) {
             check_ply(&w[0].0, w[0].1, &w[1].0);
@@ -113,20 +113,20 @@ proptest! {
 
     #[test]
     fn untrusted_position_text_never_panics(text in "\\PC{0,40}") {
-        let _ = Auto120.parse_position(&text);
-        let _ = Auto120.parse_move(&State::start(), &text);
+        let _ = Auto120::default().parse_position(&text);
+        let _ = Auto120::default().parse_move(&State::start(), &text);
     }
 
     #[test]
     fn near_miss_position_text_never_panics(text in "[0-9,/:?r ]{0,30}") {
-        if let Ok(s) = Auto120.parse_position(&text) {
-            prop_assert_eq!(Auto120.parse_position(&Auto120.format_position(&s)).unwrap(), s);
+        if let Ok(s) = Auto120::default().parse_position(&text) {
+            prop_assert_eq!(Auto120::default().parse_position(&Auto120::default().format_position(&s)).unwrap(), s);
         }
     }
 
     #[test]
     fn a_logged_game_replays_exactly(seed in any::<u64>()) {
-        let g = Auto120;
+        let g = Auto120::default();
         let mut players: [Box<dyn Strategy<Auto120>>; 2] =
             [g.custom_player("scenario", "", 0).unwrap(), g.custom_player("best", "depth=1", 0).unwrap()];
         let mut rng = rng_from_seed(seed);

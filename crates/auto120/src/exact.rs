@@ -1,0 +1,765 @@
+//! The exact solution of Multiplication Ludo by value iteration.
+//!
+//! A position where the die is about to be rolled is written from the roller's
+//! side: the roller's markers and the other player's markers, each a *multiset*
+//! (markers of one player on the same square are interchangeable) of the squares
+//! of the markers still in play, plus how many have retired. `V(mine, theirs)` is
+//! the probability that the roller wins under optimal play by both:
+//!
+//! ```text
+//! V(m, t) = 1/6 (1 - V(t, m))                                   a 1 forfeits the turn
+//!         + 1/6 sum over rolls 2..6 of max over distinct moves of
+//!               1                     if the move retires the roller's last marker
+//!               1 - V(t', m')         otherwise (t' = t with any markers on the landing square sent to 1)
+//! ```
+//!
+//! Retiring is irreversible, so the positions fall into *layers* by the retired
+//! counts (a, b) of roller and other. A move from layer (a, b) leads to (b, a) or,
+//! when it retires a marker, to (b, a + 1). The layers are solved from the most
+//! retired markers down; within a group {(a, b), (b, a)} values are iterated in
+//! place (Gauss-Seidel, both cores through rayon) until no value moves by more than
+//! the tolerance. Each layer is a dense array indexed by the combinatorial ranks of
+//! the two multisets, `rank(mine) * S(theirs) + rank(theirs)`; the roller's row of
+//! the layer it moves to is contiguous, so the reads of one sweep stay in cache.
+//! Values are iterated in f64 (8 bytes: rounding errors of a 4-byte fixed point
+//! would add up over the ~100 turns of a game beyond 1e-9) and, once no layer
+//! still being solved reads them, kept as 4-byte fixed point (resolution 2.3e-10).
+//!
+//! Pairs where both players have markers on one square above 1 cannot occur (the
+//! later arrival bumps the other); they are skipped and not counted.
+
+use crate::board::{destination, MARKERS, TARGET};
+use crate::solo::POSITIONS;
+use crate::state::State;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Squares a marker in play can stand on: the reachable positions except 120.
+pub const FREE: usize = POSITIONS - 1;
+const ROLLS: usize = 5;
+/// `Succ::land` when the move bumps nobody (blow out to 1, or retiring).
+const NO_LAND: u8 = 0;
+/// Memory the solver may use unless told otherwise (the shared default, 1 GiB).
+pub const DEFAULT_MAX_MEMORY: u64 = tabula_core::DEFAULT_MAX_MEMORY;
+/// Default convergence tolerance: the largest change of any value in the last sweep.
+pub const DEFAULT_TOLERANCE: f64 = 1e-12;
+
+/// Square index (0..FREE) -> position, and position -> index (255 if a marker in
+/// play cannot stand there).
+static SQUARE: [u8; FREE] = squares().0;
+static INDEX: [u8; TARGET as usize + 1] = squares().1;
+
+const fn squares() -> ([u8; FREE], [u8; TARGET as usize + 1]) {
+    let mut sq = [0u8; FREE];
+    let mut ix = [u8::MAX; TARGET as usize + 1];
+    let mut i = 0;
+    let mut p = 1;
+    while p < TARGET as usize {
+        if crate::board::REACHABLE_TABLE[p] {
+            sq[i] = p as u8;
+            ix[p] = i as u8;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(i == FREE);
+    (sq, ix)
+}
+
+const fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// Number of multisets of `k` markers on the free squares: C(FREE + k - 1, k).
+pub const fn multisets(k: usize) -> usize {
+    binomial(FREE + k - 1, k)
+}
+
+/// `TERM[j][i]` = C(i + j, j + 1): rank term of the j-th smallest square index.
+static TERM: [[u32; FREE]; MARKERS] = terms();
+
+const fn terms() -> [[u32; FREE]; MARKERS] {
+    let mut t = [[0u32; FREE]; MARKERS];
+    let mut j = 0;
+    while j < MARKERS {
+        let mut i = 0;
+        while i < FREE {
+            t[j][i] = binomial(i + j, j + 1) as u32;
+            i += 1;
+        }
+        j += 1;
+    }
+    t
+}
+
+/// Rank of a multiset of square indices (sorted in place first).
+#[inline]
+fn rank(ix: &mut [u8]) -> u32 {
+    ix.sort_unstable();
+    ix.iter()
+        .enumerate()
+        .map(|(j, &i)| TERM[j][i as usize])
+        .sum()
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Succ {
+    /// Rank of the mover's multiset after the move (one marker fewer if it retires).
+    next: u32,
+    /// Square index landed on above 1 (bumps any opposing markers there), or NO_LAND.
+    land: u8,
+    retire: bool,
+}
+
+/// All multisets of `k` markers in play, with their moves and bumps.
+struct Sets {
+    k: usize,
+    len: usize,
+    squares: Vec<[u8; MARKERS]>,
+    /// Bit i set when a marker stands on square index i >= 1 (square 1 never bumps).
+    mask: Vec<u64>,
+    /// `[rank][roll - 2][0..k]`: one entry per distinct square moved from.
+    succ: Vec<Succ>,
+    nsucc: Vec<u8>,
+    /// `[rank][square]`: the rank after the markers on that square go back to 1.
+    bump: Vec<u32>,
+}
+
+impl Sets {
+    fn build(k: usize) -> Sets {
+        let len = multisets(k);
+        let mut squares = vec![[0u8; MARKERS]; len];
+        let mut cur = [0u8; MARKERS];
+        fn fill(pos: usize, k: usize, lo: u8, cur: &mut [u8; MARKERS], out: &mut [[u8; MARKERS]]) {
+            if pos == k {
+                let mut c = *cur;
+                out[rank(&mut c[..k]) as usize] = *cur;
+                return;
+            }
+            for i in lo..FREE as u8 {
+                cur[pos] = i;
+                fill(pos + 1, k, i, cur, out);
+            }
+        }
+        fill(0, k, 0, &mut cur, &mut squares);
+        let mask: Vec<u64> = squares
+            .iter()
+            .map(|s| s[..k].iter().fold(0u64, |m, &i| m | ((i > 0) as u64) << i))
+            .collect();
+        let mut succ = vec![Succ::default(); len * ROLLS * k];
+        let mut nsucc = vec![0u8; len * ROLLS];
+        let mut bump = vec![0u32; len * FREE];
+        for (r, s) in squares.iter().enumerate() {
+            let s = &s[..k];
+            for roll in 2..=6u8 {
+                let slot = r * ROLLS + (roll - 2) as usize;
+                let mut c = 0;
+                for j in 0..k {
+                    if j > 0 && s[j] == s[j - 1] {
+                        continue;
+                    }
+                    let to = destination(SQUARE[s[j] as usize], roll);
+                    let mut next = [0u8; MARKERS];
+                    next[..k].copy_from_slice(s);
+                    let e = if to == TARGET {
+                        next[j] = next[k - 1];
+                        Succ {
+                            next: if k > 1 { rank(&mut next[..k - 1]) } else { 0 },
+                            land: NO_LAND,
+                            retire: true,
+                        }
+                    } else {
+                        next[j] = INDEX[to as usize];
+                        Succ {
+                            next: rank(&mut next[..k]),
+                            land: if to == 1 { NO_LAND } else { INDEX[to as usize] },
+                            retire: false,
+                        }
+                    };
+                    succ[slot * k + c] = e;
+                    c += 1;
+                }
+                nsucc[slot] = c as u8;
+            }
+            for q in 1..FREE as u8 {
+                let mut b = [0u8; MARKERS];
+                b[..k].copy_from_slice(s);
+                for x in b[..k].iter_mut() {
+                    if *x == q {
+                        *x = 0;
+                    }
+                }
+                bump[r * FREE + q as usize] = rank(&mut b[..k]);
+            }
+        }
+        Sets {
+            k,
+            len,
+            squares,
+            mask,
+            succ,
+            nsucc,
+            bump,
+        }
+    }
+
+    fn bytes(k: usize) -> u64 {
+        let len = multisets(k) as u64;
+        len * (MARKERS as u64 + 8 + (ROLLS * k) as u64 * 8 + ROLLS as u64 + FREE as u64 * 4)
+    }
+
+    /// Rank of a player's markers in play (those not on 120).
+    fn rank_of(markers: &[u8]) -> u32 {
+        let mut ix = [0u8; MARKERS];
+        let mut k = 0;
+        for &p in markers {
+            if p != TARGET {
+                ix[k] = INDEX[p as usize];
+                k += 1;
+            }
+        }
+        rank(&mut ix[..k])
+    }
+}
+
+/// Memory and size of the exact solution of one variant, known before solving.
+#[derive(Clone, Debug, Serialize)]
+pub struct Estimate {
+    /// Markers per player.
+    pub markers: usize,
+    /// Dense pairs of multisets over all layers (the array slots).
+    pub slots: u64,
+    /// Bytes while solving: every layer in f64 (an upper bound of the peak).
+    pub solving_bytes: u64,
+    /// Bytes of the finished table (4-byte values) with the move tables.
+    pub table_bytes: u64,
+}
+
+/// What the solver needs for `markers` per player.
+pub fn estimate(markers: usize) -> Estimate {
+    let n = markers.clamp(1, MARKERS);
+    let mut slots = 0u64;
+    for a in 0..n {
+        for b in 0..n {
+            slots += multisets(n - a) as u64 * multisets(n - b) as u64;
+        }
+    }
+    let sets: u64 = (1..=n).map(Sets::bytes).sum();
+    Estimate {
+        markers: n,
+        slots,
+        solving_bytes: slots * 8 + sets,
+        table_bytes: slots * 4 + sets,
+    }
+}
+
+/// Sweeps spent on one layer.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayerSweeps {
+    /// Retired markers of the roller and of the other player.
+    pub retired: [usize; 2],
+    /// Valid positions in the layer.
+    pub positions: u64,
+    /// In-place sweeps until the largest change fell below the tolerance.
+    pub sweeps: u32,
+}
+
+/// The summary of a solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveStats {
+    /// Markers per player.
+    pub markers: usize,
+    /// Positions with the die to be rolled (roller's and other's multisets, no shared square above 1).
+    pub positions: u64,
+    /// P(the first player to roll wins) under optimal play by both.
+    pub first_mover_wins: f64,
+    /// Sweeps of the start layer (no marker retired: the bulk of the work).
+    pub sweeps: u32,
+    /// Sweeps of every layer, in the order solved.
+    pub layers: Vec<LayerSweeps>,
+    /// Convergence tolerance (largest change of any value in a layer's last sweep).
+    pub tolerance: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Bytes of the value and move tables at their largest.
+    pub peak_table_bytes: u64,
+    /// Bytes kept after solving (4-byte values and the move tables).
+    pub table_bytes: u64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// A solved variant: the values of every position, for the optimal player and analysis.
+pub struct Solution {
+    n: usize,
+    sets: Vec<Sets>,
+    /// Layer (a, b) at `a * n + b`: 4-byte fixed point, index rank(mine) * S(theirs) + rank(theirs).
+    layers: Vec<Vec<u32>>,
+    stats: SolveStats,
+}
+
+#[inline]
+fn load(x: &AtomicU64) -> f64 {
+    f64::from_bits(x.load(Ordering::Relaxed))
+}
+
+#[inline]
+fn to_fixed(v: f64) -> u32 {
+    (v.clamp(0.0, 1.0) * u32::MAX as f64).round() as u32
+}
+
+#[inline]
+fn from_fixed(x: u32) -> f64 {
+    x as f64 / u32::MAX as f64
+}
+
+struct Solver<'a> {
+    n: usize,
+    sets: &'a [Sets],
+    values: Vec<Vec<AtomicU64>>,
+}
+
+impl Solver<'_> {
+    fn set(&self, k: usize) -> &Sets {
+        &self.sets[k - 1]
+    }
+
+    /// One in-place sweep over layer (a, b); returns the largest change.
+    fn sweep(&self, a: usize, b: usize) -> f64 {
+        let n = self.n;
+        let (ka, kb) = (n - a, n - b);
+        let sa = self.set(ka);
+        let sb = self.set(kb);
+        let (la, lb) = (sa.len, sb.len);
+        let out = &self.values[a * n + b];
+        let same = &self.values[b * n + a];
+        let ret = (ka > 1).then(|| (&self.values[b * n + a + 1], self.set(ka - 1).len));
+        (0..lb)
+            .into_par_iter()
+            .with_min_len(8)
+            .map(|t| {
+                let tmask = sb.mask[t];
+                let row = &same[t * la..(t + 1) * la];
+                let mut change = 0.0f64;
+                for m in 0..la {
+                    if sa.mask[m] & tmask != 0 {
+                        continue;
+                    }
+                    let mut sum = 1.0 - load(&row[m]);
+                    for r in 0..ROLLS {
+                        let slot = m * ROLLS + r;
+                        let cnt = sa.nsucc[slot] as usize;
+                        let mut best = 0.0f64;
+                        for s in &sa.succ[slot * ka..slot * ka + cnt] {
+                            let v = if s.retire {
+                                match ret {
+                                    None => 1.0,
+                                    Some((l, len)) => 1.0 - load(&l[t * len + s.next as usize]),
+                                }
+                            } else if s.land != NO_LAND && tmask >> s.land & 1 != 0 {
+                                let tt = sb.bump[t * FREE + s.land as usize] as usize;
+                                1.0 - load(&same[tt * la + s.next as usize])
+                            } else {
+                                1.0 - load(&row[s.next as usize])
+                            };
+                            best = best.max(v);
+                        }
+                        sum += best;
+                    }
+                    let v = sum / 6.0;
+                    let cell = &out[m * lb + t];
+                    change = change.max((v - load(cell)).abs());
+                    cell.store(v.to_bits(), Ordering::Relaxed);
+                }
+                change
+            })
+            .reduce(|| 0.0, f64::max)
+    }
+
+    fn valid_positions(&self, a: usize, b: usize) -> u64 {
+        let sa = self.set(self.n - a);
+        let sb = self.set(self.n - b);
+        sa.mask
+            .par_iter()
+            .map(|&ma| sb.mask.iter().filter(|&&mb| ma & mb == 0).count() as u64)
+            .sum()
+    }
+}
+
+/// Why a solve did not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SolveError {
+    /// The tables would not fit the memory budget.
+    Memory {
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes allowed.
+        budget: u64,
+    },
+    /// Stopped (cancelled or out of time) before converging.
+    Stopped,
+}
+
+/// Solves the variant with `markers` per player (1..=4) to `tolerance`, refusing
+/// if the tables need more than `max_memory` bytes. `should_stop` is polled
+/// between sweeps; `progress` gets the fraction of layers done.
+pub fn solve(
+    markers: usize,
+    tolerance: f64,
+    max_memory: u64,
+    should_stop: &dyn Fn() -> bool,
+    progress: &dyn Fn(f64),
+) -> Result<Solution, SolveError> {
+    let n = markers.clamp(1, MARKERS);
+    let est = estimate(n);
+    if est.solving_bytes > max_memory {
+        return Err(SolveError::Memory {
+            needed: est.solving_bytes,
+            budget: max_memory,
+        });
+    }
+    let started = Instant::now();
+    let sets: Vec<Sets> = (1..=n).into_par_iter().map(Sets::build).collect();
+    let sets_bytes: u64 = (1..=n).map(Sets::bytes).sum();
+    let mut solver = Solver {
+        n,
+        sets: &sets,
+        values: Vec::with_capacity(n * n),
+    };
+    for a in 0..n {
+        for b in 0..n {
+            let len = multisets(n - a) * multisets(n - b);
+            let mut v = Vec::with_capacity(len);
+            v.resize_with(len, || AtomicU64::new(0.5f64.to_bits()));
+            solver.values.push(v);
+        }
+    }
+    let mut layers_done = Vec::new();
+    let mut fixed: Vec<Option<Vec<u32>>> = (0..n * n).map(|_| None).collect();
+    let mut live_bytes = est.slots * 8 + sets_bytes;
+    let mut peak = live_bytes;
+    let total_groups: usize = (0..n).map(|a| n - a).sum();
+    let mut groups_done = 0;
+    let mut start_sweeps = 0;
+    let mut positions = 0u64;
+    for total in (0..=2 * (n - 1)).rev() {
+        for a in 0..n {
+            let b = match total.checked_sub(a) {
+                Some(b) if b < n && a <= b => b,
+                _ => continue,
+            };
+            let mut sweeps = [0u32; 2];
+            loop {
+                if should_stop() {
+                    return Err(SolveError::Stopped);
+                }
+                let mut change = solver.sweep(a, b);
+                sweeps[0] += 1;
+                if a != b {
+                    change = change.max(solver.sweep(b, a));
+                    sweeps[1] += 1;
+                }
+                if change < tolerance {
+                    break;
+                }
+            }
+            let pairs = if a == b {
+                vec![(a, b)]
+            } else {
+                vec![(a, b), (b, a)]
+            };
+            for (i, &(x, y)) in pairs.iter().enumerate() {
+                let p = solver.valid_positions(x, y);
+                positions += p;
+                layers_done.push(LayerSweeps {
+                    retired: [x, y],
+                    positions: p,
+                    sweeps: sweeps[i],
+                });
+            }
+            if a == 0 && b == 0 {
+                start_sweeps = sweeps[0];
+            }
+            groups_done += 1;
+            progress(groups_done as f64 / total_groups as f64);
+        }
+        // Layers with total + 1 retired are read by nothing still to solve: keep
+        // them as 4-byte fixed point.
+        for a in 0..n {
+            let Some(b) = (total + 1).checked_sub(a).filter(|&b| b < n) else {
+                continue;
+            };
+            let i = a * n + b;
+            let v = std::mem::take(&mut solver.values[i]);
+            let len = v.len() as u64;
+            fixed[i] = Some(v.iter().map(|x| to_fixed(load(x))).collect());
+            live_bytes = live_bytes - len * 8 + len * 4;
+        }
+        peak = peak.max(live_bytes);
+    }
+    let first_mover_wins = load(&solver.values[0][0]);
+    for (i, v) in std::mem::take(&mut solver.values).into_iter().enumerate() {
+        if fixed[i].is_none() {
+            fixed[i] = Some(v.iter().map(|x| to_fixed(load(x))).collect());
+        }
+    }
+    let layers: Vec<Vec<u32>> = fixed.into_iter().map(Option::unwrap_or_default).collect();
+    let stats = SolveStats {
+        markers: n,
+        positions,
+        first_mover_wins,
+        sweeps: start_sweeps,
+        layers: layers_done,
+        tolerance,
+        seconds: started.elapsed().as_secs_f64(),
+        peak_table_bytes: peak,
+        table_bytes: est.table_bytes,
+        threads: rayon::current_num_threads(),
+    };
+    Ok(Solution {
+        n,
+        sets,
+        layers,
+        stats,
+    })
+}
+
+impl Solution {
+    /// Markers per player.
+    pub fn markers(&self) -> usize {
+        self.n
+    }
+
+    /// The summary of the solve.
+    pub fn stats(&self) -> &SolveStats {
+        &self.stats
+    }
+
+    /// P(the roller wins) with `mine` to roll against `theirs` (marker positions,
+    /// 120 = retired; only the first `n` of each are read).
+    fn roll_value(&self, mine: &[u8], theirs: &[u8]) -> f64 {
+        let n = self.n;
+        let a = mine.iter().filter(|&&p| p == TARGET).count();
+        let b = theirs.iter().filter(|&&p| p == TARGET).count();
+        if a == n {
+            return 1.0;
+        }
+        if b == n {
+            return 0.0;
+        }
+        let lb = self.sets[n - b - 1].len;
+        let m = Sets::rank_of(mine) as usize;
+        let t = Sets::rank_of(theirs) as usize;
+        from_fixed(self.layers[a * n + b][m * lb + t])
+    }
+
+    /// The probability that the side to act wins under optimal play, or `None`
+    /// before the draw for the first player, when the game is over, or if the
+    /// position has another number of markers than this solution.
+    pub fn value(&self, state: &State) -> Option<f64> {
+        if state.markers_per_side() != self.n || state.winner().is_some() {
+            return None;
+        }
+        let s = state.side()?;
+        let n = self.n;
+        if state.roll == 0 {
+            return Some(self.roll_value(&state.markers[s][..n], &state.markers[1 - s][..n]));
+        }
+        self.move_values(state).first().map(|&(_, p)| p)
+    }
+
+    /// At a decision node: the probability that the mover wins after each
+    /// marker move (every marker in play), best first; ties keep the lower
+    /// marker number first.
+    pub fn move_values(&self, state: &State) -> Vec<(u8, f64)> {
+        let n = self.n;
+        if state.markers_per_side() != n || state.roll == 0 || state.winner().is_some() {
+            return Vec::new();
+        }
+        let Some(s) = state.side() else {
+            return Vec::new();
+        };
+        let mine = state.markers[s];
+        let mut out = Vec::new();
+        for m in 0..n {
+            if mine[m] == TARGET {
+                continue;
+            }
+            if let Some(&(_, p)) = out.iter().find(|&&(j, _)| mine[j as usize] == mine[m]) {
+                out.push((m as u8, p));
+                continue;
+            }
+            let mut next = *state;
+            next.apply(crate::state::Move::Marker(m as u8));
+            let p = if next.winner() == Some(s) {
+                1.0
+            } else {
+                1.0 - self.roll_value(&next.markers[1 - s][..n], &next.markers[s][..n])
+            };
+            out.push((m as u8, p));
+        }
+        out.sort_by(|x, y| y.1.total_cmp(&x.1));
+        out
+    }
+
+    /// The squares of the multiset with this rank (for tests and tools).
+    pub fn multiset(&self, k: usize, rank: usize) -> Vec<u8> {
+        self.sets[k - 1].squares[rank][..self.sets[k - 1].k]
+            .iter()
+            .map(|&i| SQUARE[i as usize])
+            .collect()
+    }
+}
+
+static SOLVED: Mutex<[Option<Arc<Solution>>; MARKERS]> = Mutex::new([None, None, None, None]);
+
+/// The solution for `markers` if this process has already solved it.
+pub fn cached(markers: usize) -> Option<Arc<Solution>> {
+    let n = markers.clamp(1, MARKERS);
+    SOLVED.lock().unwrap_or_else(|e| e.into_inner())[n - 1].clone()
+}
+
+/// The solution for `markers`, solved on first use (to [`DEFAULT_TOLERANCE`])
+/// within `max_memory` bytes, then kept for the rest of the process.
+pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveError> {
+    let n = markers.clamp(1, MARKERS);
+    let mut slot = SOLVED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = &slot[n - 1] {
+        return Ok(s.clone());
+    }
+    let s = Arc::new(solve(n, DEFAULT_TOLERANCE, max_memory, &|| false, &|_| {})?);
+    slot[n - 1] = Some(s.clone());
+    Ok(s)
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Plain words for a refused or stopped solve.
+pub fn error_text(markers: usize, e: &SolveError) -> String {
+    match e {
+        SolveError::Memory { needed, budget } => format!(
+            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; raise the memory limit on a machine that has that much (docs/games/auto120.md gives times and sizes)",
+            gib(*needed),
+            gib(estimate(markers).table_bytes),
+            gib(*budget)
+        ),
+        SolveError::Stopped => "the solve was stopped before it converged".into(),
+    }
+}
+
+fn gib(bytes: u64) -> String {
+    let g = bytes as f64 / (1u64 << 30) as f64;
+    if g >= 1.0 {
+        format!("{g:.1} GiB")
+    } else {
+        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
+    }
+}
+
+/// The `tabula solve auto120 --json` report: solves the variant (or takes the
+/// solution this process already has) and describes it; with a position, also
+/// its exact value and, at a decision, every move's.
+pub fn report_json(
+    markers: usize,
+    max_memory: u64,
+    position: Option<&State>,
+    should_stop: &dyn Fn() -> bool,
+    progress: &dyn Fn(f64),
+) -> Result<serde_json::Value, String> {
+    let n = markers.clamp(1, MARKERS);
+    let sol = match cached(n) {
+        Some(s) => s,
+        None => {
+            let s = solve(n, DEFAULT_TOLERANCE, max_memory, should_stop, progress)
+                .map_err(|e| error_text(n, &e))?;
+            let s = Arc::new(s);
+            SOLVED.lock().unwrap_or_else(|e| e.into_inner())[n - 1] = Some(s.clone());
+            s
+        }
+    };
+    let st = sol.stats();
+    let mut out = serde_json::json!({
+        "game": "auto120",
+        "markers": n,
+        "positions": st.positions,
+        "first_mover_wins": st.first_mover_wins,
+        "sweeps": st.sweeps,
+        "tolerance": st.tolerance,
+        "seconds": st.seconds,
+        "threads": st.threads,
+        "peak_memory_bytes": peak_rss_bytes(),
+        "peak_table_bytes": st.peak_table_bytes,
+        "table_bytes": st.table_bytes,
+        "layers": st.layers,
+        "four_markers": estimate(MARKERS),
+    });
+    if let Some(state) = position {
+        out["position_win_probability"] = serde_json::json!(sol.value(state));
+        let moves: Vec<serde_json::Value> = sol
+            .move_values(state)
+            .into_iter()
+            .map(|(m, p)| serde_json::json!({"move": crate::notation::format_move(crate::state::Move::Marker(m)), "win_probability": p}))
+            .collect();
+        if !moves.is_empty() {
+            out["moves"] = serde_json::json!(moves);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_are_a_bijection() {
+        for k in 1..=3 {
+            let s = Sets::build(k);
+            assert_eq!(s.len, multisets(k));
+            let mut seen = vec![false; s.len];
+            for sq in &s.squares {
+                let mut c = *sq;
+                let r = rank(&mut c[..k]) as usize;
+                assert!(!seen[r]);
+                seen[r] = true;
+            }
+            assert!(seen.iter().all(|&x| x));
+        }
+        assert_eq!(multisets(4), 73_815);
+        assert_eq!(SQUARE[0], 1);
+        assert_eq!(SQUARE[FREE - 1], 108);
+    }
+
+    #[test]
+    fn estimate_of_the_seed_game() {
+        let e = estimate(4);
+        // Layers (a, b) for a, b in 0..4 retired: the (0, 0) layer alone is 73,815 squared.
+        assert!(e.slots > 73_815u64 * 73_815);
+        assert!(e.solving_bytes > 50_000_000_000);
+        assert_eq!(estimate(1).slots, 35 * 35);
+    }
+
+    #[test]
+    fn refuses_beyond_the_memory_budget() {
+        let r = solve(3, 1e-9, 100_000_000, &|| false, &|_| {});
+        assert!(matches!(r, Err(SolveError::Memory { .. })));
+    }
+}
