@@ -90,10 +90,9 @@ fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<Stri
     }
     let ai = match (&a.ai, a.level) {
         (_, Some(l)) if l > 100 => bail!("--level must be 0..=100"),
-        (Some(ai), Some(_)) if ai != "perfect" => {
-            bail!("--level mixes random moves with the perfect player; drop --ai {ai}")
-        }
-        (_, Some(l)) => format!("level:{l}"),
+        (Some(ai), Some(l)) if ai.contains(':') => format!("{ai},level={l}"),
+        (Some(ai), Some(l)) => format!("{ai}:level={l}"),
+        (None, Some(l)) => format!("level:{l}"),
         (Some(ai), None) => ai.clone(),
         (None, None) => default_ai(info),
     };

@@ -3,6 +3,7 @@
 pub mod alphabeta;
 pub mod expectimax;
 pub mod grundy;
+pub mod lookahead;
 pub mod matchbox;
 pub mod players;
 pub mod retrograde;

@@ -1,5 +1,5 @@
-//! The seed's one-ply look-ahead move generator ("Mu Torere AI II"), for any
-//! deterministic two-player game.
+//! Seed 000's one-ply look-ahead move generator ("Mu Torere AI II"), a generic
+//! player for any two-player game without dice (Mu Torere, Kono and the others).
 //!
 //! Every legal move is marked +1 if it wins at once, -1 if the opponent then has
 //! a move that wins at once, 0 otherwise. The player takes a +1 move if there is
@@ -14,9 +14,9 @@ use tabula_core::{Choice, Game, GameExt, Outcome, Rng, Seat, Strategy, Turn};
 pub const LOOKAHEAD: &str = "lookahead";
 /// Its help line.
 pub const LOOKAHEAD_HELP: &str =
-    "the seed's one-ply look-ahead: takes a winning move, avoids a move after which the opponent wins at once, else random";
+    "one-ply look-ahead (seed 000's computer): takes a winning move, avoids a move after which the opponent wins at once, else random";
 
-/// The seed's look-ahead player.
+/// Seed 000's look-ahead player.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lookahead;
 

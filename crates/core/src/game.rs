@@ -106,6 +106,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         Ok(())
     }
 
+    /// Plays `mv` as a set-up move (seed 002's Ctrl+click: a correction of the
+    /// position, such as moving the piece of the side not to move) when the game has
+    /// such moves and `mv` is one; `None` for ordinary moves. Matches only accept them
+    /// in set-up mode; records replay them.
+    fn try_setup(
+        &self,
+        _state: &mut Self::State,
+        _mv: Self::Move,
+    ) -> Option<Result<(), MoveError>> {
+        None
+    }
+
     /// At a chance node: each outcome with its probability (they sum to 1).
     /// The default gives every legal outcome the same probability.
     fn chance_outcomes(&self, state: &Self::State, out: &mut Vec<(Self::Move, f64)>) {

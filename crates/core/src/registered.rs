@@ -15,6 +15,15 @@ pub trait Registered: Game + Sized {
     /// game's source prescribes one (Northcott's program answers with its `nim`
     /// reply); `None` leaves the choice to the front end.
     const DEFAULT_OPPONENT: Option<&'static str> = None;
+    /// The player the AI level mixes with random moves when the user names none
+    /// (`level:25`, the presets `off`/`low`/`medium`/`high`): the strongest player by
+    /// default (`perfect`, else alpha-beta); Mu Torere and Kono use seed 000's
+    /// one-ply `lookahead`, as the seed's "AI level of effort" does.
+    const LEVEL_BASE: &'static str = "perfect";
+    /// The game's page in `docs/games/` (Markdown, usually `include_str!`): the
+    /// engine shows its opening, rules and notation sections as the game's rules
+    /// (`tabula rules GAME`, `GET /api/games/{game}/rules`). Empty: no rules text.
+    const RULES: &'static str = "";
     /// The variant options the game understands.
     fn options() -> Vec<VariantOption>;
     /// Builds the game from options; unknown options and bad values are errors.

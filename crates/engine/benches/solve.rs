@@ -6,7 +6,7 @@ use tabula_ai::retrograde::Solution;
 use tabula_core::Game;
 
 fn solves(c: &mut Criterion) {
-    let ttt = tabula_tictactoe::TicTacToe;
+    let ttt = tabula_tictactoe::TicTacToe::default();
     c.bench_function("tictactoe strong solve", |b| {
         b.iter(|| {
             Solution::solve(&ttt, &ttt.initial_state(), 1_000_000)
@@ -15,7 +15,7 @@ fn solves(c: &mut Criterion) {
                 .positions
         })
     });
-    let hex = tabula_hexapawn::Hexapawn;
+    let hex = tabula_hexapawn::Hexapawn::default();
     c.bench_function("hexapawn strong solve", |b| {
         b.iter(|| {
             Solution::solve(&hex, &hex.initial_state(), 1_000_000)

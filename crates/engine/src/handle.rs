@@ -8,8 +8,9 @@ use serde_json::{json, Value as Json};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
 use tabula_ai::expectimax::Expectimax;
+use tabula_ai::lookahead::Lookahead;
 use tabula_ai::matchbox::Matchbox;
-use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
+use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer, LEVEL_PRESETS};
 use tabula_ai::retrograde::{graded_moves, Solution};
 use tabula_ai::simulate::SimReport;
 use tabula_ai::train::{train_with_progress, TrainOptions};
@@ -45,6 +46,24 @@ pub struct GameInfo {
     pub exact: bool,
     /// The computer player the game's source prescribes, if any.
     pub default_opponent: Option<String>,
+    /// The player `level:L` and the presets off/low/medium/high mix with random
+    /// moves (`perfect`, or `lookahead` in Mu Torere and Kono); null where the
+    /// level is not offered.
+    pub level_base: Option<String>,
+    /// The players a level can mix with (`level:L,base=NAME` or `NAME:level=L`).
+    pub level_bases: Vec<String>,
+    /// The named levels: `[{name, level}]` (off 0, low 25, medium 66, high 95,
+    /// perfect 100 — the perfect player itself).
+    pub level_presets: Vec<LevelPreset>,
+}
+
+/// A named AI level (seed 000's menu).
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelPreset {
+    /// `off`, `low`, `medium`, `high`, `perfect`.
+    pub name: String,
+    /// 0-100.
+    pub level: u32,
 }
 
 /// One game in one variant, usable without knowing its Rust type.
@@ -71,6 +90,14 @@ pub trait DynGame: Send + Sync {
     ) -> Result<SimReport, EngineError>;
     /// `tabula train`: a learning player trains against an opponent.
     fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+    /// The game's rules for players: the opening, rules and notation sections of
+    /// its page in `docs/games/` (Markdown; see [`crate::rules_markdown`]).
+    fn rules(&self) -> String;
+    /// Builds the exact solution now, if the game has one, reporting progress
+    /// (fractions 0..1), so a front end can say what is happening before the first
+    /// perfect move or hint (Kono solves or loads its table once). Returns whether
+    /// an exact solution exists.
+    fn prepare(&self, progress: &dyn Fn(f64)) -> bool;
 }
 
 /// The concrete [`DynGame`] for a game type.
@@ -108,12 +135,17 @@ impl<G: Registered> Handle<G> {
 
     /// The exact oracle, built once (game's own, else generic retrograde for small games).
     pub fn oracle(&self) -> Option<Arc<dyn Oracle<G>>> {
+        self.oracle_with_progress(&|_| {})
+    }
+
+    /// [`Handle::oracle`], reporting progress while it is built the first time.
+    pub fn oracle_with_progress(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<G>>> {
         if !self.may_have_oracle() {
             return None;
         }
         self.oracle
             .get_or_init(|| {
-                if let Some(o) = self.game.exact_oracle(&|_| {}) {
+                if let Some(o) = self.game.exact_oracle(progress) {
                     return Some(o);
                 }
                 if self.game.is_small() {
@@ -180,6 +212,25 @@ impl<G: Registered> Handle<G> {
         if spec.is_human() {
             return Ok(None);
         }
+        if let Some(split) = spec.level_split(self.two_player()) {
+            let (level, base) = split?;
+            let strong = match base {
+                Some(base) => self
+                    .make_player(&base, seed)?
+                    .ok_or_else(|| bad("the level needs a computer player to mix with".into()))?,
+                None if G::LEVEL_BASE == "perfect" => {
+                    deterministic_pair_check(self.may_have_oracle(), spec)?;
+                    self.strong_player()
+                }
+                None => {
+                    let base = crate::parse_player_spec(G::LEVEL_BASE)?;
+                    self.make_player(&base, seed)?.ok_or_else(|| {
+                        bad("the level needs a computer player to mix with".into())
+                    })?
+                }
+            };
+            return Ok(Some(Box::new(LeveledPlayer::new(level, strong))));
+        }
         if let Some(p) = self.game.custom_player(&spec.name, &spec.options, seed) {
             return Ok(Some(p));
         }
@@ -202,6 +253,10 @@ impl<G: Registered> Handle<G> {
                     .ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
                 Box::new(PerfectPlayer::new(oracle))
             }
+            "lookahead" => {
+                deterministic_pair()?;
+                Box::new(Lookahead)
+            }
             "alphabeta" => {
                 deterministic_pair()?;
                 Box::new(AlphaBeta::<G>::new(
@@ -221,14 +276,6 @@ impl<G: Registered> Handle<G> {
                 Box::new(Expectimax::from_options(&spec.options).map_err(bad)?)
             }
             _ => {
-                if let Some(level) = spec.level() {
-                    deterministic_pair()?;
-                    let level = level?;
-                    return Ok(Some(Box::new(LeveledPlayer::new(
-                        level,
-                        self.strong_player(),
-                    ))));
-                }
                 return Err(bad(format!(
                     "unknown player for {} (known: {})",
                     G::NAME,
@@ -311,15 +358,45 @@ impl<G: Registered> Handle<G> {
                 .collect();
             out["moves"] = json!(moves);
         } else if let Turn::Move(_) = turn {
-            let moves: Vec<Json> = game
+            // Puzzles with a score grade each move by the points it brings, most first.
+            let before = game.score(state);
+            let mut moves: Vec<(Option<i64>, Json)> = game
                 .moves(state)
                 .into_iter()
-                .map(|mv| json!({"move": game.format_move(state, mv), "cells": game.move_cells(state, mv)}))
+                .map(|mv| {
+                    let mut j = json!({"move": game.format_move(state, mv), "cells": game.move_cells(state, mv)});
+                    let mut points = None;
+                    if let Some(b) = before {
+                        let mut next = state.clone();
+                        game.play_unchecked(&mut next, mv);
+                        points = game.score(&next).map(|a| a - b);
+                        j["points"] = json!(points);
+                    }
+                    (points, j)
+                })
                 .collect();
+            if before.is_some() {
+                moves.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
+            }
+            let moves: Vec<Json> = moves.into_iter().map(|(_, j)| j).collect();
             out["moves"] = json!(moves);
             out["note"] = json!("no exact solution for this game: moves are listed without grades");
         }
         Ok(out)
+    }
+}
+
+fn deterministic_pair_check(ok: bool, spec: &PlayerSpec) -> Result<(), EngineError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(EngineError::Player {
+            spec: spec.to_text(),
+            reason: format!(
+                "{} is only for two-player games without dice (name a player to mix with: level:50,base=NAME)",
+                spec.name
+            ),
+        })
     }
 }
 
@@ -364,6 +441,8 @@ fn probe_chance<G: Game>(game: &G) -> bool {
 
 impl<G: Registered> DynGame for Arc<Handle<G>> {
     fn info(&self) -> GameInfo {
+        let players = self.player_kinds();
+        let level_offered = players.iter().any(|k| k.name == "level");
         GameInfo {
             name: G::NAME.into(),
             title: G::TITLE.into(),
@@ -371,12 +450,44 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             variant: self.game.variant().to_string(),
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
             options: G::options(),
-            players: self.player_kinds(),
+            players: players.clone(),
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
             exact: self.claims_exact(),
             default_opponent: G::DEFAULT_OPPONENT.map(str::to_string),
+            level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
+            level_bases: if level_offered {
+                players
+                    .iter()
+                    .map(|k| k.name.clone())
+                    .filter(|n| {
+                        !["human", "random", "level", "matchbox", "menace"].contains(&n.as_str())
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            level_presets: if level_offered {
+                LEVEL_PRESETS
+                    .iter()
+                    .filter(|(n, _)| *n != "perfect" || players.iter().any(|k| k.name == "perfect"))
+                    .map(|&(n, l)| LevelPreset {
+                        name: n.to_string(),
+                        level: l,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    fn rules(&self) -> String {
+        crate::rules_markdown(G::RULES)
+    }
+
+    fn prepare(&self, progress: &dyn Fn(f64)) -> bool {
+        self.oracle_with_progress(progress).is_some()
     }
 
     fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError> {

@@ -12,9 +12,12 @@ mod handle;
 mod matches;
 mod players;
 mod registry;
+mod rules;
 
 pub use error::EngineError;
-pub use handle::{DynGame, GameInfo, Handle};
+pub use handle::{DynGame, GameInfo, Handle, LevelPreset};
+pub use matches::{check_undo_depth, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use registry::{build, entry, find, registry, GameEntry};
+pub use rules::rules_markdown;

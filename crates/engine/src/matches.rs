@@ -295,7 +295,8 @@ impl<G: Registered> MatchImpl<G> {
                 .map_err(|e| EngineError::Replay(format!("move {} ({}): {e}", i + 1, rm.mv)))?;
             let seat = m.turn().seat();
             let mut next = state.clone();
-            game.try_play(&mut next, mv)
+            game.try_setup(&mut next, mv)
+                .unwrap_or_else(|| game.try_play(&mut next, mv))
                 .map_err(|e| EngineError::Replay(format!("move {}: {e}", i + 1)))?;
             m.push(mv, seat, rm.reason.clone(), next);
         }
@@ -485,7 +486,13 @@ impl<G: Registered> MatchImpl<G> {
         let state = self.state().clone();
         let mv = game.parse_move(&state, text).map_err(MoveError::from)?;
         let mut next = state.clone();
-        game.try_play(&mut next, mv)?;
+        match (!require_human)
+            .then(|| game.try_setup(&mut next, mv))
+            .flatten()
+        {
+            Some(r) => r?,
+            None => game.try_play(&mut next, mv)?,
+        }
         if require_human || self.has_human() {
             self.begin_unit();
         }

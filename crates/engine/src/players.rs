@@ -19,28 +19,108 @@ impl PlayerSpec {
     pub fn is_human(&self) -> bool {
         self.name == "human"
     }
-    /// The level of a level-mixed player (`level:N` or a preset name).
-    pub fn level(&self) -> Option<Result<u32, EngineError>> {
-        if let Some(&(_, l)) = LEVEL_PRESETS
-            .iter()
-            .find(|(n, _)| *n == self.name && *n != "perfect")
-        {
-            return Some(Ok(l));
-        }
-        if self.name != "level" {
-            return None;
-        }
-        Some(
-            self.options
-                .trim()
+    /// A level-mixed player, split into its level and the player it mixes with
+    /// random moves (`None`: the game's [`tabula_core::Registered::LEVEL_BASE`]).
+    ///
+    /// Accepted forms: `level:25`, `level:25,base=lookahead`, a preset (`low`,
+    /// `low:base=alphabeta`) and, in two-player games, any player with a `level=N`
+    /// option (`lookahead:level=25`, `alphabeta:depth=6,level=50`, `perfect:level=95`).
+    pub fn level_split(
+        &self,
+        two_player: bool,
+    ) -> Option<Result<(u32, Option<PlayerSpec>), EngineError>> {
+        let bad = |reason: &str| EngineError::Player {
+            spec: self.to_text(),
+            reason: reason.into(),
+        };
+        let parse_level = |text: &str| {
+            text.trim()
                 .parse::<u32>()
                 .ok()
                 .filter(|l| *l <= 100)
-                .ok_or_else(|| EngineError::Player {
-                    spec: format!("level:{}", self.options),
-                    reason: "the level must be a whole number from 0 to 100".into(),
-                }),
-        )
+                .ok_or_else(|| bad("the level must be a whole number from 0 to 100"))
+        };
+        let base_of = |name: &str| -> Result<Option<PlayerSpec>, EngineError> {
+            let base = parse_player_spec(name)?;
+            if base.is_human()
+                || base.name == "level"
+                || base.name == "random"
+                || LEVEL_PRESETS
+                    .iter()
+                    .any(|(n, _)| *n == base.name && *n != "perfect")
+            {
+                return Err(bad(
+                    "the level mixes random moves with a computer player such as lookahead, alphabeta or perfect",
+                ));
+            }
+            Ok(Some(base))
+        };
+        let preset = LEVEL_PRESETS
+            .iter()
+            .find(|(n, _)| *n == self.name && *n != "perfect")
+            .map(|&(_, l)| l);
+        if preset.is_some() || self.name == "level" {
+            let mut level = preset;
+            let mut base = None;
+            for part in self
+                .options
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+            {
+                match part.split_once('=') {
+                    Some((k, v)) if k.trim() == "base" => match base_of(v.trim()) {
+                        Ok(b) => base = b,
+                        Err(e) => return Some(Err(e)),
+                    },
+                    Some((k, v)) if k.trim() == "level" && preset.is_none() => {
+                        match parse_level(v) {
+                            Ok(l) => level = Some(l),
+                            Err(e) => return Some(Err(e)),
+                        }
+                    }
+                    None if preset.is_none() => match parse_level(part) {
+                        Ok(l) => level = Some(l),
+                        Err(e) => return Some(Err(e)),
+                    },
+                    _ => {
+                        return Some(Err(bad(&format!(
+                        "unknown level option '{part}' (try level:25 or level:25,base=lookahead)"
+                    ))))
+                    }
+                }
+            }
+            return Some(
+                level
+                    .map(|l| (l, base))
+                    .ok_or_else(|| bad("the level must be a whole number from 0 to 100")),
+            );
+        }
+        if !two_player {
+            return None;
+        }
+        let mut level = None;
+        let mut rest = Vec::new();
+        for part in self
+            .options
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            match part.split_once('=') {
+                Some((k, v)) if k.trim() == "level" => match parse_level(v) {
+                    Ok(l) => level = Some(l),
+                    Err(e) => return Some(Err(e)),
+                },
+                _ => rest.push(part),
+            }
+        }
+        let level = level?;
+        let base = PlayerSpec {
+            name: self.name.clone(),
+            options: rest.join(","),
+        };
+        Some(base_of(&base.to_text()).map(|b| (level, b)))
     }
     /// Back to text.
     pub fn to_text(&self) -> String {
@@ -96,7 +176,11 @@ pub fn generic_player_kinds(two_player: bool, deterministic: bool, exact: bool) 
     if two_player && deterministic {
         v.push(PlayerKind::new(
             "level",
-            "level:L (0-100): a random move with probability (100-L)%, else the strong move; presets off, low, medium, high",
+            "level:L (0-100): a random move with probability (100-L)%, else the computer's own move (level:L,base=lookahead to choose it); presets off, low, medium, high",
+        ));
+        v.push(PlayerKind::new(
+            "lookahead",
+            tabula_ai::lookahead::LOOKAHEAD_HELP,
         ));
         v.push(PlayerKind::new(
             "alphabeta",

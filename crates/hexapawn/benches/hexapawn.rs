@@ -24,7 +24,7 @@ fn playouts(g: &Hexapawn, games: u32, rng: &mut tabula_core::Rng, buf: &mut Vec<
 }
 
 fn bench(c: &mut Criterion) {
-    let g = Hexapawn;
+    let g = Hexapawn::default();
     let mut rng = rng_from_seed(1);
     let mut buf = Vec::with_capacity(8);
     const GAMES: u32 = 1000;

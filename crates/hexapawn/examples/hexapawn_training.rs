@@ -31,7 +31,7 @@ fn main() {
                         machine: machine.clone(),
                         ..TrainOptions::default()
                     };
-                    train(&Hexapawn, &o).expect("training runs")
+                    train(&Hexapawn::default(), &o).expect("training runs")
                 })
                 .collect();
             let losses: Vec<u64> = reports.iter().map(|r| r.losses).collect();

@@ -19,49 +19,54 @@
 //! Moves are typed as in the seed: the from square, a space, the to square (`7 4`).
 //! Position text: the rows from the top (`B`, `W` or `.`), joined by `/`, a space and
 //! the side to move (`W` or `B`): the start is `BBB/.../WWW W`.
+//!
+//! Variants (as GamesCrafters' GamesmanUni offers them): wider and longer boards
+//! (`columns=N,rows=M`, 3 to 6 each; a full row of pawns a side, squares still
+//! numbered across then down), misère play (`play=misere`: every way of winning
+//! the normal game loses instead) and compulsory capture (`capture=compulsory`:
+//! a side that can capture must).
 
-use std::collections::HashSet;
-use std::sync::OnceLock;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
 use tabula_core::{
     Game, GameExt, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantError,
     VariantOption, View, ViewCell, ViewPiece,
 };
 
-/// Seat of White (moves first, starts on 7 8 9).
+/// Seat of White (moves first, starts on the bottom row).
 pub const WHITE: Seat = 0;
-/// Seat of Black (starts on 1 2 3).
+/// Seat of Black (starts on the top row).
 pub const BLACK: Seat = 1;
 
-const TOP_ROW: u16 = 0b000_000_111;
-const BOTTOM_ROW: u16 = 0b111_000_000;
-/// Squares in the left and right columns: pawns there cannot capture outwards.
-const LEFT_COLUMN: u16 = 0b001_001_001;
-const RIGHT_COLUMN: u16 = 0b100_100_100;
+/// The smallest and largest board side.
+pub const MIN_SIDE: u8 = 3;
+/// See [`MIN_SIDE`].
+pub const MAX_SIDE: u8 = 6;
 
 /// A position: each side's pawns as a mask (bit `n - 1` is square `n`) and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pawns {
-    white: u16,
-    black: u16,
+    white: u64,
+    black: u64,
     to_move: u8,
 }
 
 impl Pawns {
     /// White's pawns as a mask.
-    pub fn white_mask(self) -> u16 {
+    pub fn white_mask(self) -> u64 {
         self.white
     }
     /// Black's pawns as a mask.
-    pub fn black_mask(self) -> u16 {
+    pub fn black_mask(self) -> u64 {
         self.black
     }
     /// The side to move (or that would move, once the game is over).
     pub fn side_to_move(self) -> Seat {
         usize::from(self.to_move)
     }
-    /// The pawn on square index `i` (0-8): `Some(WHITE)` or `Some(BLACK)`.
+    /// The pawn on square index `i`: `Some(WHITE)` or `Some(BLACK)`.
     pub fn at(self, i: u8) -> Option<Seat> {
-        let bit = 1u16 << i;
+        let bit = 1u64 << i;
         if self.white & bit != 0 {
             Some(WHITE)
         } else if self.black & bit != 0 {
@@ -70,45 +75,9 @@ impl Pawns {
             None
         }
     }
-
-    /// Target masks of the side to move: (forward steps, captures towards the left
-    /// column, captures towards the right column), each as the squares moved to.
-    fn targets(self) -> (u16, u16, u16) {
-        let empty = !(self.white | self.black) & 0x1FF;
-        if self.to_move == WHITE as u8 {
-            let w = self.white;
-            (
-                (w >> 3) & empty,
-                ((w & !LEFT_COLUMN) >> 4) & self.black,
-                ((w & !RIGHT_COLUMN) >> 2) & self.black,
-            )
-        } else {
-            let b = self.black;
-            (
-                (b << 3) & empty & 0x1FF,
-                ((b & !LEFT_COLUMN) << 2) & self.white & 0x1FF,
-                ((b & !RIGHT_COLUMN) << 4) & self.white & 0x1FF,
-            )
-        }
-    }
-
-    /// The winner, if the game is over.
-    fn winner(self) -> Option<Seat> {
-        if self.white & TOP_ROW != 0 || self.black == 0 {
-            return Some(WHITE);
-        }
-        if self.black & BOTTOM_ROW != 0 || self.white == 0 {
-            return Some(BLACK);
-        }
-        let (forward, left, right) = self.targets();
-        if forward | left | right == 0 {
-            return Some(1 - self.side_to_move());
-        }
-        None
-    }
 }
 
-/// A move: a pawn from square index `from` to `to` (0-8; written as numbers 1-9).
+/// A move: a pawn from square index `from` to `to` (written as numbers from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Step {
     /// Square index the pawn leaves.
@@ -117,47 +86,228 @@ pub struct Step {
     pub to: u8,
 }
 
-/// Hexapawn. It has no variant options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Hexapawn;
+/// Hexapawn on a board of `columns` x `rows` (3x3 by default), normal or misère,
+/// with optional or compulsory captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hexapawn {
+    columns: u8,
+    rows: u8,
+    misere: bool,
+    compulsory: bool,
+}
+
+impl Default for Hexapawn {
+    fn default() -> Self {
+        Hexapawn {
+            columns: 3,
+            rows: 3,
+            misere: false,
+            compulsory: false,
+        }
+    }
+}
 
 const SEATS: [&str; 2] = ["White", "Black"];
 const LETTERS: [char; 2] = ['W', 'B'];
 
-/// Every position reachable from the start (a few hundred), for validating text.
-fn reachable() -> &'static HashSet<Pawns> {
-    static SET: OnceLock<HashSet<Pawns>> = OnceLock::new();
-    SET.get_or_init(|| {
-        let g = Hexapawn;
-        let mut seen = HashSet::from([g.initial_state()]);
-        let mut stack = vec![g.initial_state()];
+/// Boards whose reachable positions are enumerated to validate position text
+/// (bigger boards get structural checks only).
+const REACHABLE_CHECK_MAX_SQUARES: u8 = 16;
+
+impl Hexapawn {
+    /// A board of `columns` x `rows` (each 3..=6), normal play, optional captures.
+    pub fn new(columns: u8, rows: u8) -> Self {
+        Hexapawn {
+            columns: columns.clamp(MIN_SIDE, MAX_SIDE),
+            rows: rows.clamp(MIN_SIDE, MAX_SIDE),
+            ..Hexapawn::default()
+        }
+    }
+    /// The same board in misère play (`true`) or normal play.
+    pub fn with_misere(self, misere: bool) -> Self {
+        Hexapawn { misere, ..self }
+    }
+    /// The same board with compulsory (`true`) or optional captures.
+    pub fn with_compulsory_capture(self, compulsory: bool) -> Self {
+        Hexapawn { compulsory, ..self }
+    }
+    /// Columns of the board.
+    pub fn columns(&self) -> u8 {
+        self.columns
+    }
+    /// Rows of the board.
+    pub fn rows(&self) -> u8 {
+        self.rows
+    }
+    /// Misère play?
+    pub fn is_misere(&self) -> bool {
+        self.misere
+    }
+    /// Compulsory captures?
+    pub fn is_compulsory_capture(&self) -> bool {
+        self.compulsory
+    }
+
+    fn squares(&self) -> u8 {
+        self.columns * self.rows
+    }
+    fn full(&self) -> u64 {
+        (1u64 << self.squares()) - 1
+    }
+    fn top_row(&self) -> u64 {
+        (1u64 << self.columns) - 1
+    }
+    fn bottom_row(&self) -> u64 {
+        self.top_row() << (self.columns * (self.rows - 1))
+    }
+    fn left_column(&self) -> u64 {
+        (0..self.rows).fold(0, |m, r| m | 1u64 << (r * self.columns))
+    }
+    fn right_column(&self) -> u64 {
+        self.left_column() << (self.columns - 1)
+    }
+
+    /// Target masks of the side to move: (forward steps, captures towards the left
+    /// column, captures towards the right column), each as the squares moved to.
+    /// With compulsory captures, steps are dropped when a capture exists.
+    fn targets(&self, s: Pawns) -> (u64, u64, u64) {
+        let full = self.full();
+        let c = u32::from(self.columns);
+        let empty = !(s.white | s.black) & full;
+        let (l, r) = (self.left_column(), self.right_column());
+        let (forward, left, right) = if s.to_move == WHITE as u8 {
+            let w = s.white;
+            (
+                (w >> c) & empty,
+                ((w & !l) >> (c + 1)) & s.black,
+                ((w & !r) >> (c - 1)) & s.black,
+            )
+        } else {
+            let b = s.black;
+            (
+                (b << c) & empty & full,
+                ((b & !l) << (c - 1)) & s.white & full,
+                ((b & !r) << (c + 1)) & s.white & full,
+            )
+        };
+        if self.compulsory && left | right != 0 {
+            (0, left, right)
+        } else {
+            (forward, left, right)
+        }
+    }
+
+    /// Who won under the normal rules, if the game is over.
+    fn normal_winner(&self, s: Pawns) -> Option<Seat> {
+        if s.white & self.top_row() != 0 || s.black == 0 {
+            return Some(WHITE);
+        }
+        if s.black & self.bottom_row() != 0 || s.white == 0 {
+            return Some(BLACK);
+        }
+        let (forward, left, right) = self.targets(s);
+        if forward | left | right == 0 {
+            return Some(1 - s.side_to_move());
+        }
+        None
+    }
+
+    /// The winner, if the game is over (misère play turns every normal win into a loss).
+    fn winner(&self, s: Pawns) -> Option<Seat> {
+        self.normal_winner(s)
+            .map(|w| if self.misere { 1 - w } else { w })
+    }
+
+    /// Every position reachable from the start, for small boards (cached per variant).
+    fn reachable(&self) -> Option<Arc<HashSet<Pawns>>> {
+        if self.squares() > REACHABLE_CHECK_MAX_SQUARES {
+            return None;
+        }
+        static SETS: OnceLock<Mutex<HashMap<Hexapawn, Arc<HashSet<Pawns>>>>> = OnceLock::new();
+        let sets = SETS.get_or_init(|| Mutex::new(HashMap::new()));
+        if let Some(set) = sets.lock().ok()?.get(self) {
+            return Some(set.clone());
+        }
+        let mut seen = HashSet::from([self.initial_state()]);
+        let mut stack = vec![self.initial_state()];
+        let mut buf = Vec::new();
         while let Some(s) = stack.pop() {
-            for mv in g.moves(&s) {
+            buf.clear();
+            self.legal_moves(&s, &mut buf);
+            for &mv in &buf {
                 let mut t = s;
-                g.play_unchecked(&mut t, mv);
+                self.play_unchecked(&mut t, mv);
                 if seen.insert(t) {
                     stack.push(t);
                 }
             }
         }
-        seen
-    })
-}
-
-impl Hexapawn {
-    /// Number of positions reachable from the start, terminal ones included.
-    pub fn reachable_count() -> usize {
-        reachable().len()
+        let set = Arc::new(seen);
+        sets.lock().ok()?.insert(*self, set.clone());
+        Some(set)
     }
-}
 
-fn mirror_index(i: u8) -> u8 {
-    i - i % 3 + (2 - i % 3)
-}
+    /// Number of positions reachable from the start, terminal ones included
+    /// (enumerated; meant for boards of up to 16 squares).
+    pub fn reachable_count(&self) -> usize {
+        match self.reachable() {
+            Some(set) => set.len(),
+            None => {
+                let mut seen = HashSet::from([self.initial_state()]);
+                let mut stack = vec![self.initial_state()];
+                while let Some(s) = stack.pop() {
+                    for mv in self.moves(&s) {
+                        let mut t = s;
+                        self.play_unchecked(&mut t, mv);
+                        if seen.insert(t) {
+                            stack.push(t);
+                        }
+                    }
+                }
+                seen.len()
+            }
+        }
+    }
 
-fn mirror_mask(mask: u16) -> u16 {
-    let col = |m: u16, c: u16| m & (LEFT_COLUMN << c);
-    (col(mask, 0) << 2) | col(mask, 1) | (col(mask, 2) >> 2)
+    fn mirror_index(&self, i: u8) -> u8 {
+        let c = self.columns;
+        i - i % c + (c - 1 - i % c)
+    }
+
+    fn mirror_mask(&self, mask: u64) -> u64 {
+        let mut out = 0;
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as u8;
+            out |= 1u64 << self.mirror_index(i);
+            m &= m - 1;
+        }
+        out
+    }
+
+    fn status_line(&self, turn: Turn) -> String {
+        match turn {
+            Turn::Move(seat) => format!("{} to move", SEATS[seat]),
+            Turn::Over(Outcome::Win(seat)) if self.misere => {
+                format!("{} wins (misère)", SEATS[seat])
+            }
+            Turn::Over(Outcome::Win(seat)) => format!("{} wins", SEATS[seat]),
+            Turn::Over(_) => String::new(),
+            Turn::Chance => String::new(),
+        }
+    }
+
+    /// Structural checks for position text on boards too big to enumerate.
+    fn plausible(&self, s: &Pawns) -> Result<(), String> {
+        let cols = u32::from(self.columns);
+        if s.white.count_ones() > cols || s.black.count_ones() > cols {
+            return Err(format!("each side has at most {cols} pawns"));
+        }
+        if s.white & self.top_row() != 0 && s.black & self.bottom_row() != 0 {
+            return Err("both sides cannot have reached the far row".into());
+        }
+        Ok(())
+    }
 }
 
 impl Game for Hexapawn {
@@ -174,29 +324,34 @@ impl Game for Hexapawn {
 
     fn initial_state(&self) -> Pawns {
         Pawns {
-            white: BOTTOM_ROW,
-            black: TOP_ROW,
+            white: self.bottom_row(),
+            black: self.top_row(),
             to_move: WHITE as u8,
         }
     }
 
     fn turn(&self, s: &Pawns) -> Turn {
-        match s.winner() {
+        match self.winner(*s) {
             Some(w) => Turn::Over(Outcome::Win(w)),
             None => Turn::Move(s.side_to_move()),
         }
     }
 
     fn legal_moves(&self, s: &Pawns, out: &mut Vec<Step>) {
-        if s.white & TOP_ROW != 0 || s.black & BOTTOM_ROW != 0 || s.white == 0 || s.black == 0 {
+        if s.white & self.top_row() != 0
+            || s.black & self.bottom_row() != 0
+            || s.white == 0
+            || s.black == 0
+        {
             return;
         }
-        let (forward, left, right) = s.targets();
+        let (forward, left, right) = self.targets(*s);
+        let c = self.columns as i8;
         // Offsets from the target back to the pawn that moves there.
         let back: [i8; 3] = if s.to_move == WHITE as u8 {
-            [3, 4, 2]
+            [c, c + 1, c - 1]
         } else {
-            [-3, -2, -4]
+            [-c, -(c - 1), -(c + 1)]
         };
         for (mut targets, offset) in [forward, left, right].into_iter().zip(back) {
             while targets != 0 {
@@ -211,7 +366,8 @@ impl Game for Hexapawn {
     }
 
     fn play_unchecked(&self, s: &mut Pawns, mv: Step) {
-        let (from, to) = (1u16 << (mv.from % 9), 1u16 << (mv.to % 9));
+        let n = self.squares();
+        let (from, to) = (1u64 << (mv.from % n), 1u64 << (mv.to % n));
         if s.to_move == WHITE as u8 {
             s.white = (s.white & !from) | to;
             s.black &= !to;
@@ -223,20 +379,42 @@ impl Game for Hexapawn {
     }
 
     fn parse_move(&self, s: &Pawns, text: &str) -> Result<Step, ParseError> {
-        let digits: Vec<u32> = text
+        let n = u32::from(self.squares());
+        let example = if n == 9 { "7 4" } else { "from to, like 8 5" };
+        let cleaned: String = text
             .chars()
-            .filter(|c| !c.is_whitespace() && !matches!(c, '-' | 'x' | 'X'))
-            .map(|c| c.to_digit(10).filter(|d| (1..=9).contains(d)).ok_or(c))
-            .collect::<Result<_, _>>()
-            .map_err(|c| {
-                ParseError::new(format!(
-                    "unexpected '{c}': type a move as 'from to', like 7 4"
-                ))
-            })?;
-        let [from, to] = digits[..] else {
-            return Err(ParseError::new(
-                "type a move as two squares 1-9, 'from to', like 7 4",
-            ));
+            .map(|c| {
+                if matches!(c, '-' | 'x' | 'X' | ',') {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let mut tokens: Vec<&str> = cleaned.split_whitespace().collect();
+        // The seed's 3x3 board also reads two digits without a space ("74").
+        let joined;
+        if tokens.len() == 1 && n <= 9 && tokens[0].chars().count() == 2 {
+            joined = tokens[0].chars().map(|c| c.to_string()).collect::<Vec<_>>();
+            tokens = joined.iter().map(String::as_str).collect();
+        }
+        let numbers: Vec<u32> = tokens
+            .iter()
+            .map(|t| {
+                t.parse::<u32>()
+                    .ok()
+                    .filter(|d| (1..=n).contains(d))
+                    .ok_or_else(|| {
+                        ParseError::new(format!(
+                            "'{t}' is not a square: squares are numbered 1 to {n} across then down ({example})"
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let [from, to] = numbers[..] else {
+            return Err(ParseError::new(format!(
+                "type a move as two squares 1-{n}, 'from to', like {example}"
+            )));
         };
         let mv = Step {
             from: from as u8 - 1,
@@ -253,6 +431,12 @@ impl Game for Hexapawn {
             )));
         }
         if !self.moves(s).contains(&mv) {
+            let (_, left, right) = self.targets(*s);
+            if self.compulsory && left | right != 0 {
+                return Err(ParseError::new(format!(
+                    "{from} to {to} is not allowed: a capture is possible, and captures are compulsory"
+                )));
+            }
             return Err(ParseError::new(format!(
                 "{from} to {to} is not a pawn move: a pawn goes one square forward onto an empty square \
                  or one square diagonally forward onto an enemy pawn"
@@ -266,29 +450,31 @@ impl Game for Hexapawn {
     }
 
     fn parse_position(&self, text: &str) -> Result<Pawns, ParseError> {
+        let (cols, rows) = (usize::from(self.columns), usize::from(self.rows));
+        let example = self.format_position(&self.initial_state());
         let mut parts = text.split_whitespace();
-        let (Some(rows), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(ParseError::new(
-                "expected three rows joined by '/' and the side to move, like 'BBB/.../WWW W'",
-            ));
-        };
-        let rows: Vec<&str> = rows.split('/').collect();
-        if rows.len() != 3 {
+        let (Some(row_text), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
             return Err(ParseError::new(format!(
-                "expected 3 rows separated by '/', found {}",
-                rows.len()
+                "expected {rows} rows joined by '/' and the side to move, like '{example}'"
+            )));
+        };
+        let lines: Vec<&str> = row_text.split('/').collect();
+        if lines.len() != rows {
+            return Err(ParseError::new(format!(
+                "expected {rows} rows separated by '/', found {}",
+                lines.len()
             )));
         }
-        let (mut white, mut black) = (0u16, 0u16);
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != 3 {
+        let (mut white, mut black) = (0u64, 0u64);
+        for (r, row) in lines.iter().enumerate() {
+            if row.chars().count() != cols {
                 return Err(ParseError::new(format!(
-                    "row {} '{row}' must have 3 squares",
+                    "row {} '{row}' must have {cols} squares",
                     r + 1
                 )));
             }
             for (c, ch) in row.chars().enumerate() {
-                let bit = 1u16 << (r * 3 + c);
+                let bit = 1u64 << (r * cols + c);
                 match ch.to_ascii_uppercase() {
                     'W' => white |= bit,
                     'B' => black |= bit,
@@ -316,20 +502,25 @@ impl Game for Hexapawn {
             black,
             to_move,
         };
-        if !reachable().contains(&state) {
-            return Err(ParseError::new(format!(
-                "'{}' cannot arise in a game from the start (pawns only move forward, \
-                 White moves first, play stops when someone has won)",
-                self.format_position(&state)
-            )));
+        match self.reachable() {
+            Some(set) if !set.contains(&state) => {
+                return Err(ParseError::new(format!(
+                    "'{}' cannot arise in a game from the start (pawns only move forward, \
+                     White moves first, play stops when someone has won)",
+                    self.format_position(&state)
+                )))
+            }
+            Some(_) => {}
+            None => self.plausible(&state).map_err(ParseError::new)?,
         }
         Ok(state)
     }
 
     fn format_position(&self, s: &Pawns) -> String {
-        let mut text = String::with_capacity(13);
-        for i in 0..9u8 {
-            if i > 0 && i % 3 == 0 {
+        let cols = self.columns;
+        let mut text = String::with_capacity(usize::from(self.squares() + self.rows + 2));
+        for i in 0..self.squares() {
+            if i > 0 && i % cols == 0 {
                 text.push('/');
             }
             text.push(s.at(i).map_or('.', |seat| LETTERS[seat]));
@@ -340,16 +531,19 @@ impl Game for Hexapawn {
     }
 
     fn render_text(&self, s: &Pawns) -> String {
+        let width = if self.squares() > 9 { 2 } else { 1 };
         let mut out = String::from("  (Black)\n");
-        for r in 0..3u8 {
-            let pieces: Vec<String> = (0..3)
+        for r in 0..self.rows {
+            let pieces: Vec<String> = (0..self.columns)
                 .map(|c| {
-                    s.at(r * 3 + c)
+                    s.at(r * self.columns + c)
                         .map_or('.', |seat| LETTERS[seat])
                         .to_string()
                 })
                 .collect();
-            let numbers: Vec<String> = (0..3).map(|c| (r * 3 + c + 1).to_string()).collect();
+            let numbers: Vec<String> = (0..self.columns)
+                .map(|c| format!("{:>width$}", r * self.columns + c + 1))
+                .collect();
             out.push_str(&format!(
                 "  {}    {}\n",
                 pieces.join(" "),
@@ -357,25 +551,26 @@ impl Game for Hexapawn {
             ));
         }
         out.push_str("  (White)\n");
-        out.push_str(&status_line(self.turn(s)));
+        out.push_str(&self.status_line(self.turn(s)));
         out.push('\n');
         out
     }
 
     fn view(&self, s: &Pawns) -> View {
-        let cells = (0..9u8)
+        let cols = self.columns;
+        let cells = (0..self.squares())
             .map(|i| ViewCell {
                 id: u32::from(i) + 1,
-                x: f64::from(i % 3),
-                y: f64::from(i / 3),
+                x: f64::from(i % cols),
+                y: f64::from(i / cols),
                 w: 1.0,
                 h: 1.0,
                 label: Some((i + 1).to_string()),
-                mark: ((i / 3 + i % 3) % 2 == 1).then(|| "dark".to_string()),
+                mark: ((i / cols + i % cols) % 2 == 1).then(|| "dark".to_string()),
                 ..ViewCell::default()
             })
             .collect();
-        let pieces = (0..9u8)
+        let pieces = (0..self.squares())
             .filter_map(|i| {
                 s.at(i).map(|seat| ViewPiece {
                     cell: u32::from(i) + 1,
@@ -385,12 +580,12 @@ impl Game for Hexapawn {
             })
             .collect();
         View {
-            width: 3.0,
-            height: 3.0,
+            width: f64::from(cols),
+            height: f64::from(self.rows),
             cells,
             edges: Vec::new(),
             pieces,
-            status: vec![status_line(self.turn(s))],
+            status: vec![self.status_line(self.turn(s))],
         }
     }
 
@@ -398,6 +593,8 @@ impl Game for Hexapawn {
         vec![u32::from(mv.from) + 1, u32::from(mv.to) + 1]
     }
 
+    /// Every board up to 6x6 is solved by the generic solver (see the figures in
+    /// `docs/games/hexapawn.md`); the largest has a few million positions.
     fn is_small(&self) -> bool {
         true
     }
@@ -411,8 +608,8 @@ impl Game for Hexapawn {
             *s
         } else {
             Pawns {
-                white: mirror_mask(s.white),
-                black: mirror_mask(s.black),
+                white: self.mirror_mask(s.white),
+                black: self.mirror_mask(s.black),
                 to_move: s.to_move,
             }
         }
@@ -422,60 +619,104 @@ impl Game for Hexapawn {
         if k & 1 == 0 {
             mv
         } else {
+            let n = self.squares();
             Step {
-                from: mirror_index(mv.from % 9),
-                to: mirror_index(mv.to % 9),
+                from: self.mirror_index(mv.from % n),
+                to: self.mirror_index(mv.to % n),
             }
         }
     }
 
-    /// Material and how far the pawns have come, from `seat`'s side.
+    /// Material and how far the pawns have come, from `seat`'s side (reversed in misère play).
     fn evaluate(&self, s: &Pawns, seat: Seat) -> f64 {
-        if let Some(w) = s.winner() {
+        if let Some(w) = self.winner(*s) {
             return if w == seat { 1.0 } else { -1.0 };
         }
+        let cols = self.columns;
+        let row_mask = |r: u8| self.top_row() << (r * cols);
         // Rows advanced: White counts rows up from the bottom, Black rows down from the top.
-        let progress = |mask: u16, forward_rows: [u16; 3]| -> f64 {
-            forward_rows
-                .iter()
-                .enumerate()
-                .map(|(steps, &row)| (mask & row).count_ones() as f64 * (2.0 + steps as f64))
+        let progress = |mask: u64, white: bool| -> f64 {
+            (0..self.rows)
+                .map(|steps| {
+                    let r = if white { self.rows - 1 - steps } else { steps };
+                    (mask & row_mask(r)).count_ones() as f64 * (2.0 + f64::from(steps))
+                })
                 .sum()
         };
-        let white = progress(s.white, [BOTTOM_ROW, BOTTOM_ROW >> 3, TOP_ROW]);
-        let black = progress(s.black, [TOP_ROW, TOP_ROW << 3, BOTTOM_ROW]);
-        let diff = (white - black) / 12.0;
-        let v = if seat == WHITE { diff } else { -diff };
+        let scale = f64::from(cols) * (2.0 + f64::from(self.rows)) / 1.5;
+        let diff = (progress(s.white, true) - progress(s.black, false)) / scale;
+        let mut v = if seat == WHITE { diff } else { -diff };
+        if self.misere {
+            v = -v;
+        }
         v.clamp(-0.95, 0.95)
-    }
-}
-
-fn status_line(turn: Turn) -> String {
-    match turn {
-        Turn::Move(seat) => format!("{} to move", SEATS[seat]),
-        Turn::Over(Outcome::Win(seat)) => format!("{} wins", SEATS[seat]),
-        Turn::Over(_) => String::new(),
-        Turn::Chance => String::new(),
     }
 }
 
 impl Registered for Hexapawn {
     const NAME: &'static str = "hexapawn";
+    const RULES: &'static str = include_str!("../../../docs/games/hexapawn.md");
     const TITLE: &'static str = "Hexapawn";
+    /// Seed 004 plays you against Gardner's learning matchbox machine.
+    const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
     const SUMMARY: &'static str =
         "Martin Gardner's three-pawn chess on a 3x3 board, made to teach a matchbox machine.";
 
     fn options() -> Vec<VariantOption> {
-        Vec::new()
+        vec![
+            VariantOption {
+                name: "columns",
+                default: "3",
+                help: "board width, 3-6 (a full row of pawns a side)",
+            },
+            VariantOption {
+                name: "rows",
+                default: "3",
+                help: "board length, 3-6",
+            },
+            VariantOption {
+                name: "play",
+                default: "normal",
+                help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses",
+            },
+            VariantOption {
+                name: "capture",
+                default: "optional",
+                help: "optional, or compulsory: a side that can capture must",
+            },
+        ]
     }
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         variant.check_known(Self::NAME, &Self::options())?;
-        Ok(Hexapawn)
+        let columns = variant.int("columns", 3, i64::from(MIN_SIDE), i64::from(MAX_SIDE))? as u8;
+        let rows = variant.int("rows", 3, i64::from(MIN_SIDE), i64::from(MAX_SIDE))? as u8;
+        let misere = variant.choice("play", "normal", &["normal", "misere"])? == "misere";
+        let compulsory =
+            variant.choice("capture", "optional", &["optional", "compulsory"])? == "compulsory";
+        Ok(Hexapawn {
+            columns,
+            rows,
+            misere,
+            compulsory,
+        })
     }
 
     fn variant(&self) -> Variant {
-        Variant::default()
+        let mut v = Variant::default();
+        if self.columns != 3 {
+            v.set("columns", self.columns.to_string());
+        }
+        if self.rows != 3 {
+            v.set("rows", self.rows.to_string());
+        }
+        if self.misere {
+            v.set("play", "misere");
+        }
+        if self.compulsory {
+            v.set("capture", "compulsory");
+        }
+        v
     }
 }
 

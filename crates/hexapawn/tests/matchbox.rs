@@ -57,7 +57,7 @@ fn white_can_win(
 
 #[test]
 fn black_machine_becomes_unbeatable_against_exploit_within_100_games() {
-    let g = Hexapawn;
+    let g = Hexapawn::default();
     for symmetry in [true, false] {
         for seed in 1..=20 {
             let report = train(&g, &options(Opponent::Exploit, seed, symmetry)).unwrap();
@@ -87,7 +87,7 @@ fn black_machine_becomes_unbeatable_against_exploit_within_100_games() {
 
 #[test]
 fn a_trained_machine_never_loses_to_the_perfect_player() {
-    let g = Hexapawn;
+    let g = Hexapawn::default();
     let report = train(&g, &options(Opponent::Exploit, 7, true)).unwrap();
     let trained = report.learned.clone();
     let mut later = options(Opponent::Perfect, 8, true);
@@ -99,7 +99,7 @@ fn a_trained_machine_never_loses_to_the_perfect_player() {
 
 #[test]
 fn the_machine_improves_against_random_and_perfect_play() {
-    let g = Hexapawn;
+    let g = Hexapawn::default();
     for opponent in [Opponent::Random, Opponent::Perfect] {
         let mut o = options(opponent, 3, true);
         o.games = 300;
@@ -121,7 +121,7 @@ fn the_machine_improves_against_random_and_perfect_play() {
 fn white_machine_cannot_become_unbeatable() {
     // White loses with perfect play, so some line always beats a White machine: it
     // ends up resigning at its first move, all beads gone.
-    let g = Hexapawn;
+    let g = Hexapawn::default();
     let mut o = options(Opponent::Exploit, 1, true);
     o.seat = WHITE;
     o.games = 200;

@@ -7,7 +7,7 @@ use tabula_hexapawn::Hexapawn;
 proptest! {
     #[test]
     fn random_games_are_legal_and_round_trip(picks in prop::collection::vec(0usize..9, 12), k in 0usize..2) {
-        let g = Hexapawn;
+        let g = Hexapawn::default();
         let mut s = g.initial_state();
         let mut image = g.map_state(&s, k);
         let mut plies = 0;
@@ -40,7 +40,7 @@ proptest! {
 
     #[test]
     fn parsing_any_text_never_panics(text in "\\PC{0,20}") {
-        let g = Hexapawn;
+        let g = Hexapawn::default();
         if let Ok(s) = g.parse_position(&text) {
             prop_assert_eq!(g.parse_position(&g.format_position(&s)), Ok(s));
         }

@@ -29,11 +29,9 @@ use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
 use tabula_core::{
-    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered,
-    Report, Seat, Shape, Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell,
-    ViewPiece,
+    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, Registered, Report, Seat,
+    Shape, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
-use tabula_mutorere::lookahead::{Lookahead, LOOKAHEAD, LOOKAHEAD_HELP};
 
 /// Asks the processor to bring `value`'s cache line in soon (no effect elsewhere).
 #[inline(always)]
@@ -428,19 +426,6 @@ impl Game for Kono {
         ((material + 0.1 * mobility) / 8.0).clamp(-1.0, 1.0)
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(LOOKAHEAD, LOOKAHEAD_HELP)]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        _options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == LOOKAHEAD).then(|| Box::new(Lookahead) as Box<dyn Strategy<Self>>)
-    }
-
     fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
         let (table, _, _) = table::full_table(self.rules, progress);
         Some(Arc::new(KonoOracle { table }))
@@ -503,7 +488,9 @@ impl Kono {
 
 impl Registered for Kono {
     const NAME: &'static str = "kono";
+    const RULES: &'static str = include_str!("../../../docs/games/kono.md");
     const TITLE: &'static str = "Four Field Kono";
+    const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =
         "Korean 4x4 blocking game: step to an empty cell or jump a friend to take an enemy; who cannot move loses.";
 

@@ -2,6 +2,7 @@ use super::*;
 use crate::reach::Seated;
 use proptest::prelude::*;
 use std::collections::HashSet;
+use tabula_ai::lookahead::Lookahead;
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, GameExt, Strategy, Value};
@@ -415,14 +416,12 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
 }
 
 #[test]
-fn lookahead_is_offered_and_takes_wins() {
+fn lookahead_takes_wins_and_is_the_level_base() {
     let g = standard();
-    assert_eq!(g.custom_player_kinds()[0].name, "lookahead");
-    assert!(g.custom_player("lookahead", "", 0).is_some());
-    assert!(g.custom_player("other", "", 0).is_none());
+    assert_eq!(Kono::LEVEL_BASE, "lookahead");
     // Top captures Bottom's last piece: a4xa2 wins at once.
     let s = pos(&g, "x.../x.../o.../.... x");
-    let mut player = g.custom_player("lookahead", "", 0).unwrap();
+    let mut player = Lookahead;
     let c = player.choose(&g, &s, 0, &mut rng_from_seed(1)).unwrap();
     assert_eq!(g.format_move(&s, c.mv), "a4xa2");
 }

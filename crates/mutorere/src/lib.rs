@@ -10,20 +10,18 @@
 
 pub mod board;
 pub mod counting;
-pub mod lookahead;
 pub mod notation;
 pub mod rules;
 pub mod view;
 
 pub use board::{Cell, MtMove, MtState};
-pub use lookahead::Lookahead;
 pub use rules::MtRules;
 
 use board::{next, prev, CENTRE, POINTS, RIM};
 use serde_json::json;
 use tabula_core::{
-    Game, MoveError, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy,
-    Turn, Variant, VariantError, VariantOption, View,
+    Game, MoveError, Outcome, ParseError, PlayDrawRule, Registered, Seat, Turn, Variant,
+    VariantError, VariantOption, View,
 };
 
 /// Mu Torere with its rule variant.
@@ -31,12 +29,15 @@ use tabula_core::{
 pub struct MuTorere {
     /// When a piece may enter the putahi.
     pub rules: MtRules,
+    /// Misère play (`play=misere`): a side that cannot move wins.
+    pub misere: bool,
 }
 
 impl Default for MuTorere {
     fn default() -> Self {
         MuTorere {
             rules: MtRules::Seed,
+            misere: false,
         }
     }
 }
@@ -46,11 +47,22 @@ const SEATS: [&str; 2] = ["White", "Black"];
 impl MuTorere {
     /// The game under the given rules.
     pub fn new(rules: MtRules) -> Self {
-        MuTorere { rules }
+        MuTorere {
+            rules,
+            misere: false,
+        }
+    }
+
+    /// The same rules in misère play (`true`: a side that cannot move wins).
+    pub fn with_misere(self, misere: bool) -> Self {
+        MuTorere { misere, ..self }
     }
 
     fn status(&self, state: &MtState) -> Vec<String> {
         let mut lines = vec![match self.turn(state) {
+            Turn::Over(Outcome::Win(w)) if self.misere => {
+                format!("{} cannot move and wins (misère)", SEATS[w])
+            }
             Turn::Over(Outcome::Win(w)) => {
                 format!("{} wins: {} cannot move", SEATS[w], SEATS[1 - w])
             }
@@ -121,7 +133,12 @@ impl Game for MuTorere {
         let mut out = Vec::with_capacity(4);
         self.rules.legal_moves(state, &mut out);
         if out.is_empty() {
-            Turn::Over(Outcome::Win(usize::from(state.to_move ^ 1)))
+            let stuck = state.to_move;
+            Turn::Over(Outcome::Win(usize::from(if self.misere {
+                stuck
+            } else {
+                stuck ^ 1
+            })))
         } else {
             Turn::Move(usize::from(state.to_move))
         }
@@ -166,6 +183,13 @@ impl Game for MuTorere {
         if mv.to == CENTRE && self.rules.restricted(state) && !state.next_to_enemy(mv.from) {
             return Err(illegal(
                 "a piece may enter the putahi only when an enemy piece is next to it".into(),
+            ));
+        }
+        let mut legal = Vec::with_capacity(4);
+        self.rules.legal_moves(state, &mut legal);
+        if !legal.contains(&mv) {
+            return Err(illegal(
+                "the first move must leave the other player a move".into(),
             ));
         }
         self.rules.play(state, mv);
@@ -244,28 +268,18 @@ impl Game for MuTorere {
         false
     }
 
-    /// Mobility difference: a side with more ways to move is further from being blocked.
+    /// Mobility difference: a side with more ways to move is further from being
+    /// blocked (reversed in misère play, where being blocked wins).
     fn evaluate(&self, state: &MtState, seat: Seat) -> f64 {
         let me = seat as u8;
         let mine = self.mobility(state, me) as f64;
         let theirs = self.mobility(state, me ^ 1) as f64;
-        ((mine - theirs) / 4.0).clamp(-1.0, 1.0)
-    }
-
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            lookahead::LOOKAHEAD,
-            lookahead::LOOKAHEAD_HELP,
-        )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        _options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == lookahead::LOOKAHEAD).then(|| Box::new(Lookahead) as Box<dyn Strategy<Self>>)
+        let v = ((mine - theirs) / 4.0).clamp(-1.0, 1.0);
+        if self.misere {
+            -v
+        } else {
+            v
+        }
     }
 }
 
@@ -320,7 +334,9 @@ pub fn count_report() -> serde_json::Value {
 
 impl Registered for MuTorere {
     const NAME: &'static str = "mu-torere";
+    const RULES: &'static str = include_str!("../../../docs/games/mutorere.md");
     const TITLE: &'static str = "Mu Torere";
+    const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =
         "The Maori blocking game on an eight-pointed star: move into the one empty point; who cannot move loses.";
 
@@ -329,7 +345,12 @@ impl Registered for MuTorere {
             VariantOption {
                 name: "rules",
                 default: "seed",
-                help: "seed: a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction",
+                help: "seed: a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction; first_move: no restriction, but the first move must leave the other player a move (Best, 1917)",
+            },
+            VariantOption {
+                name: "play",
+                default: "normal",
+                help: "normal (who cannot move loses), or misere: who cannot move wins",
             },
             VariantOption {
                 name: "best_plies",
@@ -341,7 +362,8 @@ impl Registered for MuTorere {
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         variant.check_known(Self::NAME, &Self::options())?;
-        let word = variant.choice("rules", "seed", &["seed", "best", "free"])?;
+        let word = variant.choice("rules", "seed", &["seed", "best", "free", "first_move"])?;
+        let misere = variant.choice("play", "normal", &["normal", "misere"])? == "misere";
         let plies = variant.int("best_plies", 2, 1, 40)? as u8;
         if word != "best" && variant.get("best_plies").is_some() {
             return Err(VariantError::BadValue {
@@ -353,9 +375,10 @@ impl Registered for MuTorere {
         let rules = match word {
             "best" => MtRules::Best { plies },
             "free" => MtRules::Free,
+            "first_move" => MtRules::FirstMove,
             _ => MtRules::Seed,
         };
-        Ok(MuTorere { rules })
+        Ok(MuTorere { rules, misere })
     }
 
     fn variant(&self) -> Variant {
@@ -363,6 +386,9 @@ impl Registered for MuTorere {
         v.set("rules", self.rules.word());
         if let MtRules::Best { plies } = self.rules {
             v.set("best_plies", plies.to_string());
+        }
+        if self.misere {
+            v.set("play", "misere");
         }
         v
     }

@@ -61,7 +61,7 @@ pub fn format_position(rules: MtRules, state: &MtState) -> String {
         cell_char(state.cells[0]),
         piece_char(state.to_move)
     );
-    if let MtRules::Best { .. } = rules {
+    if rules.opening_cap() > 0 {
         text.push_str(&format!(" {}", state.opening_plies));
     }
     text
@@ -125,18 +125,19 @@ pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError>
             )))
         }
     };
-    let opening_plies = match (rules, plies) {
-        (MtRules::Best { plies: cap }, Some(p)) => {
+    let cap = rules.opening_cap();
+    let opening_plies = match (cap > 0, plies) {
+        (true, Some(p)) => {
             let n: u32 = p
                 .parse()
                 .map_err(|_| ParseError::new(format!("'{p}' is not a number of plies")))?;
             n.min(cap as u32) as u8
         }
         // Without a count the opening is taken as over: a typed-in position is a middle game.
-        (MtRules::Best { plies: cap }, None) => cap,
-        (_, Some(_)) => {
+        (true, None) => cap,
+        (false, Some(_)) => {
             return Err(ParseError::new(
-                "a ply count is only part of the position under rules=best",
+                "a ply count is only part of the position under rules=best and rules=first_move",
             ));
         }
         (_, None) => 0,

@@ -15,6 +15,9 @@ pub enum MtRules {
     },
     /// Always (no restriction).
     Free,
+    /// No restriction, except that the first move of the game must leave the
+    /// second player a move (Ludii's "First Move" ruleset, as observed by Best 1917).
+    FirstMove,
 }
 
 impl MtRules {
@@ -23,7 +26,7 @@ impl MtRules {
         match self {
             MtRules::Seed => true,
             MtRules::Best { plies } => state.opening_plies < plies,
-            MtRules::Free => false,
+            MtRules::Free | MtRules::FirstMove => false,
         }
     }
 
@@ -32,6 +35,7 @@ impl MtRules {
     pub fn opening_cap(self) -> u8 {
         match self {
             MtRules::Best { plies } => plies,
+            MtRules::FirstMove => 1,
             _ => 0,
         }
     }
@@ -42,11 +46,29 @@ impl MtRules {
             MtRules::Seed => "seed",
             MtRules::Best { .. } => "best",
             MtRules::Free => "free",
+            MtRules::FirstMove => "first_move",
         }
     }
 
     /// Appends the legal moves of `state` to `out`.
     pub fn legal_moves(self, state: &MtState, out: &mut Vec<MtMove>) {
+        if self == MtRules::FirstMove && state.opening_plies == 0 {
+            let start = out.len();
+            MtRules::Free.legal_moves(state, out);
+            let mut kept = start;
+            for i in start..out.len() {
+                let mut after = *state;
+                self.play(&mut after, out[i]);
+                let mut replies = Vec::with_capacity(4);
+                MtRules::Free.legal_moves(&after, &mut replies);
+                if !replies.is_empty() {
+                    out[kept] = out[i];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+            return;
+        }
         let me = Cell::Piece(state.to_move);
         let to = state.empty_point();
         if to == CENTRE {

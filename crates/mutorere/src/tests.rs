@@ -2,6 +2,7 @@ use super::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 use std::sync::Arc;
+use tabula_ai::lookahead::{self, Lookahead};
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer};
 use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, GameExt, Oracle, Strategy, Value};
@@ -433,11 +434,8 @@ fn view_has_nine_points_and_sixteen_edges() {
 }
 
 #[test]
-fn custom_player_is_offered() {
-    let g = seed();
-    assert_eq!(g.custom_player_kinds()[0].name, "lookahead");
-    assert!(g.custom_player("lookahead", "", 0).is_some());
-    assert!(g.custom_player("nope", "", 0).is_none());
+fn the_level_mixes_with_the_seeds_lookahead() {
+    assert_eq!(MuTorere::LEVEL_BASE, "lookahead");
 }
 
 proptest! {

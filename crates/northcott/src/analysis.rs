@@ -32,10 +32,7 @@ pub fn winning_moves(game: &Northcott, state: &NorthcottState) -> Vec<NorthcottM
             Side::X => x - (g - t),
         };
         if (0..game.nx() as i32).contains(&to) {
-            out.push(NorthcottMove {
-                row: r as u8,
-                to: to as u8,
-            });
+            out.push(NorthcottMove::new(r as u8, to as u8));
         }
     }
     out

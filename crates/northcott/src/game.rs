@@ -5,8 +5,8 @@ use crate::player::SeedPlayer;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use tabula_core::{
-    Game, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat, Strategy, Turn,
-    Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Game, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat,
+    Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most rows (NY) a board may have.
@@ -115,12 +115,24 @@ impl NorthcottState {
 }
 
 /// A move: the side to move's piece in `row` goes to column `to` (both 0-based).
+/// A set-up move (seed 002's Ctrl+click correction, `setup` 1 for O, 2 for X) moves
+/// the other side's piece and leaves the side to move unchanged; it is never a legal
+/// move in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NorthcottMove {
     /// Row, 0-based (written 1-based).
     pub row: u8,
     /// Destination column, 0-based (written 1-based).
     pub to: u8,
+    /// 0 for a move of the side to move; 1 (O) or 2 (X) for a set-up move of the other side's piece.
+    pub setup: u8,
+}
+
+impl NorthcottMove {
+    /// The side to move's piece in `row` goes to column `to`.
+    pub fn new(row: u8, to: u8) -> Self {
+        NorthcottMove { row, to, setup: 0 }
+    }
 }
 
 impl Northcott {
@@ -217,6 +229,26 @@ impl Northcott {
         None
     }
 
+    /// The piece a click on `cell` of `row` with `button` moves (the seed's
+    /// `remark`): a cell left of O takes O, a cell right of X takes X (the nearest
+    /// piece, whatever the button), any other cell the button's piece.
+    pub fn clicked_piece(
+        &self,
+        state: &NorthcottState,
+        row: usize,
+        cell: usize,
+        button: Side,
+    ) -> Side {
+        let r = row.min(MAX_ROWS - 1);
+        if cell < state.o[r] as usize {
+            Side::O
+        } else if cell > state.x[r] as usize {
+            Side::X
+        } else {
+            button
+        }
+    }
+
     /// The seed's Ctrl+click (set-up mode, no reply, the side to move unchanged):
     /// `button` picks the piece (left button O, right button X), but a cell left of O
     /// is always taken by O and a cell right of X by X (the nearest piece), as in the
@@ -281,6 +313,7 @@ fn side_word(state: &NorthcottState) -> &'static str {
 
 impl Registered for Northcott {
     const NAME: &'static str = "northcott";
+    const RULES: &'static str = include_str!("../../../docs/games/northcott.md");
     const TITLE: &'static str = "Northcott's game";
     const SUMMARY: &'static str =
         "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";
@@ -376,19 +409,69 @@ impl Game for Northcott {
                 Side::O => (0..o).chain(o + 1..x),
                 Side::X => (o + 1..x).chain(x + 1..self.cols),
             };
-            out.extend(cells.map(|to| NorthcottMove { row: r as u8, to }));
+            out.extend(cells.map(|to| NorthcottMove::new(r as u8, to)));
         }
     }
 
     fn play_unchecked(&self, state: &mut NorthcottState, mv: NorthcottMove) {
         let r = mv.row as usize;
+        let piece = match mv.setup {
+            1 => Side::O,
+            2 => Side::X,
+            _ => state.side(),
+        };
         if r < MAX_ROWS {
-            match state.side() {
+            match piece {
                 Side::O => state.o[r] = mv.to,
                 Side::X => state.x[r] = mv.to,
             }
         }
-        state.mover ^= 1;
+        if mv.setup == 0 {
+            state.mover ^= 1;
+        }
+    }
+
+    fn try_play(&self, state: &mut NorthcottState, mv: NorthcottMove) -> Result<(), MoveError> {
+        if mv.setup != 0 {
+            return Err(MoveError::Illegal {
+                mv: self.format_move(state, mv),
+                reason: format!(
+                    "it is {}'s move: the other side's piece can only be moved in set-up",
+                    state.side().letter()
+                ),
+            });
+        }
+        if let Turn::Over(_) = self.turn(state) {
+            return Err(MoveError::GameOver);
+        }
+        if let Some(why) = self.why_illegal(state, mv.row as usize, mv.to as usize) {
+            return Err(MoveError::Illegal {
+                mv: self.format_move(state, mv),
+                reason: why,
+            });
+        }
+        self.play_unchecked(state, mv);
+        Ok(())
+    }
+
+    fn try_setup(
+        &self,
+        state: &mut NorthcottState,
+        mv: NorthcottMove,
+    ) -> Option<Result<(), MoveError>> {
+        let side = match mv.setup {
+            1 => Side::O,
+            2 => Side::X,
+            _ => return None,
+        };
+        Some(
+            self.set_up(state, mv.row as usize, mv.to as usize, side)
+                .map(|next| *state = next)
+                .map_err(|reason| MoveError::Illegal {
+                    mv: self.format_move(state, mv),
+                    reason,
+                }),
+        )
     }
 
     fn parse_move(&self, state: &NorthcottState, text: &str) -> Result<NorthcottMove, ParseError> {
@@ -397,6 +480,10 @@ impl Game for Northcott {
 
     fn format_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
         let r = (mv.row as usize).min(MAX_ROWS - 1);
+        if mv.setup != 0 {
+            let side = if mv.setup == 1 { Side::O } else { Side::X };
+            return format!("{} {}:{}", side.letter(), r + 1, mv.to as usize + 1);
+        }
         let from = state.piece(state.side(), r);
         format!(
             "{}:{}->{}",
@@ -609,6 +696,41 @@ fn parse_move(
             "cannot read move '{t}': write ROW:CELL like 2:7 (your piece in row 2 goes to cell 7), or ROW:FROM->CELL like 2:1->7"
         ))
     };
+    // The seed's click: a piece letter (the mouse button: O left, X right), then the
+    // row and cell. A cell left of O always takes O, a cell right of X always X (the
+    // nearest piece, as the seed's `remark`); a click for the side not to move is a
+    // set-up move (Ctrl+click), accepted only in set-up.
+    let mut words = t.splitn(2, char::is_whitespace);
+    if let (Some(letter), Some(rest)) = (words.next(), words.next()) {
+        let button = match letter {
+            "O" | "o" | "0" => Some(Side::O),
+            "X" | "x" => Some(Side::X),
+            _ => None,
+        };
+        if let Some(button) = button {
+            let rest = rest.trim();
+            let (row_text, cell_text) = rest
+                .split_once(':')
+                .or_else(|| rest.split_once(char::is_whitespace))
+                .ok_or_else(usage)?;
+            let row = parse_index(row_text, "row", game.ny())?;
+            let cell = parse_index(cell_text, "cell", game.nx())?;
+            let piece = game.clicked_piece(state, row, cell, button);
+            if piece == state.side() {
+                if let Some(why) = game.why_illegal(state, row, cell) {
+                    return Err(ParseError::new(why));
+                }
+                return Ok(NorthcottMove::new(row as u8, cell as u8));
+            }
+            game.set_up(state, row, cell, piece)
+                .map_err(ParseError::new)?;
+            return Ok(NorthcottMove {
+                row: row as u8,
+                to: cell as u8,
+                setup: if piece == Side::O { 1 } else { 2 },
+            });
+        }
+    }
     let (row_text, rest) = t
         .split_once(':')
         .or_else(|| t.split_once(char::is_whitespace))
@@ -636,10 +758,7 @@ fn parse_move(
     if let Some(why) = game.why_illegal(state, row, cell) {
         return Err(ParseError::new(why));
     }
-    Ok(NorthcottMove {
-        row: row as u8,
-        to: cell as u8,
-    })
+    Ok(NorthcottMove::new(row as u8, cell as u8))
 }
 
 /// Reads one row like `O14X` or `2O3X1`.
@@ -852,10 +971,7 @@ mod tests {
             s.mover ^= 1;
         }
         let s = g.initial_state();
-        assert_eq!(
-            g.parse_move(&s, "2 7").unwrap(),
-            NorthcottMove { row: 1, to: 6 }
-        );
+        assert_eq!(g.parse_move(&s, "2 7").unwrap(), NorthcottMove::new(1, 6));
         let cases = [
             ("1:16", "cannot reach cell 16"),
             ("1:1", "already on cell 1"),

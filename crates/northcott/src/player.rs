@@ -49,7 +49,7 @@ pub fn nim_reply(game: &Northcott, state: &NorthcottState) -> Option<NorthcottMo
         Side::X => state.o[row] + new_gap + 1,
         Side::O => state.x[row] - new_gap - 1,
     };
-    Some(NorthcottMove { row: row as u8, to })
+    Some(NorthcottMove::new(row as u8, to))
 }
 
 /// The seed's `lose(m)`: advance one cell toward the enemy in the first row that has a
@@ -65,7 +65,7 @@ pub fn lose_reply(game: &Northcott, state: &NorthcottState) -> Option<(Northcott
     };
     if let Some(row) = (0..game.ny()).find(|&r| state.gap(r) > 0) {
         let to = step(state.piece(side, row), true);
-        return Some((NorthcottMove { row: row as u8, to }, ReplyKind::Advance));
+        return Some((NorthcottMove::new(row as u8, to), ReplyKind::Advance));
     }
     // Every gap is 0 here, so O can retreat where X stands beyond column 1 (lpat) and
     // X where O stands before column NX-2 (rpat).
@@ -74,7 +74,7 @@ pub fn lose_reply(game: &Northcott, state: &NorthcottState) -> Option<(Northcott
         Side::X => (0..game.ny()).find(|&r| (state.o[r] as usize) < game.nx() - 2),
     }?;
     let to = step(state.piece(side, row), false);
-    Some((NorthcottMove { row: row as u8, to }, ReplyKind::Retreat))
+    Some((NorthcottMove::new(row as u8, to), ReplyKind::Retreat))
 }
 
 /// The seed's whole reply (`reset`: `nim`, and `lose` when `nim` finds nothing).
@@ -133,7 +133,7 @@ mod tests {
         let g = game("10x3");
         let s = g.parse_position("O1X7/O6X2/O4X4 O").unwrap();
         let mv = nim_reply(&g, &s).unwrap();
-        assert_eq!(mv, NorthcottMove { row: 1, to: 1 });
+        assert_eq!(mv, NorthcottMove::new(1, 1));
     }
 
     #[test]

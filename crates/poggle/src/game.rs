@@ -153,11 +153,14 @@ pub fn random_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
 }
 
 impl Registered for Poggle {
+    const RULES: &'static str = include_str!("../../../docs/games/poggle.md");
     fn play_limit(&self) -> Option<String> {
         self.play_error()
     }
     const NAME: &'static str = "poggle";
     const TITLE: &'static str = "Poggle";
+    /// With no human at the buttons, the solver presses them (a fewest-presses solution).
+    const DEFAULT_OPPONENT: Option<&'static str> = Some("solver");
     const SUMMARY: &'static str =
         "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; make every button 0";
 

@@ -30,7 +30,7 @@ fn playouts(
 }
 
 fn bench(c: &mut Criterion) {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let mut rng = rng_from_seed(1);
     let mut buf = Vec::with_capacity(9);
     // Moves per game averaged over many games, so the throughput is in moves.

@@ -13,7 +13,7 @@ fn main() {
     let opponent =
         Opponent::parse(args.first().map_or("perfect", String::as_str)).expect("opponent");
     let seat_name = args.get(1).map_or("X", String::as_str);
-    let seat = TicTacToe
+    let seat = TicTacToe::default()
         .seats()
         .iter()
         .position(|s| s.eq_ignore_ascii_case(seat_name))
@@ -38,7 +38,7 @@ fn main() {
             machine: machine.clone(),
             ..TrainOptions::default()
         };
-        let r = train(&TicTacToe, &o).expect("training runs");
+        let r = train(&TicTacToe::default(), &o).expect("training runs");
         let last = r.curve.last().unwrap();
         println!(
             "{seed:<5} {:<20} {:<7} {:<6} {:<5} {:<10} {:<17} {:<6} {:<6} {}/{}/{}",

@@ -109,14 +109,52 @@ impl Square {
     }
 }
 
-/// Tic-tac-toe. It has no variant options.
+/// Tic-tac-toe, in normal play (three in a row wins) or misère play
+/// (`play=misere`: whoever completes three in a row loses).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TicTacToe;
+pub struct TicTacToe {
+    misere: bool,
+}
 
 const SEATS: [&str; 2] = ["X", "O"];
 const MARKS: [char; 2] = ['X', 'O'];
 
 impl TicTacToe {
+    /// Normal (`false`) or misère (`true`) play.
+    pub fn new(misere: bool) -> Self {
+        TicTacToe { misere }
+    }
+    /// Misère play?
+    pub fn is_misere(&self) -> bool {
+        self.misere
+    }
+
+    /// The seat that wins when `liner` has completed a line.
+    #[inline]
+    fn line_winner(&self, liner: Seat) -> Seat {
+        if self.misere {
+            1 - liner
+        } else {
+            liner
+        }
+    }
+
+    fn status_line(&self, turn: Turn) -> String {
+        match turn {
+            Turn::Move(seat) => format!("{} to move", SEATS[seat]),
+            Turn::Over(Outcome::Win(seat)) if self.misere => {
+                format!(
+                    "{} wins: {} made three in a row (misère)",
+                    SEATS[seat],
+                    SEATS[1 - seat]
+                )
+            }
+            Turn::Over(Outcome::Win(seat)) => format!("{} wins", SEATS[seat]),
+            Turn::Over(_) => "draw: the Cat wins".into(),
+            Turn::Chance => String::new(),
+        }
+    }
+
     /// Why a board (with any counts) cannot arise in play, or `None` if it can.
     fn unreachable_reason(x: u16, o: u16) -> Option<String> {
         let (nx, no) = (x.count_ones(), o.count_ones());
@@ -175,9 +213,9 @@ impl Game for TicTacToe {
     #[inline]
     fn turn(&self, s: &Board) -> Turn {
         if HAS_LINE[s.x as usize] {
-            Turn::Over(Outcome::Win(0))
+            Turn::Over(Outcome::Win(self.line_winner(0)))
         } else if HAS_LINE[s.o as usize] {
-            Turn::Over(Outcome::Win(1))
+            Turn::Over(Outcome::Win(self.line_winner(1)))
         } else if s.x | s.o == FULL {
             Turn::Over(Outcome::Draw)
         } else {
@@ -320,7 +358,7 @@ impl Game for TicTacToe {
                 .collect();
             out.push_str(&format!(" {} | {} | {}\n", cells[0], cells[1], cells[2]));
         }
-        out.push_str(&status_line(self.turn(s)));
+        out.push_str(&self.status_line(self.turn(s)));
         out.push('\n');
         out
     }
@@ -352,7 +390,7 @@ impl Game for TicTacToe {
             cells,
             edges: Vec::new(),
             pieces,
-            status: vec![status_line(self.turn(s))],
+            status: vec![self.status_line(self.turn(s))],
         }
     }
 
@@ -387,11 +425,12 @@ impl Game for TicTacToe {
     /// it holds more of their marks; a won game is worth +-1.
     fn evaluate(&self, s: &Board, seat: Seat) -> f64 {
         let (mine, theirs) = if seat == 0 { (s.x, s.o) } else { (s.o, s.x) };
+        let sign = if self.misere { -1.0 } else { 1.0 };
         if has_line(mine) {
-            return 1.0;
+            return sign;
         }
         if has_line(theirs) {
-            return -1.0;
+            return -sign;
         }
         let weight = [0.0, 1.0, 4.0, 0.0];
         let score: f64 = LINES
@@ -404,36 +443,39 @@ impl Game for TicTacToe {
                 },
             )
             .sum();
-        (score / 16.0).clamp(-0.95, 0.95)
-    }
-}
-
-fn status_line(turn: Turn) -> String {
-    match turn {
-        Turn::Move(seat) => format!("{} to move", SEATS[seat]),
-        Turn::Over(Outcome::Win(seat)) => format!("{} wins", SEATS[seat]),
-        Turn::Over(_) => "draw: the Cat wins".into(),
-        Turn::Chance => String::new(),
+        (sign * score / 16.0).clamp(-0.95, 0.95)
     }
 }
 
 impl Registered for TicTacToe {
+    const RULES: &'static str = include_str!("../../../docs/games/tictactoe.md");
     const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";
+    /// Seed 004 plays you against the learning matchbox machine.
+    const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
     const SUMMARY: &'static str =
         "Noughts and crosses on squares 1-9: X moves first, three in a row wins, a full board is the Cat's game.";
 
     fn options() -> Vec<VariantOption> {
-        Vec::new()
+        vec![VariantOption {
+            name: "play",
+            default: "normal",
+            help: "normal (three in a row wins), or misere: whoever makes three in a row loses",
+        }]
     }
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         variant.check_known(Self::NAME, &Self::options())?;
-        Ok(TicTacToe)
+        let misere = variant.choice("play", "normal", &["normal", "misere"])? == "misere";
+        Ok(TicTacToe { misere })
     }
 
     fn variant(&self) -> Variant {
-        Variant::default()
+        let mut v = Variant::default();
+        if self.misere {
+            v.set("play", "misere");
+        }
+        v
     }
 
     fn count_report(&self) -> Option<serde_json::Value> {

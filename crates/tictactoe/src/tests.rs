@@ -57,7 +57,7 @@ fn negamax(g: &TicTacToe, s: Board, memo: &mut HashMap<Board, i8>) -> i8 {
 
 #[test]
 fn start_is_empty_with_x_to_move() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let s = g.initial_state();
     assert_eq!(g.turn(&s), Turn::Move(0));
     assert_eq!(g.moves(&s).len(), 9);
@@ -67,7 +67,7 @@ fn start_is_empty_with_x_to_move() {
 
 #[test]
 fn three_in_a_row_wins_and_full_board_draws() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     // X: 1 2 3 across the top; O: 4 5.
     let s = play(&g, &[1, 4, 2, 5, 3]);
     assert_eq!(g.turn(&s), Turn::Over(Outcome::Win(0)));
@@ -86,7 +86,7 @@ fn three_in_a_row_wins_and_full_board_draws() {
 
 #[test]
 fn moves_read_and_write_square_numbers() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let s = play(&g, &[5]);
     assert_eq!(g.parse_move(&s, " 9 "), Ok(Square(8)));
     assert_eq!(g.format_move(&s, Square(8)), "9");
@@ -105,7 +105,7 @@ fn moves_read_and_write_square_numbers() {
 
 #[test]
 fn position_text_round_trips_and_rejects_impossible_boards() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let s = g.parse_position("x.o/.X./... o").unwrap();
     assert_eq!(g.format_position(&s), "X.O/.X./... O");
     assert_eq!(g.turn(&s), Turn::Move(1));
@@ -135,7 +135,7 @@ fn position_text_round_trips_and_rejects_impossible_boards() {
 
 #[test]
 fn reachable_positions_are_5478_and_765_up_to_symmetry() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let by_play = reachable(&g);
     assert_eq!(by_play.len(), 5478);
     // The position text accepts exactly the reachable boards.
@@ -149,7 +149,7 @@ fn reachable_positions_are_5478_and_765_up_to_symmetry() {
 
 #[test]
 fn terminal_positions_and_games_match_published_counts() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let (mut xw, mut ow, mut draws) = (0, 0, 0);
     for s in reachable(&g) {
         match g.turn(&s) {
@@ -182,7 +182,7 @@ fn terminal_positions_and_games_match_published_counts() {
 
 #[test]
 fn perfect_play_draws_from_the_start() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let mut memo = HashMap::new();
     assert_eq!(negamax(&g, g.initial_state(), &mut memo), 0);
     // After X in a corner, O must take the centre: every other reply loses.
@@ -202,7 +202,7 @@ fn perfect_play_draws_from_the_start() {
 
 #[test]
 fn symmetries_commute_with_play() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let all = reachable(&g);
     for s in &all {
         for k in 0..g.symmetry_count() {
@@ -231,7 +231,7 @@ fn symmetries_commute_with_play() {
 
 #[test]
 fn render_shows_square_numbers_and_marks() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let s = play(&g, &[5, 1]);
     let text = g.render_text(&s);
     assert!(text.starts_with(" O | 2 | 3\n"));
@@ -248,12 +248,12 @@ fn variant_has_no_options() {
     assert!(TicTacToe::from_variant(&Variant::default()).is_ok());
     let bad = Variant::parse("size=4").unwrap();
     assert!(TicTacToe::from_variant(&bad).is_err());
-    assert!(TicTacToe.variant().is_empty());
+    assert!(TicTacToe::default().variant().is_empty());
 }
 
 #[test]
 fn evaluate_prefers_open_lines_and_knows_wins() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let won = play(&g, &[1, 4, 2, 5, 3]);
     assert_eq!(g.evaluate(&won, 0), 1.0);
     assert_eq!(g.evaluate(&won, 1), -1.0);

@@ -18,7 +18,7 @@ fn menace_as_x_reaches_100_games_without_a_loss_against_perfect_play() {
             machine,
             ..TrainOptions::default()
         };
-        let r = train(&TicTacToe, &o).unwrap();
+        let r = train(&TicTacToe::default(), &o).unwrap();
         let ended = r
             .first_run_of_100_non_losses_ended_at
             .unwrap_or_else(|| panic!("seed {seed}: no run of 100"));
@@ -32,7 +32,7 @@ fn menace_as_x_reaches_100_games_without_a_loss_against_perfect_play() {
             r.curve
         );
         // The boxes are saved and restored whole.
-        let mut copy = Matchbox::new(&TicTacToe, MatchboxOptions::gardner());
+        let mut copy = Matchbox::new(&TicTacToe::default(), MatchboxOptions::gardner());
         copy.load_learned(&r.learned).unwrap();
         assert_eq!(
             (copy.matchbox_count(), copy.bead_count()),
@@ -47,7 +47,7 @@ fn x_decision_positions_match_michies_304_boxes() {
     // Reachable non-final positions with X to move, counted independently of the
     // trainer by walking every board. Michie's MENACE had 304 boxes for X's first four
     // moves (1 + 12 + 108 + 183 by move); X's fifth move is forced.
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let (mut all, mut classes) = (0, std::collections::HashSet::new());
     let mut by_move = [
         std::collections::HashSet::new(),

@@ -7,7 +7,7 @@ use tabula_tictactoe::TicTacToe;
 proptest! {
     #[test]
     fn random_games_are_legal_and_round_trip(picks in prop::collection::vec(0usize..9, 9), k in 0usize..8) {
-        let g = TicTacToe;
+        let g = TicTacToe::default();
         let mut s = g.initial_state();
         let mut image = g.map_state(&s, k);
         for pick in picks {
@@ -35,7 +35,7 @@ proptest! {
 
     #[test]
     fn parsing_any_text_never_panics(text in "\\PC{0,20}") {
-        let g = TicTacToe;
+        let g = TicTacToe::default();
         if let Ok(s) = g.parse_position(&text) {
             prop_assert_eq!(g.parse_position(&g.format_position(&s)), Ok(s));
         }
@@ -44,7 +44,7 @@ proptest! {
 
     #[test]
     fn board_like_text_is_accepted_only_when_reachable(cells in prop::collection::vec(prop::sample::select(vec!['X', 'O', '.']), 9), side in prop::sample::select(vec!['X', 'O'])) {
-        let g = TicTacToe;
+        let g = TicTacToe::default();
         let rows: Vec<String> = cells.chunks(3).map(|c| c.iter().collect()).collect();
         let text = format!("{} {}", rows.join("/"), side);
         if let Ok(s) = g.parse_position(&text) {

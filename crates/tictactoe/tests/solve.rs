@@ -6,7 +6,7 @@ use tabula_tictactoe::TicTacToe;
 
 #[test]
 fn strong_solve_finds_5478_positions_and_a_draw() {
-    let g = TicTacToe;
+    let g = TicTacToe::default();
     let solution = Solution::solve(&g, &g.initial_state(), 100_000).expect("small game");
     let stats = solution.stats();
     assert_eq!(stats.positions, 5478);
