@@ -55,6 +55,10 @@ export const playMove = (id, move, setup = false) =>
   api.post(`/api/sessions/${enc(id)}/moves`, setup ? { move, setup: true } : { move });
 export const action = (id, what) => api.post(`/api/sessions/${enc(id)}/${what}`, {});
 export const hint = (id) => api.get(`/api/sessions/${enc(id)}/hint`);
+export const line = (id, move) => api.get(`/api/sessions/${enc(id)}/line?move=${enc(move)}`);
+export const history = (id) => api.get(`/api/sessions/${enc(id)}/history`);
+export const review = (id, ply) => api.get(`/api/sessions/${enc(id)}/review?ply=${ply}`);
+export const playFrom = (id, ply) => api.post(`/api/sessions/${enc(id)}/from?ply=${ply}`, {});
 export const setPlayer = (id, seat, player) => api.put(`/api/sessions/${enc(id)}/players`, { seat, player });
 export const learned = (id, seat) => api.get(`/api/sessions/${enc(id)}/learned?seat=${seat}`);
 export const save = (id, name) => api.post(`/api/sessions/${enc(id)}/save`, name ? { name } : {});

@@ -7,6 +7,7 @@ import * as API from './api.js';
 import { PALETTE, el } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
+import { colourName, extraSentences, pressWords } from './words.js';
 
 export function extrasFor(name, page) {
   switch (name) {
@@ -56,12 +57,13 @@ class LearnPanel {
     const games = h('select', { 'aria-label': 'Training games' },
       ...[50, 200, 1000, 5000].map((n) => h('option', { value: n, selected: n === defaults.games }, `${n} games`)));
     this.trainBtn = h('button.btn', { type: 'button', onclick: () => this.train(Number(games.value), opponent.value) }, 'Train');
-    this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => page.setComputer(defaults.player) },
-      `Play against the ${defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine`);
-    this.playTrained = h('button.btn.btn-small', {
-      type: 'button', hidden: true,
-      onclick: () => page.restartWith(page.info.seats.map((_, i) => (i === defaults.seat ? defaults.player : 'human'))),
-    }, 'Play the trained machine');
+    // The machine always sits in the seat it is trained for (MENACE plays X, as
+    // Michie's did; Gardner's machine plays Black), so the boxes shown, the ones
+    // trained and the ones you play are the same machine's.
+    const seatName = page.info.seats[defaults.seat];
+    this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this.playMachine() },
+      `Play against the ${defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine (it plays ${seatName})`);
+    this.playTrained = h('span', { hidden: true });
     this.panel = card('Watch it learn',
       h('p.small', defaults.player === 'menace'
         ? 'MENACE keeps a matchbox of beads for every position it meets: beads for moves that led to wins are added, those that lost are taken away.'
@@ -74,6 +76,12 @@ class LearnPanel {
       this.plotEl,
       this.summary,
       this.playTrained);
+  }
+
+  playMachine() {
+    const players = this.page.info.seats.map((_, i) => (i === this.defaults.seat ? this.defaults.player : 'human'));
+    this.page.settings.human_seat = this.defaults.seat === 0 ? 1 : 0;
+    return this.page.restartWith(players);
   }
 
   learnerSeat(mv) {
@@ -140,6 +148,7 @@ class LearnPanel {
     try {
       // Training in rounds draws the curve as it grows, whatever the progress events carry.
       for (let i = 0; i < chunks; i++) {
+        const t0 = performance.now();
         const body = { ...base, games: per, seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(per / 2)) };
         const out = await API.runJob(body, (p) => this.bar.set((i + (p.fraction ?? 0)) / chunks));
         const result = out.report ?? out;
@@ -155,9 +164,12 @@ class LearnPanel {
         this.summary.textContent = `${done} games: ${wins} won, ${draws} drawn, ${losses} lost` +
           (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
           (result.last_loss ? ` · last loss in game ${result.last_loss} of this round` : '');
+        // A few updates a second, so the curve can be watched as it grows.
+        await sleep(Math.max(0, 350 - (performance.now() - t0)));
       }
-      this.playTrained.hidden = false;
-      toast(`Trained for ${done} games.`, 'success', 3000);
+      // You now play the machine just trained: its boxes are the ones shown.
+      await this.playMachine();
+      toast(`Trained for ${done} games: you now play the trained machine.`, 'success', 3500);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {
@@ -318,8 +330,10 @@ class SameGamePanel {
     this.playBtn = h('button.btn', { type: 'button', onclick: () => this.letComputerPlay() }, 'Let the computer play');
     this.stopBtn = h('button.btn.btn-quiet', { type: 'button', hidden: true, onclick: () => (this.stopped = true) }, 'Stop');
     this.note = h('p.muted.small');
+    this.preview = h('p.group-preview', { 'aria-live': 'polite' });
     this.panel = card('Score',
       this.scoreEl,
+      this.preview,
       h('div.train-form', this.playBtn, this.seconds, this.stopBtn),
       this.bar, this.note,
       h('h3', 'Best scores'),
@@ -328,6 +342,14 @@ class SameGamePanel {
 
   onStart() {
     this.refreshBest();
+  }
+
+  /// Hovering a group: what removing it would score.
+  onGroup(cells) {
+    const n = cells.length;
+    const scoring = /scoring=(\w+)/.exec(this.page.info.variant)?.[1] || 'standard';
+    const points = scoring === 'blocks' ? n : Math.max(0, (n - 2) ** 2);
+    this.preview.textContent = n >= 2 ? `This group of ${n} scores ${formatNumber(points)} point${points === 1 ? '' : 's'}.` : '';
   }
 
   onView(mv, previous) {
@@ -353,7 +375,7 @@ class SameGamePanel {
     }
     fill(this.bestEl, h('ol.best-list', ...list.slice(0, 10).map((b) => h('li',
       h('strong', formatNumber(b.value ?? b.score ?? b.best)),
-      h('span.muted.small', [b.player === 'human' ? 'you' : b.player, b.variant === this.page.info.variant ? null : b.variant, when(b.achieved_at)].filter(Boolean).join(' · '))))));
+      h('span.muted.small', [b.player === 'human' ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', b.seconds ? `${b.seconds} s` : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
   }
 
   async letComputerPlay() {
@@ -362,6 +384,13 @@ class SameGamePanel {
     this.stopped = false;
     this.note.textContent = 'The computer is searching for a good line…';
     try {
+      // From here on the game is the computer's: its score is recorded as the
+      // computer's, never as yours (New game or Restart gives the board back to you).
+      const searcher = (page.info.players || []).find((p) => p.name !== 'human' && p.name !== 'random')?.name || 'random';
+      if (page.mv.seats[0]?.player === 'human') {
+        const changed = await API.setPlayer(page.id, 0, searcher);
+        page.apply(changed.view, { animate: false });
+      }
       const seconds = Number(this.seconds.value);
       const result = await API.runJob(
         { kind: 'solve', game: page.name, variant: page.info.variant, position: page.mv.position, seconds, seed: 1 },
@@ -384,7 +413,7 @@ class SameGamePanel {
         page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(id)?.mark).map((c) => c.id);
         page.board.setHighlights({ group: page.group });
         await sleep(350);
-        await page.play(move);
+        await page.play(move, { setup: true });
         page.group = [];
         await sleep(250);
       }
@@ -413,7 +442,8 @@ class PogglePanel {
     this.showBtn = h('button.btn', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggle() }, 'Show the solution');
     this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.nextPress() }, 'Which button next?');
     this.details = h('div');
-    this.panel = card('Solution', this.msg, h('div.actions', this.showBtn, this.hintBtn), this.details);
+    this.goal = h('p.goal');
+    this.panel = card('Solution', this.goal, this.msg, h('div.actions', this.showBtn, this.hintBtn), this.details);
     this.counts = null;
     this.show = false;
   }
@@ -425,6 +455,7 @@ class PogglePanel {
   async onView(mv) {
     this.analysis = null;
     this.counts = null;
+    fill(this.goal, 'Goal: every button ', h('span.swatch', { style: `background:${PALETTE[0]}` }), ` ${colourName(0)}.`);
     let data;
     try {
       data = await API.hint(this.page.id);
@@ -447,7 +478,8 @@ class PogglePanel {
     this.showBtn.disabled = !this.counts || solved;
     this.hintBtn.disabled = !this.counts || solved;
     const { solution, presses: _p, ...rest } = extra;
-    fill(this.details, Object.keys(rest).length ? h('details', h('summary', 'Details'), extraRows(rest)) : '');
+    const facts = extraSentences('poggle', rest);
+    fill(this.details, facts.length ? h('ul.hint-facts', ...facts.map((t) => h('li', t))) : '');
     this.page.refreshHighlights();
   }
 
@@ -462,8 +494,10 @@ class PogglePanel {
     if (!this.counts) return;
     const next = [...this.counts].find(([, n]) => n > 0);
     if (!next) return;
-    this.page.flashCells([next[0]]);
-    toast(`Press the highlighted button${next[1] > 1 ? ` (${next[1]} times in all)` : ''}.`, 'info', 3000);
+    const hint = this.analysis?.extra?.hint;
+    const move = hint ? (this.page.mv.legal_moves || []).find((m) => m.move === hint) : null;
+    this.page.flashCells(move ? move.cells : [next[0]]);
+    toast(`Press ${hint ? pressWords(hint) : 'the highlighted button'} next (lit on the board).`, 'info', 3000);
   }
 }
 
@@ -485,10 +519,4 @@ function when(t) {
   if (!t) return '';
   const d = new Date(typeof t === 'number' && t < 1e12 ? t * 1000 : t);
   return isNaN(d) ? '' : d.toLocaleDateString();
-}
-
-function extraRows(extra) {
-  return h('table.table.extra', h('tbody', ...Object.entries(extra).map(([k, v]) => h('tr',
-    h('th', k.replace(/_/g, ' ')),
-    h('td', typeof v === 'object' ? JSON.stringify(v) : String(v))))));
 }

@@ -6,8 +6,10 @@
 import * as API from './api.js';
 import { Board, STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { loadSettings, saveSettings } from './settings.js';
+import { loadSettings, saveSettings, seatDefaults } from './settings.js';
 import { extrasFor } from './extras.js';
+import { Review } from './review.js';
+import { grade, extraSentences, variantWords, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
 
 const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
 const PRESETS = [
@@ -18,7 +20,8 @@ const PRESETS = [
 ];
 /// How close the slider must be to a preset for the preset to show as chosen (seed 000's EPSILON).
 const EPSILON = 3;
-const WATCH_DELAY = 650;
+/// Pause between plies when watching the computer play itself, per speed.
+const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };
 
 const sessionKey = (game) => `tabula.session.${game}`;
 const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
@@ -66,18 +69,29 @@ export class GamePage {
     this.#layout();
     document.addEventListener('keydown', this.onKey);
 
-    const wanted = params.get('s') || localStorage.getItem(sessionKey(this.name));
+    // A shared link names the variant (with its board number) and maybe a position:
+    // it opens exactly that game, never a stored session of another variant.
+    const askedVariant = params.has('variant');
+    const position = params.get('position');
+    const wanted = position ? null : params.get('s') || localStorage.getItem(sessionKey(this.name));
     let data = null;
     if (wanted) {
       try {
         data = await API.getSession(wanted);
         if (data.view.game !== this.name) data = null;
+        else if (data.view.variant !== this.info.variant) {
+          if (askedVariant && !params.get('s')) data = null;
+          else this.info = await API.gameInfo(this.name, data.view.variant || undefined);
+        }
       } catch (e) {
+        data = null;
         if (params.get('s')) toast(`The game in the address could not be found (${e.message}); a new one was started.`, 'info');
       }
     }
-    if (!data) data = await guarded(() => this.#createSession());
-    if (!data || !this.alive) return;
+    if (!data) data = await this.#createFirst(position ? { position } : {});
+    if (!this.alive) return;
+    if (!data) return;
+    this.#renderVariant();
     this.#adopt(data);
     this.apply(data.view, { animate: false });
     this.#refreshSaved();
@@ -129,17 +143,61 @@ export class GamePage {
       ...extra,
     };
     if (typeof this.settings.undo_depth === 'number') body.undo_depth = this.settings.undo_depth;
-    return API.createSession(body);
+    try {
+      return await API.createSession(body);
+    } catch (e) {
+      // A stored setting the server refuses must never leave the page without a game:
+      // start with the defaults and say which setting was dropped.
+      if (e.status !== 400) throw e;
+      const plainBody = { game: this.name, variant: this.info.variant, seed: body.seed, position: body.position };
+      if (extra.players) plainBody.players = extra.players;
+      const data = await API.createSession(plainBody);
+      toast(`Your saved settings could not be used (${e.message}); the game started with the usual ones.`, 'info', 6000);
+      return data;
+    }
+  }
+
+  /// The first session of the page; if even that fails, the page says why and
+  /// offers to start afresh (nothing else is clickable without a session).
+  async #createFirst(extra) {
+    try {
+      return await this.#createSession(extra);
+    } catch (e) {
+      fill(this.boardWrap, h('div.empty',
+        h('p', `This game could not be started: ${e.message}`),
+        h('button.btn', { type: 'button', onclick: () => location.assign(`/game/${this.name}`) }, 'Start the usual game')));
+      for (const b of [this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn]) b.disabled = true;
+      toast(e.message);
+      return null;
+    }
+  }
+
+  /// The variant in words under the title, and in the address (a shareable link).
+  #renderVariant() {
+    const words = variantWords(this.info);
+    fill(this.variantEl, words ? h('span.variant', { title: 'Variant' }, words) : '');
+    if (this.variantForm) this.variantForm.sync();
   }
 
   #adopt(data) {
     this.id = data.id;
+    this.review = null;
     localStorage.setItem(sessionKey(this.name), this.id);
     const url = new URL(location.href);
-    if (url.searchParams.get('s') !== this.id) {
-      url.searchParams.set('s', this.id);
-      history.replaceState(null, '', url.pathname + url.search);
-    }
+    url.searchParams.set('s', this.id);
+    url.searchParams.delete('position');
+    if (data.view.variant) url.searchParams.set('variant', data.view.variant);
+    else url.searchParams.delete('variant');
+    if (url.pathname + url.search !== location.pathname + location.search) history.replaceState(null, '', url.pathname + url.search);
+  }
+
+  /// A link that opens exactly this game: the variant (with its board number) and
+  /// the position now.
+  shareLink() {
+    const url = new URL(`/game/${this.name}`, location.href);
+    if (this.info.variant) url.searchParams.set('variant', this.info.variant);
+    if (this.mv?.log?.length && this.mv.position) url.searchParams.set('position', this.mv.position);
+    return url.href;
   }
 
   /// A new session with these players (the server loads a trained machine's boxes).
@@ -185,9 +243,15 @@ export class GamePage {
     this.undoBtn = h('button.btn', { type: 'button', onclick: () => this.act('undo'), title: 'Undo (Ctrl+Z)' }, '↶ Undo');
     this.redoBtn = h('button.btn', { type: 'button', onclick: () => this.act('redo'), title: 'Redo (Ctrl+Y)' }, '↷ Redo');
     this.newBtn = h('button.btn', { type: 'button', onclick: () => this.newGame(), title: 'New game (Ctrl+N or N)' }, 'New game');
+    this.hasSeed = (info.options || []).some((o) => o.name === 'seed');
+    this.restartBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.restart(), title: 'The same board again', hidden: !this.hasSeed }, 'Restart');
+    this.shareBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.#share(), title: 'Copy a link to this game' }, 'Share');
+    this.watchBar = this.#watchControls();
+    this.reviewer = new Review(this);
+    this.variantEl = h('div.variant-line');
     this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.toggleHint(), title: 'Hint (H)', 'aria-pressed': 'false' }, 'Hint');
     this.resignBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.act('resign') }, 'Resign');
-    this.hintList = h('div.hint-list');
+    this.hintList = h('div.hint-list', { 'aria-live': 'polite' });
     this.logList = h('ol.log', { 'aria-label': 'Move log' });
     this.tallyEl = h('div.tally');
     this.savedEl = h('ul.saved-list');
@@ -195,16 +259,17 @@ export class GamePage {
 
     const card = (title, ...body) => h('section.card', h('h2', title), ...body);
     this.extras = extrasFor(this.name, this);
+    this.actionsEl = h('div.actions.board-actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn, this.shareBtn);
+    this.variantForm = (info.options || []).length ? this.#variantChooser() : null;
     const panel = h('aside.panel', { 'aria-label': 'Game panel' },
-      h('section.card.card-turn',
-        h('div.actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.resignBtn),
-        this.hintList),
+      (this.hintCard = h('section.card.card-hint', { hidden: true }, h('h2', 'Hint'), this.hintList)),
       info.puzzle ? null : card('Players', this.playersEl),
       this.extras?.panel ?? null,
-      (this.coloursCard = card('Colours', this.#coloursEditor())),
-      card('Move log', this.logList),
+      (this.coloursCard = card('Colours and undo', this.#coloursEditor())),
+      card('Moves', this.logList, this.reviewer.chart),
       info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this.#saveForm(), this.savedEl),
+      this.variantForm ? card('Variant', this.variantForm) : null,
     );
 
     fill(this.main, h('div.game-page',
@@ -212,11 +277,14 @@ export class GamePage {
         h('header.board-head',
           h('div',
             h('h1', info.title),
-            h('p.summary', info.summary)),
-          info.variant ? h('span.variant', info.variant) : null),
+            h('p.summary', plain(info.summary))),
+          this.variantEl),
         this.statusEl,
+        this.watchBar,
+        this.reviewer.bar,
         this.boardWrap,
         this.freeMoves,
+        this.actionsEl,
         this.statusChips,
         this.legendEl,
         this.keyHelp,
@@ -230,6 +298,93 @@ export class GamePage {
       return 'Left click moves O, right click moves X; hold Ctrl or Shift to set up without a reply; Esc restores the start. Keys: arrows, Enter moves O, X moves X.';
     }
     return base;
+  }
+
+  /// Watching the computer play itself: pause, one ply, speed.
+  #watchControls() {
+    this.watchPaused = false;
+    this.watchSpeed = 'normal';
+    this.pauseBtn = h('button.btn.btn-small', { type: 'button', 'aria-pressed': 'false', onclick: () => this.#setPaused(!this.watchPaused) }, 'Pause');
+    this.stepBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this.#stepOnce() }, 'One move');
+    const speed = h('select', { 'aria-label': 'Watching speed' },
+      ...Object.keys(WATCH_SPEEDS).map((k) => h('option', { value: k, selected: k === 'normal' }, k)));
+    speed.addEventListener('change', () => {
+      this.watchSpeed = speed.value;
+      this.#maybeWatch();
+    });
+    return h('div.watch-bar', { hidden: true, role: 'group', 'aria-label': 'Watching the computer' },
+      h('span.watch-title', 'Watching the computer'), this.pauseBtn, this.stepBtn, h('label.watch-speed', h('span', 'Speed'), speed));
+  }
+
+  #setPaused(paused) {
+    this.watchPaused = paused;
+    this.pauseBtn.textContent = paused ? 'Play' : 'Pause';
+    this.pauseBtn.setAttribute('aria-pressed', String(paused));
+    this.#maybeWatch();
+  }
+
+  async #stepOnce() {
+    if (this.busy || !this.mv || this.mv.outcome || this.mv.human_to_move) return;
+    this.busy = true;
+    try {
+      const data = await API.action(this.id, 'step');
+      if (this.alive) this.apply(data.view, { animate: true, played: data.played || [], mineCount: 0 });
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      this.busy = false;
+    }
+    this.#maybeWatch();
+  }
+
+  /// A form built from the game's variant options, checked by the server before
+  /// a game of it starts (its error is shown here).
+  #variantChooser() {
+    const fields = new Map();
+    const err = h('p.form-error', { role: 'alert', hidden: true });
+    const rows = this.info.options.map((o) => {
+      const input = h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
+      fields.set(o.name, input);
+      return h('label.field.option-field',
+        h('span', cap(o.name.replace(/_/g, ' '))),
+        input,
+        h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
+    });
+    const form = h('form.variant-form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const pairs = [];
+        for (const o of this.info.options) {
+          const v = fields.get(o.name).value.trim();
+          if (v && v !== String(o.default)) pairs.push(`${o.name}=${v}`);
+        }
+        const variant = pairs.join(',');
+        err.hidden = true;
+        try {
+          const info = await API.gameInfo(this.name, variant || undefined);
+          this.navigate(`/game/${this.name}${info.variant ? `?variant=${encodeURIComponent(info.variant)}` : ''}`);
+        } catch (ex) {
+          err.textContent = ex.message;
+          err.hidden = false;
+        }
+      },
+    }, ...rows, err, h('div.actions', h('button.btn', { type: 'submit' }, 'Play this variant'),
+      h('button.btn.btn-quiet', { type: 'button', onclick: () => this.navigate(`/game/${this.name}?variant=`) }, 'The usual game')));
+    form.sync = () => {
+      const now = new Map(parseVariant(this.info.variant));
+      for (const o of this.info.options) fields.get(o.name).value = now.get(o.name) ?? String(o.default);
+    };
+    return form;
+  }
+
+  async #share() {
+    const link = this.shareLink();
+    try {
+      await navigator.clipboard.writeText(link);
+      toast('A link to this game was copied.', 'success', 2500);
+    } catch {
+      toast(`Link to this game: ${link}`, 'info', 10000);
+    }
   }
 
   #coloursEditor() {
@@ -252,14 +407,23 @@ export class GamePage {
     const reset = h('button.btn.btn-small.btn-quiet', {
       type: 'button',
       onclick: () => {
-        this.settings.colours = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
+        this.settings.colours = seatDefaults(this.info.seats);
         rows.forEach((r, i) => (r.querySelector('input').value = this.settings.colours[i]));
         this.board.recolour();
         this.#renderLegend();
         this.#persist();
       },
     }, 'Default colours');
-    return h('div.colours', ...rows, h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset);
+    const depths = [['', 'all of them'], ['1', '1'], ['2', '2'], ['5', '5'], ['10', '10'], ['0', 'none']];
+    const undo = h('select', { 'aria-label': 'Moves you can take back' },
+      ...depths.map(([v, t]) => h('option', { value: v, selected: String(this.settings.undo_depth ?? '') === v }, t)));
+    undo.addEventListener('change', () => {
+      this.settings.undo_depth = undo.value === '' ? null : Number(undo.value);
+      this.#persist();
+      toast('The new limit applies from the next game.', 'info', 2500);
+    });
+    return h('div.colours', ...rows, h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
+      h('label.field', h('span', 'Moves you can take back'), undo));
   }
 
   #saveForm() {
@@ -290,17 +454,21 @@ export class GamePage {
 
   /// Shows a MatchView. `animate`: slide the pieces that moved; `mine`: the cells of
   /// the move the user just made (the rest of the changes are the computer's reply).
-  apply(mv, { animate = true, mine = [] } = {}) {
+  apply(mv, { animate = true, mine = [], played = null, mineCount = 1 } = {}) {
     const previous = this.mv;
+    this.played = played;
     this.mv = mv;
     this.selection = [];
     this.hintData = null;
     this.hintBtn.setAttribute('aria-pressed', 'false');
-    fill(this.hintList, );
+    fill(this.hintList);
     this.#hideChooser();
     const motion = animate && !reducedMotion();
     this.board.update(mv.view, { animate: motion });
-    this.recent = previous && animate ? this.#changedCells(previous.view, mv.view).filter((c) => !mine.includes(c)) : [];
+    // The last move: the cells of the computer's (or chance's) replies as the server
+    // lists them; the user's own move is not the computer's reply.
+    this.recent = played ? [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))] : [];
+    this.mine = played ? mine : [];
     this.#highlight();
     this.#renderStatus();
     this.#renderPlayers();
@@ -309,33 +477,28 @@ export class GamePage {
     this.#renderLegend();
     this.#renderFreeMoves();
     // Seat colours mean nothing on a puzzle without pieces (SameGame, Poggle).
-    this.coloursCard.hidden = !!this.info.puzzle && !(mv.view.pieces || []).length;
+    this.coloursCard.querySelectorAll('.colour-row').forEach((r) => (r.hidden = !!this.info.puzzle && !(mv.view.pieces || []).length));
     this.undoBtn.disabled = !mv.can_undo;
     this.redoBtn.disabled = !mv.can_redo;
     this.resignBtn.hidden = !!this.info.puzzle;
     this.resignBtn.disabled = !mv.human_to_move || !!mv.outcome;
     this.hintBtn.disabled = !!mv.outcome;
+    this.hintCard.hidden = true;
+    this.watchBar.hidden = !this.#watching();
     if (this.cursor !== null && !this.board.cellData(this.cursor)) this.cursor = null;
     if (this.board.svg.matches(':focus-visible') && this.cursor !== null) this.board.setCursor(this.cursor);
     this.extras?.onView?.(mv, previous);
+    if (this.reviewer.active) this.reviewer.leave();
+    if (!previous || previous.log?.length !== mv.log?.length || previous.position !== mv.position) this.reviewer.refreshValues();
     if (previous && previous.tally?.games !== mv.tally?.games) this.#refreshTallies();
+    // A puzzle finished by you: a short celebration.
+    if (this.info.puzzle && mv.outcome && previous && !previous.outcome && previous.log?.length < mv.log?.length && mv.seats[0]?.player === 'human') {
+      this.boardWrap.classList.remove('celebrate');
+      void this.boardWrap.offsetWidth;
+      this.boardWrap.classList.add('celebrate');
+      toast(mv.outcome.kind === 'win' ? 'Solved! Well done.' : `Finished: ${mv.result || 'no more moves'}.`, 'success', 4000);
+    }
     this.#maybeWatch();
-  }
-
-  #changedCells(a, b) {
-    const key = (v) => {
-      const m = new Map();
-      for (const c of v.cells || []) m.set(c.id, `c${c.colour ?? ''}`);
-      for (const p of v.pieces || []) m.set(p.cell, (m.get(p.cell) || '') + `|${p.owner ?? ''}:${p.label ?? ''}`);
-      return m;
-    };
-    const ka = key(a);
-    const kb = key(b);
-    const out = [];
-    for (const [id, v] of kb) if (ka.get(id) !== v) out.push(id);
-    for (const [id] of ka) if (!kb.has(id)) out.push(id);
-    // A whole board changing (SameGame falling blocks) is not a "last move".
-    return out.length > 12 ? [] : out;
   }
 
   #seatName(seat) {
@@ -370,7 +533,9 @@ export class GamePage {
       mv.to_move !== null && mv.to_move !== undefined && !mv.outcome && !this.info.puzzle
         ? h('span.swatch', { style: `background:${this.settings.colours[mv.to_move]}` }) : null,
       h('span', text));
-    fill(this.statusChips, ...(mv.view.status || []).map((s) => h('li', s)));
+    // Status lines the banner already says (whose turn, the result) are not repeated.
+    const said = /to move|wins|draw|turn|solved|game over/i;
+    fill(this.statusChips, ...(mv.view.status || []).filter((s) => !said.test(s)).map((s) => h('li', plain(s))));
   }
 
   #isHuman(seat) {
@@ -410,17 +575,46 @@ export class GamePage {
     return `computer (${spec})`;
   }
 
+  /// The move list: each move a button that shows the position after it (review).
   #renderLog() {
     const log = this.mv.log || [];
-    fill(this.logList, ...log.map((e, i) => h('li', {
-      class: [e.seat === null || e.seat === undefined ? 'chance' : `seat-${e.seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
+    this.logButtons = log.map((e, i) => h('button.log-move', {
+      type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${e.text || e.move}`,
     },
     e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
       : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
     h('span.log-text', e.text || e.move),
-    e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', e.reason) : null)));
+    e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
+    h('span.log-mark')));
+    fill(this.logList, ...this.logButtons.map((b, i) => h('li', {
+      class: [log[i].seat === null || log[i].seat === undefined ? 'chance' : `seat-${log[i].seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
+    }, b)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
     this.logList.scrollTop = this.logList.scrollHeight;
+    this.renderLogMarks();
+  }
+
+  /// Marks in the move list: the move under review, and moves that threw away a win or a draw.
+  renderLogMarks() {
+    (this.logButtons || []).forEach((b, i) => {
+      b.classList.toggle('reviewed', this.reviewer.ply === i + 1);
+      const why = this.reviewer.mistake(i + 1);
+      b.classList.toggle('mistake', !!why);
+      const mark = b.querySelector('.log-mark');
+      mark.textContent = why ? '?' : '';
+      mark.title = why || '';
+      if (why) mark.setAttribute('aria-label', why);
+    });
+  }
+
+  /// Shows a new session (play from here).
+  adoptAndShow(data) {
+    this.#adopt(data);
+    this.apply(data.view, { animate: false });
+  }
+
+  reduced() {
+    return reducedMotion();
   }
 
   #renderTally() {
@@ -517,7 +711,7 @@ export class GamePage {
 
     const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
     const kindSelect = h('select', { 'aria-label': 'Computer player' },
-      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: p.help }, p.name === 'level' ? 'level (slider)' : p.name)));
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: plain(p.help) }, p.name === 'level' ? 'level (slider)' : p.name)));
     if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
@@ -531,7 +725,7 @@ export class GamePage {
       kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
     ];
     if (this.#kinds().includes('level')) parts.push(this.#levelControl(spec));
-    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', help));
+    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', plain(help)));
     fill(this.playersEl, ...parts);
   }
 
@@ -605,18 +799,32 @@ export class GamePage {
   }
 
   /// Computer-vs-computer (or a computer to move after a seat change): step with a pause.
+  /// No seat is a person's: the page steps the game, one ply at a time.
+  #watching() {
+    return !!this.mv && !this.info.puzzle && this.mv.seats.every((s) => s.player !== 'human');
+  }
+
+  /// Computer against computer: one `step` per pause, unless paused. Nothing is
+  /// stepped for a person's game (the server answers every move itself), after a
+  /// set-up, or on a puzzle the computer is replaying.
   #maybeWatch() {
     clearTimeout(this.watchTimer);
     const mv = this.mv;
-    if (!mv || mv.outcome || mv.human_to_move) return;
+    if (!mv || mv.outcome || mv.human_to_move || !this.#watching() || this.watchPaused) return;
     this.watchTimer = setTimeout(async () => {
-      if (!this.alive || this.busy || this.mv !== mv) return;
-      const before = (mv.log || []).length;
-      const data = await guarded(() => API.action(this.id, 'step'));
-      if (!data || !this.alive) return;
-      if ((data.view.log || []).length === before && !data.view.outcome && !data.view.human_to_move) return; // nothing to do
-      this.apply(data.view, { animate: true });
-    }, WATCH_DELAY);
+      if (!this.alive || this.busy || this.mv !== mv || this.watchPaused) return;
+      this.busy = true;
+      let data;
+      try {
+        data = await API.action(this.id, 'step');
+      } catch (e) {
+        toast(e.message);
+      } finally {
+        this.busy = false;
+      }
+      if (!data || !this.alive || this.mv !== mv) return;
+      this.apply(data.view, { animate: true, played: data.played || [], mineCount: 0 });
+    }, WATCH_SPEEDS[this.watchSpeed] ?? 650);
   }
 
   // ----- moves by click -----
@@ -660,13 +868,19 @@ export class GamePage {
       starts: this.#movableMarks(),
       group: this.group || [],
       recent: this.recent || [],
-      badges: this.hintData ? this.#hintBadges() : null,
+      mine: this.mine || [],
+      badges: null,
       counts: this.extras?.overlayCounts?.() || null,
     });
+    this.board.setMoveValues(this.#moveValues(), this.focusKey ?? null);
   }
 
   #click(id, e) {
     if (this.busy) return;
+    if (this.reviewer.active) {
+      toast('You are looking back at an earlier position: use Back to the game, or Play from here.', 'info', 3000);
+      return;
+    }
     this.#hideChooser();
     if (this.extras?.onCell?.(id, e)) return;
     if (this.name === 'northcott') {
@@ -704,7 +918,9 @@ export class GamePage {
       this.#nope(id);
       return;
     }
-    if (cands.length === 1) {
+    // One move left and this click completes it: play. A piece with one move is
+    // selected first, so a click never plays before you see where it goes.
+    if (cands.length === 1 && cands[0].cells.length === prefix.length) {
       this.play(cands[0]);
       return;
     }
@@ -732,14 +948,20 @@ export class GamePage {
 
   /// The legal move a click on `id` would play, if one cell decides it (SameGame replay).
   moveAt(id) {
-    const start = this.#groupStart(id);
-    const moves = this.#candidates([start]);
+    const legal = this.mv?.legal_moves || [];
+    const mark = this.board.cellData(id)?.mark;
+    const group = mark && /^g\d+$/.test(mark) ? new Set((this.mv.view.cells || []).filter((c) => c.mark === mark).map((c) => c.id)) : new Set([id]);
+    const moves = legal.filter((m) => m.cells.length && group.has(m.cells[0]));
     return moves.length === 1 ? moves[0] : null;
   }
 
+  /// A cell as a player would name it: its label, else its row and column on a grid.
   #cellName(id) {
     const c = this.board.cellData(id);
-    return c?.label ? `cell ${c.label}` : `cell ${id}`;
+    if (c?.label) return /^\d+$/.test(c.label) ? `square ${c.label}` : c.label;
+    const raw = (this.mv?.view.cells || []).find((x) => x.id === id);
+    if (raw && raw.shape !== 'circle' && raw.w > 0 && raw.h > 0) return `row ${Math.round(raw.y / raw.h) + 1}, column ${Math.round(raw.x / raw.w) + 1}`;
+    return `point ${id}`;
   }
 
   #nope(id) {
@@ -751,6 +973,10 @@ export class GamePage {
       setTimeout(() => g.classList.remove('nope'), 500);
     }
     this.#say(`No move of yours starts at ${this.#cellName(id)}.`);
+  }
+
+  colouredBoard() {
+    return (this.mv?.view.cells || []).some((c) => c.colour !== undefined && c.colour !== null);
   }
 
   #say(text) {
@@ -799,6 +1025,7 @@ export class GamePage {
     if (next.join() === (this.group || []).join()) return;
     this.group = next;
     this.#highlight();
+    this.extras?.onGroup?.(next);
     if (next.length) this.#say(`A group of ${next.length}.`);
   }
 
@@ -816,7 +1043,7 @@ export class GamePage {
         // Let the user see their own move land before the reply slides in.
         await sleep(180);
       }
-      this.apply(data.view, { animate: true, mine: move.cells || [] });
+      this.apply(data.view, { animate: true, mine: move.cells || [], played: data.played || [] });
       const replies = (data.played || []).slice(1).map((e) => e.text || e.move);
       if (replies.length) this.#say(`Reply: ${replies.join('; ')}`);
     } catch (e) {
@@ -828,7 +1055,7 @@ export class GamePage {
   }
 
   async act(what) {
-    if (this.busy) return;
+    if (this.busy || !this.id) return;
     if ((what === 'undo' && !this.mv?.can_undo) || (what === 'redo' && !this.mv?.can_redo)) return;
     this.busy = true;
     try {
@@ -841,8 +1068,40 @@ export class GamePage {
     }
   }
 
+  /// New game: a fresh random board where the game deals one (its `seed` option),
+  /// the same players otherwise.
   async newGame() {
-    await this.act('new');
+    if (!this.id || this.busy) return;
+    if (!this.hasSeed) {
+      await this.act('new');
+      return;
+    }
+    const variant = withOption(this.info.variant, 'seed', Math.floor(Math.random() * 1e9));
+    await this.#startVariant(variant);
+  }
+
+  /// Restart: the same board again from its start.
+  async restart() {
+    if (!this.id || this.busy) return;
+    await this.#startVariant(this.info.variant);
+  }
+
+  async #startVariant(variant) {
+    this.busy = true;
+    try {
+      const info = variant === this.info.variant ? this.info : await API.gameInfo(this.name, variant);
+      const data = await this.#createSession({ variant: info.variant });
+      if (!this.alive) return;
+      this.info = info;
+      this.#adopt(data);
+      this.#renderVariant();
+      this.apply(data.view, { animate: false });
+      this.extras?.onStart?.();
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      this.busy = false;
+    }
   }
 
   // ----- hints -----
@@ -851,64 +1110,154 @@ export class GamePage {
     if (this.hintData) {
       this.hintData = null;
       this.hintBtn.setAttribute('aria-pressed', 'false');
-      fill(this.hintList, );
+      fill(this.hintList);
+      this.hintCard.hidden = true;
       this.#highlight();
       return;
     }
+    if (!this.id || !this.mv) return;
     this.hintBtn.disabled = true;
     const mv = this.mv;
+    const t0 = performance.now();
     const data = await guarded(() => API.hint(this.id));
-    this.hintBtn.disabled = false;
+    this.hintBtn.disabled = !!this.mv?.outcome;
     if (!data || this.mv !== mv) return;
     this.hintData = data;
     this.hintBtn.setAttribute('aria-pressed', 'true');
+    this.hintCard.hidden = false;
     this.#renderHint();
     this.#highlight();
+    this.lastHintMs = performance.now() - t0;
     this.extras?.onHint?.(data);
   }
 
-  #grade(m) {
-    if (!m.value) return null;
-    const r = m.remoteness;
-    const letter = { win: 'W', draw: 'D', loss: 'L' }[m.value] || '?';
-    const text = m.value === 'draw' ? 'D' : `${letter}${r ?? ''}`;
-    const words = m.value === 'draw' ? 'draw' : `${m.value === 'win' ? 'wins' : 'loses'}${r !== undefined ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : ''}`;
-    return { text, kind: m.value, title: `${m.move}: ${words}` };
-  }
-
-  #hintBadges() {
-    const rank = { win: 3, draw: 2, loss: 1 };
-    const best = new Map();
-    for (const m of this.hintData.moves || []) {
-      const g = this.#grade(m);
-      const cell = m.cells?.[m.cells.length - 1];
-      if (!g || cell === undefined) continue;
-      const old = best.get(cell);
-      if (!old || rank[g.kind] > rank[old.kind] || (g.kind === old.kind && g.text < old.text)) best.set(cell, g);
-    }
-    return best;
+  /// Graded moves as the board draws them: an arrow (or a ring) per move, coloured
+  /// by value and shaded by remoteness (a quick win or a slow loss is strongest).
+  #moveValues() {
+    const d = this.hintData;
+    if (!d) return [];
+    const graded = (d.moves || []).filter((m) => m.value && m.cells?.length);
+    const prefix = this.selection;
+    const shown = prefix.length ? graded.filter((m) => prefix.every((c, i) => m.cells[i] === c)) : graded;
+    const rs = graded.map((m) => m.remoteness ?? 0);
+    const maxR = Math.max(1, ...rs);
+    return shown.map((m) => {
+      const g = grade(m);
+      const r = m.remoteness ?? 0;
+      const shade = m.value === 'draw' ? 0.8 : m.value === 'win' ? 1 - 0.55 * (r / maxR) : 0.45 + 0.55 * (r / maxR);
+      return { key: m.move, cells: m.cells, kind: m.value, shade, text: g.text, title: `${m.move}: ${g.words}` };
+    });
   }
 
   #renderHint() {
     const d = this.hintData;
     const parts = [];
+    const seat = this.#seatName(this.mv.to_move ?? 0);
     if (d.value) {
       const r = d.remoteness;
-      parts.push(h('p.hint-summary', `This position is a ${d.value} for the side to move${d.value !== 'draw' && r !== undefined ? ` (${r} plies to the end with perfect play)` : ''}.`));
+      const v = d.value === 'win' ? `${seat} wins` : d.value === 'loss' ? `${seat} loses` : 'a draw';
+      parts.push(h('p.hint-summary', `With best play this is ${v}${d.value !== 'draw' && r !== undefined && r !== null ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : ''}.`));
     }
     const graded = (d.moves || []).filter((m) => m.value);
     if (graded.length) {
+      parts.push(h('p.muted.small', 'Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end. Select a piece to see only its moves; choose a move to see the best play that follows.'));
+      this.hintItems = new Map();
       parts.push(h('ul.hint-moves', ...graded.map((m) => {
-        const g = this.#grade(m);
-        return h('li', h(`span.badge-inline.badge-${g.kind}`, g.text), h('span', m.move), h('span.muted', g.title.split(': ')[1]));
+        const g = grade(m);
+        const pv = h('div.pv', { hidden: true });
+        const item = h('li',
+          h('button.hint-move', {
+            type: 'button', 'aria-expanded': 'false',
+            onclick: (e) => this.#why(m, pv, e.currentTarget),
+            onmouseenter: () => this.#focusMove(m.move), onmouseleave: () => this.#focusMove(null),
+            onfocus: () => this.#focusMove(m.move), onblur: () => this.#focusMove(null),
+          }, h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move), h('span.muted', g.words)),
+          pv);
+        return item;
       })));
-    } else if (d.note) {
-      parts.push(h('p.muted.small', d.note));
     }
-    if (d.extra && !this.extras?.rendersExtra) {
-      parts.push(h('details', { open: !graded.length }, h('summary', 'Analysis'), extraTable(d.extra)));
-    }
+    const sentences = extraSentences(this.name, d.extra);
+    const own = this.#ownHint(d);
+    if (own) parts.push(own);
+    if (sentences.length && !this.extras?.rendersExtra) parts.push(h('ul.hint-facts', ...sentences.map((t) => h('li', t))));
+    if (!graded.length && !own && !sentences.length) parts.push(h('p.muted.small', 'No analysis is available for this position.'));
     fill(this.hintList, ...parts);
+  }
+
+  /// Games without exact grades: their own suggestion in words, and the cells lit.
+  #ownHint(d) {
+    const extra = d.extra || {};
+    if (this.name === 'poggle' && extra.hint) {
+      const move = (d.moves || []).find((m) => m.move === extra.hint);
+      if (move) this.flashCells(move.cells);
+      return h('p.hint-summary', `Press ${pressWords(extra.hint)} next (lit on the board).`);
+    }
+    if (this.name === 'auto120' && (extra.best_moves || []).length) {
+      const best = extra.best_moves[0];
+      const move = (d.moves || []).find((m) => m.move === best.move);
+      if (move) this.flashCells(move.cells.slice(-1));
+      return null;
+    }
+    if (this.name === 'samegame') {
+      const p = h('p.hint-summary', 'Searching for a good next group…');
+      this.#sameGameHint(p);
+      return p;
+    }
+    return null;
+  }
+
+  /// SameGame: a short search from this board; its first group is lit, with the
+  /// final score the search expects.
+  async #sameGameHint(p) {
+    const mv = this.mv;
+    try {
+      const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds: 1, seed: 1 });
+      if (this.mv !== mv || !this.hintData) return;
+      const first = (result.moves || [])[0];
+      if (first === undefined) {
+        p.textContent = 'No group can be removed.';
+        return;
+      }
+      const width = Math.round(mv.view.width);
+      const id = Array.isArray(first) ? first[0] * width + first[1] : null;
+      const move = id !== null ? this.moveAt(id) : (mv.legal_moves || []).find((m) => m.move === first);
+      if (move) {
+        const mark = this.board.cellData(move.cells[0])?.mark;
+        const group = (mv.view.cells || []).filter((c) => mark && c.mark === mark).map((c) => c.id);
+        this.flashCells(group.length ? group : move.cells);
+        const n = group.length || 1;
+        p.textContent = `Remove the lit group of ${n} (${Math.max(0, (n - 2) ** 2)} points now): the search expects a final score of ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}.`;
+      } else {
+        p.textContent = `The search expects a final score of ${formatNumber(result.score)}.`;
+      }
+    } catch (e) {
+      p.textContent = `No suggestion: ${e.message}`;
+    }
+  }
+
+  #focusMove(key) {
+    this.focusKey = key;
+    this.board.setMoveValues(this.#moveValues(), key);
+  }
+
+  /// "Why": the line of best play after a graded move (the principal variation).
+  async #why(m, pv, button) {
+    const open = button.getAttribute('aria-expanded') === 'true';
+    button.setAttribute('aria-expanded', String(!open));
+    pv.hidden = open;
+    if (open || pv.dataset.done) return;
+    fill(pv, h('p.muted.small', 'Finding the best play…'));
+    try {
+      const data = await API.line(this.id, m.move);
+      pv.dataset.done = '1';
+      const line = data.line || [];
+      fill(pv, line.length
+        ? h('ol.pv-line', ...line.map((e) => h('li', h('span', e.text || e.move), e.value ? h(`span.badge-inline.badge-${e.value}`, grade(e).text) : null)))
+        : h('p.muted.small', 'The game ends with this move.'),
+      data.truncated ? h('p.muted.small', `The first ${line.length} moves are shown.`) : null);
+    } catch (e) {
+      fill(pv, h('p.muted.small', `The line cannot be shown: ${e.message}`));
+    }
   }
 
   // ----- keyboard -----
@@ -926,7 +1275,7 @@ export class GamePage {
     this.board.setCursor(id);
     const c = this.board.cellData(id);
     const piece = (this.mv?.view.pieces || []).filter((p) => p.cell === id);
-    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this.#seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `colour ${c.colour}` : 'empty';
+    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this.#seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour)} ${this.info.puzzle && this.name === 'poggle' ? 'button' : 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
     this.#say(`${this.#cellName(id)}: ${what}`);
     this.#hover(id);
   }
@@ -1023,12 +1372,6 @@ export class GamePage {
   /// by a new session from the edited position (the API's set-up moves follow the turn).
   async #northcottSetup(id, seat) {
     const mv = this.mv;
-    const legal = !mv.outcome && mv.to_move === seat
-      ? (mv.legal_moves || []).find((m) => m.cells[m.cells.length - 1] === id) : null;
-    if (legal) {
-      await this.play(legal, { setup: true });
-      return;
-    }
     const width = Math.round(mv.view.width);
     const rows = Math.round(mv.view.height);
     const row = Math.floor(id / width);
@@ -1048,7 +1391,11 @@ export class GamePage {
       const gap = (n) => (n > 0 ? String(n) : '');
       text.push(`${gap(o)}O${gap(x - o - 1)}X${gap(width - x - 1)}`);
     }
-    const mover = mv.to_move ?? (mv.position.trim().endsWith('X') ? 1 : 0);
+    // A correction does not pass the turn (seed 002): whoever was to move still
+    // is, so nothing replies and two set-ups of the same side follow each other.
+    const humanSeat = mv.seats.findIndex((s) => s.player === 'human');
+    const mover = mv.to_move !== null && mv.to_move !== undefined && (mv.human_to_move || humanSeat < 0)
+      ? mv.to_move : humanSeat >= 0 ? humanSeat : (mv.position.trim().endsWith('X') ? 1 : 0);
     const position = `${text.join('/')} ${mover === 1 ? 'X' : 'O'}`;
     if (this.busy) return;
     this.busy = true;

@@ -9,6 +9,7 @@ import * as API from './api.js';
 import { thumbnail } from './render.js';
 import { h, toast, fill } from './ui.js';
 import { loadSeatColours } from './settings.js';
+import { plain } from './words.js';
 
 const THUMB_VERSION = 1;
 
@@ -68,13 +69,13 @@ export async function renderHome(main, { navigate }) {
         picture,
         h('div.game-text',
           h('h2', info.title),
-          h('p.summary', info.summary),
+          h('p.summary', plain(info.summary)),
           h('p.tags', tags(info).map((t) => h('span.tag', t)), last ? h('span.tag.tag-continue', 'continue') : null))));
     grid.appendChild(card);
     jobs.push(async () => {
       try {
         const view = await thumbView(info);
-        const colours = loadSeatColours(info.name);
+        const colours = loadSeatColours(info.name, info.seats);
         fill(picture, );
         thumbnail(picture, view, (seat) => colours[seat]);
       } catch (e) {

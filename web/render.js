@@ -68,6 +68,7 @@ export const STYLED_MARKS = {
 };
 
 export class Board {
+  static uid = 0;
   /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat), palette}
   constructor(container, options = {}) {
     this.options = options;
@@ -76,10 +77,20 @@ export class Board {
       this.svg.setAttribute('tabindex', '0');
       this.svg.setAttribute('aria-roledescription', 'game board');
     }
+    const defs = el('defs', {}, this.svg);
+    for (const kind of ['win', 'draw', 'loss', 'none']) {
+      const m = el('marker', {
+        id: `${Board.uid}-head-${kind}`, viewBox: '0 0 10 10', refX: 6, refY: 5,
+        markerWidth: 3.2, markerHeight: 3.2, orient: 'auto-start-reverse', class: `head head-${kind}`,
+      }, defs);
+      el('path', { d: 'M0,0 L10,5 L0,10 z' }, m);
+    }
+    this.uid = Board.uid++;
     this.edgesLayer = el('g', { class: 'edges' }, this.svg);
     this.cellsLayer = el('g', { class: 'cells' }, this.svg);
     this.overlayLayer = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
     this.piecesLayer = el('g', { class: 'pieces', 'pointer-events': 'none' }, this.svg);
+    this.valueLayer = el('g', { class: 'move-values', 'pointer-events': 'none' }, this.svg);
     this.badgeLayer = el('g', { class: 'badges', 'pointer-events': 'none' }, this.svg);
     this.cursorEl = el('rect', { class: 'cursor', visibility: 'hidden' }, this.svg);
     container.appendChild(this.svg);
@@ -352,7 +363,8 @@ export class Board {
     const m = Math.min(cell.w, cell.h);
     let [cx, cy] = cellCentre(cell);
     // Leave a labelled square's corner number readable.
-    let r = cell.shape === 'circle' ? m * 0.5 : cell.label ? m * 0.33 : m * 0.37;
+    // The same size on every square of a board (a labelled edge square is not smaller).
+    let r = cell.shape === 'circle' ? m * 0.5 : m * 0.35;
     if (p.count > 1) {
       const cols = Math.ceil(Math.sqrt(p.count));
       const rows = Math.ceil(p.count / cols);
@@ -394,6 +406,7 @@ export class Board {
       target: new Set(h.targets || []),
       'in-group': new Set(h.group || []),
       recent: new Set(h.recent || []),
+      mine: new Set(h.mine || []),
       movable: new Set(h.starts || []),
       'solution': new Set(h.solution || []),
     };
@@ -457,6 +470,58 @@ export class Board {
     if (badge.title) el('title', {}, g).textContent = badge.title;
     el('rect', { x, y, width: w, height: h, rx: h / 2 }, g);
     const t = el('text', { x: x + w / 2, y: y + h / 2, 'font-size': size * 0.8, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
+    t.textContent = text;
+  }
+
+  /// Every graded move drawn from its piece to its target, never hiding one:
+  /// `moves` are {cells, kind: win|draw|loss|none, shade: 0..1, text, title, key}.
+  /// A move of two or more cells is an arrow through its cells; a one-cell move a
+  /// ring on that cell with its grade. Labels of moves sharing a target sit at
+  /// different points along their arrows, so none covers another.
+  setMoveValues(moves = [], focus = null) {
+    this.valueLayer.replaceChildren();
+    const u = this.unit;
+    const rings = new Map();
+    for (const mv of moves) {
+      const pts = mv.cells.map((id) => this.cells.get(id)?.data).filter(Boolean).map(cellCentre);
+      if (!pts.length) continue;
+      const dim = focus !== null && focus !== mv.key;
+      const g = el('g', {
+        class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}`,
+        'data-move': mv.key, style: `--shade:${mv.shade ?? 1}`,
+      }, this.valueLayer);
+      if (mv.title) el('title', {}, g).textContent = mv.title;
+      if (pts.length === 1 || pts.every(([x, y]) => x === pts[0][0] && y === pts[0][1])) {
+        const id = mv.cells[0];
+        const n = rings.get(id) || 0;
+        rings.set(id, n + 1);
+        const c = this.cells.get(id).data;
+        const m = Math.min(c.w, c.h);
+        const [cx, cy] = pts[0];
+        el('circle', { class: 'value-ring', cx, cy, r: m * (c.shape === 'circle' ? 0.55 : 0.42) + n * u * 0.05, 'stroke-width': u * 0.05 }, g);
+        this.#valueLabel(g, cx, cy + m * 0.28 - n * u * 0.2, mv.text);
+        continue;
+      }
+      // Stop short of the target's centre so the arrowhead points at it.
+      const [x2, y2] = pts[pts.length - 1];
+      const [x1, y1] = pts[pts.length - 2];
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const back = Math.min(u * 0.22, len * 0.3);
+      const end = [x2 - ((x2 - x1) / len) * back, y2 - ((y2 - y1) / len) * back];
+      const d = [pts[0], ...pts.slice(1, -1), end].map(([x, y], i) => `${i ? 'L' : 'M'}${x},${y}`).join(' ');
+      el('path', { d, class: 'value-arrow', 'stroke-width': u * 0.075, 'marker-end': `url(#${this.uid}-head-${mv.kind})` }, g);
+      // The label sits on the arrow's last leg, two thirds of the way.
+      this.#valueLabel(g, x1 + (x2 - x1) * 0.62, y1 + (y2 - y1) * 0.62, mv.text);
+    }
+  }
+
+  #valueLabel(g, x, y, text) {
+    if (!text) return;
+    const size = this.unit * 0.24;
+    const w = size * (0.6 * text.length + 0.8);
+    const h = size * 1.15;
+    el('rect', { class: 'value-label-bg', x: x - w / 2, y: y - h / 2, width: w, height: h, rx: h / 2 }, g);
+    const t = el('text', { class: 'value-label', x, y, 'font-size': size * 0.82, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
     t.textContent = text;
   }
 

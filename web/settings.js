@@ -8,8 +8,18 @@ import { SEAT_COLOURS } from './render.js';
 
 const local = (game) => `tabula.settings.${game}`;
 
-export function defaults() {
-  return { colours: [...SEAT_COLOURS], legend: true };
+/// Default colour of each seat: a seat named White or Black is drawn so.
+export function seatDefaults(seats = []) {
+  return SEAT_COLOURS.map((c, i) => {
+    const name = String(seats[i] || '').toLowerCase();
+    if (name === 'white') return '#f3efe4';
+    if (name === 'black') return '#262a33';
+    return c;
+  });
+}
+
+export function defaults(seats) {
+  return { colours: seatDefaults(seats), legend: true };
 }
 
 function readLocal(game) {
@@ -28,9 +38,9 @@ function writeLocal(game, settings) {
   }
 }
 
-export function loadSeatColours(game) {
+export function loadSeatColours(game, seats) {
   const s = readLocal(game);
-  const colours = [...SEAT_COLOURS];
+  const colours = seatDefaults(seats);
   (s.colours || []).forEach((c, i) => {
     if (/^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
   });
@@ -82,13 +92,13 @@ function toServer(settings, seats) {
 
 /// The settings for a game: defaults, then what this browser stored, then the server's.
 export async function loadSettings(game, seats) {
-  const merged = { ...defaults(), ...readLocal(game) };
+  const merged = { ...defaults(seats), ...readLocal(game) };
   try {
     Object.assign(merged, fromServer(await API.getSettings(game), seats));
   } catch {
     /* no settings store reachable: local values stand */
   }
-  const colours = [...SEAT_COLOURS];
+  const colours = seatDefaults(seats);
   (merged.colours || []).forEach((c, i) => {
     if (typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
   });

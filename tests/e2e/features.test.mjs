@@ -28,24 +28,25 @@ async function freshGame(page, name) {
   await page.waitForSelector('.turn-line.your-move');
 }
 
-test('hint: every move graded on the board', async () => {
+test('hint: every move graded on the board, one mark per move', async () => {
   const page = await newPage(browser);
   await freshGame(page, 'tictactoe');
   const view = await sessionView(page);
-  await page.click('.card-turn button:has-text("Hint")');
-  await page.waitForSelector('.board .badge');
+  const t0 = Date.now();
+  await page.click('.board-actions button:has-text("Hint")');
+  await page.waitForSelector('.board .move-value');
   const { data: hint } = await api('GET', `/api/sessions/${sessionOf(page)}/hint`);
-  const targets = new Set(hint.moves.map((m) => m.cells[m.cells.length - 1]));
-  assert.equal(await page.locator('.board .badge').count(), targets.size);
-  assert.equal(targets.size, view.legal_moves.length);
-  // Each badge says win, draw or loss as the server graded it.
+  assert.equal(await page.locator('.board .move-value').count(), hint.moves.length);
+  assert.equal(hint.moves.length, view.legal_moves.length);
+  // Each mark says win, draw or loss as the server graded it.
   for (const m of hint.moves) {
-    const badge = page.locator(`.board .badge[data-badge-cell="${m.cells[m.cells.length - 1]}"]`);
-    assert.match(await badge.getAttribute('class'), new RegExp(`badge-${m.value}`));
+    const mark = page.locator(`.board .move-value[data-move="${m.move}"]`);
+    assert.match(await mark.getAttribute('class'), new RegExp(`value-${m.value}`));
     const text = m.value === 'draw' ? 'D' : `${m.value === 'win' ? 'W' : 'L'}${m.remoteness}`;
-    assert.equal(await badge.locator('text').textContent(), text);
+    assert.equal(await mark.locator('text').textContent(), text);
   }
   assert.equal(await page.locator('.hint-moves li').count(), hint.moves.length);
+  console.log(`# timing: tictactoe hint shown in ${Date.now() - t0} ms`);
   await page.screenshot({ path: join(ARTIFACTS, 'tictactoe-hint.png') });
   await page.close();
 });
@@ -134,49 +135,52 @@ test('SameGame: the group under the pointer lights up and any of its blocks remo
   await page.close();
 });
 
-test('Northcott: left click moves O, Ctrl+right click sets X up without a reply, Esc restores the start', { skip: !has('northcott') }, async () => {
+test('Northcott: left click moves O, Ctrl+click sets up without a reply (twice in a row), Esc restores the start', { skip: !has('northcott') }, async () => {
   const page = await newPage(browser);
   await freshGame(page, 'northcott');
+  const steps = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/step')) steps.push(r.url());
+  });
   let view = await sessionView(page);
   assert.equal(view.to_move, 0);
-  assert.equal(view.seats[1].player, 'nim', "the seed's program answers with its nim reply by default");
+  assert.equal(view.seats[1].player, 'nim', "the original program answers with its nim reply by default");
+  const start = view.position;
   // Right click with no modifier on X's row: X is the computer's, nothing is played.
   await page.click(`.board [data-cell="${view.view.width - 2}"] .cell-shape`, { button: 'right' });
   await page.locator('.toast').first().waitFor();
   assert.equal((await sessionView(page)).log.length, 0);
-  // Ctrl + left click: O set up, no reply.
-  const o = view.legal_moves.find((m) => m.cells[1] === m.cells[0] + 3);
-  await page.click(`.board [data-cell="${o.cells[1]}"] .cell-shape`, { modifiers: ['Control'] });
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
-  view = await sessionView(page);
-  assert.equal(view.log.length, 1);
-  assert.equal(view.to_move, 1, 'no reply after a set-up move');
-  // Ctrl + right click: X (the side to move now) set up too.
-  const x = view.view.pieces.find((p) => p.owner === 1);
-  await page.click(`.board [data-cell="${x.cell - 2}"] .cell-shape`, { button: 'right', modifiers: ['Control'] });
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 2);
-  // A plain left click: O moves and the computer answers.
-  view = await sessionView(page);
-  assert.ok(view.human_to_move);
-  const move = view.legal_moves[0];
-  await page.click(`.board [data-cell="${move.cells[1]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 4);
-  // Esc: back to the start.
-  await page.keyboard.press('Escape');
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
-  view = await sessionView(page);
-  assert.equal(view.log.length, 0);
-  const start = view.position;
-  // Ctrl + right click while O is to move: X is set up from an edited position.
-  const x0 = view.view.pieces.find((p) => p.owner === 1);
+  // Ctrl + left click twice: O set up twice, the turn stays with O, nothing replies.
+  const xs = view.view.pieces.filter((p) => p.owner === 1).map((p) => p.cell);
+  const W = Math.round(view.view.width);
+  const rowOf = (c) => Math.floor(c / W);
+  for (const shift of [3, 2]) {
+    const o = view.view.pieces.find((p) => p.owner === 0 && xs.some((x) => rowOf(x) === rowOf(p.cell) && x > p.cell + shift));
+    const id = sessionOf(page);
+    await page.click(`.board [data-cell="${o.cell + shift}"] .cell-shape`, { modifiers: ['Control'] });
+    await page.waitForFunction((i) => new URL(location.href).searchParams.get('s') !== i, id);
+    view = await sessionView(page);
+    assert.ok(view.view.pieces.some((p) => p.owner === 0 && p.cell === o.cell + shift), 'O moved');
+    assert.deepEqual(view.view.pieces.filter((p) => p.owner === 1).map((p) => p.cell).sort(), [...xs].sort(), 'X did not reply');
+    assert.equal(view.to_move, 0, 'O still to move');
+    assert.equal(view.log.length, 0);
+  }
+  await page.waitForTimeout(900);
+  assert.deepEqual(steps, [], 'the page never steps the computer after a set-up');
+  // Ctrl + right click: X set up from an edited position, O still to move.
+  const x0 = view.view.pieces.find((p) => p.owner === 1 && !view.view.pieces.some((q) => q.owner === 0 && rowOf(q.cell) === rowOf(p.cell) && q.cell >= p.cell - 1));
   const id0 = sessionOf(page);
-  await page.click(`.board [data-cell="${x0.cell - 3}"] .cell-shape`, { button: 'right', modifiers: ['Control'] });
+  await page.click(`.board [data-cell="${x0.cell - 1}"] .cell-shape`, { button: 'right', modifiers: ['Control'] });
   await page.waitForFunction((id) => new URL(location.href).searchParams.get('s') !== id, id0);
   view = await sessionView(page);
-  assert.ok(view.view.pieces.some((p) => p.owner === 1 && p.cell === x0.cell - 3), 'X moved');
+  assert.ok(view.view.pieces.some((p) => p.owner === 1 && p.cell === x0.cell - 1), 'X moved');
   assert.equal(view.to_move, 0, 'O still to move');
-  assert.notEqual(view.position, start);
-  // Esc from a set-up position: the real start again.
+  // A plain left click: O moves and the computer answers.
+  assert.ok(view.human_to_move);
+  const move = view.legal_moves[0];
+  await page.click(`.board [data-cell="${move.cells[move.cells.length - 1]}"] .cell-shape`);
+  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2);
+  // Esc: back to the real start.
   await page.keyboard.press('Escape');
   await page.waitForFunction((p) => fetch('/api/sessions/' + new URL(location.href).searchParams.get('s')).then((r) => r.json()).then((d) => d.view.position === p), start);
   await page.screenshot({ path: join(ARTIFACTS, 'northcott-restored.png') });

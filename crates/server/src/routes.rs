@@ -36,6 +36,10 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/api/sessions/{id}/resign", post(resign))
         .route("/api/sessions/{id}/step", post(step))
         .route("/api/sessions/{id}/hint", get(hint))
+        .route("/api/sessions/{id}/line", get(line))
+        .route("/api/sessions/{id}/history", get(history))
+        .route("/api/sessions/{id}/review", get(review))
+        .route("/api/sessions/{id}/from", post(play_from))
         .route("/api/sessions/{id}/players", put(set_player))
         .route("/api/sessions/{id}/learned", get(learned))
         .route("/api/sessions/{id}/save", post(save))
@@ -184,7 +188,61 @@ struct MoveRequest {
 struct MoveOut {
     #[serde(flatten)]
     session: SessionOut,
-    played: Vec<LogEntry>,
+    played: Vec<Played>,
+}
+
+/// A log line of a move just played, with the cells that move touched (in click
+/// order), so a front end can outline the last move and the computer's reply.
+#[derive(Serialize)]
+struct Played {
+    #[serde(flatten)]
+    entry: LogEntry,
+    cells: Vec<u32>,
+}
+
+/// True when some seat of the match is played by a person.
+pub(crate) fn has_human(m: &dyn Match) -> bool {
+    m.view().seats.iter().any(|s| s.player == "human")
+}
+
+/// The cells of a move just played, found among the moves that were open before
+/// it (by the text asked for or the text logged).
+fn cells_of(before: &[tabula_engine::MoveInfo], asked: &str, entry: &LogEntry) -> Vec<u32> {
+    before
+        .iter()
+        .find(|i| i.mv == entry.mv || i.mv == asked)
+        .map(|i| i.cells.clone())
+        .unwrap_or_default()
+}
+
+/// One computer or chance ply with the cells its move touched.
+fn step_with_cells(m: &mut Box<dyn Match>) -> Result<Option<Played>, tabula_engine::EngineError> {
+    let before = m.view().legal_moves;
+    Ok(m.step()?.map(|entry| {
+        let cells = before
+            .into_iter()
+            .find(|i| i.mv == entry.mv)
+            .map(|i| i.cells)
+            .unwrap_or_default();
+        Played { entry, cells }
+    }))
+}
+
+/// The computer and chance replies up to a human's turn (the engine's `advance`,
+/// one ply at a time so each reply's cells are known). A session without any
+/// person is not advanced: it is watched through `step`.
+fn replies(m: &mut Box<dyn Match>) -> Vec<Played> {
+    let mut out = Vec::new();
+    if !has_human(m.as_ref()) {
+        return out;
+    }
+    while out.len() < 10_000 {
+        match step_with_cells(m) {
+            Ok(Some(p)) => out.push(p),
+            _ => break,
+        }
+    }
+    out
 }
 
 async fn play_move(
@@ -194,12 +252,17 @@ async fn play_move(
 ) -> ApiResult<Json<MoveOut>> {
     let (played, session) = blocking(move || {
         st.sessions.change(&id, move |m, _| {
+            let before = m.view().legal_moves;
             if req.setup {
-                return Ok(vec![m.play_setup(&req.mv)?]);
+                let entry = m.play_setup(&req.mv)?;
+                let cells = cells_of(&before, &req.mv, &entry);
+                return Ok(vec![Played { entry, cells }]);
             }
-            let mut played = vec![m.play(&req.mv)?];
+            let entry = m.play(&req.mv)?;
+            let cells = cells_of(&before, &req.mv, &entry);
+            let mut played = vec![Played { entry, cells }];
             // The human move stands even if a computer reply failed (an engine bug).
-            played.extend(m.advance().unwrap_or_default());
+            played.extend(replies(m));
             Ok(played)
         })
     })
@@ -232,7 +295,7 @@ async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOu
 async fn new_game(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
     change(st, id, |m, _| {
         m.new_game();
-        let _ = m.advance();
+        let _ = replies(m);
         Ok(())
     })
     .await
@@ -242,21 +305,204 @@ async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Session
     change(st, id, |m, _| Ok(m.resign()?)).await
 }
 
-async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
-    change(st, id, |m, _| match m.step()? {
-        Some(_) => Ok(()),
-        None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
-        None => Err(ApiError::conflict(
-            "a human is to move: there is no computer or chance move to step",
-        )),
+async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>> {
+    let (played, session) = blocking(move || {
+        st.sessions.change(&id, |m, _| match step_with_cells(m)? {
+            Some(p) => Ok(vec![p]),
+            None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
+            None => Err(ApiError::conflict(
+                "a human is to move: there is no computer or chance move to step",
+            )),
+        })
     })
-    .await
+    .await?;
+    Ok(Json(MoveOut { session, played }))
 }
 
 async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
     Ok(Json(
         blocking(move || st.sessions.read(&id, |m| Ok(m.hint()?))).await?,
     ))
+}
+
+/// Longest line of best play `line` shows.
+const MAX_LINE: usize = 40;
+/// Most plies `history` grades.
+const MAX_HISTORY: usize = 2000;
+
+/// A copy of the session's match at its start (set-up position included), with
+/// the moves of its current game, to replay without touching the session.
+fn replay_copy(m: &dyn Match) -> ApiResult<(Box<dyn Match>, Vec<String>)> {
+    let mut record = m.record();
+    let moves: Vec<String> = record.moves.drain(..).map(|r| r.mv).collect();
+    record.resigned = None;
+    let game = build(&record.game, &record.variant)?;
+    let copy = game.resume(&record)?;
+    Ok((copy, moves))
+}
+
+/// The value of the position for the side to move, from a hint.
+fn value_of(hint: &Json_) -> Json_ {
+    json!({
+        "value": hint.get("value").cloned().unwrap_or(Json_::Null),
+        "remoteness": hint.get("remoteness").cloned().unwrap_or(Json_::Null),
+        "to_move": hint.get("turn").and_then(|t| t.get("seat")).cloned().unwrap_or(Json_::Null),
+    })
+}
+
+#[derive(Deserialize)]
+struct LineQuery {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// `GET /line?move=M`: the move M and the line of best play after it (the
+/// principal variation of the strong solution), each move with its grade.
+async fn line(
+    State(st): St,
+    Path(id): Path<String>,
+    Query(q): Query<LineQuery>,
+) -> ApiResult<Json<Json_>> {
+    if q.mv.len() > 256 {
+        return Err(ApiError::bad_request("the move text is too long"));
+    }
+    let out = blocking(move || {
+        let (mut copy, first) = st.sessions.read(&id, |m| {
+            let (mut copy, moves) = replay_copy(m)?;
+            for mv in &moves {
+                copy.play_setup(mv)?;
+            }
+            let hint = copy.hint()?;
+            let graded = hint["moves"]
+                .as_array()
+                .and_then(|ms| ms.iter().find(|x| x["move"] == q.mv.as_str()))
+                .cloned()
+                .ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!("'{}' is not a move here", q.mv),
+                    )
+                })?;
+            Ok((copy, graded))
+        })?;
+        if first.get("value").is_none() {
+            return Err(ApiError::not_found(
+                "this game has no exact values, so there is no line of best play",
+            ));
+        }
+        let mut line = Vec::new();
+        let mut next = first;
+        let mut truncated = false;
+        loop {
+            let mv = next["move"].as_str().unwrap_or_default().to_string();
+            let entry = copy.play_setup(&mv)?;
+            line.push(json!({
+                "move": entry.mv, "text": entry.text, "seat": entry.seat,
+                "value": next.get("value"), "remoteness": next.get("remoteness"),
+            }));
+            if copy.turn().is_over() {
+                break;
+            }
+            if line.len() >= MAX_LINE {
+                truncated = true;
+                break;
+            }
+            let hint = copy.hint()?;
+            match hint["moves"].as_array().and_then(|m| m.first()) {
+                Some(best) if best.get("value").is_some() => next = best.clone(),
+                _ => break,
+            }
+        }
+        Ok(json!({ "line": line, "truncated": truncated }))
+    })
+    .await?;
+    Ok(Json(out))
+}
+
+/// `GET /history`: the value of every position of the current game for the side
+/// to move (win/draw/loss and remoteness), from the start to now.
+async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
+    let out = blocking(move || {
+        st.sessions.read(&id, |m| {
+            let (mut copy, moves) = replay_copy(m)?;
+            if moves.len() > MAX_HISTORY {
+                return Err(ApiError::bad_request(format!(
+                    "the value history covers games of at most {MAX_HISTORY} plies"
+                )));
+            }
+            let mut values = Vec::with_capacity(moves.len() + 1);
+            for mv in &moves {
+                values.push(value_of(&copy.hint()?));
+                copy.play_setup(mv)?;
+            }
+            let end = if copy.turn().is_over() {
+                json!({"value": null, "remoteness": 0, "to_move": null})
+            } else {
+                value_of(&copy.hint()?)
+            };
+            values.push(end);
+            Ok(json!({ "values": values }))
+        })
+    })
+    .await?;
+    Ok(Json(out))
+}
+
+#[derive(Deserialize)]
+struct PlyQuery {
+    ply: usize,
+}
+
+/// `GET /review?ply=N`: the view after the first N plies of the current game,
+/// without changing the session.
+async fn review(
+    State(st): St,
+    Path(id): Path<String>,
+    Query(q): Query<PlyQuery>,
+) -> ApiResult<Json<Json_>> {
+    let out = blocking(move || {
+        st.sessions.read(&id, |m| {
+            let (mut copy, moves) = replay_copy(m)?;
+            if q.ply > moves.len() {
+                return Err(ApiError::bad_request(format!(
+                    "this game has {} plies; ply {} is beyond its end",
+                    moves.len(),
+                    q.ply
+                )));
+            }
+            for mv in &moves[..q.ply] {
+                copy.play_setup(mv)?;
+            }
+            Ok(json!({ "ply": q.ply, "plies": moves.len(), "view": copy.view() }))
+        })
+    })
+    .await?;
+    Ok(Json(out))
+}
+
+/// `POST /from?ply=N`: a new session with the same players that continues from
+/// the position after the first N plies of this one ("play from here").
+async fn play_from(
+    State(st): St,
+    Path(id): Path<String>,
+    Query(q): Query<PlyQuery>,
+) -> ApiResult<Response> {
+    let out = blocking(move || {
+        let mut record = st.sessions.read(&id, |m| Ok(m.record()))?;
+        if q.ply > record.moves.len() {
+            return Err(ApiError::bad_request(format!(
+                "this game has {} plies; ply {} is beyond its end",
+                record.moves.len(),
+                q.ply
+            )));
+        }
+        record.moves.truncate(q.ply);
+        record.resigned = None;
+        record.tally = Default::default();
+        st.sessions.resume(&record)
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(out)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -278,7 +524,8 @@ async fn set_player(
         if m.learned(req.seat).is_some() {
             sessions.reload_learning(m)?;
         }
-        let _ = m.advance();
+        // Only replies to a person: computer against computer is watched by `step`.
+        let _ = replies(m);
         Ok(())
     })
     .await

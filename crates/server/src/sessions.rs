@@ -132,7 +132,10 @@ impl Sessions {
         // before their first move.
         let mut m = game.resume(&blank)?;
         m = self.with_stored_learning(game.as_ref(), m)?;
-        let _ = m.advance()?;
+        // Computer against computer starts at its first ply and is watched through `step`.
+        if crate::routes::has_human(m.as_ref()) {
+            let _ = m.advance()?;
+        }
         self.insert_new(m, info.puzzle)
     }
 
@@ -141,7 +144,9 @@ impl Sessions {
         let game = build(&record.game, &record.variant)?;
         let puzzle = game.info().puzzle;
         let mut m = game.resume(record)?;
-        let _ = m.advance()?;
+        if crate::routes::has_human(m.as_ref()) {
+            let _ = m.advance()?;
+        }
         self.insert_new(m, puzzle)
     }
 

@@ -1,0 +1,127 @@
+// Plain words for a player: variants, grades, colours, and each game's own
+// analysis (`extra` of a hint) turned into sentences instead of raw data.
+
+/// Names of the palette colours (render.js PALETTE), for screen readers and legends.
+export const COLOUR_NAMES = ['red-orange', 'blue', 'green', 'amber', 'pink', 'sky blue', 'yellow', 'purple', 'grey', 'brown'];
+
+export const colourName = (i) => COLOUR_NAMES[((i % COLOUR_NAMES.length) + COLOUR_NAMES.length) % COLOUR_NAMES.length];
+
+/// A help text from the server read as a player would: the project's sources are
+/// "the original", not "the seed".
+export function plain(text) {
+  return String(text ?? '')
+    .replace(/\bthe seed's\b/gi, "the original game's")
+    .replace(/\bseed (\d{3})'s\b/gi, "the original game's")
+    .replace(/\bthe seed\b/gi, 'the original game');
+}
+
+/// `a=1,b=2` → [['a','1'], ['b','2']].
+export function parseVariant(text) {
+  return String(text || '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => {
+    const i = p.indexOf('=');
+    return i < 0 ? [p, ''] : [p.slice(0, i).trim(), p.slice(i + 1).trim()];
+  });
+}
+
+export function formatVariant(pairs) {
+  return pairs.map(([k, v]) => (v === '' ? k : `${k}=${v}`)).join(',');
+}
+
+/// The variant with option `name` set to `value`.
+export function withOption(variant, name, value) {
+  const pairs = parseVariant(variant).filter(([k]) => k !== name);
+  pairs.push([name, String(value)]);
+  pairs.sort((a, b) => a[0].localeCompare(b[0]));
+  return formatVariant(pairs);
+}
+
+const OPTION_WORDS = {
+  size: 'board', colours: 'colours', seed: 'board number', scoring: 'scoring', start: 'start',
+  rules: 'rules', nocapture: 'draw after quiet plies', first: 'first to move', repetition: 'draw on repetition',
+  heaps: 'heaps', play: 'play', best_plies: 'restricted plies',
+};
+
+/// The options of a variant that differ from the game's defaults, in words
+/// ("board 6x4 · first to move x"); empty for the default game.
+export function variantWords(info) {
+  const defaults = new Map((info.options || []).map((o) => [o.name, String(o.default)]));
+  return parseVariant(info.variant)
+    .filter(([k, v]) => defaults.get(k) !== v)
+    .map(([k, v]) => `${OPTION_WORDS[k] || k.replace(/_/g, ' ')} ${v.replace(/-/g, ' ')}`)
+    .join(' · ');
+}
+
+/// A graded move as {text, kind, words}.
+export function grade(m) {
+  if (!m.value) return null;
+  const r = m.remoteness;
+  const letter = { win: 'W', draw: 'D', loss: 'L' }[m.value] || '?';
+  const text = m.value === 'draw' ? 'D' : `${letter}${r ?? ''}`;
+  const plies = r !== undefined && r !== null ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : '';
+  const words = m.value === 'draw' ? 'draws with best play' : m.value === 'win' ? `wins${plies}` : `loses${plies}`;
+  return { text, kind: m.value, words };
+}
+
+const pct = (p) => `${Math.round(100 * p)}%`;
+
+function seconds(v) {
+  return v < 0.01 ? 'under a hundredth of a second' : `${v.toFixed(2)} s`;
+}
+
+/// A game's own analysis as a few sentences (never raw arrays or nulls).
+export function extraSentences(game, extra, { cellOfMove } = {}) {
+  if (!extra || typeof extra !== 'object') return [];
+  const out = [];
+  if (game === 'auto120') {
+    for (const b of extra.best_moves || []) {
+      if (typeof b.win_probability === 'number') out.push(`${cap(b.move)}: about ${pct(b.win_probability)} chance to win with best play.`);
+    }
+    if (Array.isArray(extra.solo_expected_turns)) {
+      const t = extra.solo_expected_turns.map((x) => Math.round(x));
+      out.push(`Racing alone, each side would need about ${t.join(' and ')} more turns.`);
+    }
+    return out;
+  }
+  if (game === 'poggle') {
+    if (extra.solvable === false) out.push('This board cannot be solved.');
+    if (extra.hint) out.push(`Press ${pressWords(extra.hint)} next.`);
+    if (typeof extra.total_presses === 'number') out.push(`${extra.total_presses} presses in all solve it${extra.fewest ? ' (as few as possible)' : ''}.`);
+    if (typeof extra.solutions === 'number' && extra.solutions > 1) out.push(`There are ${extra.solutions} different solutions.`);
+    return out;
+  }
+  if (game === 'samegame') {
+    if (typeof extra.blocks_left === 'number') out.push(`${extra.blocks_left} blocks left in ${extra.groups ?? '?'} groups; the largest has ${extra.largest_group ?? '?'} blocks.`);
+    if (Array.isArray(extra.colour_counts)) {
+      out.push(`Blocks per colour: ${extra.colour_counts.map((n, i) => `${colourName(i)} ${n}`).join(', ')}.`);
+    }
+    return out;
+  }
+  // Any other game: each field as "name: value" in words.
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === null || v === undefined || /seconds|_text$|exact$/.test(k)) continue;
+    if (k === 'rule' && typeof v === 'string') {
+      out.push(cap(v) + '.');
+      continue;
+    }
+    let value;
+    if (Array.isArray(v)) value = v.every((x) => typeof x !== 'object') ? v.join(', ') : `${v.length} entries`;
+    else if (typeof v === 'object') continue;
+    else if (typeof v === 'boolean') value = v ? 'yes' : 'no';
+    else if (typeof v === 'number' && !Number.isInteger(v)) value = k.includes('second') ? seconds(v) : v.toFixed(2);
+    else value = String(v);
+    out.push(`${cap(k.replace(/_/g, ' '))}: ${value}.`);
+  }
+  void cellOfMove;
+  return out;
+}
+
+/// "2,3" → "row 2, button 3".
+export function pressWords(move) {
+  const m = /^(\d+),(\d+)$/.exec(String(move));
+  return m ? `row ${m[1]}, button ${m[2]}` : String(move);
+}
+
+export function cap(s) {
+  s = String(s);
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
