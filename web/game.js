@@ -555,7 +555,7 @@ export class GamePage {
     }
     const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
     if (colours.length && colours.length <= 12) {
-      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', `colour ${c}`)));
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', this.name === 'poggle' && c === 0 ? `${colourName(c)} (the goal)` : colourName(c))));
     }
     const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
     for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
