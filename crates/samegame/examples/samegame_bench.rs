@@ -6,13 +6,20 @@
 //! cargo run --release -p tabula-samegame --example samegame_bench -- --seconds 60
 //! ```
 //! Options: `--seconds S` (per board), `--seeds A-B`, `--size WxH`,
-//! `--colours K`, `--search-seed N`, `--beam` (Monte-Carlo beam search instead of
-//! nested search), `--level N` / `--width N` (fixed work instead of a time budget).
+//! `--colours K`, `--search-seed N`, `--standard` (the 20 standard boards of Schadd
+//! et al. instead of random ones; `--seeds` then picks boards 1-20),
+//! `--algorithm nrpa|nested|beam` (default nrpa; `--beam` = `--algorithm beam`),
+//! `--level N` (NRPA: the level of each run; nested: fixed work), `--iterations N`
+//! (NRPA iterations per level), `--runs N` (NRPA: exactly N runs, fixed work),
+//! `--width N` (beam: fixed work), `--save FILE` (write each board's score and moves,
+//! which `tests/standard.rs` replays), `--hint` (play each board move by move,
+//! every move the first of a fresh `--seconds` search: taking every hint).
 //! Every reported line is replayed with the rules to check its score. `stages`
 //! lists the levels run (`2x3*`: level 2 three times, the last cut by the clock).
 
 use std::time::Instant;
-use tabula_samegame::search::{search, Algorithm, SearchOptions};
+use tabula_samegame::search::{search, Algorithm, SearchOptions, SearchResult};
+use tabula_samegame::standard::standard_boards;
 use tabula_samegame::{Board, Scoring};
 
 fn main() {
@@ -36,13 +43,30 @@ fn main() {
     let colours: u8 = get("--colours").map_or(5, |s| s.parse().expect("--colours"));
     let search_seed: u64 = get("--search-seed").map_or(0, |s| s.parse().expect("--search-seed"));
     let level: Option<u32> = get("--level").map(|s| s.parse().expect("--level"));
+    let iterations: Option<u32> = get("--iterations").map(|s| s.parse().expect("--iterations"));
+    let runs: Option<u32> = get("--runs").map(|s| s.parse().expect("--runs"));
+    let standard = args.iter().any(|a| a == "--standard");
+    let hint = args.iter().any(|a| a == "--hint");
     let algorithm = if args.iter().any(|a| a == "--beam") {
         Algorithm::Beam
     } else {
-        Algorithm::Nested
+        get("--algorithm").map_or(Algorithm::Nrpa, |a| {
+            Algorithm::from_name(&a).expect("--algorithm nrpa|nested|beam")
+        })
     };
+    let (from, to) = if standard && get("--seeds").is_none() {
+        (1, 20)
+    } else {
+        (from, to)
+    };
+    let standard_set = standard_boards();
     println!(
-        "# {w}x{h}, {colours} colours, seeds {from}-{to}, {algorithm:?}, {}, search seed {search_seed}, threads {}",
+        "# {}, seeds {from}-{to}, {algorithm:?}, {}, search seed {search_seed}, threads {}",
+        if standard {
+            "standard boards of Schadd et al.".to_string()
+        } else {
+            format!("{w}x{h}, {colours} colours")
+        },
         match (level, width) {
             (Some(l), _) => format!("level {l}"),
             (_, Some(w)) => format!("width {w}"),
@@ -50,19 +74,38 @@ fn main() {
         },
         rayon::current_num_threads()
     );
+    let save = get("--save");
+    let mut saved = String::new();
+    if save.is_some() {
+        saved.push_str(&format!(
+            "# samegame_bench {}\n# board score moves ([row, column] of a block of each removed group, row 0 at the top)\n",
+            args.join(" ")
+        ));
+    }
     let mut total = 0;
     let mut cleared = 0;
     let started = Instant::now();
     for seed in from..=to {
-        let board = Board::random(w, h, colours, seed);
+        let board = if standard {
+            standard_set[(seed as usize).clamp(1, 20) - 1].clone()
+        } else {
+            Board::random(w, h, colours, seed)
+        };
         let options = SearchOptions {
             algorithm,
             seconds,
             seed: search_seed,
             level,
             width,
+            iterations,
+            runs,
+            ..SearchOptions::default()
         };
-        let result = search(&board, Scoring::Standard, &options, &|_| {});
+        let result = if hint {
+            play_by_hints(&board, &options)
+        } else {
+            search(&board, Scoring::Standard, &options, &|_| {})
+        };
         let replayed = replay(&board, &result.moves);
         assert_eq!(
             replayed, result.score,
@@ -70,6 +113,14 @@ fn main() {
         );
         total += result.score;
         cleared += result.cleared as usize;
+        if save.is_some() {
+            let moves: Vec<String> = result
+                .moves
+                .iter()
+                .map(|[r, c]| format!("{r},{c}"))
+                .collect();
+            saved.push_str(&format!("{seed} {} {}\n", result.score, moves.join(" ")));
+        }
         let stages: Vec<String> = result
             .stages
             .iter()
@@ -92,6 +143,9 @@ fn main() {
             stages.join(",")
         );
     }
+    if let Some(path) = &save {
+        std::fs::write(path, &saved).expect("--save FILE: cannot write");
+    }
     let n = (to - from + 1) as f64;
     println!(
         "total {total}  average {:.1}  cleared {cleared}/{}  wall {:.0} s",
@@ -99,6 +153,33 @@ fn main() {
         to - from + 1,
         started.elapsed().as_secs_f64()
     );
+}
+
+/// Plays a whole game move by move, each move the first of a fresh search of
+/// `options.seconds` from the position reached (what a player taking every hint
+/// gets); returns the game as one result.
+fn play_by_hints(board: &Board, options: &SearchOptions) -> SearchResult {
+    let started = Instant::now();
+    let mut b = board.clone();
+    let mut moves = Vec::new();
+    let mut playouts = 0;
+    let mut stack = Vec::new();
+    while b.has_move() {
+        let r = search(&b, Scoring::Standard, options, &|_| {});
+        playouts += r.playouts;
+        let [row, col] = r.moves[0];
+        let y = b.height() - 1 - row;
+        b.play(col, y, Scoring::Standard, &mut stack);
+        moves.push([row, col]);
+    }
+    let mut last = search(&b, Scoring::Standard, options, &|_| {});
+    last.score = b.score();
+    last.cleared = b.is_cleared();
+    last.blocks_left = b.blocks_left();
+    last.moves = moves;
+    last.playouts = playouts;
+    last.seconds = started.elapsed().as_secs_f64();
+    last
 }
 
 fn replay(board: &Board, moves: &[[usize; 2]]) -> i64 {

@@ -11,6 +11,7 @@ mod game;
 mod player;
 mod scoring;
 pub mod search;
+pub mod standard;
 mod text;
 
 pub use board::{Board, Group, Scan, ShapeError, MAX_COLOURS, MAX_SIDE, NO_GROUP};

@@ -9,7 +9,7 @@ use crate::game::{Click, SameGame};
 use crate::search::{search, SearchOptions};
 use tabula_core::{Choice, Game, Rng, Seat, Strategy};
 
-/// Plays the first click of the best line a nested Monte-Carlo search finds.
+/// Plays the first click of the best line the search finds (NRPA by default).
 pub struct SearchPlayer {
     options: SearchOptions,
     /// Boards the plan expects, each with the click to play there.
@@ -17,9 +17,9 @@ pub struct SearchPlayer {
 }
 
 impl SearchPlayer {
-    /// Reads options `seconds=S` (default 1) and `level=N` (a fixed nested-search
-    /// level 1-3 with no time limit: reproducible, but level 3 takes hours),
-    /// separated by commas.
+    /// Reads options `seconds=S` (default 1) and `level=N` (fixed work instead of a
+    /// time budget: two NRPA runs of level 1-3 with 100 iterations per level, so the
+    /// same seed gives the same game; level 3 takes minutes), separated by commas.
     pub fn from_options(options: &str, seed: u64) -> Result<SearchPlayer, String> {
         let mut opts = SearchOptions {
             seconds: 1.0,
@@ -54,6 +54,7 @@ impl SearchPlayer {
                         return Err(format!("level must be between 1 and 3, got {v}"));
                     }
                     opts.level = Some(l);
+                    opts.runs = Some(2);
                 }
                 other => return Err(format!("unknown option '{other}' (known: seconds, level)")),
             }

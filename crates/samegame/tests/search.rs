@@ -42,6 +42,7 @@ fn fixed_level_lines_replay_to_their_score() {
         let start = g.initial_state();
         let options = SearchOptions {
             level: Some(level),
+            runs: Some(2),
             seed: 3,
             ..SearchOptions::default()
         };
@@ -58,6 +59,53 @@ fn fixed_level_lines_replay_to_their_score() {
         let again = search(&start, g.scoring, &options, &|_| {});
         assert_eq!(again.moves, r.moves);
     }
+}
+
+#[test]
+fn nested_fixed_level_lines_replay_to_their_score() {
+    let g =
+        SameGame::from_variant(&Variant::parse("size=10x10,colours=3,seed=4").unwrap()).unwrap();
+    let start = g.initial_state();
+    let options = SearchOptions {
+        algorithm: Algorithm::Nested,
+        level: Some(1),
+        seed: 3,
+        ..SearchOptions::default()
+    };
+    let r = search(&start, g.scoring, &options, &|_| {});
+    let end = replay(&g, &start, &r.moves);
+    assert!(g.turn(&end).is_over());
+    assert_eq!(end.score(), r.score);
+    let again = search(&start, g.scoring, &options, &|_| {});
+    assert_eq!(again.moves, r.moves);
+}
+
+/// The caller's cancel flag stops a long search at once, with a whole game.
+#[test]
+fn a_cancelled_search_stops_with_a_game() {
+    let g =
+        SameGame::from_variant(&Variant::parse("size=15x15,colours=5,seed=3").unwrap()).unwrap();
+    let start = g.initial_state();
+    let budget = tabula_core::Budget::default();
+    budget.cancel();
+    let t = std::time::Instant::now();
+    let r = search(
+        &start,
+        g.scoring,
+        &SearchOptions {
+            seconds: 600.0,
+            budget,
+            ..SearchOptions::default()
+        },
+        &|_| {},
+    );
+    assert!(
+        t.elapsed().as_secs_f64() < 60.0,
+        "the search ignored the cancel flag"
+    );
+    let end = replay(&g, &start, &r.moves);
+    assert!(g.turn(&end).is_over());
+    assert_eq!(end.score(), r.score);
 }
 
 #[test]

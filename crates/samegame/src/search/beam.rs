@@ -13,9 +13,8 @@ use super::{mix, Line};
 use crate::board::Board;
 use crate::scoring::Scoring;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-use tabula_core::rng_from_seed;
+use tabula_core::{rng_from_seed, CancelFlag};
 
 /// Zobrist keys: one per (cell, colour).
 pub(crate) struct Zobrist {
@@ -114,7 +113,7 @@ pub(crate) fn run(
     zobrist: &Zobrist,
     seed: u64,
     deadline: Option<Instant>,
-    stop: &AtomicBool,
+    stop: &CancelFlag,
 ) -> RunResult {
     let width = width.max(1);
     let mut levels: Vec<Vec<Link>> = Vec::new();
@@ -124,8 +123,7 @@ pub(crate) fn run(
     }];
     let mut best: Option<Line> = None;
     let mut nodes = 0u64;
-    let timed_out =
-        || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
+    let timed_out = || deadline.is_some_and(|d| Instant::now() >= d) || stop.is_cancelled();
     let mut completed = true;
     loop {
         if timed_out() {

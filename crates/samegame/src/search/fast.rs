@@ -28,6 +28,37 @@ pub(crate) struct FastBoard {
     group: Vec<u64>,
     work: Vec<usize>,
     cands: Vec<(u64, u16, u8)>,
+    /// Candidates not yet assigned to a group, per column ([`FastBoard::list_moves`]).
+    rem: Vec<u64>,
+}
+
+/// A removable group found by [`FastBoard::list_moves`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mv {
+    /// Column of the canonical block (the group's leftmost column).
+    pub col: u8,
+    /// Height of the canonical block (the group's lowest block in that column).
+    pub y: u8,
+    /// Colour 1..=9.
+    pub colour: u8,
+    /// The group's rightmost column.
+    pub hi: u8,
+    /// Blocks removed.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub size: u16,
+    /// The group's identity for the search policy: a hash of its colour and cells
+    /// (never 0).
+    pub code: u64,
+}
+
+/// Folds one column of a group into its code.
+#[inline]
+fn code_step(code: u64, col: usize, mask: u64) -> u64 {
+    let z = (mask ^ (col as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    (code ^ (z ^ (z >> 29)))
+        .rotate_left(17)
+        .wrapping_mul(0x94D0_49BB_1331_11EB)
 }
 
 /// Removes from `m` the bits set in `r`, moving the higher bits down.
@@ -166,6 +197,113 @@ impl FastBoard {
             self.score += scoring.clear_bonus();
         }
         removed
+    }
+
+    /// Points made so far.
+    pub(crate) fn score(&self) -> i64 {
+        self.score
+    }
+
+    /// Lists every removable group (all colours) into `all`, one [`Mv`] per group.
+    pub(crate) fn list_moves(&mut self, all: &mut Vec<Mv>) {
+        all.clear();
+        self.relist(0, all);
+    }
+
+    /// Brings `all`, the groups listed before the last move, up to date after a move
+    /// whose leftmost column was `lo`: groups ending left of column `lo - 1` cannot
+    /// have changed (neither their blocks nor their neighbours moved), the others are
+    /// found again from the board.
+    pub(crate) fn relist(&mut self, lo: usize, all: &mut Vec<Mv>) {
+        let s = lo.saturating_sub(1);
+        all.retain(|g| (g.hi as usize) < s);
+        let used = self.cols.len();
+        if used <= s {
+            return;
+        }
+        self.group.clear();
+        self.group.resize(used, 0);
+        self.rem.clear();
+        self.rem.resize(used, 0);
+        for k in 1..self.layers {
+            let mut any = 0u64;
+            let mut prev = if s > 0 { self.cols[s - 1][k] } else { 0 };
+            let mut here = self.cols[s][k];
+            for col in s..used {
+                let next = if col + 1 < used {
+                    self.cols[col + 1][k]
+                } else {
+                    0
+                };
+                let cand = here & (here << 1 | here >> 1 | prev | next);
+                self.rem[col] = cand;
+                any |= cand;
+                prev = here;
+                here = next;
+            }
+            if any == 0 {
+                continue;
+            }
+            for col in s..used {
+                while self.rem[col] != 0 {
+                    let y = self.rem[col].trailing_zeros() as usize;
+                    let (glo, ghi) = self.flood_keep(col, y, k);
+                    // The canonical block: the lowest of the leftmost column.
+                    let cy = self.group[glo].trailing_zeros() as usize;
+                    let mut size = 0u32;
+                    let mut code = k as u64;
+                    for c in glo..=ghi {
+                        let g = self.group[c];
+                        if g != 0 {
+                            size += g.count_ones();
+                            code = code_step(code, c, g);
+                            self.rem[c] &= !g;
+                            self.group[c] = 0;
+                        }
+                    }
+                    all.push(Mv {
+                        col: glo as u8,
+                        y: cy as u8,
+                        colour: k as u8,
+                        hi: ghi as u8,
+                        size: size as u16,
+                        code: code | 1,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Marks in `self.group` (all zero before) the group of colour `k` through
+    /// (`col`, `y`); returns the range of columns it spans.
+    fn flood_keep(&mut self, col: usize, y: usize, k: usize) -> (usize, usize) {
+        let used = self.cols.len();
+        self.group[col] = expand(self.cols[col][k], 1 << y);
+        self.work.clear();
+        self.work.push(col);
+        let (mut lo, mut hi) = (col, col);
+        while let Some(c) = self.work.pop() {
+            for nb in [c.wrapping_sub(1), c + 1] {
+                if nb >= used {
+                    continue;
+                }
+                let m = self.cols[nb][k];
+                let seeds = self.group[c] & m & !self.group[nb];
+                if seeds != 0 {
+                    self.group[nb] = expand(m, self.group[nb] | seeds);
+                    self.work.push(nb);
+                    lo = lo.min(nb);
+                    hi = hi.max(nb);
+                }
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Removes the group `mv` (listed on this board); returns its leftmost column.
+    pub(crate) fn play(&mut self, mv: &Mv, scoring: Scoring) -> usize {
+        self.remove(mv.col as usize, mv.y as usize, mv.colour as usize, scoring);
+        mv.col as usize
     }
 
     /// Plays to the end with the TabuColorRandom policy (groups drawn in proportion
@@ -316,6 +454,54 @@ mod tests {
                 }
                 assert_eq!(b.score(), score);
                 assert!(!b.has_move());
+            }
+        }
+    }
+
+    /// The groups kept up to date move by move by `relist` are exactly the groups of
+    /// the board found from scratch, and exactly the plain board's groups of two or
+    /// more (same canonical block, colour and size).
+    #[test]
+    fn relisting_matches_the_plain_board() {
+        use crate::board::Scan;
+        use rand::Rng as _;
+        let mut fast = FastBoard::default();
+        let mut fresh = FastBoard::default();
+        let (mut all, mut again) = (Vec::new(), Vec::new());
+        let (mut scan, mut groups, mut stack) = (Scan::default(), Vec::new(), Vec::new());
+        let key = |m: &Mv| (m.col, m.y, m.colour, m.size, m.hi, m.code);
+        for seed in 0..200u64 {
+            let (w, h) = (1 + (seed % 16) as usize, 1 + (seed * 7 % 40) as usize);
+            let mut board = Board::random(w, h, 2 + (seed % 5) as u8, seed);
+            let mut rng = tabula_core::rng_from_seed(seed);
+            fast.load(&board);
+            fast.list_moves(&mut all);
+            loop {
+                fresh.load(&board);
+                fresh.list_moves(&mut again);
+                let mut a: Vec<_> = all.iter().map(key).collect();
+                let mut b: Vec<_> = again.iter().map(key).collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "seed {seed}");
+                groups.clear();
+                board.label_groups(&mut scan, &mut groups);
+                let mut plain: Vec<_> = groups
+                    .iter()
+                    .filter(|g| g.size >= 2)
+                    .map(|g| (g.col, g.y, g.colour, g.size))
+                    .collect();
+                plain.sort_unstable();
+                let mine: Vec<_> = a.iter().map(|k| (k.0, k.1, k.2, k.3)).collect();
+                assert_eq!(mine, plain, "seed {seed}");
+                if all.is_empty() {
+                    break;
+                }
+                let m = all[rng.gen_range(0..all.len())];
+                let lo = fast.play(&m, Scoring::Standard);
+                fast.relist(lo, &mut all);
+                board.play(m.col as usize, m.y as usize, Scoring::Standard, &mut stack);
+                assert_eq!(board.score(), fast.score());
             }
         }
     }

@@ -19,6 +19,7 @@
 mod beam;
 mod fast;
 mod nested;
+mod nrpa;
 mod playout;
 
 use crate::board::Board;
@@ -30,7 +31,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tabula_core::Report;
+use tabula_core::{Budget, Report};
 
 /// A game found: final score and clicks `(column, height above the floor)`.
 #[derive(Clone, Debug, Default)]
@@ -53,11 +54,32 @@ pub(crate) fn mix(a: u64, b: u64) -> u64 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Algorithm {
-    /// Nested Monte-Carlo search, levels 1, 2, … (the default).
-    #[default]
+    /// Nested Monte-Carlo search, levels 1, 2, ….
     Nested,
     /// Monte-Carlo beam search, widths 1, 2, 4, ….
     Beam,
+    /// Nested rollout policy adaptation with the tabu-colour selective policy,
+    /// independent runs (restarts) on every core (the default).
+    #[default]
+    Nrpa,
+}
+
+impl Algorithm {
+    /// The name used in options and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Nested => "nested",
+            Algorithm::Beam => "beam",
+            Algorithm::Nrpa => "nrpa",
+        }
+    }
+
+    /// The algorithm called `name`.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        [Algorithm::Nested, Algorithm::Beam, Algorithm::Nrpa]
+            .into_iter()
+            .find(|a| a.name() == name)
+    }
 }
 
 /// What to search with.
@@ -73,25 +95,39 @@ pub struct SearchOptions {
     pub level: Option<u32>,
     /// Beam search: run exactly this width, without a time limit.
     pub width: Option<usize>,
+    /// NRPA: iterations per level (default 100).
+    pub iterations: Option<u32>,
+    /// NRPA: run exactly this many independent runs of `level` (default 2),
+    /// without a time limit. Without it, runs are started until the time is up.
+    pub runs: Option<u32>,
+    /// The caller's deadline and cancel flag: the search stops at the earlier of
+    /// its own time budget and this deadline, or when cancelled, and returns the
+    /// best game found so far.
+    pub budget: Budget,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            algorithm: Algorithm::Nested,
+            algorithm: Algorithm::Nrpa,
             seconds: 1.0,
             seed: 0,
             level: None,
             width: None,
+            iterations: None,
+            runs: None,
+            budget: Budget::default(),
         }
     }
 }
 
 impl SearchOptions {
-    fn fixed_work(&self) -> bool {
-        match self.algorithm {
-            Algorithm::Nested => self.level.is_some(),
+    /// Whether `algorithm` (the one that runs) has fixed work instead of a time budget.
+    fn fixed_work(&self, algorithm: Algorithm) -> bool {
+        match algorithm {
+            Algorithm::Nested => self.level.is_some() || self.runs.is_some(),
             Algorithm::Beam => self.width.is_some(),
+            Algorithm::Nrpa => self.runs.is_some(),
         }
     }
 }
@@ -147,6 +183,8 @@ pub struct SearchResult {
     /// nested search of level `L` tries every game of at most `L` clicks, and no
     /// game is longer than half the blocks.
     pub optimal: bool,
+    /// The algorithm that ran.
+    pub algorithm: Algorithm,
 }
 
 /// Searches `board` under `scoring`; `progress` hears about every improvement.
@@ -157,14 +195,32 @@ pub fn search(
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> SearchResult {
     let started = Instant::now();
-    let fixed = options.fixed_work();
+    let algorithm = match options.algorithm {
+        // The policy's move codes need the bit-parallel board; on small boards nested
+        // search climbs to an exhaustive level quickly and proves its game optimal.
+        Algorithm::Nrpa
+            if board.height() > fast::FAST_MAX_HEIGHT || board.blocks_left() <= NRPA_MIN_BLOCKS =>
+        {
+            Algorithm::Nested
+        }
+        a => a,
+    };
+    let fixed = options.fixed_work(algorithm);
     let budget = if options.seconds.is_finite() {
         options.seconds.clamp(0.0, 1e7)
     } else {
         1e7
     };
-    let deadline = (!fixed).then(|| started + Duration::from_secs_f64(budget));
-    let stop = AtomicBool::new(false);
+    // The earlier of our own time budget and the caller's deadline (which also
+    // applies to fixed work).
+    let deadline = match (
+        (!fixed).then(|| started + Duration::from_secs_f64(budget)),
+        options.budget.deadline,
+    ) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let stop = options.budget.cancel_flag();
     let report = |best: i64, stage: usize| {
         let elapsed = started.elapsed().as_secs_f64();
         let fraction = if fixed || budget == 0.0 {
@@ -188,7 +244,112 @@ pub fn search(
     let mut stages = Vec::new();
     let mut optimal = !board.has_move();
     let playouts;
-    match options.algorithm {
+    match algorithm {
+        Algorithm::Nrpa => {
+            let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
+            let runs = options.runs.map(|r| r.max(1) as u64);
+            let nrpa = nrpa::Nrpa {
+                board,
+                tabu: playout::commonest_colour(board) as usize,
+                scoring,
+                alpha: 1.0,
+                deadline,
+                stop: &stop,
+                playouts: AtomicU64::new(0),
+            };
+            // (score, run) of the best game so far: the lowest run wins ties, so a
+            // fixed number of runs gives the same game whatever the thread timing.
+            let shared: Mutex<Option<(i64, u64, Line)>> = Mutex::new(None);
+            let next = AtomicU64::new(0);
+            let done = AtomicU64::new(0);
+            let top_level = AtomicU64::new(0);
+            let better = |score: i64, run: u64, cur: &Option<(i64, u64, Line)>| match cur {
+                None => true,
+                Some((s, r, _)) => score > *s || (score == *s && run < *r),
+            };
+            let threads = rayon::current_num_threads().max(1);
+            let max_level = options.level.unwrap_or(4).clamp(1, 6);
+            // Each thread holds a policy per level and the root's; together they stay
+            // within the memory budget.
+            let tables = (threads * (max_level as usize + 1)) as u64;
+            let cap = (options.budget.max_memory_bytes / tables / nrpa::Policy::bytes_for(1))
+                .min(1 << 26) as usize;
+            let started_runs = AtomicU64::new(0);
+            if board.has_move() {
+                report(best.score, max_level as usize);
+                rayon::scope(|scope| {
+                    for _ in 0..threads {
+                        scope.spawn(|_| {
+                            let mut work = nrpa::Work::default();
+                            let root = nrpa::Policy::new(cap);
+                            // Seconds per playout on this thread, once measured.
+                            let mut per_playout: Option<f64> = None;
+                            loop {
+                                let run = next.fetch_add(1, Ordering::Relaxed);
+                                if runs.is_some_and(|n| run >= n)
+                                    || (runs.is_none() && run > 0 && nrpa.out_of_time())
+                                {
+                                    break;
+                                }
+                                started_runs.fetch_add(1, Ordering::Relaxed);
+                                let (level, n) = match (options.level, per_playout) {
+                                    (Some(l), _) => (l.clamp(1, 6), iterations.unwrap_or(100)),
+                                    // The first run measures the speed of this thread.
+                                    (None, None) => (1, 100),
+                                    (None, Some(p)) => {
+                                        let left = deadline.map_or(1e7, |d| {
+                                            d.saturating_duration_since(Instant::now())
+                                                .as_secs_f64()
+                                        });
+                                        nrpa_plan(left / p, iterations)
+                                    }
+                                };
+                                top_level.fetch_max(level as u64, Ordering::Relaxed);
+                                let t = Instant::now();
+                                let before = work.playouts;
+                                let mut on_best = |seq: &nrpa::Seq| {
+                                    let mut cur = shared.lock().unwrap_or_else(|e| e.into_inner());
+                                    if better(seq.score, run, &cur) {
+                                        *cur = Some((seq.score, run, seq.line()));
+                                        drop(cur);
+                                        report(seq.score, level as usize);
+                                    }
+                                };
+                                let seq = nrpa.run(
+                                    level,
+                                    n,
+                                    &root,
+                                    mix(options.seed, run),
+                                    &mut work,
+                                    &mut on_best,
+                                );
+                                on_best(&seq);
+                                let played = work.playouts - before;
+                                if played > 0 {
+                                    per_playout = Some(t.elapsed().as_secs_f64() / played as f64);
+                                }
+                                if !nrpa.out_of_time() {
+                                    done.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                        });
+                    }
+                });
+                let finished = done.load(Ordering::Relaxed);
+                let result = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+                if let Some((score, _, line)) = result {
+                    best = line;
+                    stages.push(Stage {
+                        size: top_level.load(Ordering::Relaxed) as usize,
+                        runs: started_runs.load(Ordering::Relaxed) as u32,
+                        score: Some(score),
+                        seconds: started.elapsed().as_secs_f64(),
+                        completed: runs.is_some_and(|n| finished >= n),
+                    });
+                }
+            }
+            playouts = nrpa.playouts.load(Ordering::Relaxed);
+        }
         Algorithm::Nested => {
             let stage_now = AtomicU64::new(1);
             let on_best = |score: i64| report(score, stage_now.load(Ordering::Relaxed) as usize);
@@ -324,8 +485,30 @@ pub fn search(
         playouts,
         stages,
         optimal,
+        algorithm,
     }
 }
+
+/// The NRPA run that fits `playouts` playouts: the highest level whose iterations
+/// per level (`playouts^(1/level)`, at most 100 or `iterations`) are at least
+/// [`NRPA_MIN_ITERATIONS`]; level 1 when even level 2 does not fit.
+fn nrpa_plan(playouts: f64, iterations: Option<u32>) -> (u32, u32) {
+    let most = iterations.unwrap_or(100) as f64;
+    for level in (2..=4u32).rev() {
+        let n = playouts.max(1.0).powf(1.0 / level as f64).floor().min(most);
+        if n >= NRPA_MIN_ITERATIONS as f64 {
+            return (level, n as u32);
+        }
+    }
+    (1, most as u32)
+}
+
+/// Boards with at most this many blocks are searched with nested search instead of
+/// NRPA (it proves small boards' optimum quickly).
+const NRPA_MIN_BLOCKS: usize = 24;
+
+/// The fewest iterations per level an automatic NRPA run uses.
+const NRPA_MIN_ITERATIONS: u32 = 30;
 
 /// `tabula solve samegame`: searches the request's board (or the variant's start)
 /// for `seconds` (default 10) with `seed` and reports the best game as JSON (see
@@ -348,6 +531,7 @@ pub fn solve_report(
     let options = SearchOptions {
         seconds,
         seed: request.seed,
+        budget: request.budget.clone(),
         ..SearchOptions::default()
     };
     // `progress` need not be Sync, so the search runs on its own thread and the
@@ -393,7 +577,7 @@ pub fn report_json(
         "width": board.width(),
         "height": board.height(),
         "scoring": scoring.name(),
-        "algorithm": "nested",
+        "algorithm": result.algorithm.name(),
         "optimal": result.optimal,
         "playouts": result.playouts,
         "stages": result.stages,

@@ -15,14 +15,14 @@ use crate::board::{Board, Group};
 use crate::scoring::Scoring;
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use tabula_core::rng_from_seed;
+use tabula_core::{rng_from_seed, CancelFlag};
 
 pub(crate) struct Nested<'a> {
     pub scoring: Scoring,
     pub deadline: Option<Instant>,
-    pub stop: &'a AtomicBool,
+    pub stop: &'a CancelFlag,
     pub playouts: AtomicU64,
     pub seed: u64,
     /// Told the score of every improvement found at the top level.
@@ -31,7 +31,7 @@ pub(crate) struct Nested<'a> {
 
 impl Nested<'_> {
     pub(crate) fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.load(Ordering::Relaxed)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.is_cancelled()
     }
 
     fn playout(&self, board: &Board, key: u64) -> Line {

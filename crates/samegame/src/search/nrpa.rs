@@ -1,0 +1,317 @@
+//! Nested Rollout Policy Adaptation (Rosin, IJCAI 2011) with the selective policy of
+//! Cazenave ("Nested Rollout Policy Adaptation with Selective Policies", 2016).
+//!
+//! A playout chooses each click with probability proportional to `exp(w[code])`,
+//! where `code` identifies the group removed (its colour and cells, see
+//! [`Mv::code`]) and `w` is the policy. Level `L` runs `iterations` searches of
+//! level `L-1` from a copy of its policy and, after each, moves the policy towards
+//! the best game found so far (`adapt`). Level 0 is one playout.
+//!
+//! The selective policy: the colour with the most blocks on the starting board is
+//! tabu (TabuColorRandom, Cazenave 2009) and its groups are legal for the playouts
+//! only when no other group is removable, so they can grow. Pruning the moves this
+//! way both speeds up the playouts and keeps the policy's weight where it matters.
+//!
+//! Every random choice comes from a generator seeded by the search seed and the
+//! place in the tree; a run (level, iterations, seed) is a function of the board
+//! alone unless the deadline or the cancel flag cuts it short.
+
+use super::fast::{FastBoard, Mv};
+use super::{mix, Line};
+use crate::board::Board;
+use crate::scoring::Scoring;
+use rand::Rng as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+use tabula_core::{rng_from_seed, CancelFlag, Rng};
+
+/// An open-addressing table from move codes (never 0) to policy weights (0 when absent).
+#[derive(Clone)]
+pub(crate) struct Policy {
+    keys: Vec<u64>,
+    vals: Vec<f64>,
+    len: usize,
+    /// The most codes kept (the memory budget); new codes beyond it keep weight 0.
+    cap: usize,
+}
+
+impl Policy {
+    /// An empty policy that will hold at most `cap` codes.
+    pub(crate) fn new(cap: usize) -> Policy {
+        Policy {
+            keys: vec![0; 1024],
+            vals: vec![0.0; 1024],
+            len: 0,
+            cap: cap.max(1024),
+        }
+    }
+
+    /// Bytes a policy of at most `cap` codes may take (tables at most 4 times the codes).
+    pub(crate) fn bytes_for(cap: usize) -> u64 {
+        cap as u64 * 4 * 16
+    }
+
+    #[inline]
+    fn slot(&self, code: u64) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut i = (code.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+        loop {
+            let k = self.keys[i];
+            if k == code || k == 0 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, code: u64) -> f64 {
+        let i = self.slot(code);
+        if self.keys[i] == code {
+            self.vals[i]
+        } else {
+            0.0
+        }
+    }
+
+    fn add(&mut self, code: u64, delta: f64) {
+        if (self.len + 1) * 2 > self.keys.len() && self.len < self.cap {
+            self.grow();
+        }
+        let i = self.slot(code);
+        if self.keys[i] == 0 {
+            if self.len >= self.cap {
+                return;
+            }
+            self.keys[i] = code;
+            self.len += 1;
+        }
+        self.vals[i] += delta;
+    }
+
+    fn grow(&mut self) {
+        let keys = std::mem::replace(&mut self.keys, vec![0; self.len.max(512) * 4]);
+        let vals = std::mem::replace(&mut self.vals, vec![0.0; self.keys.len()]);
+        for (k, v) in keys.into_iter().zip(vals) {
+            if k != 0 {
+                let i = self.slot(k);
+                self.keys[i] = k;
+                self.vals[i] = v;
+            }
+        }
+    }
+}
+
+/// A playout: its score and clicks, and for every step the codes of the legal moves
+/// with the one chosen (what `adapt` needs).
+#[derive(Clone, Default)]
+pub(crate) struct Seq {
+    pub score: i64,
+    pub clicks: Vec<(u8, u8)>,
+    codes: Vec<u64>,
+    /// `codes[ends[t-1]..ends[t]]` are the legal moves of step `t`.
+    ends: Vec<u32>,
+    chosen: Vec<u64>,
+}
+
+impl Seq {
+    fn clear(&mut self) {
+        self.clicks.clear();
+        self.codes.clear();
+        self.ends.clear();
+        self.chosen.clear();
+    }
+
+    pub(crate) fn line(&self) -> Line {
+        Line {
+            score: self.score,
+            clicks: self.clicks.clone(),
+        }
+    }
+}
+
+/// Reusable buffers of one thread.
+#[derive(Default)]
+pub(crate) struct Work {
+    fast: FastBoard,
+    /// Every removable group of the current board.
+    all: Vec<Mv>,
+    /// The legal ones under the selective policy (indices into `all`).
+    legal: Vec<u16>,
+    weights: Vec<f64>,
+    /// Playouts run on this thread.
+    pub playouts: u64,
+}
+
+/// `e^x` to about 1e-7 relative error, for policy weights (|x| is small).
+#[inline]
+pub(crate) fn fast_exp(x: f64) -> f64 {
+    let x = x.clamp(-700.0, 700.0);
+    let t = x * std::f64::consts::LOG2_E;
+    let n = {
+        let i = t as i64;
+        (if (i as f64) > t { i - 1 } else { i }) as f64
+    };
+    let f = (t - n) * std::f64::consts::LN_2;
+    // e^f for f in [0, ln 2): Taylor series to the 8th power.
+    let p = 1.0
+        + f * (1.0
+            + f * (0.5
+                + f * (1.0 / 6.0
+                    + f * (1.0 / 24.0
+                        + f * (1.0 / 120.0
+                            + f * (1.0 / 720.0 + f * (1.0 / 5040.0 + f * (1.0 / 40320.0))))))));
+    p * f64::from_bits(((n as i64 + 1023) as u64) << 52)
+}
+
+/// Settings and shared state of NRPA runs.
+pub(crate) struct Nrpa<'a> {
+    /// The board every playout starts from.
+    pub board: &'a Board,
+    /// The tabu colour (0: none).
+    pub tabu: usize,
+    pub scoring: Scoring,
+    /// Learning rate of `adapt`.
+    pub alpha: f64,
+    pub deadline: Option<Instant>,
+    pub stop: &'a CancelFlag,
+    pub playouts: AtomicU64,
+}
+
+impl Nrpa<'_> {
+    pub(crate) fn out_of_time(&self) -> bool {
+        self.stop.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// One playout from `board` under `policy` into `seq`.
+    fn playout(&self, policy: &Policy, rng: &mut Rng, w: &mut Work, seq: &mut Seq) {
+        seq.clear();
+        w.fast.load(self.board);
+        let tabu = self.tabu;
+        w.fast.list_moves(&mut w.all);
+        loop {
+            w.legal.clear();
+            w.legal.extend(
+                (0..w.all.len() as u16).filter(|&i| w.all[i as usize].colour as usize != tabu),
+            );
+            if w.legal.is_empty() {
+                w.legal.extend(0..w.all.len() as u16);
+            }
+            if w.legal.is_empty() {
+                break;
+            }
+            let chosen = if w.legal.len() == 1 {
+                w.legal[0]
+            } else {
+                w.weights.clear();
+                let mut total = 0.0;
+                for &i in &w.legal {
+                    total += fast_exp(policy.get(w.all[i as usize].code));
+                    w.weights.push(total);
+                }
+                let r = rng.gen::<f64>() * total;
+                let at = w
+                    .weights
+                    .partition_point(|&c| c <= r)
+                    .min(w.legal.len() - 1);
+                w.legal[at]
+            };
+            let m = w.all[chosen as usize];
+            seq.codes
+                .extend(w.legal.iter().map(|&i| w.all[i as usize].code));
+            seq.ends.push(seq.codes.len() as u32);
+            seq.chosen.push(m.code);
+            seq.clicks.push((m.col, m.y));
+            let lo = w.fast.play(&m, self.scoring);
+            w.fast.relist(lo, &mut w.all);
+        }
+        seq.score = w.fast.score();
+        w.playouts += 1;
+        self.playouts.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Moves `policy` towards `best`: each chosen code gains `alpha`, and every legal
+    /// code loses `alpha` times its probability under the policy before the step.
+    fn adapt(&self, policy: &mut Policy, best: &Seq, probs: &mut Vec<f64>) {
+        let mut start = 0usize;
+        for (t, &end) in best.ends.iter().enumerate() {
+            let codes = &best.codes[start..end as usize];
+            start = end as usize;
+            if codes.len() < 2 {
+                continue;
+            }
+            probs.clear();
+            let mut total = 0.0;
+            for &c in codes {
+                let e = fast_exp(policy.get(c));
+                probs.push(e);
+                total += e;
+            }
+            for (&c, &e) in codes.iter().zip(probs.iter()) {
+                policy.add(c, -self.alpha * e / total);
+            }
+            policy.add(best.chosen[t], self.alpha);
+        }
+    }
+
+    /// A level-`level` search from `board` with `policy` (left unchanged); `key`
+    /// seeds its generators. `on_best` hears of every improvement at this level.
+    pub(crate) fn run(
+        &self,
+        level: u32,
+        iterations: u32,
+        policy: &Policy,
+        key: u64,
+        w: &mut Work,
+        on_best: &mut dyn FnMut(&Seq),
+    ) -> Seq {
+        let mut best = Seq {
+            score: i64::MIN,
+            ..Seq::default()
+        };
+        if level == 0 {
+            let mut rng = rng_from_seed(key);
+            self.playout(policy, &mut rng, w, &mut best);
+            on_best(&best);
+            return best;
+        }
+        let mut pol = policy.clone();
+        let mut probs = Vec::new();
+        if level == 1 {
+            // Level 1 runs its playouts in place, with one generator.
+            let mut rng = rng_from_seed(key);
+            let mut seq = Seq::default();
+            for i in 0..iterations {
+                if i > 0 && self.out_of_time() {
+                    break;
+                }
+                self.playout(&pol, &mut rng, w, &mut seq);
+                if seq.score >= best.score {
+                    std::mem::swap(&mut best, &mut seq);
+                    on_best(&best);
+                }
+                self.adapt(&mut pol, &best, &mut probs);
+            }
+            return best;
+        }
+        for i in 0..iterations {
+            if i > 0 && self.out_of_time() {
+                break;
+            }
+            let sub = self.run(
+                level - 1,
+                iterations,
+                &pol,
+                mix(key, i as u64 + 1),
+                w,
+                &mut |_| {},
+            );
+            if sub.score >= best.score {
+                best = sub;
+                on_best(&best);
+            }
+            self.adapt(&mut pol, &best, &mut probs);
+        }
+        best
+    }
+}
