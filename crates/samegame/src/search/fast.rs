@@ -30,6 +30,17 @@ pub(crate) struct FastBoard {
     cands: Vec<(u64, u16, u8)>,
     /// Candidates not yet assigned to a group, per column ([`FastBoard::list_moves`]).
     rem: Vec<u64>,
+    /// What the last removal changed.
+    last: Change,
+}
+
+/// The columns a removal changed: `lo..=hi` (the group's), and whether an emptied
+/// column closed up (moving every column to its right).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Change {
+    lo: usize,
+    hi: usize,
+    closed: bool,
 }
 
 /// A removable group found by [`FastBoard::list_moves`].
@@ -43,9 +54,9 @@ pub(crate) struct Mv {
     pub colour: u8,
     /// The group's rightmost column.
     pub hi: u8,
-    /// Blocks removed.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub size: u16,
+    /// For the search: the move's weight under its policy, kept while the group
+    /// stays unchanged (negative until set).
+    pub weight: f64,
     /// The group's identity for the search policy: a hash of its colour and cells
     /// (never 0).
     pub code: u64,
@@ -188,9 +199,11 @@ impl FastBoard {
             }
         }
         // Close up the columns emptied (only touched columns can have emptied).
-        if self.cols[lo..=hi].iter().any(|m| m[0] == 0) {
+        let closed = self.cols[lo..=hi].iter().any(|m| m[0] == 0);
+        if closed {
             self.cols.retain(|m| m[0] != 0);
         }
+        self.last = Change { lo, hi, closed };
         self.blocks -= removed;
         self.score += scoring.group(removed);
         if self.blocks == 0 {
@@ -207,18 +220,48 @@ impl FastBoard {
     /// Lists every removable group (all colours) into `all`, one [`Mv`] per group.
     pub(crate) fn list_moves(&mut self, all: &mut Vec<Mv>) {
         all.clear();
-        self.relist(0, all);
+        self.find_groups(0, self.cols.len(), all);
     }
 
-    /// Brings `all`, the groups listed before the last move, up to date after a move
-    /// whose leftmost column was `lo`: groups ending left of column `lo - 1` cannot
-    /// have changed (neither their blocks nor their neighbours moved), the others are
-    /// found again from the board.
-    pub(crate) fn relist(&mut self, lo: usize, all: &mut Vec<Mv>) {
-        let s = lo.saturating_sub(1);
-        all.retain(|g| (g.hi as usize) < s);
+    /// Brings `all`, the groups listed before the last move, up to date after it.
+    /// A group's blocks, connections and code depend only on its columns and their
+    /// neighbours, so only groups near the columns the move changed are found again:
+    /// those meeting the span of the groups that met columns `lo - 1 ..= hi + 1`, or
+    /// every group from `lo - 1` on when an emptied column closed up and moved the
+    /// columns to its right.
+    /// Groups kept come first in `all`, in their old order; returns how many.
+    pub(crate) fn relist(&mut self, change: Change, all: &mut Vec<Mv>) -> usize {
         let used = self.cols.len();
-        if used <= s {
+        let a = change.lo.saturating_sub(1);
+        if change.closed {
+            all.retain(|g| (g.hi as usize) < a);
+            let kept = all.len();
+            self.find_groups(a, used, all);
+            return kept;
+        }
+        // The groups meeting the changed columns or their neighbours may have changed,
+        // split or merged: everything they spanned is searched again, so every group
+        // meeting that span is dropped and found again (unchanged or not).
+        let (a0, b0) = (a, (change.hi + 1).min(used.saturating_sub(1)));
+        let (mut a, mut b) = (a0, b0);
+        for g in all.iter() {
+            let (c, h) = (g.col as usize, g.hi as usize);
+            if c <= b0 && h >= a0 {
+                a = a.min(c);
+                b = b.max(h);
+            }
+        }
+        all.retain(|g| (g.hi as usize) < a || (g.col as usize) > b);
+        let kept = all.len();
+        self.find_groups(a, b + 1, all);
+        kept
+    }
+
+    /// Appends to `all` every removable group with a block in columns `s..end`.
+    fn find_groups(&mut self, s: usize, end: usize, all: &mut Vec<Mv>) {
+        let used = self.cols.len();
+        let end = end.min(used);
+        if end <= s {
             return;
         }
         self.group.clear();
@@ -229,7 +272,7 @@ impl FastBoard {
             let mut any = 0u64;
             let mut prev = if s > 0 { self.cols[s - 1][k] } else { 0 };
             let mut here = self.cols[s][k];
-            for col in s..used {
+            for col in s..end {
                 let next = if col + 1 < used {
                     self.cols[col + 1][k]
                 } else {
@@ -244,18 +287,16 @@ impl FastBoard {
             if any == 0 {
                 continue;
             }
-            for col in s..used {
+            for col in s..end {
                 while self.rem[col] != 0 {
                     let y = self.rem[col].trailing_zeros() as usize;
                     let (glo, ghi) = self.flood_keep(col, y, k);
                     // The canonical block: the lowest of the leftmost column.
                     let cy = self.group[glo].trailing_zeros() as usize;
-                    let mut size = 0u32;
                     let mut code = k as u64;
                     for c in glo..=ghi {
                         let g = self.group[c];
                         if g != 0 {
-                            size += g.count_ones();
                             code = code_step(code, c, g);
                             self.rem[c] &= !g;
                             self.group[c] = 0;
@@ -266,7 +307,7 @@ impl FastBoard {
                         y: cy as u8,
                         colour: k as u8,
                         hi: ghi as u8,
-                        size: size as u16,
+                        weight: -1.0,
                         code: code | 1,
                     });
                 }
@@ -300,10 +341,11 @@ impl FastBoard {
         (lo, hi)
     }
 
-    /// Removes the group `mv` (listed on this board); returns its leftmost column.
-    pub(crate) fn play(&mut self, mv: &Mv, scoring: Scoring) -> usize {
+    /// Removes the group `mv` (listed on this board); returns what changed, for
+    /// [`FastBoard::relist`].
+    pub(crate) fn play(&mut self, mv: &Mv, scoring: Scoring) -> Change {
         self.remove(mv.col as usize, mv.y as usize, mv.colour as usize, scoring);
-        mv.col as usize
+        self.last
     }
 
     /// Plays to the end with the TabuColorRandom policy (groups drawn in proportion
@@ -460,7 +502,7 @@ mod tests {
 
     /// The groups kept up to date move by move by `relist` are exactly the groups of
     /// the board found from scratch, and exactly the plain board's groups of two or
-    /// more (same canonical block, colour and size).
+    /// more (same canonical block and colour).
     #[test]
     fn relisting_matches_the_plain_board() {
         use crate::board::Scan;
@@ -469,7 +511,7 @@ mod tests {
         let mut fresh = FastBoard::default();
         let (mut all, mut again) = (Vec::new(), Vec::new());
         let (mut scan, mut groups, mut stack) = (Scan::default(), Vec::new(), Vec::new());
-        let key = |m: &Mv| (m.col, m.y, m.colour, m.size, m.hi, m.code);
+        let key = |m: &Mv| (m.col, m.y, m.colour, m.hi, m.code);
         for seed in 0..200u64 {
             let (w, h) = (1 + (seed % 16) as usize, 1 + (seed * 7 % 40) as usize);
             let mut board = Board::random(w, h, 2 + (seed % 5) as u8, seed);
@@ -489,10 +531,10 @@ mod tests {
                 let mut plain: Vec<_> = groups
                     .iter()
                     .filter(|g| g.size >= 2)
-                    .map(|g| (g.col, g.y, g.colour, g.size))
+                    .map(|g| (g.col, g.y, g.colour))
                     .collect();
                 plain.sort_unstable();
-                let mine: Vec<_> = a.iter().map(|k| (k.0, k.1, k.2, k.3)).collect();
+                let mine: Vec<_> = a.iter().map(|k| (k.0, k.1, k.2)).collect();
                 assert_eq!(mine, plain, "seed {seed}");
                 if all.is_empty() {
                     break;

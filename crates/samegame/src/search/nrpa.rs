@@ -189,7 +189,13 @@ impl Nrpa<'_> {
         w.fast.load(self.board);
         let tabu = self.tabu;
         w.fast.list_moves(&mut w.all);
+        let mut fresh = 0;
         loop {
+            // The policy does not change during a playout: a group kept from the last
+            // step keeps its weight.
+            for m in &mut w.all[fresh..] {
+                m.weight = fast_exp(policy.get(m.code));
+            }
             w.legal.clear();
             w.legal.extend(
                 (0..w.all.len() as u16).filter(|&i| w.all[i as usize].colour as usize != tabu),
@@ -206,7 +212,7 @@ impl Nrpa<'_> {
                 w.weights.clear();
                 let mut total = 0.0;
                 for &i in &w.legal {
-                    total += fast_exp(policy.get(w.all[i as usize].code));
+                    total += w.all[i as usize].weight;
                     w.weights.push(total);
                 }
                 let r = rng.gen::<f64>() * total;
@@ -222,8 +228,8 @@ impl Nrpa<'_> {
             seq.ends.push(seq.codes.len() as u32);
             seq.chosen.push(m.code);
             seq.clicks.push((m.col, m.y));
-            let lo = w.fast.play(&m, self.scoring);
-            w.fast.relist(lo, &mut w.all);
+            let change = w.fast.play(&m, self.scoring);
+            fresh = w.fast.relist(change, &mut w.all);
         }
         seq.score = w.fast.score();
         w.playouts += 1;
