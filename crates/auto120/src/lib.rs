@@ -9,6 +9,7 @@
 
 pub mod best;
 pub mod board;
+pub mod board_facts;
 pub mod exact;
 pub mod log;
 pub mod notation;
@@ -327,6 +328,7 @@ impl Game for Auto120 {
             "factor": board::positions(board::is_factor),
             "solo_expected_turns": expected,
             "retired": [state.retired(0), state.retired(1)],
+            "board": board_facts::facts_json(),
         });
         if let Some(sol) = self.analysis_solution() {
             let moves: Vec<serde_json::Value> = sol

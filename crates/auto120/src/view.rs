@@ -12,19 +12,11 @@ pub const ROWS: u32 = TARGET as u32 / COLUMNS;
 
 const SYMBOL: [char; 2] = ['x', 'o'];
 
-/// The style class of a position: `penultimate`, `factor`, `start` (1) or `home` (120).
+/// The style class of a position, as seed 003's board colours it: `start` (1),
+/// `home` (120), `penultimate`, `factor`, `off_path`, `prime` or `unreachable`
+/// (see [`crate::board_facts`]).
 pub fn mark(p: u32) -> Option<&'static str> {
-    if p == 1 {
-        Some("start")
-    } else if p == TARGET as u32 {
-        Some("home")
-    } else if is_penultimate(p) {
-        Some("penultimate")
-    } else if is_factor(p) {
-        Some("factor")
-    } else {
-        None
-    }
+    crate::board_facts::classify(p).map(|c| c.name())
 }
 
 /// The status lines shown beside the board.

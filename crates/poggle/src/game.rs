@@ -1,8 +1,9 @@
 //! Poggle as a Tabula game: variants, positions, presses, views, reports.
 
-use crate::report::{count_json, reason_text, rows_json, solve_json};
+use crate::report::{count_json, reason_text, rows_json, solution_json, solve_json};
 use crate::solver::{apply_presses, solve, Solution, SolveOptions, MAX_COLOURS, MAX_SOLVE_SIZE};
 use crate::text;
+use crate::torus;
 use crate::Start;
 use rand::Rng as _;
 use serde_json::{json, Value};
@@ -24,6 +25,15 @@ pub enum StartRule {
     Random,
 }
 
+/// The shape of the board's neighbourhoods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Topology {
+    /// A flat board: edge buttons have fewer neighbours (the seed's Poggle, Lights Out).
+    Flat,
+    /// The edges wrap around (Orbix, Merlin's Machine): every button has four neighbours.
+    Torus,
+}
+
 /// Poggle with its variant options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Poggle {
@@ -35,6 +45,8 @@ pub struct Poggle {
     pub start: StartRule,
     /// Seed of a random start.
     pub seed: u64,
+    /// Flat board or torus.
+    pub topology: Topology,
 }
 
 impl Default for Poggle {
@@ -44,6 +56,7 @@ impl Default for Poggle {
             colours: 2,
             start: StartRule::Ones,
             seed: 1,
+            topology: Topology::Flat,
         }
     }
 }
@@ -89,14 +102,27 @@ impl Poggle {
 
     /// The start colours (row-major) for any size, or `None` for the all-ones start.
     pub fn start_cells(&self) -> Option<Vec<u8>> {
-        match self.start {
-            StartRule::Ones => None,
-            StartRule::Random => Some(random_start(self.size, self.colours, self.seed)),
+        match (self.start, self.topology) {
+            (StartRule::Ones, _) => None,
+            (StartRule::Random, Topology::Flat) => {
+                Some(random_start(self.size, self.colours, self.seed))
+            }
+            (StartRule::Random, Topology::Torus) => {
+                Some(random_torus_start(self.size, self.colours, self.seed))
+            }
         }
     }
 
     /// Solves a position of this game (fewest presses when the search is small).
     pub fn solve_state(&self, state: &PoggleState) -> Result<Solution, String> {
+        if self.topology == Topology::Torus {
+            return torus::solve(
+                self.size,
+                self.colours,
+                &state.cells,
+                &SolveOptions::default(),
+            );
+        }
         solve(
             self.size,
             self.colours,
@@ -135,6 +161,21 @@ fn first_press(n: usize, presses: &[u8]) -> Option<Press> {
         row: (i / n) as u16,
         col: (i % n) as u16,
     })
+}
+
+/// A random start on a torus, made like [`random_start`] with wrapping presses.
+pub fn random_torus_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
+    let mut rng = rng_from_seed(seed);
+    let zero = vec![0u8; n * n];
+    let mut board = zero.clone();
+    for _ in 0..100 {
+        let presses: Vec<u8> = (0..n * n).map(|_| rng.gen_range(0..k) as u8).collect();
+        board = torus::apply_presses(n, k, &zero, &presses);
+        if board.iter().any(|&c| c != 0) {
+            break;
+        }
+    }
+    board
 }
 
 /// A start made by random presses (uniform press counts) from the solved board, so
@@ -178,6 +219,11 @@ impl Registered for Poggle {
                 help: "ones (every button at colour 1, the seed's puzzle) or random (random presses from solved, so solvable)",
             },
             VariantOption { name: "seed", default: "1", help: "seed of the random start" },
+            VariantOption {
+                name: "topology",
+                default: "flat",
+                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3-30)",
+            },
         ]
     }
 
@@ -190,11 +236,31 @@ impl Registered for Poggle {
             _ => StartRule::Ones,
         };
         let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
+        let topology = match variant.choice("topology", "flat", &["flat", "torus"])? {
+            "torus" => Topology::Torus,
+            _ => Topology::Flat,
+        };
+        if topology == Topology::Torus
+            && !(torus::MIN_TORUS_SIZE..=torus::MAX_TORUS_SIZE).contains(&size)
+        {
+            return Err(VariantError::BadValue {
+                name: "size".into(),
+                value: size.to_string(),
+                reason: format!(
+                    "a torus is {}x{} to {}x{} (its solver works on the whole system of n^2 buttons)",
+                    torus::MIN_TORUS_SIZE,
+                    torus::MIN_TORUS_SIZE,
+                    torus::MAX_TORUS_SIZE,
+                    torus::MAX_TORUS_SIZE
+                ),
+            });
+        }
         Ok(Poggle {
             size,
             colours,
             start,
             seed,
+            topology,
         })
     }
 
@@ -208,6 +274,9 @@ impl Registered for Poggle {
                 v.set("start", "random");
                 v.set("seed", self.seed.to_string());
             }
+        }
+        if self.topology == Topology::Torus {
+            v.set("topology", "torus");
         }
         v
     }
@@ -260,6 +329,12 @@ impl Game for Poggle {
         }
         let k = self.colours;
         let mut bump = |i: usize| state.cells[i] = ((state.cells[i] as u32 + 1) % k) as u8;
+        if self.topology == Topology::Torus {
+            for i in torus::neighbourhood(n, r * n + c) {
+                bump(i);
+            }
+            return;
+        }
         bump(r * n + c);
         if r > 0 {
             bump((r - 1) * n + c);
@@ -333,8 +408,13 @@ impl Game for Poggle {
         }
         let left = state.cells.iter().filter(|&&c| c != 0).count();
         out += &format!(
-            "{} colours; {}. Press a button as row,col (like 1,2).\n",
+            "{} colours{}; {}. Press a button as row,col (like 1,2).\n",
             self.colours,
+            if self.topology == Topology::Torus {
+                ", edges wrap around (torus)"
+            } else {
+                ""
+            },
             if left == 0 {
                 "solved".to_string()
             } else {
@@ -373,7 +453,11 @@ impl Game for Poggle {
             height: n as f64,
             cells,
             status: vec![
-                format!("{} colours", self.colours),
+                if self.topology == Topology::Torus {
+                    format!("{} colours, edges wrap around", self.colours)
+                } else {
+                    format!("{} colours", self.colours)
+                },
                 if left == 0 {
                     "solved".into()
                 } else {
@@ -501,6 +585,26 @@ impl Poggle {
     /// The `tabula solve` report: the position given, else this variant's start.
     pub fn report(&self, request: &Report) -> Result<Value, String> {
         let options = SolveOptions::default();
+        if self.topology == Topology::Torus {
+            let (cells, kind) = match &request.position {
+                Some(text_in) => (
+                    text::parse_board(text_in, self.size, self.colours).map_err(|e| e.message)?,
+                    "position",
+                ),
+                None => match self.start_cells() {
+                    Some(cells) => (cells, "random"),
+                    None => (
+                        vec![(1 % self.colours) as u8; self.size * self.size],
+                        "ones",
+                    ),
+                },
+            };
+            let began = Instant::now();
+            let sol = torus::solve(self.size, self.colours, &cells, &options)?;
+            let mut out = solution_json(&sol, kind, began.elapsed().as_secs_f64());
+            out["topology"] = json!("torus");
+            return Ok(out);
+        }
         match &request.position {
             Some(text_in) => {
                 let cells =

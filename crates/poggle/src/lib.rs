@@ -20,10 +20,14 @@ mod report;
 mod smith;
 mod solver;
 mod text;
+pub mod torus;
 
 pub use chase::Start;
 pub use count::BigCount;
-pub use game::{random_start, Poggle, PoggleState, Press, SolverPlayer, StartRule, PLAY_LIMIT};
+pub use game::{
+    random_start, random_torus_start, Poggle, PoggleState, Press, SolverPlayer, StartRule,
+    Topology, PLAY_LIMIT,
+};
 pub use report::{solution_json, solve_json};
 pub use solver::{
     apply_presses, check_puzzle, quiet_pattern, solve, Method, ModulusSummary, Obstruction,
