@@ -37,8 +37,12 @@ fn best_move(c: &mut Criterion) {
     let state = game.parse_position("2,6,24,1/5,12,30,1:1r2").unwrap();
     let mut rng = rng_from_seed(2);
     tabula_auto120::solo::tables();
+    tabula_auto120::exact::solution(2, u64::MAX).expect("the endgame table");
     for depth in [2, 3] {
-        let mut best = Best { depth };
+        let mut best = Best {
+            depth,
+            ..Best::default()
+        };
         c.bench_function(&format!("best depth {depth}, one move"), |b| {
             b.iter(|| black_box(best.choose(&game, &state, 0, &mut rng)))
         });

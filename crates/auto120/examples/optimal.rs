@@ -22,7 +22,7 @@ use tabula_auto120::exact::{self, Solution};
 use tabula_auto120::{Auto120, Move, State};
 use tabula_core::{Choice, Game, Rng, Seat, Strategy};
 
-/// Loss totals of one player, in units of 1e-15 (integers so that threads can add).
+/// Loss totals of one player, in units of 1e-12 (integers so that threads can add).
 #[derive(Default)]
 struct Loss {
     sum: AtomicU64,
@@ -31,7 +31,7 @@ struct Loss {
     mistakes: AtomicU64,
 }
 
-const UNIT: f64 = 1e15;
+const UNIT: f64 = 1e12;
 
 struct Measured {
     inner: Box<dyn Strategy<Auto120>>,
@@ -157,7 +157,7 @@ fn main() {
         let c = l.choices.load(Ordering::Relaxed);
         let m = l.mistakes.load(Ordering::Relaxed);
         println!(
-            "| {name} | {d} | {:.5} | {c} | {:.5} | {:.1}% |",
+            "| {name} | {d} | {:.6} | {c} | {:.6} | {:.1}% |",
             sum / d.max(1) as f64,
             sum / c.max(1) as f64,
             100.0 * m as f64 / d.max(1) as f64

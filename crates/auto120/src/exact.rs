@@ -265,6 +265,24 @@ pub fn estimate(markers: usize) -> Estimate {
     }
 }
 
+/// The positions (pairs of multisets with no shared square above 1, over all
+/// layers) of the variant with `markers` per player, counted without solving.
+pub fn count_positions(markers: usize) -> u64 {
+    let n = markers.clamp(1, MARKERS);
+    let masks: Vec<Vec<u64>> = (1..=n).map(|k| Sets::build(k).mask).collect();
+    let mut total = 0u64;
+    for a in 0..n {
+        for b in 0..n {
+            let (x, y) = (&masks[n - a - 1], &masks[n - b - 1]);
+            total += x
+                .par_iter()
+                .map(|&p| y.iter().filter(|&&q| p & q == 0).count() as u64)
+                .sum::<u64>();
+        }
+    }
+    total
+}
+
 /// Sweeps spent on one layer.
 #[derive(Clone, Debug, Serialize)]
 pub struct LayerSweeps {
@@ -422,6 +440,37 @@ pub fn solve(
     should_stop: &dyn Fn() -> bool,
     progress: &dyn Fn(f64),
 ) -> Result<Solution, SolveError> {
+    solve_with(
+        markers,
+        tolerance,
+        max_memory,
+        Order::Layered,
+        should_stop,
+        progress,
+    )
+}
+
+/// The order of the value iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Layers by retired counts, most retired first, each group iterated to the
+    /// tolerance from 0.5 before the next (the solver's way).
+    Layered,
+    /// A check: every layer swept once per round, the start layer first (the
+    /// reverse order), all values starting from 0, until a whole round changes no
+    /// value by more than the tolerance. `sweeps` counts rounds.
+    Global,
+}
+
+/// [`solve`] in a chosen iteration order.
+pub fn solve_with(
+    markers: usize,
+    tolerance: f64,
+    max_memory: u64,
+    order: Order,
+    should_stop: &dyn Fn() -> bool,
+    progress: &dyn Fn(f64),
+) -> Result<Solution, SolveError> {
     let n = markers.clamp(1, MARKERS);
     let est = estimate(n);
     if est.solving_bytes > max_memory {
@@ -442,7 +491,8 @@ pub fn solve(
         for b in 0..n {
             let len = multisets(n - a) * multisets(n - b);
             let mut v = Vec::with_capacity(len);
-            v.resize_with(len, || AtomicU64::new(0.5f64.to_bits()));
+            let init = if order == Order::Global { 0.0f64 } else { 0.5 };
+            v.resize_with(len, || AtomicU64::new(init.to_bits()));
             solver.values.push(v);
         }
     }
@@ -454,7 +504,47 @@ pub fn solve(
     let mut groups_done = 0;
     let mut start_sweeps = 0;
     let mut positions = 0u64;
-    for total in (0..=2 * (n - 1)).rev() {
+    if order == Order::Global {
+        let mut rounds = 0u32;
+        loop {
+            if should_stop() {
+                return Err(SolveError::Stopped);
+            }
+            let mut change = 0.0f64;
+            for total in 0..=2 * (n - 1) {
+                for a in 0..n {
+                    if let Some(b) = total.checked_sub(a).filter(|&b| b < n) {
+                        change = change.max(solver.sweep(a, b));
+                    }
+                }
+            }
+            rounds += 1;
+            if change < tolerance {
+                break;
+            }
+        }
+        for total in 0..=2 * (n - 1) {
+            for a in 0..n {
+                if let Some(b) = total.checked_sub(a).filter(|&b| b < n) {
+                    let p = solver.valid_positions(a, b);
+                    positions += p;
+                    layers_done.push(LayerSweeps {
+                        retired: [a, b],
+                        positions: p,
+                        sweeps: rounds,
+                    });
+                }
+            }
+        }
+        start_sweeps = rounds;
+        progress(1.0);
+    }
+    let layered_totals = if order == Order::Layered {
+        (0..=2 * (n - 1)).rev().collect()
+    } else {
+        Vec::new()
+    };
+    for total in layered_totals {
         for a in 0..n {
             let b = match total.checked_sub(a) {
                 Some(b) if b < n && a <= b => b,
@@ -565,6 +655,24 @@ impl Solution {
         from_fixed(self.layers[a * n + b][m * lb + t])
     }
 
+    /// P(the roller wins) with `mine` to roll against `theirs` (marker positions
+    /// of a game with any number of markers, 120 = retired) when each has at most
+    /// this solution's number of markers in play: retired markers never move
+    /// again, so such a position plays exactly like one of this smaller game.
+    pub fn endgame_value(&self, mine: &[u8], theirs: &[u8]) -> Option<f64> {
+        let in_play = |x: &[u8]| x.iter().filter(|&&p| p != TARGET).count();
+        (in_play(mine) <= self.n && in_play(theirs) <= self.n).then(|| {
+            let pad = |x: &[u8]| {
+                let mut v = [TARGET; MARKERS];
+                for (slot, &p) in v.iter_mut().zip(x.iter().filter(|&&p| p != TARGET)) {
+                    *slot = p;
+                }
+                v
+            };
+            self.roll_value(&pad(mine)[..self.n], &pad(theirs)[..self.n])
+        })
+    }
+
     /// The probability that the side to act wins under optimal play, or `None`
     /// before the draw for the first player, when the game is over, or if the
     /// position has another number of markers than this solution.
@@ -612,6 +720,67 @@ impl Solution {
         }
         out.sort_by(|x, y| y.1.total_cmp(&x.1));
         out
+    }
+
+    /// The largest difference between this solution's values and `other`'s
+    /// (the same variant solved another way), over every position.
+    pub fn max_difference(&self, other: &Solution) -> f64 {
+        assert_eq!(self.n, other.n, "solutions of the same variant");
+        let n = self.n;
+        let mut worst = 0.0f64;
+        for a in 0..n {
+            for b in 0..n {
+                let (sa, sb) = (&self.sets[n - a - 1], &self.sets[n - b - 1]);
+                let (x, y) = (&self.layers[a * n + b], &other.layers[a * n + b]);
+                let w = (0..sa.len)
+                    .into_par_iter()
+                    .map(|m| {
+                        (0..sb.len)
+                            .filter(|&t| sa.mask[m] & sb.mask[t] == 0)
+                            .map(|t| {
+                                let i = m * sb.len + t;
+                                (from_fixed(x[i]) - from_fixed(y[i])).abs()
+                            })
+                            .fold(0.0f64, f64::max)
+                    })
+                    .reduce(|| 0.0, f64::max);
+                worst = worst.max(w);
+            }
+        }
+        worst
+    }
+
+    /// Calls `f` with every position of the solution (the first seat to roll)
+    /// and its stored value, in parallel.
+    pub fn for_each_position(&self, f: &(dyn Fn(&State, f64) + Sync)) {
+        let n = self.n;
+        for a in 0..n {
+            for b in 0..n {
+                let (sa, sb) = (&self.sets[n - a - 1], &self.sets[n - b - 1]);
+                let layer = &self.layers[a * n + b];
+                (0..sa.len).into_par_iter().for_each(|m| {
+                    let mut state = State::start_with(n);
+                    state.side = 0;
+                    let place = |set: &Sets, r: usize, out: &mut [u8; MARKERS]| {
+                        for (j, slot) in out[..n].iter_mut().enumerate() {
+                            *slot = if j < set.k {
+                                SQUARE[set.squares[r][j] as usize]
+                            } else {
+                                TARGET
+                            };
+                        }
+                    };
+                    place(sa, m, &mut state.markers[0]);
+                    for t in 0..sb.len {
+                        if sa.mask[m] & sb.mask[t] != 0 {
+                            continue;
+                        }
+                        place(sb, t, &mut state.markers[1]);
+                        f(&state, from_fixed(layer[m * sb.len + t]));
+                    }
+                });
+            }
+        }
     }
 
     /// The squares of the multiset with this rank (for tests and tools).

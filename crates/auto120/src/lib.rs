@@ -212,7 +212,7 @@ impl Game for Auto120 {
                 }
             }
             Turn::Move(s) => {
-                let p = Best { depth: 1 }
+                let p = Best { depth: 1, exact: 0 }
                     .rank_moves(state)
                     .first()
                     .map_or(0.5, |&(_, p)| p);
@@ -238,7 +238,7 @@ impl Game for Auto120 {
             ),
             PlayerKind::new(
                 "best",
-                "two-turn expectimax with exact solo race tables at the leaves (option: depth=1..4 turns)",
+                "two-turn expectimax with exact solo race tables at the leaves and exact endgames (options: depth=1..4 turns, exact=0..3 markers of the endgame table)",
             ),
         ];
         if self.markers() <= OPTIMAL_MAX_MARKERS {
@@ -272,7 +272,7 @@ impl Game for Auto120 {
             }
             "best" => Best::from_options(options)
                 .ok()
-                .map(|p| Box::new(p) as Box<dyn Strategy<Self>>),
+                .map(|p| Box::new(p.for_markers(self.markers())) as Box<dyn Strategy<Self>>),
             "optimal" if options.trim().is_empty() && self.markers() <= OPTIMAL_MAX_MARKERS => {
                 exact::solution(self.markers(), exact::DEFAULT_MAX_MEMORY)
                     .ok()
@@ -343,6 +343,7 @@ impl Game for Auto120 {
         }
         if let Turn::Move(_) = state.turn() {
             let ranked: Vec<serde_json::Value> = Best::default()
+                .for_markers(self.markers())
                 .rank_moves(state)
                 .into_iter()
                 .map(|(m, p)| serde_json::json!({"move": notation::format_move(Move::Marker(m)), "win_probability": p}))

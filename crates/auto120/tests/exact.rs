@@ -189,3 +189,23 @@ fn optimal_moves_are_consistent_with_the_values() {
     // Another variant's positions are not answered.
     assert!(s.value(&Auto120::default().initial_state()).is_none());
 }
+
+#[test]
+fn another_iteration_order_gives_the_same_values() {
+    for markers in 1..=2 {
+        let a = solved(markers);
+        let b = exact::solve_with(
+            markers,
+            1e-13,
+            u64::MAX,
+            exact::Order::Global,
+            &|| false,
+            &|_| {},
+        )
+        .unwrap();
+        let d = (a.stats().first_mover_wins - b.stats().first_mover_wins).abs();
+        assert!(d < 1e-10, "{markers}: {d}");
+        assert!(a.max_difference(&b) < 1e-9, "{markers}");
+        assert_eq!(a.stats().positions, b.stats().positions);
+    }
+}
