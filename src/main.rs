@@ -48,16 +48,50 @@ fn main() {
     let cli = Cli::parse();
     let result: Result<()> = match cli.command {
         Command::Games { json } => commands::games(json),
+/// Writing into a closed pipe (`tabula games | head -1`) ends the program quietly with
+/// status 0 instead of a panic: the reader has all it wanted.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("Broken pipe") || text.contains("os error 32") {
+            std::process::exit(0);
+        }
+        default(info)
+    }));
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn main() {
+    quiet_on_broken_pipe();
+    let cli = Cli::parse();
+    let result: Result<()> = match cli.command {
+        Command::Games { json } => commands::games(json),
         Command::Play(a) => play::run(a),
         Command::Solve(a) => commands::solve(a),
         Command::Analyze(a) => commands::analyze(a),
         Command::Train(a) => commands::train(a),
         Command::Simulate(a) => commands::simulate(a),
         Command::Count(a) => commands::count(a),
+        Command::Rules(a) => commands::rules(a),
         Command::Cgt(a) => commands::cgt(a),
         Command::Serve(a) => commands::serve(a),
     };
     if let Err(e) = result {
+        if is_broken_pipe(&e) {
+            std::process::exit(0);
+        }
         eprintln!("tabula: {e:#}");
         std::process::exit(2);
     }

@@ -8,6 +8,7 @@
 mod error;
 mod guard;
 mod jobs;
+mod limits;
 mod routes;
 mod sessions;
 mod settings;
@@ -68,6 +69,7 @@ pub fn app(state: Arc<AppState>) -> Router {
         .merge(web::routes())
         .fallback(|| async { ApiError::not_found("no such path") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(limits::body_rules))
         .layer(axum::middleware::from_fn(error::json_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -104,7 +106,7 @@ pub async fn serve(
     // No graceful drain: every acknowledged change is already committed, and
     // event streams of long jobs would hold a graceful shutdown open.
     let result = tokio::select! {
-        r = axum::serve(listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); }), app(state)).into_future() => r,
+        r = axum::serve(limits::JsonErrorListener(listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); })), app(state)).into_future() => r,
         _ = shutdown => Ok(()),
     };
     evictor.abort();

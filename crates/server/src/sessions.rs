@@ -34,6 +34,10 @@ struct Inner {
     m: Box<dyn Match>,
     /// The match's tally as last written, to find what an action changed.
     tally: Tally,
+    /// The players (one name per seat) whose tally the last finished game was
+    /// counted for: undoing that game takes it from them, even if seats changed
+    /// players since.
+    counted: Vec<String>,
     puzzle: bool,
 }
 
@@ -194,6 +198,7 @@ impl Sessions {
             inner: Mutex::new(Inner {
                 m,
                 tally: record.tally.clone(),
+                counted: record.config.players.clone(),
                 puzzle,
             }),
             last_used: AtomicU64::new(self.now_ms()),
@@ -237,6 +242,7 @@ impl Sessions {
             inner: Mutex::new(Inner {
                 m,
                 tally: record.tally.clone(),
+                counted: record.config.players.clone(),
                 puzzle,
             }),
             last_used: AtomicU64::new(self.now_ms()),
@@ -275,7 +281,15 @@ impl Sessions {
         let view = inner.m.view();
         let written = self.store.write(|w| {
             w.put_session(&s.id, &record)?;
-            write_effects(w, &s.id, &record, &inner.tally, &view, inner.puzzle)
+            write_effects_counted(
+                w,
+                &s.id,
+                &record,
+                &inner.tally,
+                &view,
+                inner.puzzle,
+                &inner.counted,
+            )
         });
         if let Err(e) = written {
             // Memory is ahead of the store: forget it so the next request
@@ -285,6 +299,9 @@ impl Sessions {
                 live.remove(&s.id);
             }
             return Err(e.into());
+        }
+        if record.tally.games > inner.tally.games {
+            inner.counted = record.config.players.clone();
         }
         inner.tally = record.tally;
         Ok((
@@ -316,6 +333,20 @@ fn write_effects(
     view: &MatchView,
     puzzle: bool,
 ) -> tabula_store::Result<()> {
+    write_effects_counted(w, id, record, before, view, puzzle, &record.config.players)
+}
+
+/// [`write_effects`], where a game taken back (an undo of a finished game) leaves
+/// the tally of `counted`, the players it was counted for.
+fn write_effects_counted(
+    w: &Writer<'_>,
+    id: &str,
+    record: &MatchRecord,
+    before: &Tally,
+    view: &MatchView,
+    puzzle: bool,
+    counted: &[String],
+) -> tabula_store::Result<()> {
     let after = &record.tally;
     let seats = after.wins.len().max(before.wins.len());
     let delta = TallyDelta {
@@ -330,12 +361,12 @@ fn write_effects(
     if delta.is_zero() {
         return Ok(());
     }
-    w.add_tally(
-        &record.game,
-        &record.variant,
-        &record.config.players,
-        &delta,
-    )?;
+    let players = if delta.games < 0 && counted.len() == record.config.players.len() {
+        counted
+    } else {
+        &record.config.players
+    };
+    w.add_tally(&record.game, &record.variant, players, &delta)?;
     if delta.games <= 0 {
         return Ok(());
     }

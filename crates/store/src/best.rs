@@ -53,7 +53,9 @@ pub struct BestRow {
     pub value: i64,
     /// Who played (`human`, a computer player).
     pub player: String,
-    /// The session it was reached in.
+    /// The session it was reached in. Never sent to clients: a session id is the
+    /// only key to a live game.
+    #[serde(skip_serializing, default)]
     pub session: Option<String>,
     /// Unix seconds.
     pub achieved_at: i64,

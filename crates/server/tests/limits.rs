@@ -1,0 +1,153 @@
+//! Limits every request is held to (docs/API.md, "Limits"), over real HTTP.
+
+mod common;
+
+use common::Server;
+use serde_json::{json, Value};
+
+fn json_error(status: u16, head: &str, body: &str, want: u16) {
+    assert_eq!(status, want, "{head}\n{body}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+}
+
+#[test]
+fn body_less_routes_keep_the_body_rules() {
+    let s = Server::start();
+    let (id, _) = s.session(json!({"game": "tictactoe", "players": ["human", "human"]}));
+    let host = s.addr;
+    for path in [
+        format!("/api/sessions/{id}/undo"),
+        format!("/api/sessions/{id}/new"),
+        format!("/api/sessions/{id}/step"),
+        "/api/saved/nothing".to_string(),
+    ] {
+        let method = if path.starts_with("/api/saved") {
+            "DELETE"
+        } else {
+            "POST"
+        };
+        // A body over 64 KiB, declared.
+        let big = "x".repeat(100 * 1024);
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{big}",
+            big.len()
+        );
+        let (st, head, body) = s.raw(req.as_bytes());
+        json_error(st, &head, &body, 413);
+        // The same, chunked (no length declared).
+        let mut chunked = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        );
+        for _ in 0..20 {
+            chunked.push_str(&format!("1000\r\n{}\r\n", "y".repeat(0x1000)));
+        }
+        chunked.push_str("0\r\n\r\n");
+        let (st, head, body) = s.raw(chunked.as_bytes());
+        json_error(st, &head, &body, 413);
+        // A form body.
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\nConnection: close\r\n\r\na=b"
+        );
+        let (st, head, body) = s.raw(req.as_bytes());
+        json_error(st, &head, &body, 415);
+    }
+    // Nothing was undone or started by the refused requests.
+    let (st, v) = s.post(&format!("/api/sessions/{id}/moves"), &json!({"move": "5"}));
+    assert_eq!(
+        (st, v["view"]["log"].as_array().map(Vec::len)),
+        (200, Some(1))
+    );
+}
+
+#[test]
+fn errors_of_the_http_layer_have_json_bodies() {
+    let s = Server::start();
+    let host = s.addr;
+    // An address over hyper's limit: 414.
+    let long = format!(
+        "GET /api/games?{} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let (st, head, body) = s.raw(long.as_bytes());
+    json_error(st, &head, &body, 414);
+    // Too many header lines: 431.
+    let mut many = format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n");
+    for i in 0..200 {
+        many.push_str(&format!("X-Header-{i}: {i}\r\n"));
+    }
+    many.push_str("Connection: close\r\n\r\n");
+    let (st, head, body) = s.raw(many.as_bytes());
+    json_error(st, &head, &body, 431);
+    // A request line that is not HTTP: 400.
+    let (st, head, body) = s.raw(b"HELLO THERE\r\n\r\n");
+    json_error(st, &head, &body, 400);
+    let (st, head, body) = s.raw(b"GET /api/games HTTP/1.1\r\nHost: a b\0c\r\n\r\n");
+    json_error(st, &head, &body, 400);
+    // The server still answers.
+    assert_eq!(s.get("/api/games").0, 200);
+}
+
+#[test]
+fn best_results_do_not_reveal_session_ids() {
+    let s = Server::start();
+    // A 1x1 Poggle is solved by its one press.
+    let (id, _) = s.session(json!({"game": "poggle", "variant": "size=1", "players": ["human"]}));
+    let (st, out) = s.post(
+        &format!("/api/sessions/{id}/moves"),
+        &json!({"move": "1,1"}),
+    );
+    assert_eq!(st, 200, "{out}");
+    assert_eq!(out["view"]["outcome"]["kind"], "win", "{out}");
+    let (st, best) = s.get("/api/best/poggle");
+    assert_eq!(st, 200);
+    let rows = best.as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{best}");
+    assert_eq!(rows[0]["value"], 1);
+    assert!(rows[0].get("session").is_none(), "{best}");
+    assert!(!best.to_string().contains(&id), "{best}");
+}
+
+#[test]
+fn undoing_a_finished_game_takes_it_from_the_players_who_played_it() {
+    let s = Server::start();
+    let (id, _) = s.session(json!({"game": "tictactoe", "players": ["human", "human"]}));
+    for mv in ["5", "1", "3", "2", "7"] {
+        assert_eq!(
+            s.post(&format!("/api/sessions/{id}/moves"), &json!({"move": mv}))
+                .0,
+            200
+        );
+    }
+    // X won; then seat O changes player, then the win is taken back.
+    let (st, v) = s.call(
+        "PUT",
+        &format!("/api/sessions/{id}/players"),
+        Some(&json!({"seat": 1, "player": "random"}).to_string()),
+    );
+    assert_eq!(st, 200, "{v}");
+    let (st, v) = s.post(&format!("/api/sessions/{id}/undo"), &json!({}));
+    assert_eq!(st, 200, "{v}");
+    let (_, tallies) = s.get("/api/tallies?game=tictactoe");
+    let rows = tallies.as_array().unwrap();
+    let of = |players: [&str; 2]| {
+        rows.iter()
+            .find(|r| r["players"] == json!(players))
+            .map(|r| (r["wins"].clone(), r["games"].as_i64().unwrap()))
+    };
+    // The game is no longer counted for human v human, and nothing was taken from
+    // (or left negative for) human v random, who never finished a game.
+    assert_eq!(
+        of(["human", "human"]).map(|t| t.1).unwrap_or(0),
+        0,
+        "{tallies}"
+    );
+    if let Some((wins, games)) = of(["human", "random"]) {
+        assert_eq!((wins, games), (json!([0, 0]), 0), "{tallies}");
+    }
+}
