@@ -44,10 +44,6 @@ enum Command {
     Serve(commands::ServeArgs),
 }
 
-fn main() {
-    let cli = Cli::parse();
-    let result: Result<()> = match cli.command {
-        Command::Games { json } => commands::games(json),
 /// Writing into a closed pipe (`tabula games | head -1`) ends the program quietly with
 /// status 0 instead of a panic: the reader has all it wanted.
 fn quiet_on_broken_pipe() {
@@ -84,7 +80,6 @@ fn main() {
         Command::Train(a) => commands::train(a),
         Command::Simulate(a) => commands::simulate(a),
         Command::Count(a) => commands::count(a),
-        Command::Rules(a) => commands::rules(a),
         Command::Cgt(a) => commands::cgt(a),
         Command::Serve(a) => commands::serve(a),
     };
