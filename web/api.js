@@ -55,6 +55,8 @@ export const playMove = (id, move, setup = false) =>
   api.post(`/api/sessions/${enc(id)}/moves`, setup ? { move, setup: true } : { move });
 export const action = (id, what) => api.post(`/api/sessions/${enc(id)}/${what}`, {});
 export const hint = (id) => api.get(`/api/sessions/${enc(id)}/hint`);
+export const positionView = (game, variant, position) =>
+  api.get(`/api/games/${enc(game)}/view?variant=${enc(variant || '')}&position=${enc(position)}`);
 export const line = (id, move) => api.get(`/api/sessions/${enc(id)}/line?move=${enc(move)}`);
 export const history = (id) => api.get(`/api/sessions/${enc(id)}/history`);
 export const review = (id, ply) => api.get(`/api/sessions/${enc(id)}/review?ply=${ply}`);

@@ -4,7 +4,7 @@
 // solver's line (SameGame), solvability and the solution overlay (Poggle).
 
 import * as API from './api.js';
-import { PALETTE, el } from './render.js';
+import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
 import { colourName, extraSentences, pressWords } from './words.js';
@@ -112,22 +112,46 @@ class LearnPanel {
     const games = learned?.games ?? 0;
     const current = data?.current ?? boxes.find((b) => b.position === mv.position);
     const parts = [h('p.small', `${mv.seats[seat].name} has ${boxes.length} matchbox${boxes.length === 1 ? '' : 'es'} after ${games} game${games === 1 ? '' : 's'}.`)];
+    const lid = (box) => this.lid(box, mv);
     if (current) {
-      parts.push(h('p.small.strong', 'The box for this position:'), matchbox(current));
+      parts.push(h('p.small.strong', 'The box for this position:'), matchbox(current, false, lid));
     }
     const recent = [...boxes].reverse().filter((b) => b !== current);
     if (recent.length) {
       parts.push(h('p.small.strong', current ? 'Other boxes, latest first:' : 'Its boxes, latest first (one bead colour per move):'));
-      parts.push(h('div.box-grid', ...recent.slice(0, 4).map((b) => matchbox(b, true))));
+      parts.push(h('div.box-grid', ...recent.slice(0, 4).map((b) => matchbox(b, true, lid))));
       if (recent.length > 4) {
-        parts.push(h('details.all-boxes',
-          h('summary', `${recent.length - 4} more`),
-          h('div.box-grid', ...recent.slice(4, 40).map((b) => matchbox(b, true)))));
+        const more = h('div.box-grid');
+        const details = h('details.all-boxes', h('summary', `${recent.length - 4} more`), more);
+        // Drawn when opened: each lid is a small board from the server.
+        details.addEventListener('toggle', () => {
+          if (details.open && !more.childElementCount) more.append(...recent.slice(4, 40).map((b) => matchbox(b, true, lid)));
+        }, { once: false });
+        parts.push(details);
       }
     } else if (!current) {
       parts.push(h('p.muted.small', 'No boxes yet: the machine opens one the first time it must move in a position.'));
     }
     this.boxEl.replaceChildren(...parts);
+  }
+
+  /// The lid of a box: the position it is for, drawn as a small board.
+  lid(box, mv) {
+    const holder = h('div.lid-board', { role: 'img', 'aria-label': `the position ${box.position}` });
+    this.views ||= new Map();
+    const key = `${mv.variant}|${box.position}`;
+    const draw = (view) => {
+      const colours = this.page.settings.colours;
+      thumbnail(holder, view, (seat) => colours[seat] || '#888');
+    };
+    if (this.views.has(key)) draw(this.views.get(key));
+    else {
+      API.positionView(this.page.name, mv.variant, box.position).then((d) => {
+        this.views.set(key, d.view);
+        draw(d.view);
+      }, () => holder.append(h('span.small.muted', box.position)));
+    }
+    return holder;
   }
 
   async train(games, opponent) {
@@ -194,7 +218,7 @@ class LearnPanel {
 }
 
 /// A matchbox drawn with its beads: one colour per move, as in Gardner's article.
-function matchbox(box, small = false) {
+function matchbox(box, small = false, lid = null) {
   const beads = box.beads || [];
   const total = beads.reduce((s, [, n]) => s + n, 0);
   const w = small ? 150 : 220;
@@ -205,8 +229,10 @@ function matchbox(box, small = false) {
   const svg = el('svg', { viewBox: `0 0 ${w} ${height}`, class: 'matchbox-svg', role: 'img', 'aria-label': `matchbox with ${total} beads` });
   el('rect', { x: 2, y: 14, width: w - 4, height: height - 16, rx: 8, class: 'matchbox-tray' }, svg);
   el('rect', { x: 2, y: 2, width: w - 4, height: 18, rx: 6, class: 'matchbox-lid' }, svg);
-  const lid = el('text', { x: w / 2, y: 14, 'text-anchor': 'middle', class: 'matchbox-title' }, svg);
-  lid.textContent = box.position;
+  if (!lid) {
+    const text = el('text', { x: w / 2, y: 14, 'text-anchor': 'middle', class: 'matchbox-title' }, svg);
+    text.textContent = box.position;
+  }
   let k = 0;
   beads.forEach(([, n], mi) => {
     for (let j = 0; j < n; j++, k++) {
@@ -218,7 +244,7 @@ function matchbox(box, small = false) {
   const legend = h('ul.bead-legend', ...beads.map(([move, n], mi) => h('li' + (n === 0 ? '.empty' : ''),
     h('span.swatch.round', { style: `background:${PALETTE[mi % PALETTE.length]}` }),
     h('span', move), h('strong', String(n)))));
-  return h('figure.matchbox' + (small ? '.small' : ''), svg, legend,
+  return h('figure.matchbox' + (small ? '.small' : ''), lid ? lid(box) : null, svg, legend,
     total === 0 ? h('figcaption.small', 'Empty: the machine resigns here.') : null);
 }
 

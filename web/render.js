@@ -65,6 +65,7 @@ export const STYLED_MARKS = {
   home: 'home',
   start: 'start',
   putahi: 'centre (pūtahi)',
+  win: 'the winning line',
 };
 
 export class Board {
@@ -368,8 +369,10 @@ export class Board {
     if (p.count > 1) {
       const cols = Math.ceil(Math.sqrt(p.count));
       const rows = Math.ceil(p.count / cols);
-      const step = (m * 0.84) / cols;
-      r = step * 0.44;
+      // Markers sharing a square fill it (and may touch its border) so their
+      // numbers stay readable on a phone.
+      const step = (m * 1.02) / cols;
+      r = step * 0.49;
       const col = p.index % cols;
       const row = Math.floor(p.index / cols);
       cx = cell.x + (cell.w - step * cols) / 2 + step * (col + 0.5);
@@ -389,7 +392,7 @@ export class Board {
     disc.style.stroke = shade(fill, 0.65);
     const text = p.label ?? '';
     label.textContent = text;
-    label.setAttribute('font-size', r * (text.length > 1 ? 0.85 : 1.05));
+    label.setAttribute('font-size', r * (text.length > 1 ? 0.9 : 1.15));
     label.style.fill = textOn(fill);
   }
 

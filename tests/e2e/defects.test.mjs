@@ -271,13 +271,19 @@ test('9: the last move outlines both ends of the reply; your own presses are not
   await page.close();
 });
 
-test('9: tic-tac-toe reply timing from the click to the reply on the board', async () => {
+test('9: tic-tac-toe reply timing; the winning line is marked', async () => {
   const page = await newPage(browser);
   await openSession(page, { game: 'tictactoe', players: ['human', 'perfect'], seed: 2 });
   const t0 = Date.now();
   await page.click('.board [data-cell="5"] .cell-shape');
   await page.waitForFunction(() => document.querySelectorAll('.board .piece:not(.leaving)').length === 2);
   timings.move_and_reply_tictactoe_ms = Date.now() - t0;
+  // X has 1 and 2: 3 wins, and the line 1-2-3 is marked on the board.
+  await openSession(page, { game: 'tictactoe', players: ['human', 'human'], position: 'XX./OO./... X' });
+  await page.click('.board [data-cell="3"] .cell-shape');
+  await page.waitForFunction(() => document.querySelectorAll('.board .cell.mark-win').length === 3);
+  const won = await page.$$eval('.board .cell.mark-win', (els) => els.map((e) => Number(e.dataset.cell)).sort());
+  assert.deepEqual(won, [1, 2, 3]);
   await page.close();
 });
 
@@ -294,6 +300,9 @@ test('10: the machine trained is the machine shown and played', { skip: !has('ti
   assert.ok(boxes > 1, `${boxes} boxes`);
   await page.waitForFunction((n) => document.querySelector('.matchbox-area')?.textContent.includes(`${n} matchboxes`), boxes);
   assert.ok(await page.locator('.plot').count() >= 1, 'a learning curve');
+  // Each lid is a small board of the box's position, not its text.
+  await page.waitForSelector('.matchbox .lid-board svg .piece');
+  await page.locator('.matchbox').first().screenshot({ path: join(ARTIFACTS, 'matchbox-lid.png') });
   await page.close();
 });
 

@@ -27,6 +27,7 @@ pub fn api() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/games", get(list_games))
         .route("/api/games/{name}", get(game_info))
+        .route("/api/games/{name}/view", get(position_view))
         .route("/api/sessions", post(create_session))
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/moves", post(play_move))
@@ -101,6 +102,46 @@ struct VariantQuery {
 async fn game_info(Path(name): Path<String>, Query(q): Query<VariantQuery>) -> ApiResult<Response> {
     check_variant(&q.variant)?;
     blocking(move || Ok(Json(build(&name, &q.variant)?.info()).into_response())).await
+}
+
+#[derive(Deserialize)]
+struct PositionQuery {
+    #[serde(default)]
+    variant: String,
+    position: String,
+}
+
+/// `GET /api/games/{name}/view?variant=&position=`: the view model of a position
+/// (a matchbox's lid drawn as a small board), nothing stored.
+async fn position_view(
+    Path(name): Path<String>,
+    Query(q): Query<PositionQuery>,
+) -> ApiResult<Response> {
+    check_variant(&q.variant)?;
+    if q.position.len() > MAX_POSITION {
+        return Err(ApiError::bad_request(format!(
+            "the position text is longer than {MAX_POSITION} bytes"
+        )));
+    }
+    blocking(move || {
+        let game = build(&name, &q.variant)?;
+        let info = game.info();
+        let record = tabula_engine::MatchRecord {
+            game: info.name.clone(),
+            variant: info.variant.clone(),
+            config: MatchConfig {
+                position: Some(q.position),
+                ..Default::default()
+            },
+            moves: Vec::new(),
+            resigned: None,
+            tally: Default::default(),
+            learned: Vec::new(),
+        };
+        let m = game.resume(&record)?;
+        Ok(Json(json!({ "view": m.view().view })).into_response())
+    })
+    .await
 }
 
 #[derive(Deserialize)]

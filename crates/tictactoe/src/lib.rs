@@ -364,6 +364,12 @@ impl Game for TicTacToe {
     }
 
     fn view(&self, s: &Board) -> View {
+        // The squares of a completed line are marked `win`, so a front end can show
+        // how the game was won.
+        let won: u16 = LINES
+            .iter()
+            .filter(|&&l| s.x & l == l || s.o & l == l)
+            .fold(0, |acc, l| acc | l);
         let cells = (0..9u8)
             .map(|i| ViewCell {
                 id: u32::from(i) + 1,
@@ -372,6 +378,7 @@ impl Game for TicTacToe {
                 w: 1.0,
                 h: 1.0,
                 label: Some((i + 1).to_string()),
+                mark: (won & (1 << i) != 0).then(|| "win".to_string()),
                 ..ViewCell::default()
             })
             .collect();
