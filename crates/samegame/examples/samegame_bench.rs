@@ -13,7 +13,9 @@
 //! (NRPA iterations per level), `--runs N` (NRPA: exactly N runs, fixed work),
 //! `--width N` (beam: fixed work), `--save FILE` (write each board's score and moves,
 //! which `tests/standard.rs` replays), `--hint` (play each board move by move,
-//! every move the first of a fresh `--seconds` search: taking every hint).
+//! every move the first of a fresh `--seconds` search: taking every hint),
+//! `--speed` (playouts per second on one core, nested search's and NRPA's, for
+//! about `--seconds` each).
 //! Every reported line is replayed with the rules to check its score. `stages`
 //! lists the levels run (`2x3*`: level 2 three times, the last cut by the clock).
 
@@ -60,6 +62,10 @@ fn main() {
         (from, to)
     };
     let standard_set = standard_boards();
+    if args.iter().any(|a| a == "--speed") {
+        speed(&standard_set, seconds);
+        return;
+    }
     println!(
         "# {}, seeds {from}-{to}, {algorithm:?}, {}, search seed {search_seed}, threads {}",
         if standard {
@@ -180,6 +186,43 @@ fn play_by_hints(board: &Board, options: &SearchOptions) -> SearchResult {
     last.playouts = playouts;
     last.seconds = started.elapsed().as_secs_f64();
     last
+}
+
+/// Playouts per second on one core: the TabuColorRandom playouts of nested search
+/// (level 1: one playout per legal move) and NRPA's policy playouts (level 1, 100
+/// iterations per run), each for about `seconds` over the standard boards.
+fn speed(boards: &[Board], seconds: f64) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    pool.install(|| {
+        for algorithm in [Algorithm::Nested, Algorithm::Nrpa] {
+            let started = Instant::now();
+            let mut playouts = 0u64;
+            let mut round = 0u64;
+            while started.elapsed().as_secs_f64() < seconds.max(0.1) {
+                for board in boards {
+                    let options = SearchOptions {
+                        algorithm,
+                        seed: round,
+                        level: Some(1),
+                        runs: Some(1),
+                        ..SearchOptions::default()
+                    };
+                    playouts += search(board, Scoring::Standard, &options, &|_| {}).playouts;
+                }
+                round += 1;
+            }
+            let t = started.elapsed().as_secs_f64();
+            println!(
+                "{:<7} {:>9} playouts in {t:>5.1} s on one core: {:>8.0} playouts per second",
+                algorithm.name(),
+                playouts,
+                playouts as f64 / t
+            );
+        }
+    });
 }
 
 fn replay(board: &Board, moves: &[[usize; 2]]) -> i64 {

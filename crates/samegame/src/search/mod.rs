@@ -292,16 +292,22 @@ pub fn search(
                                     break;
                                 }
                                 started_runs.fetch_add(1, Ordering::Relaxed);
-                                let (level, n) = match (options.level, per_playout) {
-                                    (Some(l), _) => (l.clamp(1, 6), iterations.unwrap_or(100)),
+                                // With a time budget, a run's top level goes on until the
+                                // deadline (anytime) rather than leaving the end of the
+                                // budget to short restarts.
+                                let (level, n, open) = match (options.level, per_playout) {
+                                    (Some(l), _) => {
+                                        (l.clamp(1, 6), iterations.unwrap_or(100), runs.is_none())
+                                    }
                                     // The first run measures the speed of this thread.
-                                    (None, None) => (1, 100),
+                                    (None, None) => (1, 100, false),
                                     (None, Some(p)) => {
                                         let left = deadline.map_or(1e7, |d| {
                                             d.saturating_duration_since(Instant::now())
                                                 .as_secs_f64()
                                         });
-                                        nrpa_plan(left / p, iterations)
+                                        let (l, n) = nrpa_plan(left / p, iterations);
+                                        (l, n, deadline.is_some())
                                     }
                                 };
                                 top_level.fetch_max(level as u64, Ordering::Relaxed);
@@ -316,8 +322,11 @@ pub fn search(
                                     }
                                 };
                                 let seq = nrpa.run(
-                                    level,
-                                    n,
+                                    nrpa::Plan {
+                                        level,
+                                        iterations: n,
+                                        open,
+                                    },
                                     &root,
                                     mix(options.seed, run),
                                     &mut work,

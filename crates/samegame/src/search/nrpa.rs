@@ -164,6 +164,15 @@ pub(crate) fn fast_exp(x: f64) -> f64 {
     p * f64::from_bits(((n as i64 + 1023) as u64) << 52)
 }
 
+/// The shape of one run: its level, the iterations per level and whether the top
+/// level goes on past them until the deadline.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    pub level: u32,
+    pub iterations: u32,
+    pub open: bool,
+}
+
 /// Settings and shared state of NRPA runs.
 pub(crate) struct Nrpa<'a> {
     /// The board every playout starts from.
@@ -260,17 +269,23 @@ impl Nrpa<'_> {
         }
     }
 
-    /// A level-`level` search from `board` with `policy` (left unchanged); `key`
-    /// seeds its generators. `on_best` hears of every improvement at this level.
+    /// A level-`level` search with `policy` (left unchanged) and `iterations` per
+    /// level; `open`: the top level goes on past `iterations` until the deadline
+    /// (anytime). `key` seeds its generators. `on_best` hears of every improvement at
+    /// this level.
     pub(crate) fn run(
         &self,
-        level: u32,
-        iterations: u32,
+        plan: Plan,
         policy: &Policy,
         key: u64,
         w: &mut Work,
         on_best: &mut dyn FnMut(&Seq),
     ) -> Seq {
+        let Plan {
+            level,
+            iterations,
+            open,
+        } = plan;
         let mut best = Seq {
             score: i64::MIN,
             ..Seq::default()
@@ -287,8 +302,8 @@ impl Nrpa<'_> {
             // Level 1 runs its playouts in place, with one generator.
             let mut rng = rng_from_seed(key);
             let mut seq = Seq::default();
-            for i in 0..iterations {
-                if i > 0 && self.out_of_time() {
+            for i in 0.. {
+                if (i >= iterations && !open) || (i > 0 && self.out_of_time()) {
                     break;
                 }
                 self.playout(&pol, &mut rng, w, &mut seq);
@@ -300,13 +315,16 @@ impl Nrpa<'_> {
             }
             return best;
         }
-        for i in 0..iterations {
-            if i > 0 && self.out_of_time() {
+        for i in 0.. {
+            if (i >= iterations && !open) || (i > 0 && self.out_of_time()) {
                 break;
             }
             let sub = self.run(
-                level - 1,
-                iterations,
+                Plan {
+                    level: level - 1,
+                    iterations,
+                    open: false,
+                },
                 &pol,
                 mix(key, i as u64 + 1),
                 w,
