@@ -315,7 +315,7 @@ impl Game for SameGame {
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
         vec![PlayerKind::new(
             "search",
-            "nested Monte-Carlo search on both cores, plans the whole game once; options seconds=S (default 1), level=N",
+            "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once; options seconds=S (default 1), level=N",
         )]
     }
 
