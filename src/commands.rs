@@ -67,12 +67,23 @@ pub struct SolveArgs {
     /// Random seed (searches).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Memory the solver may use, e.g. 512M or 4G (default 1G); larger solves are refused.
+    #[arg(long, value_name = "SIZE", value_parser = tabula_core::parse_bytes)]
+    pub max_memory: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }
 
+/// Sets the memory budget of every solver this run starts (`--max-memory`).
+fn use_max_memory(bytes: Option<u64>) {
+    if let Some(b) = bytes {
+        tabula_core::set_default_max_memory(b);
+    }
+}
+
 pub fn solve(a: SolveArgs) -> Result<()> {
+    use_max_memory(a.max_memory);
     let handle = build(&a.game.game, &a.game.variant)?;
     let position = match (&a.position, &a.board) {
         (Some(_), Some(_)) => bail!("give either --position or --board, not both"),
@@ -125,12 +136,16 @@ pub struct AnalyzeArgs {
     /// The position (the game's text form); the start if omitted.
     #[arg(long)]
     pub position: Option<String>,
+    /// Memory the solver may use, e.g. 512M or 4G (default 1G).
+    #[arg(long, value_name = "SIZE", value_parser = tabula_core::parse_bytes)]
+    pub max_memory: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn analyze(a: AnalyzeArgs) -> Result<()> {
+    use_max_memory(a.max_memory);
     let handle = build(&a.game.game, &a.game.variant)?;
     let out = handle.analyze(a.position.as_deref())?;
     if a.json {
@@ -310,12 +325,16 @@ pub fn simulate(a: SimulateArgs) -> Result<()> {
 pub struct CountArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// Memory the count may use, e.g. 512M or 4G (default 1G).
+    #[arg(long, value_name = "SIZE", value_parser = tabula_core::parse_bytes)]
+    pub max_memory: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn count(a: CountArgs) -> Result<()> {
+    use_max_memory(a.max_memory);
     let out = build(&a.game.game, &a.game.variant)?.count()?;
     if a.json {
         return print_json(&out);
@@ -351,8 +370,12 @@ pub struct ServeArgs {
     /// The SQLite database (default: the platform data directory).
     #[arg(long)]
     pub db: Option<PathBuf>,
+    /// Memory one solve or job may use, e.g. 512M or 4G (default 1G); larger ones are refused.
+    #[arg(long, value_name = "SIZE", value_parser = tabula_core::parse_bytes)]
+    pub max_memory: Option<u64>,
 }
 
 pub fn serve(a: ServeArgs) -> Result<()> {
+    use_max_memory(a.max_memory);
     tabula_server::run(&a.addr, a.db)
 }

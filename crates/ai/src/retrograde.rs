@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::Instant;
-use tabula_core::{Game, Graded, Oracle, Outcome, Seat, Turn, Value};
+use tabula_core::{Budget, BudgetError, Game, Graded, Oracle, Outcome, Seat, Turn, Value};
 use thiserror::Error;
 
 /// Why a game could not be solved by the generic solver.
@@ -24,6 +24,31 @@ pub enum SolveError {
     /// The game is not for two players.
     #[error("the retrograde solver needs a two-player game")]
     NotTwoPlayer,
+    /// The solve would not fit its memory budget, ran out of time or was cancelled.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
+}
+
+/// Bytes the solver needs per position, about: the hash index (a slot, its control
+/// byte, growth slack), the list of states while discovering, the child and parent
+/// edges (`branching` per position) and the per-position arrays.
+pub fn bytes_per_position(state_bytes: usize, heap_bytes: usize, branching: f64) -> f64 {
+    let slot = (state_bytes + 4).next_multiple_of(8) as f64 + 1.0;
+    2.0 * slot + 2.0 * heap_bytes as f64 + 1.5 * state_bytes as f64 + 8.0 * branching + 48.0
+}
+
+/// The memory a solve of `game` from `start` would need, about, when the game
+/// bounds its positions ([`Game::position_bound`]); the branching is the start's.
+pub fn estimate_bytes<G: Game>(game: &G, start: &G::State) -> Option<u64> {
+    let bound = game.position_bound(start)?;
+    let mut buf = Vec::new();
+    game.legal_moves(start, &mut buf);
+    let per = bytes_per_position(
+        std::mem::size_of::<G::State>(),
+        game.state_heap_bytes(start),
+        buf.len().max(1) as f64,
+    );
+    Some((bound as f64 * per).min(u64::MAX as f64) as u64)
 }
 
 /// Counts and the start's value, as `tabula solve --json` reports them.
@@ -72,9 +97,38 @@ impl<G: Game> Solution<G> {
         max_positions: usize,
         progress: &dyn Fn(f64),
     ) -> Result<Self, SolveError> {
+        Self::solve_within(game, start, max_positions, &Budget::default(), progress)
+    }
+
+    /// As [`Solution::solve_with_progress`], within `budget`: a graph whose estimate
+    /// ([`estimate_bytes`]) exceeds the memory budget is refused before anything is
+    /// built; otherwise memory, the deadline and the cancel flag are checked as the
+    /// graph grows. Progress fractions never go backwards.
+    pub fn solve_within(
+        game: &G,
+        start: &G::State,
+        max_positions: usize,
+        budget: &Budget,
+        progress: &dyn Fn(f64),
+    ) -> Result<Self, SolveError> {
         if game.seats().len() != 2 {
             return Err(SolveError::NotTwoPlayer);
         }
+        budget.check()?;
+        let what = format!("solving every position of {}", game.name());
+        if let Some(bytes) = estimate_bytes(game, start) {
+            budget.fits(&what, bytes)?;
+        }
+        let bound = game.position_bound(start).unwrap_or(0) as f64;
+        let shown = std::cell::Cell::new(0.0f64);
+        let progress = |f: f64| {
+            if f > shown.get() {
+                shown.set(f);
+                progress(f);
+            }
+        };
+        let state_bytes = std::mem::size_of::<G::State>();
+        let heap_bytes = game.state_heap_bytes(start);
         let began = Instant::now();
         // Forward pass: discover positions, record each one's mover and children.
         let mut index: FxHashMap<G::State, u32> = FxHashMap::default();
@@ -137,8 +191,13 @@ impl<G: Game> Solution<G> {
             }
             child_start.push(children.len() as u32);
             next += 1;
-            if next % 65536 == 0 {
-                progress(0.5 * next as f64 / states.len() as f64);
+            if next % 16384 == 0 {
+                budget.check()?;
+                let n = states.len();
+                let branching = children.len() as f64 / next as f64;
+                let bytes = n as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
+                budget.fits(&what, bytes as u64)?;
+                progress(0.5 * next as f64 / (n as f64).max(bound));
             }
         }
         drop(states);
@@ -215,6 +274,7 @@ impl<G: Game> Solution<G> {
             }
             done += 1;
             if done % 65536 == 0 {
+                budget.check()?;
                 progress(0.5 + 0.5 * done as f64 / n as f64);
             }
         }

@@ -20,12 +20,25 @@
 //! ```
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default memory budget of one computation: 1 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
+static DEFAULT_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_MAX_MEMORY);
+
+/// Sets the memory limit of [`Budget::default`] for the whole process (the CLI's and
+/// the server's `--max-memory`).
+pub fn set_default_max_memory(bytes: u64) {
+    DEFAULT_LIMIT.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// The memory limit [`Budget::default`] gives (1 GiB unless set).
+pub fn default_max_memory() -> u64 {
+    DEFAULT_LIMIT.load(Ordering::Relaxed)
+}
 
 /// A shared "please stop" flag. Clones share the flag.
 #[derive(Clone, Debug, Default)]
@@ -57,9 +70,10 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// 1 GiB, no deadline, a fresh cancel flag.
+    /// The process's default memory limit ([`default_max_memory`], 1 GiB unless
+    /// set), no deadline, a fresh cancel flag.
     fn default() -> Self {
-        Self::new(DEFAULT_MAX_MEMORY)
+        Self::new(default_max_memory())
     }
 }
 

@@ -148,6 +148,20 @@ pub trait Game: Clone + Send + Sync + 'static {
         false
     }
 
+    /// How many positions are reachable from `start`, at most (a cheap upper
+    /// bound, e.g. Nim: the product of heap sizes + 1, times two sides), or `None`
+    /// when the game cannot tell. The generic solver uses it to refuse, before it
+    /// starts, a graph that cannot fit its memory budget.
+    fn position_bound(&self, _start: &Self::State) -> Option<u64> {
+        None
+    }
+
+    /// Bytes a position keeps on the heap beyond `size_of::<State>()` (boards in a
+    /// `Vec`), for memory estimates. Default 0.
+    fn state_heap_bytes(&self, _state: &Self::State) -> usize {
+        0
+    }
+
     /// Number of board symmetries, identity included (index 0 is the identity).
     fn symmetry_count(&self) -> usize {
         1

@@ -16,7 +16,10 @@ mod turn;
 mod variant;
 mod view;
 
-pub use budget::{format_bytes, parse_bytes, Budget, BudgetError, CancelFlag, DEFAULT_MAX_MEMORY};
+pub use budget::{
+    default_max_memory, format_bytes, parse_bytes, set_default_max_memory, Budget, BudgetError,
+    CancelFlag, DEFAULT_MAX_MEMORY,
+};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
 pub use oracle::{Graded, Oracle, Value};

@@ -524,9 +524,14 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
             None => self.game.initial_state(),
         };
-        let sol =
-            Solution::solve_with_progress(&self.game, &start, MAX_GENERIC_POSITIONS, progress)
-                .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let sol = Solution::solve_within(
+            &self.game,
+            &start,
+            MAX_GENERIC_POSITIONS,
+            &request.budget,
+            progress,
+        )
+        .map_err(|e| EngineError::Unsupported(e.to_string()))?;
         let st = sol.stats();
         Ok(json!({
             "game": G::NAME,

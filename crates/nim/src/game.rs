@@ -314,6 +314,20 @@ impl Game for Nim {
         if good {
             0.9
         } else {
+    fn position_bound(&self, start: &NimState) -> Option<u64> {
+        Some(
+            start
+                .heaps
+                .iter()
+                .fold(2u64, |n, &h| n.saturating_mul(h as u64 + 1)),
+        )
+    }
+
+    fn state_heap_bytes(&self, state: &NimState) -> usize {
+        // The heaps' allocation, with the allocator's own bookkeeping.
+        (state.heaps.len() * 4).next_multiple_of(16) + 16
+    }
+
             -0.9
         }
     }

@@ -605,6 +605,10 @@ impl Game for Northcott {
         self.position_count() <= SMALL_POSITIONS
     }
 
+    fn position_bound(&self, _start: &NorthcottState) -> Option<u64> {
+        Some(self.position_count())
+    }
+
     fn play_draw_rule(&self) -> PlayDrawRule {
         PlayDrawRule {
             repetitions: (self.repetition > 0).then_some(self.repetition as u32),
