@@ -1155,8 +1155,9 @@ export class GamePage {
     const seat = this.#seatName(this.mv.to_move ?? 0);
     if (d.value) {
       const r = d.remoteness;
-      const v = d.value === 'win' ? `${seat} wins` : d.value === 'loss' ? `${seat} loses` : 'a draw';
-      parts.push(h('p.hint-summary', `With best play this is ${v}${d.value !== 'draw' && r !== undefined && r !== null ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : ''}.`));
+      const plies = d.value !== 'draw' && r !== undefined && r !== null ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : '';
+      const v = d.value === 'win' ? `${seat}, to move, wins${plies}` : d.value === 'loss' ? `${seat}, to move, loses${plies}` : 'the game is a draw';
+      parts.push(h('p.hint-summary', `With best play ${v}.`));
     }
     const graded = (d.moves || []).filter((m) => m.value);
     if (graded.length) {

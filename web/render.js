@@ -485,9 +485,53 @@ export class Board {
     this.valueLayer.replaceChildren();
     const u = this.unit;
     const rings = new Map();
+    // Many two-cell moves of one piece along one line (Northcott's row) would draw
+    // arrows on top of each other: they become one faint track with a dot in each
+    // move's colour on its target.
+    const byStart = new Map();
+    for (const mv of moves) {
+      if (mv.cells.length !== 2) continue;
+      byStart.set(mv.cells[0], [...(byStart.get(mv.cells[0]) || []), mv]);
+    }
+    const tracks = new Set();
+    for (const [start, list] of byStart) {
+      if (list.length < 3) continue;
+      const a = this.cells.get(start)?.data;
+      if (!a) continue;
+      const [ax, ay] = cellCentre(a);
+      const dirs = list.map((mv) => {
+        const b = this.cells.get(mv.cells[1])?.data;
+        if (!b) return null;
+        const [bx, by] = cellCentre(b);
+        const len = Math.hypot(bx - ax, by - ay) || 1;
+        return [(bx - ax) / len, (by - ay) / len];
+      });
+      const sides = new Set(dirs.map((d) => (d ? `${Math.round(d[0] * 20)},${Math.round(d[1] * 20)}` : 'x')));
+      if (sides.size <= 2 && !sides.has('x')) tracks.add(start);
+    }
+    for (const start of tracks) {
+      const a = this.cells.get(start).data;
+      const [ax, ay] = cellCentre(a);
+      for (const mv of byStart.get(start)) {
+        const b = this.cells.get(mv.cells[1]).data;
+        el('line', { class: 'value-track', x1: ax, y1: ay, x2: cellCentre(b)[0], y2: cellCentre(b)[1], 'stroke-width': u * 0.04 }, this.valueLayer);
+      }
+    }
     for (const mv of moves) {
       const pts = mv.cells.map((id) => this.cells.get(id)?.data).filter(Boolean).map(cellCentre);
       if (!pts.length) continue;
+      if (mv.cells.length === 2 && tracks.has(mv.cells[0])) {
+        const dim = focus !== null && focus !== mv.key;
+        const g = el('g', {
+          class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}`,
+          'data-move': mv.key, style: `--shade:${mv.shade ?? 1}`,
+        }, this.valueLayer);
+        if (mv.title) el('title', {}, g).textContent = mv.title;
+        const c = this.cells.get(mv.cells[1]).data;
+        const [cx, cy] = pts[1];
+        el('circle', { class: 'value-dot-target', cx, cy, r: Math.min(c.w, c.h) * 0.24, 'stroke-width': u * 0.07 }, g);
+        continue;
+      }
       const dim = focus !== null && focus !== mv.key;
       const g = el('g', {
         class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}`,

@@ -98,7 +98,9 @@ export function extraSentences(game, extra, { cellOfMove } = {}) {
   }
   // Any other game: each field as "name: value" in words.
   for (const [k, v] of Object.entries(extra)) {
-    if (v === null || v === undefined || /seconds|_text$|exact$/.test(k)) continue;
+    // Empty values, timings and what the hint's own summary already says are left out.
+    if (v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length)) continue;
+    if (/seconds|_text$|exact$|^remoteness$|^side_to_move/.test(k)) continue;
     if (k === 'rule' && typeof v === 'string') {
       out.push(cap(v) + '.');
       continue;

@@ -35,6 +35,12 @@ pub trait Registered: Game + Sized {
     fn play_limit(&self) -> Option<String> {
         None
     }
+    /// A copy of this game with a fresh start dealt from `rng`, for games whose
+    /// variant leaves the start open (SameGame without `seed`: every new game deals a
+    /// new random board, seed 001's New). `None` (the default) keeps the variant's start.
+    fn deal(&self, _rng: &mut crate::Rng) -> Option<Self> {
+        None
+    }
     /// Extra `tabula count` report (Burnside counts), if the game has one.
     fn count_report(&self) -> Option<serde_json::Value> {
         None

@@ -108,6 +108,43 @@ pub struct SeatView {
 /// The whole visible state of a match, as the server sends it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct MatchView {
+    /// When the current game started, how long it took (seed 001 keeps "the time it
+    /// takes to complete the game" in its document) and the start it dealt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<CurrentGame>,
+}
+
+/// The clock and the dealt start of the current game.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CurrentGame {
+    /// Start of the current game, Unix milliseconds.
+    pub started_ms: u64,
+    /// Seconds from the start to the end, once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// The variant that deals this game's start again, when the game dealt one
+    /// (SameGame without `seed`); the record's `config.position` holds the start itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dealt_variant: Option<String>,
+}
+
+/// The generator a new game's deal draws from: the match's seed and the variant
+/// dealt last (FNV-1a), so that a resumed match deals the same next board as the
+/// original would, and the match's own generator (computer choices) is untouched.
+fn deal_rng(seed: u64, last: &str) -> Rng {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    for b in last.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    tabula_core::rng_from_seed(h)
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
     /// Registry name.
     pub game: String,
     /// Human title.
@@ -152,6 +189,12 @@ pub trait Match: Send {
     fn view(&self) -> MatchView;
     /// Who acts next (resignations and draw rules included).
     fn turn(&self) -> Turn;
+    /// Seconds taken by the current game: so far, or to the end once it is over.
+    pub seconds: f64,
+    /// The variant that deals this very start again, when the game dealt a fresh
+    /// one (SameGame without `seed`: the same options with the board's seed), for
+    /// Restart and shared links; `None` when `variant` already pins the start.
+    pub dealt_variant: Option<String>,
     /// Plays a human move given as text. Fails (leaving the match unchanged) when
     /// the move is malformed or illegal or it is not a human's turn.
     fn play(&mut self, mv: &str) -> Result<LogEntry, EngineError>;
@@ -230,10 +273,21 @@ impl<G: Registered> MatchImpl<G> {
         }
         let start = match &config.position {
             Some(text) => game.parse_position(text).map_err(EngineError::Position)?,
-            None => game.initial_state(),
+            None => match game.deal(&mut deal_rng(config.seed, "")) {
+                Some(g) => {
+                    let s = g.initial_state();
+                    dealt = Some(g);
+                    s
+                }
+                None => game.initial_state(),
+            },
         };
         if config.position.is_some() {
             handle.ensure_solved_from(&start);
+    /// The game with the start dealt for the current game (see [`Registered::deal`]).
+    dealt: Option<G>,
+    /// The clock of the current game.
+    timing: CurrentGame,
         }
         if let Some(d) = config.undo_depth {
             if !(2..=10_000).contains(&d) {
@@ -255,8 +309,15 @@ impl<G: Registered> MatchImpl<G> {
             specs.push(spec);
         }
         Ok(MatchImpl {
+        let rng = tabula_core::rng_from_seed(config.seed);
+        let mut dealt = None;
             undo_budget: 0,
-            rng: tabula_core::rng_from_seed(config.seed),
+            rng,
+            dealt,
+            timing: CurrentGame {
+                started_ms: now_ms(),
+                ..CurrentGame::default()
+            },
             handle,
             config,
             specs,
@@ -329,6 +390,19 @@ impl<G: Registered> MatchImpl<G> {
         self.config.undo_depth.unwrap_or(usize::MAX)
     }
 
+        if let Some(current) = &record.current {
+            // The clock goes on from the recorded start; a dealt start stays dealt,
+            // so the next New deals afresh.
+            m.timing.started_ms = current.started_ms;
+            if current.seconds.is_some() {
+                m.timing.seconds = current.seconds;
+            }
+            if let Some(v) = &current.dealt_variant {
+                m.dealt = tabula_core::Variant::parse(v)
+                    .ok()
+                    .and_then(|v| G::from_variant(&v).ok());
+            }
+        }
     fn has_human(&self) -> bool {
         self.specs.iter().any(PlayerSpec::is_human)
     }
@@ -476,6 +550,10 @@ impl<G: Registered> MatchImpl<G> {
                     return Err(MoveError::NotYourTurn(format!(
                         "{} is played by the computer",
                         self.handle.game().seats()[s]
+            if self.timing.seconds.is_none() {
+                let ms = now_ms().saturating_sub(self.timing.started_ms);
+                self.timing.seconds = Some(ms as f64 / 1000.0);
+            }
                     ))
                     .into());
                 }
@@ -619,6 +697,11 @@ impl<G: Registered> Match for MatchImpl<G> {
                 if !self.has_human() {
                     self.begin_unit();
                 }
+            seconds: self
+                .timing
+                .seconds
+                .unwrap_or_else(|| now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0),
+            dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
                 let e = self.push(mv, None, None, next);
                 self.settle();
                 Ok(Some(e))
@@ -735,9 +818,21 @@ impl<G: Registered> Match for MatchImpl<G> {
     fn new_game(&mut self) {
         self.settle();
         self.states.truncate(1);
-        self.states[0] = match &self.config.position {
-            Some(_) => self.start.clone(),
-            None => self.handle.game().initial_state(),
+        if let Some(last) = &self.dealt {
+            // A fresh deal for every new game (seed 001's New).
+            let mut rng = deal_rng(self.config.seed, &last.variant().to_string());
+            if let Some(g) = self.handle.game().deal(&mut rng) {
+                self.start = g.initial_state();
+                self.dealt = Some(g);
+            }
+        }
+        self.states[0] = match (&self.config.position, &self.dealt) {
+            (Some(_), _) | (None, Some(_)) => self.start.clone(),
+            (None, None) => self.handle.game().initial_state(),
+        };
+        self.timing = CurrentGame {
+            started_ms: now_ms(),
+            ..CurrentGame::default()
         };
         self.plies.clear();
         self.redo.clear();
@@ -787,6 +882,10 @@ impl<G: Registered> Match for MatchImpl<G> {
         self.config.undo_depth = depth;
         self.undo_budget = self.undo_budget.min(self.undo_limit());
     }
+            current: Some(CurrentGame {
+                dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
+                ..self.timing.clone()
+            }),
 
     fn set_player(&mut self, seat: Seat, spec: &str) -> Result<(), EngineError> {
         if seat >= self.players.len() {
@@ -802,6 +901,12 @@ impl<G: Registered> Match for MatchImpl<G> {
             self.config.players.resize(seat + 1, "human".into());
         }
         self.config.players[seat] = self.specs[seat].to_text();
+        self.timing.seconds = None;
         Ok(())
     }
 }
+                // A dealt start is kept as a position, so the record replays it.
+                position: match &self.dealt {
+                    Some(g) => Some(g.format_position(&self.start)),
+                    None => self.config.position.clone(),
+                },

@@ -22,8 +22,10 @@ pub struct SameGame {
     pub height: usize,
     /// Colours of the starting board (2..=9).
     pub colours: u8,
-    /// Seed of the starting board (see [`Board::random`]).
-    pub seed: u64,
+    /// Seed of the starting board (see [`Board::random`]); `None` (the default) deals
+    /// a fresh random board for every new game (seed 001's New), and commands that
+    /// need one fixed board without being given one use seed 1.
+    pub seed: Option<u64>,
     /// How groups and clearing score.
     pub scoring: Scoring,
 }
@@ -34,11 +36,14 @@ impl Default for SameGame {
             width: 15,
             height: 15,
             colours: 3,
-            seed: 1,
+            seed: None,
             scoring: Scoring::Standard,
         }
     }
 }
+
+/// The board seed used when the variant names none and no new game is dealt.
+pub const FIXED_SEED: u64 = 1;
 
 /// A click on the canonical block of a group: the lowest block of the group's
 /// leftmost column. Row 0 is the top row, column 0 the left column.
@@ -68,7 +73,12 @@ fn with_groups<R>(board: &Board, f: impl FnOnce(&Scan, &[Group]) -> R) -> R {
 impl SameGame {
     /// The starting board of this variant.
     pub fn start_board(&self) -> Board {
-        Board::random(self.width, self.height, self.colours, self.seed)
+        Board::random(
+            self.width,
+            self.height,
+            self.colours,
+            self.seed.unwrap_or(FIXED_SEED),
+        )
     }
 
     /// The group under the block at row `r`, column `c`, if there is a block there.
@@ -405,7 +415,7 @@ impl Registered for SameGame {
         vec![
             VariantOption { name: "size", default: "15x15", help: "COLUMNSxROWS of the board, 1x1 to 100x100" },
             VariantOption { name: "colours", default: "3", help: "number of block colours, 2 to 9" },
-            VariantOption { name: "seed", default: "1", help: "seed of the random starting board (0 or more)" },
+            VariantOption { name: "seed", default: "", help: "seed of the random starting board (0 or more); without one, every new game deals a fresh board" },
             VariantOption {
                 name: "scoring",
                 default: "standard",
@@ -418,7 +428,10 @@ impl Registered for SameGame {
         variant.check_known(Self::NAME, &Self::options())?;
         let (width, height) = variant.size("size", (15, 15), (1, 1), (MAX_SIDE, MAX_SIDE))?;
         let colours = variant.int("colours", 3, 2, MAX_COLOURS as i64)? as u8;
-        let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
+        let seed = match variant.get("seed") {
+            Some(_) => Some(variant.int("seed", 1, 0, i64::MAX)? as u64),
+            None => None,
+        };
         let names: Vec<&str> = Scoring::ALL.iter().map(|s| s.name()).collect();
         let scoring =
             Scoring::from_name(variant.choice("scoring", "standard", &names)?).unwrap_or_default();
@@ -435,8 +448,20 @@ impl Registered for SameGame {
         let mut v = Variant::default();
         v.set("size", format!("{}x{}", self.width, self.height));
         v.set("colours", self.colours.to_string());
-        v.set("seed", self.seed.to_string());
+        if let Some(seed) = self.seed {
+            v.set("seed", seed.to_string());
+        }
         v.set("scoring", self.scoring.name());
         v
     }
 }
+
+    /// Without a `seed`, every new game deals a fresh random board (seed 001's New);
+    /// the dealt game names its seed, so Restart and a shared link replay it.
+    fn deal(&self, rng: &mut tabula_core::Rng) -> Option<Self> {
+        use rand::Rng as _;
+        self.seed.is_none().then(|| SameGame {
+            seed: Some(rng.gen_range(0..1_000_000_000)),
+            ..self.clone()
+        })
+    }

@@ -131,6 +131,7 @@ impl Sessions {
             resigned: None,
             tally: Tally::default(),
             learned: Vec::new(),
+            current: None,
         };
         // Built without playing anything, so learners can be given their boxes
         // before their first move.
