@@ -94,20 +94,6 @@ pub struct MatchRecord {
     /// Learned state of learning players, per seat.
     #[serde(default)]
     pub learned: Vec<Option<serde_json::Value>>,
-}
-
-/// A seat as shown.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SeatView {
-    /// The seat's name in the game (`X`, `White`, `Player 1`).
-    pub name: String,
-    /// Who plays it (`human`, `level:66`).
-    pub player: String,
-}
-
-/// The whole visible state of a match, as the server sends it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct MatchView {
     /// When the current game started, how long it took (seed 001 keeps "the time it
     /// takes to complete the game" in its document) and the start it dealt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,6 +131,20 @@ fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
+}
+
+/// A seat as shown.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SeatView {
+    /// The seat's name in the game (`X`, `White`, `Player 1`).
+    pub name: String,
+    /// Who plays it (`human`, `level:66`).
+    pub player: String,
+}
+
+/// The whole visible state of a match, as the server sends it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MatchView {
     /// Registry name.
     pub game: String,
     /// Human title.
@@ -175,6 +175,12 @@ fn now_ms() -> u64 {
     pub log: Vec<LogEntry>,
     /// The score so far (puzzles).
     pub score: Option<i64>,
+    /// Seconds taken by the current game: so far, or to the end once it is over.
+    pub seconds: f64,
+    /// The variant that deals this very start again, when the game dealt a fresh
+    /// one (SameGame without `seed`: the same options with the board's seed), for
+    /// Restart and shared links; `None` when `variant` already pins the start.
+    pub dealt_variant: Option<String>,
     /// Whether undo / redo are possible.
     pub can_undo: bool,
     /// Whether redo is possible.
@@ -189,12 +195,6 @@ pub trait Match: Send {
     fn view(&self) -> MatchView;
     /// Who acts next (resignations and draw rules included).
     fn turn(&self) -> Turn;
-    /// Seconds taken by the current game: so far, or to the end once it is over.
-    pub seconds: f64,
-    /// The variant that deals this very start again, when the game dealt a fresh
-    /// one (SameGame without `seed`: the same options with the board's seed), for
-    /// Restart and shared links; `None` when `variant` already pins the start.
-    pub dealt_variant: Option<String>,
     /// Plays a human move given as text. Fails (leaving the match unchanged) when
     /// the move is malformed or illegal or it is not a human's turn.
     fn play(&mut self, mv: &str) -> Result<LogEntry, EngineError>;
@@ -254,6 +254,10 @@ pub(crate) struct MatchImpl<G: Registered> {
     reported: Option<Outcome>,
     tally: Tally,
     rng: Rng,
+    /// The game with the start dealt for the current game (see [`Registered::deal`]).
+    dealt: Option<G>,
+    /// The clock of the current game.
+    timing: CurrentGame,
 }
 
 /// Stops a runaway computer-vs-computer game that no draw rule ends.
@@ -271,6 +275,8 @@ impl<G: Registered> MatchImpl<G> {
                 config.players.len()
             )));
         }
+        let rng = tabula_core::rng_from_seed(config.seed);
+        let mut dealt = None;
         let start = match &config.position {
             Some(text) => game.parse_position(text).map_err(EngineError::Position)?,
             None => match game.deal(&mut deal_rng(config.seed, "")) {
@@ -284,10 +290,6 @@ impl<G: Registered> MatchImpl<G> {
         };
         if config.position.is_some() {
             handle.ensure_solved_from(&start);
-    /// The game with the start dealt for the current game (see [`Registered::deal`]).
-    dealt: Option<G>,
-    /// The clock of the current game.
-    timing: CurrentGame,
         }
         if let Some(d) = config.undo_depth {
             if !(2..=10_000).contains(&d) {
@@ -309,8 +311,6 @@ impl<G: Registered> MatchImpl<G> {
             specs.push(spec);
         }
         Ok(MatchImpl {
-        let rng = tabula_core::rng_from_seed(config.seed);
-        let mut dealt = None;
             undo_budget: 0,
             rng,
             dealt,
@@ -364,6 +364,19 @@ impl<G: Registered> MatchImpl<G> {
         m.undo_budget = m.undo_limit().min(m.plies.len());
         m.resigned = record.resigned;
         m.tally = record.tally.clone();
+        if let Some(current) = &record.current {
+            // The clock goes on from the recorded start; a dealt start stays dealt,
+            // so the next New deals afresh.
+            m.timing.started_ms = current.started_ms;
+            if current.seconds.is_some() {
+                m.timing.seconds = current.seconds;
+            }
+            if let Some(v) = &current.dealt_variant {
+                m.dealt = tabula_core::Variant::parse(v)
+                    .ok()
+                    .and_then(|v| G::from_variant(&v).ok());
+            }
+        }
         if m.tally.wins.len() != m.handle.game().seats().len() {
             m.tally.wins = vec![0; m.handle.game().seats().len()];
         }
@@ -390,19 +403,6 @@ impl<G: Registered> MatchImpl<G> {
         self.config.undo_depth.unwrap_or(usize::MAX)
     }
 
-        if let Some(current) = &record.current {
-            // The clock goes on from the recorded start; a dealt start stays dealt,
-            // so the next New deals afresh.
-            m.timing.started_ms = current.started_ms;
-            if current.seconds.is_some() {
-                m.timing.seconds = current.seconds;
-            }
-            if let Some(v) = &current.dealt_variant {
-                m.dealt = tabula_core::Variant::parse(v)
-                    .ok()
-                    .and_then(|v| G::from_variant(&v).ok());
-            }
-        }
     fn has_human(&self) -> bool {
         self.specs.iter().any(PlayerSpec::is_human)
     }
@@ -515,6 +515,10 @@ impl<G: Registered> MatchImpl<G> {
         }
         if let Turn::Over(outcome) = self.turn() {
             self.reported = Some(outcome);
+            if self.timing.seconds.is_none() {
+                let ms = now_ms().saturating_sub(self.timing.started_ms);
+                self.timing.seconds = Some(ms as f64 / 1000.0);
+            }
             self.tally.games += 1;
             match outcome {
                 Outcome::Win(w) => self.tally.wins[w] += 1,
@@ -550,10 +554,6 @@ impl<G: Registered> MatchImpl<G> {
                     return Err(MoveError::NotYourTurn(format!(
                         "{} is played by the computer",
                         self.handle.game().seats()[s]
-            if self.timing.seconds.is_none() {
-                let ms = now_ms().saturating_sub(self.timing.started_ms);
-                self.timing.seconds = Some(ms as f64 / 1000.0);
-            }
                     ))
                     .into());
                 }
@@ -645,6 +645,10 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .map(|p| p.entry.clone())
                 .collect(),
             score: game.score(state),
+            seconds: self.timing.seconds.unwrap_or_else(|| {
+                now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0
+            }),
+            dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
             can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
             can_redo: !self.redo.is_empty(),
             tally: self.tally.clone(),
@@ -697,11 +701,6 @@ impl<G: Registered> Match for MatchImpl<G> {
                 if !self.has_human() {
                     self.begin_unit();
                 }
-            seconds: self
-                .timing
-                .seconds
-                .unwrap_or_else(|| now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0),
-            dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
                 let e = self.push(mv, None, None, next);
                 self.settle();
                 Ok(Some(e))
@@ -839,6 +838,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         self.undo_budget = 0;
         self.resigned = None;
         self.reported = None;
+        self.timing.seconds = None;
         for p in self.players.iter_mut().flatten() {
             p.forget_game();
         }
@@ -854,6 +854,11 @@ impl<G: Registered> Match for MatchImpl<G> {
             variant: self.handle.game().variant().to_string(),
             config: MatchConfig {
                 players: self.specs.iter().map(PlayerSpec::to_text).collect(),
+                // A dealt start is kept as a position, so the record replays it.
+                position: match &self.dealt {
+                    Some(g) => Some(g.format_position(&self.start)),
+                    None => self.config.position.clone(),
+                },
                 ..self.config.clone()
             },
             moves: self
@@ -871,6 +876,10 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .iter()
                 .map(|p| p.as_ref().and_then(|p| p.learned()))
                 .collect(),
+            current: Some(CurrentGame {
+                dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
+                ..self.timing.clone()
+            }),
         }
     }
 
@@ -882,10 +891,6 @@ impl<G: Registered> Match for MatchImpl<G> {
         self.config.undo_depth = depth;
         self.undo_budget = self.undo_budget.min(self.undo_limit());
     }
-            current: Some(CurrentGame {
-                dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
-                ..self.timing.clone()
-            }),
 
     fn set_player(&mut self, seat: Seat, spec: &str) -> Result<(), EngineError> {
         if seat >= self.players.len() {
@@ -901,12 +906,6 @@ impl<G: Registered> Match for MatchImpl<G> {
             self.config.players.resize(seat + 1, "human".into());
         }
         self.config.players[seat] = self.specs[seat].to_text();
-        self.timing.seconds = None;
         Ok(())
     }
 }
-                // A dealt start is kept as a position, so the record replays it.
-                position: match &self.dealt {
-                    Some(g) => Some(g.format_position(&self.start)),
-                    None => self.config.position.clone(),
-                },

@@ -454,7 +454,6 @@ impl Registered for SameGame {
         v.set("scoring", self.scoring.name());
         v
     }
-}
 
     /// Without a `seed`, every new game deals a fresh random board (seed 001's New);
     /// the dealt game names its seed, so Restart and a shared link replay it.
@@ -465,3 +464,4 @@ impl Registered for SameGame {
             ..self.clone()
         })
     }
+}
