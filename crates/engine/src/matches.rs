@@ -25,6 +25,20 @@ pub struct MatchConfig {
     pub undo_depth: Option<usize>,
 }
 
+/// The deepest undo a match allows (`--undo-depth`, the web settings, the API's
+/// `undo_depth`): one limit, checked by [`check_undo_depth`] everywhere.
+pub const MAX_UNDO_DEPTH: usize = 1000;
+
+/// Checks an undo depth: `None` (no limit) or 0 (undo off) to [`MAX_UNDO_DEPTH`].
+pub fn check_undo_depth(depth: Option<usize>) -> Result<(), String> {
+    match depth {
+        Some(d) if d > MAX_UNDO_DEPTH => Err(format!(
+            "the undo depth must be from 0 to {MAX_UNDO_DEPTH} moves (or no limit), got {d}"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// One line of the move log.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct LogEntry {
@@ -214,6 +228,10 @@ pub trait Match: Send {
     /// Starts a new game with the same players (learners keep what they learned,
     /// tallies go on).
     fn new_game(&mut self);
+    /// Seed 004's `win` ("force a win … when used by authorized testers"): the human
+    /// to move declares themselves the winner of a two-player game; the other side
+    /// loses (learners learn from it).
+    fn declare_win(&mut self) -> Result<(), EngineError>;
     /// Every legal move graded for the side to move, best first, plus the game's own analysis.
     fn hint(&self) -> Result<serde_json::Value, EngineError>;
     /// A record that rebuilds this match exactly.
@@ -251,6 +269,8 @@ pub(crate) struct MatchImpl<G: Registered> {
     /// Units that may still be undone (bounded by the undo depth).
     undo_budget: usize,
     resigned: Option<Seat>,
+    /// The winner declared the win with seed 004's testers' `win` command.
+    declared: bool,
     reported: Option<Outcome>,
     tally: Tally,
     rng: Rng,
@@ -291,13 +311,7 @@ impl<G: Registered> MatchImpl<G> {
         if config.position.is_some() {
             handle.ensure_solved_from(&start);
         }
-        if let Some(d) = config.undo_depth {
-            if !(2..=10_000).contains(&d) {
-                return Err(EngineError::Invalid(format!(
-                    "the undo depth must be between 2 and 10000 (seed 000's undo queue holds at least 2), got {d}"
-                )));
-            }
-        }
+        check_undo_depth(config.undo_depth).map_err(EngineError::Invalid)?;
         let mut specs = Vec::new();
         let mut players = Vec::new();
         for seat in 0..seats {
@@ -310,7 +324,8 @@ impl<G: Registered> MatchImpl<G> {
             players.push(handle.make_player(&spec, config.seed.wrapping_add(seat as u64 * 7919))?);
             specs.push(spec);
         }
-        Ok(MatchImpl {
+        let mut m = MatchImpl {
+            declared: false,
             undo_budget: 0,
             rng,
             dealt,
@@ -333,7 +348,10 @@ impl<G: Registered> MatchImpl<G> {
                 cat: 0,
                 games: 0,
             },
-        })
+        };
+        // A game that starts finished (a finished `position`) counts like any other.
+        m.settle();
+        Ok(m)
     }
 
     pub(crate) fn replay(
@@ -427,7 +445,9 @@ impl<G: Registered> MatchImpl<G> {
                 .take_while(|(i, p)| !game.is_progress(&self.states[*i], p.mv))
                 .count();
             if quiet as u32 >= n {
-                return Some(format!("draw: {n} moves without progress"));
+                return Some(format!(
+                    "draw: {n} plies (moves of either side) without progress"
+                ));
             }
         }
         None
@@ -440,6 +460,9 @@ impl<G: Registered> MatchImpl<G> {
             Outcome::Win(w) if names.len() == 1 => {
                 let _ = w;
                 "solved".to_string()
+            }
+            Outcome::Win(w) if self.declared => {
+                format!("{} says they win (the testers' 'win' command)", names[w])
             }
             Outcome::Win(w) => match self.resigned {
                 Some(r) => format!("{} resigns: {} wins", names[r], names[w]),
@@ -775,6 +798,7 @@ impl<G: Registered> Match for MatchImpl<G> {
                 _ => self.tally.cat = self.tally.cat.saturating_sub(1),
             }
         }
+        self.declared = false;
         let mut unit = Unit {
             plies: Vec::new(),
             resigned: self.resigned.take(),
@@ -837,10 +861,33 @@ impl<G: Registered> Match for MatchImpl<G> {
         self.redo.clear();
         self.undo_budget = 0;
         self.resigned = None;
+        self.declared = false;
         self.reported = None;
         self.timing.seconds = None;
         for p in self.players.iter_mut().flatten() {
             p.forget_game();
+        }
+        // A start that is already finished counts as a game.
+        self.settle();
+    }
+
+    fn declare_win(&mut self) -> Result<(), EngineError> {
+        let seats = self.handle.game().seats().len();
+        match self.turn() {
+            Turn::Move(s) if self.specs[s].is_human() && seats == 2 => {
+                self.begin_unit();
+                self.resigned = Some(1 - s);
+                self.declared = true;
+                self.settle();
+                Ok(())
+            }
+            Turn::Move(_) if seats != 2 => {
+                Err(EngineError::Invalid("'win' is for two-player games".into()))
+            }
+            Turn::Over(_) => Err(MoveError::GameOver.into()),
+            _ => Err(
+                MoveError::NotYourTurn("only the human to move can declare a win".into()).into(),
+            ),
         }
     }
 
