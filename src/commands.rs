@@ -1,9 +1,11 @@
 //! The non-interactive commands: games, solve, analyze, train, simulate, count, cgt, serve.
 
 use crate::progress::bar;
+use crate::report;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Value as Json};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use tabula_core::Report;
 use tabula_engine::{build, registry};
@@ -103,9 +105,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         position,
         seconds: a.seconds,
         seed: a.seed,
+        ..Report::default()
     };
     let pb = bar(1000, "solving", a.json);
-        ..Report::default()
     let out = handle.solve(&request, &|f| {
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
     })?;
@@ -113,20 +115,95 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if a.json {
         return print_json(&out);
     }
-    print_summary(&out);
-    Ok(())
+    print_text(&report::solve_text(&title_of(handle.as_ref()), &out))
 }
 
-fn print_summary(v: &Json) {
-    if let Some(obj) = v.as_object() {
-        for (k, val) in obj {
-            match val {
-                Json::String(s) => println!("{k}: {s}"),
-                Json::Array(items) if items.len() > 12 => println!("{k}: [{} items]", items.len()),
-                other => println!("{k}: {other}"),
-            }
-        }
+/// The game's title and its variant, as a report's heading.
+fn title_of(handle: &dyn tabula_engine::DynGame) -> String {
+    let info = handle.info();
+    if info.variant.is_empty() {
+        info.title
+    } else {
+        format!("{} ({})", info.title, info.variant)
     }
+}
+
+/// Prints a readable report (colour codes dropped where unsupported); a closed
+/// pipe is not an error.
+pub fn print_text(text: &str) -> Result<()> {
+    use std::io::Write;
+    match write!(anstream::stdout(), "{text}") {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// Markdown (a game page) drawn for the terminal: headings, lists, tables and
+/// code blocks laid out to the terminal's width (80 columns in a pipe).
+pub fn markdown_for_terminal(md: &str) -> String {
+    let width = termimad::terminal_size().0.clamp(40, 120) as usize;
+    let width = if std::io::stdout().is_terminal() {
+        width
+    } else {
+        80
+    };
+    let text = unwrap_paragraphs(md);
+    termimad::MadSkin::default()
+        .text(&text, Some(width))
+        .to_string()
+}
+
+/// Joins the lines of each paragraph and list item (the pages wrap their source
+/// at about 100 columns; the terminal wraps to its own width). Headings, table
+/// rows and code blocks stay as they are.
+fn unwrap_paragraphs(md: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_code = false;
+    let mut joinable = false;
+    for line in md.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            in_code = !in_code;
+            out.push("```".into());
+            joinable = false;
+            continue;
+        }
+        if in_code {
+            out.push(line.to_string());
+            continue;
+        }
+        let starts_block = t.is_empty()
+            || t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with("> ")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty());
+        match out.last_mut() {
+            Some(last) if joinable && !starts_block => {
+                last.push(' ');
+                last.push_str(t);
+            }
+            _ => out.push(line.to_string()),
+        }
+        joinable = !t.is_empty() && !t.starts_with('#') && !t.starts_with('|');
+    }
+    out.join("\n") + "\n"
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArgs {
+    /// The game (see `tabula games`).
+    pub game: String,
+}
+
+pub fn rules(a: RulesArgs) -> Result<()> {
+    let text = build(&a.game, "")?.rules();
+    if text.is_empty() {
+        bail!("{} has no rules page", a.game);
+    }
+    print_text(&markdown_for_terminal(&text))
 }
 
 #[derive(Args, Debug)]
@@ -151,32 +228,11 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     if a.json {
         return print_json(&out);
     }
-    println!("position: {}", out["position"].as_str().unwrap_or(""));
-    if let Some(v) = out.get("value") {
-        println!(
-            "value for the side to move: {} (remoteness {})",
-            v.as_str().unwrap_or("?"),
-            out["remoteness"]
-        );
-    }
-    if let Some(extra) = out.get("extra") {
-        println!("analysis: {extra}");
-    }
-    if let Some(moves) = out["moves"].as_array() {
-        println!("moves, best first:");
-        for m in moves {
-            match m.get("value") {
-                Some(v) => println!(
-                    "  {:<12} {:<5} in {}",
-                    m["move"].as_str().unwrap_or(""),
-                    v.as_str().unwrap_or(""),
-                    m["remoteness"]
-                ),
-                None => println!("  {}", m["move"].as_str().unwrap_or("")),
-            }
-        }
-    }
-    Ok(())
+    print_text(&format!(
+        "{}\n{}",
+        title_of(handle.as_ref()),
+        report::analysis_text(&out, true)
+    ))
 }
 
 #[derive(Args, Debug)]
@@ -263,8 +319,7 @@ pub fn train(a: TrainArgs) -> Result<()> {
     if a.json {
         return print_json(&out);
     }
-    print_summary(&out);
-    Ok(())
+    print_text(&report::train_text(&title_of(handle.as_ref()), &out))
 }
 
 #[derive(Args, Debug)]
@@ -335,12 +390,12 @@ pub struct CountArgs {
 
 pub fn count(a: CountArgs) -> Result<()> {
     use_max_memory(a.max_memory);
-    let out = build(&a.game.game, &a.game.variant)?.count()?;
+    let handle = build(&a.game.game, &a.game.variant)?;
+    let out = handle.count()?;
     if a.json {
         return print_json(&out);
     }
-    print_summary(&out);
-    Ok(())
+    print_text(&report::count_text(&title_of(handle.as_ref()), &out))
 }
 
 #[derive(Args, Debug)]

@@ -3,6 +3,8 @@
 mod commands;
 mod play;
 mod progress;
+mod report;
+mod style;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -38,6 +40,8 @@ enum Command {
     Simulate(commands::SimulateArgs),
     /// Counting report (Burnside/Pólya counts of positions).
     Count(commands::CountArgs),
+    /// The rules of a game and its notation (from its page in docs/games).
+    Rules(commands::RulesArgs),
     /// Evaluate a sum of integers and nimbers, e.g. "1* + 2* + 3*".
     Cgt(commands::CgtArgs),
     /// Run the HTTP server and web UI.
@@ -80,6 +84,7 @@ fn main() {
         Command::Train(a) => commands::train(a),
         Command::Simulate(a) => commands::simulate(a),
         Command::Count(a) => commands::count(a),
+        Command::Rules(a) => commands::rules(a),
         Command::Cgt(a) => commands::cgt(a),
         Command::Serve(a) => commands::serve(a),
     };

@@ -2,6 +2,7 @@
 //! squares, a prompt, the move log, `resign`, score tallies with the Cat, and
 //! "play again".
 
+use crate::{progress, report, style};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
@@ -34,7 +35,7 @@ pub struct PlayArgs {
     /// Start from this position (the game's text form).
     #[arg(long)]
     pub position: Option<String>,
-    /// How many of your moves `undo` can take back (default: no limit).
+    /// How many of your moves `undo` can take back, 0-1000 (default: no limit).
     #[arg(long)]
     pub undo_depth: Option<usize>,
     /// Keep the game in this file, rewritten after every move (resume with --resume).
@@ -53,9 +54,76 @@ pub struct PlayArgs {
     /// The database for --save-as / --resume-saved (default: the platform data directory).
     #[arg(long)]
     pub db: Option<PathBuf>,
-    /// Games to play when no human plays (computer against computer).
+    /// Games to play when no human plays (computer against computer), 1-100000.
     #[arg(long, default_value_t = 1)]
     pub games: u64,
+}
+
+/// Where moves come from: a line editor with history on a terminal (arrow keys,
+/// Ctrl-R), plain lines from a pipe or a file.
+enum Input {
+    Editor(Box<rustyline::DefaultEditor>),
+    Lines(std::io::Lines<std::io::StdinLock<'static>>),
+}
+
+impl Input {
+    fn new() -> Input {
+        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+            if let Ok(ed) = rustyline::DefaultEditor::new() {
+                return Input::Editor(Box::new(ed));
+            }
+        }
+        Input::Lines(std::io::stdin().lock().lines())
+    }
+
+    /// One line after showing `prompt`; `None` at the end of input (Ctrl-D).
+    fn read(&mut self, out: &mut impl Write, prompt: &str) -> Result<Option<String>> {
+        match self {
+            Input::Editor(ed) => {
+                out.flush()?;
+                match ed.readline(prompt) {
+                    Ok(line) => {
+                        if !line.trim().is_empty() {
+                            let _ = ed.add_history_entry(line.as_str());
+                        }
+                        Ok(Some(line))
+                    }
+                    Err(rustyline::error::ReadlineError::Interrupted)
+                    | Err(rustyline::error::ReadlineError::Eof) => Ok(None),
+                    Err(e) => bail!("cannot read input: {e}"),
+                }
+            }
+            Input::Lines(lines) => {
+                write!(out, "{prompt}")?;
+                out.flush()?;
+                match lines.next() {
+                    Some(Ok(l)) => Ok(Some(l)),
+                    Some(Err(e)) => bail!("cannot read input: {e}"),
+                    None => Ok(None),
+                }
+            }
+        }
+    }
+}
+
+/// Builds the exact solution before play when a computer or a hint needs it,
+/// saying what is happening when it takes a while (Kono solves its 64 million
+/// positions once, then loads them from the cache).
+fn prepare(handle: &dyn tabula_engine::DynGame, title: &str) {
+    let pb = progress::bar(1000, &format!("{title}: solving the game"), false);
+    let began = std::time::Instant::now();
+    let said = std::cell::Cell::new(false);
+    handle.prepare(&|f| {
+        if f < 1.0 && !said.get() && began.elapsed().as_millis() > 300 {
+            said.set(true);
+            eprintln!(
+                "tabula: solving {title} once for perfect play and hints \
+                 (a few seconds; the solution is then kept in the cache, see README)"
+            );
+        }
+        pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64);
+    });
+    pb.finish_and_clear();
 }
 
 fn default_ai(info: &tabula_engine::GameInfo) -> String {
@@ -137,6 +205,11 @@ fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
 }
 
 pub fn run(a: PlayArgs) -> Result<()> {
+    if a.games == 0 || a.games > 100_000 {
+        bail!("--games must be between 1 and 100000");
+    }
+    tabula_engine::check_undo_depth(a.undo_depth)
+        .map_err(|e| anyhow::anyhow!("--undo-depth: {e}"))?;
     let store = open_store(&a)?;
     if a.resume.is_some() && a.resume_saved.is_some() {
         bail!("give either --resume FILE or --resume-saved NAME, not both");
@@ -157,7 +230,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .or_else(|| saved.as_ref().map(|(s, _)| s.name.clone()));
     let mut m: Box<dyn Match> = match (&a.resume, saved) {
         (_, Some((_, record))) => {
+            same_game(&a.game, &record.game, "the saved game")?;
             let handle = build(&record.game, &record.variant)?;
+            prepare(handle.as_ref(), &handle.info().title);
             let mut m = handle.resume(&record)?;
             m.advance()?;
             m
@@ -167,7 +242,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let record: MatchRecord = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
+            same_game(&a.game, &record.game, &path.display().to_string())?;
             let handle = build(&record.game, &record.variant)?;
+            prepare(handle.as_ref(), &handle.info().title);
             let mut m = handle.resume(&record)?;
             m.advance()?;
             m
@@ -176,6 +253,9 @@ pub fn run(a: PlayArgs) -> Result<()> {
             let handle = build(&a.game, &a.variant)?;
             let info = handle.info();
             let players = seat_players(&a, &info)?;
+            if players.iter().any(|p| p != "human") {
+                prepare(handle.as_ref(), &info.title);
+            }
             handle.new_match(MatchConfig {
                 players,
                 seed: a.seed,
@@ -184,16 +264,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             })?
         }
     };
-    let out = std::io::stdout();
-    let mut out = out.lock();
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
+    let mut out = anstream::stdout().lock();
+    let mut input = Input::new();
     let v = m.view();
     writeln!(
         out,
         "{} {}",
-        v.title,
+        style::bold(&v.title),
         if v.variant.is_empty() {
             String::new()
         } else {
@@ -205,7 +282,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     writeln!(
         out,
-        "Type a move, or: moves, hint, undo, redo, resign, new, save FILE, help, quit."
+        "Type a move, or: moves, hint, undo, redo, resign, new, rules, save FILE, help, quit."
     )?;
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
@@ -229,7 +306,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             st.save_game(Some(name), &m.record(), v.result.as_deref())
                 .map_err(|e| anyhow::anyhow!("cannot save to the database: {e}"))?;
         }
-        writeln!(out, "\n{}", v.board_text)?;
+        writeln!(out, "\n{}", style::colour_board(&v.board_text, &v.view))?;
         // The board text of some games already shows the status or the result.
         let shown = |line: &str| v.board_text.contains(line);
         for s in v.view.status.iter().filter(|s| !shown(s)) {
@@ -252,23 +329,25 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 shown_log = 0;
                 continue;
             }
-            write!(out, "Play again? (y/n) ")?;
-            out.flush()?;
-            match lines.next() {
-                Some(Ok(l))
-                    if l.trim().eq_ignore_ascii_case("y")
-                        || l.trim().eq_ignore_ascii_case("yes") =>
-                {
-                    m.new_game();
-                    m.advance()?;
-                    shown_log = 0;
-                    continue;
+            // Seed 004's monitor: "Play again?" answered Yes unless the user says no.
+            let again = loop {
+                match input.read(&mut out, "Play again? (Y/n) ")? {
+                    None => break false,
+                    Some(l) => match l.trim().to_ascii_lowercase().as_str() {
+                        "" | "y" | "yes" => break true,
+                        "n" | "no" | "q" | "quit" => break false,
+                        _ => writeln!(out, "Answer yes or no (Enter: yes).")?,
+                    },
                 }
-                _ => {
-                    writeln!(out)?;
-                    return Ok(());
-                }
+            };
+            if again {
+                m.new_game();
+                m.advance()?;
+                shown_log = 0;
+                continue;
             }
+            writeln!(out)?;
+            return Ok(());
         }
         if !v.human_to_move && !paused {
             // Nothing for a human to do: let the computers and dice go on.
@@ -281,15 +360,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             .to_move
             .map(|s| v.seats[s].name.clone())
             .unwrap_or_default();
-        if paused && !v.human_to_move {
-            write!(out, "(set-up: 'setup MOVE' or 'go') {who}'s move: ")?;
+        let prompt = if paused && !v.human_to_move {
+            format!("(set-up: 'setup MOVE' or 'go') {who}'s move: ")
         } else {
-            write!(out, "{who}'s move: ")?;
-        }
-        out.flush()?;
-        let line = match lines.next() {
-            Some(Ok(l)) => l,
-            Some(Err(e)) => bail!("cannot read input: {e}"),
+            format!("{who}'s move: ")
+        };
+        let line = match input.read(&mut out, &prompt)? {
+            Some(l) => l,
             None => {
                 writeln!(out, "\nEnd of input: bye.")?;
                 return Ok(());
@@ -340,9 +417,22 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 Ok(_) => paused = true,
                 Err(e) => writeln!(out, "Try again: {e}.")?,
             },
-            "hint" => hint(&mut out, m.as_ref())?,
+            "hint" => {
+                if let Ok(handle) = build(&v.game, &v.variant) {
+                    prepare(handle.as_ref(), &v.title);
+                }
+                hint(&mut out, m.as_ref())?
+            }
+            "rules" => rules(&mut out, &v.game, &v.variant)?,
             "resign" => {
                 m.resign()?;
+            }
+            // Seed 004: "you can also force a win by entering 'win', although this
+            // is cheating except when used by authorized testers".
+            "win" => {
+                if let Err(e) = m.declare_win() {
+                    writeln!(out, "Try again: {e}.")?;
+                }
             }
             _ if lower.starts_with("save ") => {
                 let path = PathBuf::from(cmd[5..].trim());
@@ -363,8 +453,22 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 )?,
             },
         }
-        let _ = interactive;
     }
+}
+
+/// Refuses a saved game of another game than the one named on the command line.
+fn same_game(asked: &str, saved: &str, what: &str) -> Result<()> {
+    let asked_entry = tabula_engine::find(asked).ok().map(|e| e.name);
+    if asked_entry != Some(saved) && asked != saved {
+        bail!("{what} is a game of {saved}, not {asked}: run `tabula play {saved} --resume …`");
+    }
+    Ok(())
+}
+
+fn rules(out: &mut impl Write, game: &str, variant: &str) -> Result<()> {
+    let text = build(game, variant)?.rules();
+    write!(out, "{}", crate::commands::markdown_for_terminal(&text))?;
+    Ok(())
 }
 
 fn example(v: &MatchView) -> String {
@@ -375,6 +479,14 @@ fn example(v: &MatchView) -> String {
 }
 
 fn tally_line(v: &MatchView) -> String {
+    // A puzzle has no Cat: it is solved or not.
+    if v.seats.len() == 1 {
+        return format!(
+            "Games: {} played, {} solved",
+            v.tally.games,
+            v.tally.wins.first().copied().unwrap_or(0)
+        );
+    }
     let parts: Vec<String> = v
         .seats
         .iter()
@@ -400,6 +512,11 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     writeln!(out, "  resign   give up this game")?;
     writeln!(
         out,
+        "  win      declare that you win (seed 004's command for testers; the other side loses)"
+    )?;
+    writeln!(out, "  rules    the rules of the game and its notation")?;
+    writeln!(
+        out,
         "  new      start a new game (also 'reset': back to the start)"
     )?;
     writeln!(
@@ -414,59 +531,9 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     Ok(())
 }
 
-/// The game's own analysis as readable lines: `rule` first, then one line per
-/// field, moves listed by their notation.
-fn write_analysis(out: &mut impl Write, extra: &serde_json::Value) -> Result<()> {
-    use serde_json::Value;
-    fn brief(v: &Value) -> String {
-        match v {
-            Value::String(s) => s.clone(),
-            Value::Array(items) if items.is_empty() => "none".into(),
-            Value::Array(items) => items.iter().map(brief).collect::<Vec<_>>().join(", "),
-            Value::Object(o) => match (o.get("move"), o.get("reason")) {
-                (Some(m), Some(r)) => format!("{} ({})", brief(m), brief(r)),
-                (Some(m), None) => brief(m),
-                _ => Value::Object(o.clone()).to_string(),
-            },
-            other => other.to_string(),
-        }
-    }
-    let Some(fields) = extra.as_object() else {
-        writeln!(out, "Analysis: {}", brief(extra))?;
-        return Ok(());
-    };
-    if let Some(rule) = fields.get("rule") {
-        writeln!(out, "{}", brief(rule))?;
-    }
-    let shown =
-        |(k, v): &(&String, &Value)| !matches!(k.as_str(), "rule" | "seconds") && !v.is_null();
-    for (key, value) in fields.iter().filter(shown) {
-        writeln!(out, "  {}: {}", key.replace('_', " "), brief(value))?;
-    }
-    Ok(())
-}
-
 fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
     match m.hint() {
-        Ok(h) => {
-            if let Some(extra) = h.get("extra") {
-                write_analysis(out, extra)?;
-            }
-            if let Some(moves) = h["moves"].as_array() {
-                for mv in moves {
-                    match mv.get("value").and_then(|v| v.as_str()) {
-                        Some(val) => writeln!(
-                            out,
-                            "  {:<10} {:<5} (remoteness {})",
-                            mv["move"].as_str().unwrap_or(""),
-                            val,
-                            mv["remoteness"]
-                        )?,
-                        None => writeln!(out, "  {}", mv["move"].as_str().unwrap_or(""))?,
-                    }
-                }
-            }
-        }
+        Ok(h) => write!(out, "{}", report::analysis_text(&h, false))?,
         Err(e) => writeln!(out, "No hint: {e}")?,
     }
     Ok(())

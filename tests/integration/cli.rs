@@ -4,14 +4,14 @@ use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn tabula(args: &[&str]) -> Output {
+pub(crate) fn tabula(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
         .output()
         .expect("tabula runs")
 }
 
-fn json(args: &[&str]) -> Value {
+pub(crate) fn json(args: &[&str]) -> Value {
     let out = tabula(args);
     assert!(
         out.status.success(),
@@ -21,7 +21,7 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("valid JSON")
 }
 
-fn assert_success(out: &Output) {
+pub(crate) fn assert_success(out: &Output) {
     assert!(
         out.status.success(),
         "{}",
@@ -29,7 +29,7 @@ fn assert_success(out: &Output) {
     );
 }
 
-fn play(args: &[&str], input: &str) -> (Output, String) {
+pub(crate) fn play(args: &[&str], input: &str) -> (Output, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .arg("play")
         .args(args)

@@ -20,8 +20,9 @@ impl ParseError {
 /// A move that cannot be played in the current position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
-    /// The text is not a move of this game at all.
-    #[error("cannot read move: {0}")]
+    /// The text is not a move of this game at all. The message says "cannot read
+    /// move" once, whether or not the game's own message already does.
+    #[error("{}", parse_message(.0))]
     Parse(#[from] ParseError),
     /// The move is well formed but the rules forbid it here.
     #[error("illegal move {mv}: {reason}")]
@@ -37,6 +38,14 @@ pub enum MoveError {
     /// It is not a player's turn (dice must be rolled first) or not this player's.
     #[error("not your turn: {0}")]
     NotYourTurn(String),
+}
+
+fn parse_message(e: &ParseError) -> String {
+    if e.message.starts_with("cannot read move") {
+        e.message.clone()
+    } else {
+        format!("cannot read move: {}", e.message)
+    }
 }
 
 /// Variant options that do not describe a playable game.

@@ -105,18 +105,32 @@ fn records_replay_exactly_including_dice() {
 }
 
 #[test]
-fn undo_depth_below_two_is_refused() {
-    let e = build("tictactoe", "")
-        .unwrap()
-        .new_match(MatchConfig {
+fn one_undo_depth_limit_from_0_to_max() {
+    let start = |d| {
+        build("tictactoe", "").unwrap().new_match(MatchConfig {
             players: vec![],
             seed: 1,
             position: None,
-            undo_depth: Some(1),
+            undo_depth: Some(d),
         })
+    };
+    let e = start(tabula_engine::MAX_UNDO_DEPTH + 1)
         .err()
         .expect("refused");
-    assert!(e.to_string().contains("at least 2"));
+    assert!(e.to_string().contains("from 0 to 1000"), "{e}");
+    assert!(tabula_engine::check_undo_depth(Some(1001)).is_err());
+    assert!(tabula_engine::check_undo_depth(None).is_ok());
+    assert!(start(tabula_engine::MAX_UNDO_DEPTH).is_ok());
+    // Depth 0: undo is off.
+    let mut m = start(0).unwrap();
+    m.play("5").unwrap();
+    assert!(!m.undo());
+    // Depth 1: one move back, not two.
+    let mut m = start(1).unwrap();
+    m.play("5").unwrap();
+    m.play("1").unwrap();
+    assert!(m.undo());
+    assert!(!m.undo());
 }
 
 #[test]

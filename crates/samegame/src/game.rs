@@ -214,16 +214,19 @@ impl Game for SameGame {
                 state.width() - 1
             )));
         }
-        let g = self
-            .removable(
-                state,
-                Click {
-                    row: r as u8,
-                    col: c as u8,
-                },
-            )
-            .map_err(ParseError::new)?;
-        Ok(Self::click_of(state, &g))
+        self.removable(
+            state,
+            Click {
+                row: r as u8,
+                col: c as u8,
+            },
+        )
+        .map_err(ParseError::new)?;
+        // The cell the user typed, not the group's representative: the log shows what was typed.
+        Ok(Click {
+            row: r as u8,
+            col: c as u8,
+        })
     }
 
     fn format_move(&self, _state: &Board, mv: Click) -> String {
@@ -405,6 +408,7 @@ fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
 }
 
 impl Registered for SameGame {
+    const RULES: &'static str = include_str!("../../../docs/games/samegame.md");
     const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame";
     const SUMMARY: &'static str =

@@ -187,8 +187,8 @@ proptest! {
     }
 
     /// Random playouts through legal_moves: each legal move is accepted by
-    /// try_play, removes at least two blocks, and parse_move maps every block of
-    /// the group to the same move.
+    /// try_play, removes at least two blocks, and every block of the group, typed,
+    /// is read as that cell and removes the same group.
     #[test]
     fn legal_playouts(w in 2usize..16, h in 2usize..16, colours in 2u8..7, seed in 0u64..1_000_000) {
         let g = game(&format!("size={w}x{h},colours={colours},seed={seed}"));
@@ -210,7 +210,12 @@ proptest! {
             let mut group_cells = 0;
             for cell in view.cells.iter().filter(|c| c.mark.as_deref() == Some(mark.as_str())) {
                 let (r, c) = (cell.id as usize / state.width(), cell.id as usize % state.width());
-                prop_assert_eq!(g.parse_move(&state, &format!("{r} {c}")).unwrap(), m);
+                let typed = g.parse_move(&state, &format!("{r} {c}")).unwrap();
+                prop_assert_eq!(typed, Click { row: r as u8, col: c as u8 });
+                let (mut a, mut b) = (state.clone(), state.clone());
+                g.try_play(&mut a, typed).unwrap();
+                g.try_play(&mut b, m).unwrap();
+                prop_assert_eq!(a, b);
                 group_cells += 1;
             }
             prop_assert!(group_cells >= 2);
@@ -248,7 +253,7 @@ fn game_over_outcomes() {
     let mut s = g.parse_position("11/22").unwrap();
     assert_eq!(g.turn(&s), Turn::Move(0));
     let m = g.parse_move(&s, "1 1").unwrap();
-    assert_eq!(m, Click { row: 1, col: 0 });
+    assert_eq!(m, Click { row: 1, col: 1 });
     g.try_play(&mut s, m).unwrap();
     let m = g.parse_move(&s, "1 0").unwrap();
     g.try_play(&mut s, m).unwrap();
@@ -276,11 +281,23 @@ fn move_notation() {
     let s = g.parse_position("12.\n112\n312").unwrap();
     // The 1s form one group whose canonical block is the bottom of column 0? No:
     // column 0 holds 1 (top), 1, 3 (bottom), so the lowest 1 of column 0 is row 1.
-    let m = g.parse_move(&s, "0 0").unwrap();
+    // A typed cell is kept as typed (the log shows it); every cell of the group
+    // removes the same group.
+    let m = g.parse_move(&s, "1,0").unwrap();
     assert_eq!(m, Click { row: 1, col: 0 });
-    assert_eq!(g.parse_move(&s, "(1, 1)").unwrap(), m);
-    assert_eq!(g.parse_move(&s, "1,0").unwrap(), m);
     assert_eq!(g.format_move(&s, m), "1 0");
+    let mut after = s.clone();
+    g.try_play(&mut after, m).unwrap();
+    for typed in ["0 0", "(1, 1)", "1,0"] {
+        let t = g.parse_move(&s, typed).unwrap();
+        let mut other = s.clone();
+        g.try_play(&mut other, t).unwrap();
+        assert_eq!(other, after, "{typed}");
+    }
+    assert_eq!(
+        g.parse_move(&s, "(1, 1)").unwrap(),
+        Click { row: 1, col: 1 }
+    );
     assert!(g
         .parse_move(&s, "2 0")
         .unwrap_err()

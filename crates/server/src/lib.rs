@@ -120,6 +120,10 @@ pub fn run(addr: &str, db: Option<PathBuf>) -> anyhow::Result<()> {
     let addr: SocketAddr = addr
         .parse()
         .with_context(|| format!("bad address '{addr}': expected e.g. 127.0.0.1:8080"))?;
+    // Listen first: a busy port is refused before any database file is created.
+    let std_listener =
+        std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    std_listener.set_nonblocking(true)?;
     let store = match &db {
         Some(p) => Store::open(p),
         None => Store::open_default(),
@@ -130,8 +134,8 @@ pub fn run(addr: &str, db: Option<PathBuf>) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on {addr}"))?;
+        let listener = tokio::net::TcpListener::from_std(std_listener)
+            .with_context(|| format!("cannot listen on {addr}"))?;
         let local = listener.local_addr()?;
         eprintln!("tabula: database {}", store.path().display());
         eprintln!("tabula: serving http://{local}/");

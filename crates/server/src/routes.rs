@@ -20,14 +20,12 @@ type ApiResult<T> = Result<T, ApiError>;
 const MAX_POSITION: usize = 16 * 1024;
 /// Longest variant text.
 const MAX_VARIANT: usize = 1000;
-/// Deepest undo queue that can be asked for.
-const MAX_UNDO_DEPTH: u64 = 100_000;
-
 pub fn api() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/games", get(list_games))
         .route("/api/games/{name}", get(game_info))
         .route("/api/games/{name}/view", get(position_view))
+        .route("/api/games/{name}/rules", get(game_rules))
         .route("/api/sessions", post(create_session))
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/moves", post(play_move))
@@ -104,6 +102,21 @@ async fn game_info(Path(name): Path<String>, Query(q): Query<VariantQuery>) -> A
     blocking(move || Ok(Json(build(&name, &q.variant)?.info()).into_response())).await
 }
 
+/// The game's rules for players, from its page in docs/games: `{game, title, markdown}`.
+async fn game_rules(Path(name): Path<String>) -> ApiResult<Response> {
+    blocking(move || {
+        let handle = build(&name, "")?;
+        let info = handle.info();
+        Ok(Json(serde_json::json!({
+            "game": info.name,
+            "title": info.title,
+            "markdown": handle.rules(),
+        }))
+        .into_response())
+    })
+    .await
+}
+
 #[derive(Deserialize)]
 struct PositionQuery {
     #[serde(default)]
@@ -137,6 +150,7 @@ async fn position_view(
             resigned: None,
             tally: Default::default(),
             learned: Vec::new(),
+            current: None,
         };
         let m = game.resume(&record)?;
         Ok(Json(json!({ "view": m.view().view })).into_response())
@@ -179,9 +193,13 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
             "the position text is longer than {MAX_POSITION} bytes"
         )));
     }
-    if req.undo_depth.is_some_and(|d| d > MAX_UNDO_DEPTH) {
+    if req
+        .undo_depth
+        .is_some_and(|d| d > tabula_engine::MAX_UNDO_DEPTH as u64)
+    {
         return Err(ApiError::bad_request(format!(
-            "undo_depth must be at most {MAX_UNDO_DEPTH} (or null: no limit)"
+            "undo_depth must be from 0 to {} (or null: no limit)",
+            tabula_engine::MAX_UNDO_DEPTH
         )));
     }
     let config = MatchConfig {

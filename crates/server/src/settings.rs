@@ -3,7 +3,7 @@
 //! | key | type |
 //! | --- | --- |
 //! | `ai_level` | integer 0..=100 |
-//! | `undo_depth` | integer 0..=1000, or null (no limit) |
+//! | `undo_depth` | integer 0..=1000 (`tabula_engine::MAX_UNDO_DEPTH`), or null (no limit) |
 //! | `legend` | bool (square numbers / coordinates shown) |
 //! | `hints` | bool |
 //! | `animations` | bool |
@@ -77,7 +77,8 @@ pub fn validate(game: &str, settings: &Json) -> Result<(), ApiError> {
     for (key, v) in obj {
         let problem: Option<String> = match key.as_str() {
             "ai_level" => (!int_in(v, 0, 100)).then(|| "an integer from 0 to 100".into()),
-            "undo_depth" => (!(v.is_null() || int_in(v, 0, 1000))).then(|| "an integer from 0 to 1000, or null".into()),
+            "undo_depth" => (!(v.is_null() || int_in(v, 0, tabula_engine::MAX_UNDO_DEPTH as i64)))
+                .then(|| format!("an integer from 0 to {}, or null", tabula_engine::MAX_UNDO_DEPTH)),
             "legend" | "hints" | "animations" | "sound" => (!v.is_boolean()).then(|| "true or false".into()),
             "colours" | "board_colours" => (!colour_map(v))
                 .then(|| "an object of at most 32 names to colours (#rrggbb or a colour name)".into()),
