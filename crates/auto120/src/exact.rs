@@ -311,6 +311,9 @@ pub struct SolveStats {
     pub tolerance: f64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// CPU seconds of this process during the solve, all threads (Linux), which
+    /// tells the solver's cost apart from other load on a shared machine.
+    pub cpu_seconds: Option<f64>,
     /// Bytes of the value and move tables at their largest.
     pub peak_table_bytes: u64,
     /// Bytes kept after solving (4-byte values and the move tables).
@@ -480,6 +483,7 @@ pub fn solve_with(
         });
     }
     let started = Instant::now();
+    let cpu_start = cpu_seconds();
     let sets: Vec<Sets> = (1..=n).into_par_iter().map(Sets::build).collect();
     let sets_bytes: u64 = (1..=n).map(Sets::bytes).sum();
     let mut solver = Solver {
@@ -614,6 +618,7 @@ pub fn solve_with(
         layers: layers_done,
         tolerance,
         seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu_start.zip(cpu_seconds()).map(|(a, b)| b - a),
         peak_table_bytes: peak,
         table_bytes: est.table_bytes,
         threads: rayon::current_num_threads(),
@@ -813,6 +818,14 @@ pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveE
     Ok(s)
 }
 
+/// CPU time of this process so far, all threads (Linux `/proc/self/stat`).
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 /// Peak resident memory of this process (Linux `VmHWM`), in bytes.
 pub fn peak_rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -825,10 +838,11 @@ pub fn peak_rss_bytes() -> Option<u64> {
 pub fn error_text(markers: usize, e: &SolveError) -> String {
     match e {
         SolveError::Memory { needed, budget } => format!(
-            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; raise the memory limit on a machine that has that much (docs/games/auto120.md gives times and sizes)",
+            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; on a machine with that much memory allow it with --max-memory {}G (docs/games/auto120.md gives times and sizes)",
             gib(*needed),
             gib(estimate(markers).table_bytes),
-            gib(*budget)
+            gib(*budget),
+            needed.div_ceil(1 << 30) + 1
         ),
         SolveError::Stopped => "the solve was stopped before it converged".into(),
     }
@@ -873,6 +887,7 @@ pub fn report_json(
         "sweeps": st.sweeps,
         "tolerance": st.tolerance,
         "seconds": st.seconds,
+        "cpu_seconds": st.cpu_seconds,
         "threads": st.threads,
         "peak_memory_bytes": peak_rss_bytes(),
         "peak_table_bytes": st.peak_table_bytes,
@@ -929,6 +944,16 @@ mod tests {
     #[test]
     fn refuses_beyond_the_memory_budget() {
         let r = solve(3, 1e-9, 100_000_000, &|| false, &|_| {});
-        assert!(matches!(r, Err(SolveError::Memory { .. })));
+        let Err(e) = r else {
+            panic!("3 markers need more than 100 MB")
+        };
+        assert!(matches!(e, SolveError::Memory { .. }));
+        let text = error_text(3, &e);
+        assert!(
+            text.contains("545 MiB") && text.contains("95 MiB allowed"),
+            "{text}"
+        );
+        let e4 = solve(4, 1e-9, 1 << 30, &|| false, &|_| {}).err().unwrap();
+        assert!(error_text(4, &e4).contains("50.4 GiB"));
     }
 }
