@@ -17,6 +17,13 @@ pub struct SearchLimits {
     pub time: Option<Duration>,
 }
 
+/// The longest a search may be asked to think about one move, in milliseconds.
+pub const MAX_MS: u64 = 10_000;
+
+/// Most positions the transposition table keeps (about 100 MB for small positions);
+/// beyond it the search goes on without storing more.
+pub const MAX_TABLE: usize = 1 << 20;
+
 impl Default for SearchLimits {
     fn default() -> Self {
         SearchLimits {
@@ -39,9 +46,13 @@ impl SearchLimits {
                 .map_err(|_| format!("'{v}' is not a whole number"))?;
             match k {
                 "depth" if (1..=64).contains(&n) => limits.depth = n as u32,
-                "ms" if (1..=600_000).contains(&n) => limits.time = Some(Duration::from_millis(n)),
+                "ms" if (1..=MAX_MS).contains(&n) => limits.time = Some(Duration::from_millis(n)),
                 "depth" => return Err("depth must be 1..=64".into()),
-                "ms" => return Err("ms must be 1..=600000".into()),
+                "ms" => {
+                    return Err(format!(
+                        "ms must be 1..={MAX_MS} (at most ten seconds a move)"
+                    ))
+                }
                 _ => return Err(format!("unknown option '{k}' (known: depth, ms)")),
             }
         }
@@ -233,6 +244,9 @@ impl<G: Game> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
+        if self.table.len() >= MAX_TABLE && !self.table.contains_key(state) {
+            return best_score;
+        }
         self.table.insert(
             state.clone(),
             Entry {

@@ -51,7 +51,7 @@ impl Expectimax {
         }
     }
 
-    /// Reads options `depth=N` (1..=64 plies) and/or `ms=T` (1..=600000 ms per
+    /// Reads options `depth=N` (1..=64 plies) and/or `ms=T` (1..=10000 ms per
     /// move), comma separated; empty means depth 3. With `ms` alone the depth is
     /// unlimited (64); with both, `depth` caps the deepening.
     pub fn from_options(options: &str) -> Result<Self, String> {
@@ -68,8 +68,13 @@ impl Expectimax {
             match k.trim() {
                 "depth" if (1..=MAX_DEPTH as u64).contains(&n) => depth = Some(n as u32),
                 "depth" => return Err(format!("expectimax depth must be 1 to {MAX_DEPTH}")),
-                "ms" if (1..=600_000).contains(&n) => ms = Some(n),
-                "ms" => return Err("expectimax ms must be 1 to 600000".into()),
+                "ms" if (1..=crate::alphabeta::MAX_MS).contains(&n) => ms = Some(n),
+                "ms" => {
+                    return Err(format!(
+                        "expectimax ms must be 1 to {} (at most ten seconds a move)",
+                        crate::alphabeta::MAX_MS
+                    ))
+                }
                 other => {
                     return Err(format!(
                         "unknown expectimax option '{other}' (expected depth or ms)"
@@ -215,7 +220,13 @@ impl<G: Game> Strategy<G> for Expectimax {
         let mut search = Search {
             game,
             root: seat,
-            deadline: self.time_limit.map(|t| started + t),
+            // A fixed depth still stops after the longest think a move may take.
+            deadline: Some(
+                started
+                    + self
+                        .time_limit
+                        .unwrap_or(Duration::from_millis(crate::alphabeta::MAX_MS)),
+            ),
             nodes: 0,
             timed_out: false,
             cut: false,

@@ -21,6 +21,24 @@ use tabula_core::{
 /// The most positions the generic solver will explore.
 pub const MAX_GENERIC_POSITIONS: usize = 30_000_000;
 
+/// Most legal moves the position a match starts from may have: every view and
+/// hint lists them all, and answers stay small (docs/API.md, "Limits").
+pub const MAX_PLAY_MOVES: usize = 5_000;
+
+/// Refuses a position with more than [`MAX_PLAY_MOVES`] legal moves.
+fn check_play_size<G: Game>(game: &G, state: &G::State) -> Result<(), EngineError> {
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    if moves.len() > MAX_PLAY_MOVES {
+        return Err(EngineError::Invalid(format!(
+            "this position has {} legal moves, too many to play here (at most {MAX_PLAY_MOVES}); \
+             analyze or solve it instead",
+            moves.len()
+        )));
+    }
+    Ok(())
+}
+
 /// What `tabula games` and `GET /api/games` show about a game.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameInfo {
@@ -495,6 +513,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             return Err(EngineError::Invalid(why));
         }
         let mut m = MatchImpl::new(self.clone(), config)?;
+        check_play_size(&self.game, m.state())?;
         m.advance()?;
         Ok(Box::new(m))
     }
@@ -507,7 +526,12 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
                 G::NAME
             )));
         }
-        Ok(Box::new(MatchImpl::replay(self.clone(), record)?))
+        if let Some(why) = self.game.play_limit() {
+            return Err(EngineError::Invalid(why));
+        }
+        let m = MatchImpl::replay(self.clone(), record)?;
+        check_play_size(&self.game, m.state())?;
+        Ok(Box::new(m))
     }
 
     fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {

@@ -17,7 +17,7 @@ mod rules;
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset};
 pub use matches::CurrentGame;
-pub use matches::{check_undo_depth, MAX_UNDO_DEPTH};
+pub use matches::{check_undo_depth, MAX_UNATTENDED_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use registry::{build, entry, find, registry, GameEntry};

@@ -264,6 +264,9 @@ pub(crate) struct MatchImpl<G: Registered> {
     start: G::State,
     /// states[i] is the position after i plies.
     states: Vec<G::State>,
+    /// How often each position of `states` occurs there (repetition draws are
+    /// counted as plies are played and taken back, never by rescanning).
+    seen: std::collections::HashMap<G::State, u32>,
     plies: Vec<Ply<G>>,
     redo: Vec<Unit<G>>,
     /// Units that may still be undone (bounded by the undo depth).
@@ -282,6 +285,10 @@ pub(crate) struct MatchImpl<G: Registered> {
 
 /// Stops a runaway computer-vs-computer game that no draw rule ends.
 const MAX_ADVANCE: usize = 100_000;
+
+/// A game no person plays in ends after this many plies: a draw (a puzzle: ended
+/// unsolved). Random players may otherwise never finish (Poggle, Northcott).
+pub const MAX_UNATTENDED_PLIES: usize = 20_000;
 
 impl<G: Registered> MatchImpl<G> {
     pub(crate) fn new(handle: Arc<Handle<G>>, config: MatchConfig) -> Result<Self, EngineError> {
@@ -338,6 +345,7 @@ impl<G: Registered> MatchImpl<G> {
             specs,
             players,
             states: vec![start.clone()],
+            seen: std::collections::HashMap::from([(start.clone(), 1)]),
             start,
             plies: Vec::new(),
             redo: Vec::new(),
@@ -413,7 +421,7 @@ impl<G: Registered> MatchImpl<G> {
         Ok(m)
     }
 
-    fn state(&self) -> &G::State {
+    pub(crate) fn state(&self) -> &G::State {
         self.states.last().expect("states always holds the start")
     }
 
@@ -428,10 +436,14 @@ impl<G: Registered> MatchImpl<G> {
     /// Draw by the game's play rules (repetition, no progress), if it applies now.
     fn rule_draw(&self) -> Option<String> {
         let rule = self.handle.game().play_draw_rule();
+        if self.over_ply_cap() {
+            return Some(format!(
+                "draw: {MAX_UNATTENDED_PLIES} plies without an end (the limit of games no person plays)"
+            ));
+        }
         if let Some(n) = rule.repetitions {
-            let now = self.state();
-            let seen = self.states.iter().filter(|s| *s == now).count();
-            if seen as u32 >= n {
+            let seen = self.seen.get(self.state()).copied().unwrap_or(0);
+            if seen >= n {
                 return Some(format!("draw by {n}-fold repetition"));
             }
         }
@@ -527,7 +539,7 @@ impl<G: Registered> MatchImpl<G> {
             seat,
             entry: entry.clone(),
         });
-        self.states.push(next);
+        self.push_state(next);
         entry
     }
 
@@ -606,13 +618,30 @@ impl<G: Registered> MatchImpl<G> {
         let mut next = self.state().clone();
         self.handle.game().play_unchecked(&mut next, ply.mv);
         self.plies.push(ply);
-        self.states.push(next);
+        self.push_state(next);
     }
 
     fn pop_ply(&mut self) -> Option<Ply<G>> {
         let ply = self.plies.pop()?;
-        self.states.pop();
+        if let Some(s) = self.states.pop() {
+            if let Some(n) = self.seen.get_mut(&s) {
+                *n -= 1;
+                if *n == 0 {
+                    self.seen.remove(&s);
+                }
+            }
+        }
         Some(ply)
+    }
+
+    fn push_state(&mut self, next: G::State) {
+        *self.seen.entry(next.clone()).or_insert(0) += 1;
+        self.states.push(next);
+    }
+
+    /// Plays alone (no person at any seat) beyond [`MAX_UNATTENDED_PLIES`].
+    fn over_ply_cap(&self) -> bool {
+        self.plies.len() >= MAX_UNATTENDED_PLIES && !self.has_human()
     }
 }
 
@@ -692,6 +721,9 @@ impl<G: Registered> Match for MatchImpl<G> {
             return t;
         }
         if self.rule_draw().is_some() {
+            if self.handle.game().seats().len() == 1 {
+                return Turn::Over(Outcome::Ended);
+            }
             return Turn::Over(Outcome::Draw);
         }
         t
@@ -853,6 +885,7 @@ impl<G: Registered> Match for MatchImpl<G> {
             (Some(_), _) | (None, Some(_)) => self.start.clone(),
             (None, None) => self.handle.game().initial_state(),
         };
+        self.seen = std::collections::HashMap::from([(self.states[0].clone(), 1)]);
         self.timing = CurrentGame {
             started_ms: now_ms(),
             ..CurrentGame::default()

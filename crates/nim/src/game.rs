@@ -10,6 +10,10 @@ use tabula_core::{
     Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
+/// Most counters (all heaps together) a variant may start with to be played: each
+/// counter is a cell of the board and a move of the lists the player sees.
+pub const MAX_PLAY_COUNTERS: u64 = 1_000;
+
 /// Most heaps a position may have.
 pub const MAX_HEAPS: usize = 64;
 /// Largest heap a position may hold (keeps the list of legal moves sane: at most
@@ -154,6 +158,16 @@ impl Registered for Nim {
                 help: "normal (taking the last counter wins) or misere (taking the last counter loses)",
             },
         ]
+    }
+
+    fn play_limit(&self) -> Option<String> {
+        let total: u64 = self.start.iter().map(|&h| h as u64).sum();
+        (total > MAX_PLAY_COUNTERS).then(|| {
+            format!(
+                "{total} counters are too many to play (at most {MAX_PLAY_COUNTERS}); \
+                 analyze or solve this variant instead"
+            )
+        })
     }
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {

@@ -16,7 +16,7 @@ use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tabula_core::Report;
+use tabula_core::{Budget, CancelFlag, Report};
 use tabula_engine::{build, DynGame};
 use tabula_store::LearnedKey;
 use tokio::sync::{watch, Semaphore};
@@ -27,6 +27,11 @@ pub const RUNNING: usize = 2;
 pub const QUEUED: usize = 16;
 /// Finished jobs are forgotten after this long.
 pub const KEEP_FINISHED: Duration = Duration::from_secs(3600);
+/// At most this many finished jobs are remembered (the oldest are forgotten first).
+pub const KEEP_FINISHED_JOBS: usize = 64;
+/// Largest job result kept and sent, in bytes of JSON: larger parts of a report are
+/// left out and named in `omitted` (the CLI gives the whole report).
+pub const MAX_RESULT: usize = 1 << 20;
 /// Most games a simulation or training job may play.
 pub const MAX_GAMES: u64 = 10_000_000;
 
@@ -54,6 +59,16 @@ pub struct Job {
     kind: String,
     status: watch::Sender<Status>,
     finished_at: Mutex<Option<Instant>>,
+    cancel: CancelFlag,
+}
+
+impl Job {
+    fn finish(&self, status: Status) {
+        if let Ok(mut t) = self.finished_at.lock() {
+            *t = Some(Instant::now());
+        }
+        self.status.send_replace(status);
+    }
 }
 
 /// Every job of this process.
@@ -85,16 +100,22 @@ impl Jobs {
             .ok_or_else(|| ApiError::not_found("no such job"))
     }
 
-    /// Forgets jobs that finished long ago.
+    /// Forgets jobs that finished long ago, and the oldest finished ones beyond
+    /// [`KEEP_FINISHED_JOBS`].
     pub fn forget_old(&self) {
         if let Ok(mut m) = self.map.lock() {
-            m.retain(|_, j| {
-                j.finished_at
-                    .lock()
-                    .ok()
-                    .and_then(|t| *t)
-                    .map_or(true, |t| t.elapsed() < KEEP_FINISHED)
-            });
+            let finished_at = |j: &Job| j.finished_at.lock().ok().and_then(|t| *t);
+            m.retain(|_, j| finished_at(j).map_or(true, |t| t.elapsed() < KEEP_FINISHED));
+            let mut done: Vec<(Instant, String)> = m
+                .iter()
+                .filter_map(|(id, j)| finished_at(j).map(|t| (t, id.clone())))
+                .collect();
+            if done.len() > KEEP_FINISHED_JOBS {
+                done.sort();
+                for (_, id) in &done[..done.len() - KEEP_FINISHED_JOBS] {
+                    m.remove(id);
+                }
+            }
         }
     }
 }
@@ -278,7 +299,7 @@ pub async fn create(
         Some(Json_::String(v)) if v.len() <= 1000 => v.clone(),
         Some(_) => return Err(ApiError::bad_request("'variant' must be a variant text")),
     };
-    let (game, work) = {
+    let (game, mut work) = {
         let kind = kind.clone();
         blocking(move || {
             let game = build(&game_name, &variant)?;
@@ -287,11 +308,17 @@ pub async fn create(
         })
         .await?
     };
+    let cancel = CancelFlag::new();
+    if let Work::Solve { request, .. } = &mut work {
+        // The server's memory limit (`--max-memory`) and this job's cancel flag.
+        request.budget = Budget::default().with_cancel(cancel.clone());
+    }
     let id = tabula_store::random_id();
     let job = Arc::new(Job {
         kind,
         status: watch::Sender::new(Status::Queued),
         finished_at: Mutex::new(None),
+        cancel,
     });
     {
         let mut map = st
@@ -311,22 +338,27 @@ pub async fn create(
         }
         map.insert(id.clone(), job.clone());
     }
+    st.jobs.forget_old();
     let slots = st.jobs.slots.clone();
     tokio::spawn(async move {
         let Ok(_permit) = slots.acquire_owned().await else {
             return;
         };
+        if job.cancel.is_cancelled() || job.status.borrow().finished() {
+            return;
+        }
         job.status.send_replace(Status::Running(0.0));
         let worker = job.clone();
         let outcome = blocking(move || run(&st, game.as_ref(), work, &worker)).await;
         let status = match outcome {
-            Ok(result) => Status::Done(result),
+            _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
+            Ok(mut result) => {
+                crate::limits::bound_json(&mut result, MAX_RESULT);
+                Status::Done(result)
+            }
             Err(e) => Status::Failed(e.message),
         };
-        if let Ok(mut t) = job.finished_at.lock() {
-            *t = Some(Instant::now());
-        }
-        job.status.send_replace(status);
+        job.finish(status);
     });
     Ok((StatusCode::ACCEPTED, Json(json!({ "job_id": id }))).into_response())
 }
@@ -419,6 +451,27 @@ fn status_json(id: &str, job: &Job) -> Json_ {
         }
     }
     out
+}
+
+/// `DELETE /api/jobs/{job_id}`: cancels a queued or running job (a solve stops at
+/// once; a simulation or training runs out but its result is dropped) and answers
+/// its status; a finished job is forgotten (204).
+pub async fn cancel(
+    State(st): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let job = st.jobs.get(&id)?;
+    if job.status.borrow().finished() {
+        if let Ok(mut m) = st.jobs.map.lock() {
+            m.remove(&id);
+        }
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
+    job.cancel.cancel();
+    if matches!(*job.status.borrow(), Status::Queued) {
+        job.finish(Status::Failed("cancelled".into()));
+    }
+    Ok((StatusCode::ACCEPTED, Json(status_json(&id, &job))).into_response())
 }
 
 /// `GET /api/jobs/{job_id}`: where a job is, without streaming.

@@ -201,8 +201,93 @@ impl<L: axum::serve::Listener> axum::serve::Listener for JsonErrorListener<L> {
     }
 }
 
+/// Keeps `value` under `max` bytes of JSON: while it is larger, the largest member
+/// that is not itself an object (an array, a string), at any depth, is replaced by
+/// `null` and its name added to its object's `omitted` list (with a `note`).
+pub fn bound_json(value: &mut serde_json::Value, max: usize) {
+    use serde_json::Value;
+    fn size(v: &Value) -> usize {
+        serde_json::to_vec(v).map_or(0, |b| b.len())
+    }
+    /// The path (object keys) of the largest member of any object, if it is large.
+    fn largest(v: &Value, path: &mut Vec<String>, best: &mut (usize, Vec<String>)) {
+        if let Value::Object(map) = v {
+            for (k, child) in map {
+                if k == "omitted" || k == "note" {
+                    continue;
+                }
+                path.push(k.clone());
+                if child.is_object() {
+                    // Look inside: leave out the large parts, not the whole report.
+                    largest(child, path, best);
+                } else {
+                    let n = size(child);
+                    if n > best.0 {
+                        *best = (n, path.clone());
+                    }
+                }
+                path.pop();
+            }
+        }
+    }
+    for _ in 0..64 {
+        if size(value) <= max {
+            return;
+        }
+        let mut best = (0, Vec::new());
+        largest(value, &mut Vec::new(), &mut best);
+        let Some((last, parents)) = best.1.split_last() else {
+            *value = serde_json::json!({
+                "omitted": ["everything"],
+                "note": format!("the answer was larger than {max} bytes")
+            });
+            return;
+        };
+        let mut at = &mut *value;
+        for k in parents {
+            at = &mut at[k.as_str()];
+        }
+        if let Value::Object(map) = at {
+            map.insert(last.clone(), Value::Null);
+            let omitted = map
+                .entry("omitted")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = omitted {
+                list.push(Value::String(last.clone()));
+            }
+            map.insert(
+                "note".into(),
+                Value::String(format!(
+                    "parts larger than the server sends ({max} bytes in all) were left out; \
+                     the command line gives the whole answer"
+                )),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn large_members_are_left_out_and_named() {
+        let mut v = serde_json::json!({
+            "solvable": true,
+            "report": {"presses": vec![1u8; 5000], "fewest": 12},
+            "rows": vec!["x"; 100],
+        });
+        bound_json(&mut v, 1000);
+        assert!(serde_json::to_vec(&v).unwrap().len() <= 1000, "{v}");
+        assert_eq!(v["solvable"], true);
+        assert_eq!(v["report"]["fewest"], 12);
+        assert!(v["report"]["presses"].is_null());
+        assert_eq!(v["report"]["omitted"], serde_json::json!(["presses"]));
+        // Small values are left alone.
+        let mut small = serde_json::json!({"a": [1, 2, 3]});
+        let before = small.clone();
+        bound_json(&mut small, 1000);
+        assert_eq!(small, before);
+    }
+
     use super::*;
 
     #[test]

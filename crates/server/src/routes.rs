@@ -49,7 +49,7 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/api/tallies", get(tallies))
         .route("/api/best/{game}", get(best))
         .route("/api/jobs", post(jobs::create))
-        .route("/api/jobs/{job_id}", get(jobs::status))
+        .route("/api/jobs/{job_id}", get(jobs::status).delete(jobs::cancel))
         .route("/api/jobs/{job_id}/events", get(jobs::events))
 }
 

@@ -151,3 +151,108 @@ fn undoing_a_finished_game_takes_it_from_the_players_who_played_it() {
         assert_eq!((wins, games), (json!([0, 0]), 0), "{tallies}");
     }
 }
+
+fn wait_for_job(s: &Server, id: &str) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let (st, v) = s.get(&format!("/api/jobs/{id}"));
+        assert_eq!(st, 200, "{v}");
+        if v["state"] == "done" || v["state"] == "error" {
+            return v;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "job {id} still {v}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn solve_jobs_beyond_the_memory_budget_fail_at_once() {
+    let s = Server::start();
+    for variant in ["", "size=128x32"] {
+        let (st, v) = s.post(
+            "/api/jobs",
+            &json!({"kind": "solve", "game": "northcott", "variant": variant}),
+        );
+        assert_eq!(st, 202, "{v}");
+        let done = wait_for_job(&s, v["job_id"].as_str().unwrap());
+        assert_eq!(done["state"], "error", "{done}");
+        assert!(
+            done["error"].as_str().unwrap().contains("memory limit"),
+            "{done}"
+        );
+    }
+}
+
+#[test]
+fn jobs_can_be_cancelled_queued_or_running() {
+    let s = Server::start();
+    // Two long solves take both slots; a third waits.
+    let long = json!({"kind": "solve", "game": "nim", "variant": "heaps=60-60-60", "cache": false});
+    let ids: Vec<String> = (0..3)
+        .map(|_| {
+            let (st, v) = s.post("/api/jobs", &long);
+            assert_eq!(st, 202, "{v}");
+            v["job_id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    for id in ids.iter().rev() {
+        let (st, v) = s.call("DELETE", &format!("/api/jobs/{id}"), None);
+        assert_eq!(st, 202, "{v}");
+    }
+    for id in &ids {
+        let v = wait_for_job(&s, id);
+        // A job that finished before its cancel arrived is done; the rest say so.
+        if v["state"] == "error" {
+            assert_eq!(v["error"], "cancelled", "{v}");
+        }
+    }
+    let (_, third) = s.get(&format!("/api/jobs/{}", ids[2]));
+    assert_eq!(third["state"], "error", "the queued job never ran: {third}");
+    // A finished job is forgotten by DELETE; an unknown one is 404.
+    assert_eq!(
+        s.call("DELETE", &format!("/api/jobs/{}", ids[2]), None).0,
+        204
+    );
+    assert_eq!(s.get(&format!("/api/jobs/{}", ids[2])).0, 404);
+    assert_eq!(s.call("DELETE", "/api/jobs/nothing", None).0, 404);
+}
+
+#[test]
+fn positions_too_large_to_play_are_refused_with_a_small_answer() {
+    let s = Server::start();
+    let heaps = vec!["65535"; 64].join("-");
+    let (st, v) = s.post(
+        "/api/sessions",
+        &json!({"game": "nim", "variant": format!("heaps={heaps}")}),
+    );
+    assert_eq!(st, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("too many"), "{v}");
+    // The same heaps as a start position of a small variant.
+    let (st, v) = s.post(
+        "/api/sessions",
+        &json!({"game": "nim", "position": vec!["65535"; 64].join(" ")}),
+    );
+    assert_eq!(st, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("legal moves"), "{v}");
+    // The largest boards that may be played answer within 1 MiB, hints too.
+    for (game, variant) in [
+        ("nim", "heaps=1000"),
+        ("northcott", "size=128x32"),
+        ("poggle", "size=30"),
+    ] {
+        let (st, v) = s.post("/api/sessions", &json!({"game": game, "variant": variant}));
+        assert_eq!(st, 201, "{game} {variant}: {v}");
+        assert!(
+            v.to_string().len() < 1 << 20,
+            "{game} {variant}: {} bytes",
+            v.to_string().len()
+        );
+        let id = v["id"].as_str().unwrap();
+        let (st, hint) = s.get(&format!("/api/sessions/{id}/hint"));
+        assert_eq!(st, 200, "{hint}");
+        assert!(hint.to_string().len() < 1 << 20, "{game} {variant} hint");
+    }
+}

@@ -1,0 +1,89 @@
+//! Actual play always ends: repetition is counted as plies come and go, and games no
+//! person plays stop at the ply cap.
+
+use tabula_core::{Outcome, Turn};
+use tabula_engine::{build, Match, MatchConfig, MAX_UNATTENDED_PLIES};
+
+fn start(game: &str, variant: &str, players: &[&str]) -> Box<dyn Match> {
+    build(game, variant)
+        .unwrap()
+        .new_match(MatchConfig {
+            players: players.iter().map(|s| s.to_string()).collect(),
+            seed: 9,
+            position: None,
+            undo_depth: None,
+        })
+        .unwrap()
+}
+
+/// Plays the legal move touching exactly `cells`.
+fn play_cells(m: &mut Box<dyn Match>, cells: [u32; 2]) {
+    let mv = m
+        .view()
+        .legal_moves
+        .into_iter()
+        .find(|i| i.cells == cells)
+        .unwrap_or_else(|| panic!("no move {cells:?}"))
+        .mv;
+    m.play(&mv).unwrap();
+}
+
+#[test]
+fn threefold_repetition_counts_plies_taken_back_and_played_again() {
+    let mut m = start("northcott", "", &["human", "human"]);
+    // Row 1: O steps right and back, X steps left and back; twice more makes the
+    // start's third occurrence.
+    for round in 0..2 {
+        for cells in [[0, 1], [15, 14], [1, 0], [14, 15]] {
+            assert!(matches!(m.turn(), Turn::Move(_)), "round {round}");
+            play_cells(&mut m, cells);
+        }
+    }
+    assert_eq!(m.turn(), Turn::Over(Outcome::Draw));
+    assert!(m.view().result.unwrap().contains("repetition"));
+    // One ply back: only two occurrences, the game goes on; again: a draw again.
+    assert!(m.undo());
+    assert!(matches!(m.turn(), Turn::Move(_)));
+    assert!(m.redo());
+    assert_eq!(m.turn(), Turn::Over(Outcome::Draw));
+    // A new game forgets the old one's positions.
+    m.new_game();
+    assert!(matches!(m.turn(), Turn::Move(_)));
+    for cells in [[0, 1], [15, 14], [1, 0], [14, 15]] {
+        play_cells(&mut m, cells);
+    }
+    assert!(
+        matches!(m.turn(), Turn::Move(_)),
+        "only the second occurrence"
+    );
+}
+
+fn run_alone(m: &mut Box<dyn Match>) -> usize {
+    let mut plies = 0;
+    while m.step().unwrap().is_some() {
+        plies += 1;
+        assert!(plies <= MAX_UNATTENDED_PLIES, "the game went past the cap");
+    }
+    plies
+}
+
+#[test]
+fn games_no_person_plays_always_end() {
+    // Random Poggle almost never solves a 6x6 board: it stops at the cap, unsolved.
+    let mut m = start("poggle", "size=6,colours=3", &["random"]);
+    let plies = run_alone(&mut m);
+    assert!(m.turn().is_over());
+    if plies == MAX_UNATTENDED_PLIES {
+        assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
+        assert!(m.view().result.is_some());
+    }
+    // Random Northcott without the repetition rule: ends by a win or the cap.
+    let mut m = start("northcott", "repetition=0", &["random", "random"]);
+    let plies = run_alone(&mut m);
+    assert!(m.turn().is_over());
+    assert!(plies <= MAX_UNATTENDED_PLIES);
+    if plies == MAX_UNATTENDED_PLIES {
+        assert_eq!(m.turn(), Turn::Over(Outcome::Draw));
+        assert!(m.view().result.unwrap().contains("plies"));
+    }
+}
