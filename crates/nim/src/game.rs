@@ -313,6 +313,20 @@ impl Game for Nim {
         true
     }
 
+    fn position_bound(&self, start: &NimState) -> Option<u64> {
+        Some(
+            start
+                .heaps
+                .iter()
+                .fold(2u64, |n, &h| n.saturating_mul(h as u64 + 1)),
+        )
+    }
+
+    fn state_heap_bytes(&self, state: &NimState) -> usize {
+        // The heaps' allocation, with the allocator's own bookkeeping.
+        (state.heaps.len() * 4).next_multiple_of(16) + 16
+    }
+
     fn is_small(&self) -> bool {
         // Reachable positions: every heap at any size up to its start, either seat to move.
         let mut count: u64 = 2;
@@ -328,20 +342,6 @@ impl Game for Nim {
         if good {
             0.9
         } else {
-    fn position_bound(&self, start: &NimState) -> Option<u64> {
-        Some(
-            start
-                .heaps
-                .iter()
-                .fold(2u64, |n, &h| n.saturating_mul(h as u64 + 1)),
-        )
-    }
-
-    fn state_heap_bytes(&self, state: &NimState) -> usize {
-        // The heaps' allocation, with the allocator's own bookkeeping.
-        (state.heaps.len() * 4).next_multiple_of(16) + 16
-    }
-
             -0.9
         }
     }
