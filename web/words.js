@@ -73,7 +73,15 @@ export function extraSentences(game, extra, { cellOfMove } = {}) {
   if (!extra || typeof extra !== 'object') return [];
   const out = [];
   if (game === 'auto120') {
-    for (const b of extra.best_moves || []) {
+    const exact = extra.exact || {};
+    const exactMoves = Array.isArray(exact.moves) ? exact.moves : [];
+    for (const b of exactMoves) {
+      if (typeof b.win_probability === 'number') out.push(`${cap(b.move)}: exactly ${pct(b.win_probability)} chance to win with perfect play.`);
+    }
+    if (!exactMoves.length && typeof exact.win_probability === 'number') {
+      out.push(`With perfect play from here, the player to roll wins ${pct(exact.win_probability)} of the time.`);
+    }
+    for (const b of exactMoves.length ? [] : extra.best_moves || []) {
       if (typeof b.win_probability === 'number') out.push(`${cap(b.move)}: about ${pct(b.win_probability)} chance to win with best play.`);
     }
     if (Array.isArray(extra.solo_expected_turns)) {
