@@ -284,6 +284,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
         out,
         "Type a move, or: moves, hint, undo, redo, resign, new, rules, save FILE, help, quit."
     )?;
+    // Each game has its own notation: say it once, with a move of this position.
+    if let Some(first) = v.legal_moves.first() {
+        writeln!(
+            out,
+            "Moves are written like '{}' ('moves' lists them, 'rules' explains the notation).",
+            first.mv
+        )?;
+    }
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
     // After a set-up move (seed 002's Ctrl+click) the computer waits for `go`.

@@ -290,8 +290,16 @@ fn rules_come_from_the_game_pages() {
         !t.contains("## ") && !t.contains("**"),
         "raw Markdown:\n{t}"
     );
-    let (_, t) = play(&["hexapawn"], "rules\nquit\n");
+    let (_, t) = play(&["hexapawn"], "rules\nmoves\nquit\n");
     assert!(t.contains("Notation"), "{t}");
+    // Each game says its notation once, with a legal move of the start.
+    let example = t
+        .split("Moves are written like '")
+        .nth(1)
+        .and_then(|r| r.split('\'').next())
+        .unwrap_or_else(|| panic!("no notation line: {t}"));
+    let legal = t.split("Legal moves: ").nth(1).unwrap().lines().next().unwrap();
+    assert!(legal.split(", ").any(|m| m == example), "{example} not in {legal}");
     let out = tabula(&["rules", "chess"]);
     assert_eq!(out.status.code(), Some(2));
 }
