@@ -471,6 +471,65 @@ mod tests {
     }
 
     #[test]
+    fn solve_report_solves_small_variants_and_refuses_four_markers() {
+        let one = Auto120::with_markers(1);
+        let v = one
+            .solve_report(&Report::default(), &|_| {})
+            .unwrap()
+            .unwrap();
+        for key in [
+            "positions",
+            "first_mover_wins",
+            "sweeps",
+            "seconds",
+            "peak_table_bytes",
+        ] {
+            assert!(v.get(key).is_some(), "{key}");
+        }
+        assert!((v["first_mover_wins"].as_f64().unwrap() - 0.504114066).abs() < 1e-9);
+        assert_eq!(v["positions"], 1191);
+        // A position's exact value and its moves.
+        let at = Report {
+            position: Some("20/4:1r6".into()),
+            ..Report::default()
+        };
+        let v = one.solve_report(&at, &|_| {}).unwrap().unwrap();
+        assert_eq!(v["moves"][0]["win_probability"], 1.0);
+        let bad = Report {
+            position: Some("7/1:1".into()),
+            ..Report::default()
+        };
+        assert!(one.solve_report(&bad, &|_| {}).unwrap().is_err());
+        // The seed's game does not fit the default budget: refused before any work.
+        let e = Auto120::default()
+            .solve_report(&Report::default(), &|_| {})
+            .unwrap()
+            .unwrap_err();
+        assert!(e.contains("GiB") && e.contains("--max-memory"), "{e}");
+    }
+
+    #[test]
+    fn analysis_gives_exact_chances_for_small_variants() {
+        let two = Auto120::with_markers(2);
+        let s = two.parse_position("4,1/6,1:1r5").unwrap();
+        let extra = two.analysis_extra(&s).unwrap();
+        let moves = extra["exact"]["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 2);
+        let p: Vec<f64> = moves
+            .iter()
+            .map(|m| m["win_probability"].as_f64().unwrap())
+            .collect();
+        assert!(p[0] >= p[1] && p[0] > 0.5 && p[1] < 1.0, "{p:?}");
+        assert_eq!(extra["exact"]["win_probability"].as_f64(), Some(p[0]));
+        // Four markers: no exact table unless this process already solved one.
+        let four = Auto120::default();
+        let s = four.parse_position("4,1,1,1/6,1,1,1:1r5").unwrap();
+        assert!(four.analysis_extra(&s).unwrap().get("exact").is_none());
+        assert!(two.custom_player("optimal", "", 1).is_some());
+        assert!(four.custom_player("optimal", "", 1).is_none());
+    }
+
+    #[test]
     fn evaluate_is_bounded_and_antisymmetric() {
         let g = Auto120::default();
         for text in [
