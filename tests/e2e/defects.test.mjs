@@ -24,7 +24,12 @@ const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
 
 async function open(page, path) {
   await page.goto(`${BASE}${path}`);
-  await waitForBoard(page);
+  try {
+    await waitForBoard(page);
+  } catch (e) {
+    const toasts = await page.locator('.toast').allTextContents();
+    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
+  }
 }
 
 /// A fresh game of `name` with the given players, opened in the page by its session.
@@ -239,7 +244,10 @@ test('8: hints read as words for SameGame, Poggle and Auto120', async () => {
     }
     const t0 = Date.now();
     await page.click('.board-actions button:has-text("Hint")');
-    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.hint-list').textContent), words.source, { timeout: 20_000 });
+    await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('.hint-list').textContent), words.source, { timeout: 45_000 })
+      .catch(async (e) => {
+        throw new Error(`${game}: ${e.message}; the hint says: ${await page.locator('.hint-list').textContent()}; ${page.pageErrors.join('; ')}`);
+      });
     timings[`hint_${game}_ms`] = Date.now() - t0;
     const text = await page.locator('.hint-list').textContent();
     assert.doesNotMatch(text, /\[|\]|null|seconds|\d\.\d{5}/, `${game}: ${text}`);

@@ -1,0 +1,220 @@
+// The side panel's cards: colours and undo depth, the legend, the tally, saved
+// games, the variant chooser and the share link.
+// Methods of the game page (mixed into GamePage).
+
+import * as API from './api.js';
+import { STYLED_MARKS, shade } from './render.js';
+import { h, toast, guarded, formatNumber, fill } from './ui.js';
+import { saveSettings, seatDefaults } from './settings.js';
+import { plain, colourName, parseVariant, cap } from './words.js';
+import { kindOf } from './players.js';
+
+export class PanelMethods {
+  /// A form built from the game's variant options, checked by the server before
+  /// a game of it starts (its error is shown here).
+  _variantChooser() {
+    const fields = new Map();
+    const err = h('p.form-error', { role: 'alert', hidden: true });
+    const rows = this.info.options.map((o) => {
+      const input = h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
+      fields.set(o.name, input);
+      return h('label.field.option-field',
+        h('span', cap(o.name.replace(/_/g, ' '))),
+        input,
+        h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
+    });
+    const form = h('form.variant-form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const pairs = [];
+        for (const o of this.info.options) {
+          const v = fields.get(o.name).value.trim();
+          if (v && v !== String(o.default)) pairs.push(`${o.name}=${v}`);
+        }
+        const variant = pairs.join(',');
+        err.hidden = true;
+        try {
+          const info = await API.gameInfo(this.name, variant || undefined);
+          this.navigate(`/game/${this.name}${info.variant ? `?variant=${encodeURIComponent(info.variant)}` : ''}`);
+        } catch (ex) {
+          err.textContent = ex.message;
+          err.hidden = false;
+        }
+      },
+    }, ...rows, err, h('div.actions', h('button.btn', { type: 'submit' }, 'Play this variant'),
+      h('button.btn.btn-quiet', { type: 'button', onclick: () => this.navigate(`/game/${this.name}?variant=`) }, 'The usual game')));
+    form.sync = () => {
+      const now = new Map(parseVariant(this.info.variant));
+      for (const o of this.info.options) fields.get(o.name).value = now.get(o.name) ?? String(o.default);
+    };
+    return form;
+  }
+
+  async _share() {
+    const link = this.shareLink();
+    try {
+      await navigator.clipboard.writeText(link);
+      toast('A link to this game was copied.', 'success', 2500);
+    } catch {
+      toast(`Link to this game: ${link}`, 'info', 10000);
+    }
+  }
+
+  _coloursEditor() {
+    const rows = this.info.seats.map((seat, i) => {
+      const input = h('input', { type: 'color', value: this.settings.colours[i] || '#888888', 'aria-label': `Colour of ${seat}` });
+      input.addEventListener('input', () => {
+        this.settings.colours[i] = input.value;
+        this.board.recolour();
+        this._renderLegend();
+      });
+      input.addEventListener('change', () => this._persist());
+      return h('label.colour-row', input, h('span', seat));
+    });
+    const legendToggle = h('input', { type: 'checkbox', checked: this.settings.legend !== false });
+    legendToggle.addEventListener('change', () => {
+      this.settings.legend = legendToggle.checked;
+      this._renderLegend();
+      this._persist();
+    });
+    const reset = h('button.btn.btn-small.btn-quiet', {
+      type: 'button',
+      onclick: () => {
+        this.settings.colours = seatDefaults(this.info.seats);
+        rows.forEach((r, i) => (r.querySelector('input').value = this.settings.colours[i]));
+        this.board.recolour();
+        this._renderLegend();
+        this._persist();
+      },
+    }, 'Default colours');
+    const depths = [['', 'all of them'], ['1', '1'], ['2', '2'], ['5', '5'], ['10', '10'], ['0', 'none']];
+    const undo = h('select', { 'aria-label': 'Moves you can take back' },
+      ...depths.map(([v, t]) => h('option', { value: v, selected: String(this.settings.undo_depth ?? '') === v }, t)));
+    undo.addEventListener('change', () => {
+      this.settings.undo_depth = undo.value === '' ? null : Number(undo.value);
+      this._persist();
+      toast('The new limit applies from the next game.', 'info', 2500);
+    });
+    return h('div.colours', ...rows, h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
+      h('label.field', h('span', 'Moves you can take back'), undo));
+  }
+
+  _saveForm() {
+    const input = h('input.text', { type: 'text', placeholder: 'Name (optional)', maxlength: 60, 'aria-label': 'Name of the saved game' });
+    const form = h('form.save-form', {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const r = await guarded(() => API.save(this.id, input.value.trim() || undefined));
+        if (r) {
+          input.value = '';
+          toast('Game saved.', 'success', 2500);
+          this._refreshSaved();
+        }
+      },
+    }, input, h('button.btn', { type: 'submit' }, 'Save'));
+    return form;
+  }
+
+  async _persist() {
+    try {
+      await saveSettings(this.name, this.info.seats, this.settings);
+    } catch (e) {
+      toast(`Settings could not be saved: ${e.message}`);
+    }
+  }
+
+  _renderLegend() {
+    if (!this.mv) return;
+    this.legendEl.hidden = this.settings.legend === false;
+    const items = [];
+    if (!this.info.puzzle) {
+      this.mv.seats.forEach((s, i) => {
+        const colour = this.settings.colours[i] || '#888';
+        const who = s.player === 'human' ? 'you' : this._playerWords(s.player);
+        items.push(h('li', h('span.swatch.round', { style: `background:${colour};border-color:${shade(colour)}` }), h('span', `${s.name} — ${who}`)));
+      });
+    }
+    const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
+    if (colours.length && colours.length <= 12) {
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', this.name === 'poggle' && c === 0 ? `${colourName(c)} (the goal)` : colourName(c))));
+    }
+    const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
+    for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
+    fill(this.legendEl, h('ul', ...items));
+  }
+
+  _renderTally() {
+    const t = this.mv.tally || { wins: [], cat: 0, games: 0 };
+    const rows = [];
+    if (this.info.puzzle) {
+      rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
+    } else {
+      this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} (${s.player === 'human' ? 'you' : kindOf(s.player)})`),
+        h('strong', String(t.wins?.[i] ?? 0)))));
+      rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
+    }
+    const overall = this.overallTallies;
+    fill(this.tallyEl, 
+      h('p.muted', this.info.puzzle ? 'This game' : `This match: ${t.games ?? 0} game${t.games === 1 ? '' : 's'} finished`),
+      ...rows,
+      overall && overall.length ? h('details.overall',
+        h('summary', 'All matches of this game'),
+        h('table.table',
+          h('thead', h('tr', h('th', 'Players'), h('th', 'Wins'), h('th', 'Cat'), h('th', 'Games'))),
+          h('tbody', ...overall.map((r) => h('tr',
+            h('td', (r.players || []).join(' vs ')),
+            h('td', (r.wins || []).join(' – ')),
+            h('td', String(r.cat ?? 0)),
+            h('td', String(r.games ?? 0))))))) : null);
+  }
+
+  async _refreshTallies() {
+    try {
+      const list = await API.tallies(this.name);
+      this.overallTallies = Array.isArray(list) ? list : list?.tallies;
+      if (this.mv) this._renderTally();
+    } catch {
+      /* tallies are a nicety */
+    }
+  }
+
+  async _refreshSaved() {
+    let list;
+    try {
+      list = await API.savedList(this.name);
+    } catch (e) {
+      fill(this.savedEl, h('li.empty-note', `Saved games could not be listed: ${e.message}`));
+      return;
+    }
+    if (!Array.isArray(list)) list = list?.saved || [];
+    if (!list.length) {
+      fill(this.savedEl, h('li.empty-note', 'No saved games yet.'));
+      return;
+    }
+    fill(this.savedEl, ...list.map((s) => {
+      const when = s.saved_at || s.created_at || s.when || s.updated_at;
+      const date = when ? new Date(typeof when === 'number' && when < 1e12 ? when * 1000 : when) : null;
+      const sub = [s.moves !== undefined ? `${s.moves} moves` : null, date && !isNaN(date) ? date.toLocaleString() : null].filter(Boolean).join(' · ');
+      return h('li.saved',
+        h('div.saved-text', h('strong', s.name || `Game ${s.id}`), sub ? h('span.muted', sub) : null),
+        h('div.saved-actions',
+          h('button.btn.btn-small', { type: 'button', onclick: () => this._resume(s.id) }, 'Resume'),
+          h('button.btn.btn-small.btn-quiet', {
+            type: 'button',
+            'aria-label': `Delete ${s.name || 'saved game'}`,
+            onclick: async () => {
+              if (await guarded(() => API.deleteSaved(s.id).then(() => true))) this._refreshSaved();
+            },
+          }, 'Delete')));
+    }));
+  }
+
+  async _resume(savedId) {
+    const data = await guarded(() => API.resume(savedId));
+    if (!data) return;
+    this._adopt(data);
+    this.apply(data.view, { animate: false });
+    toast('Saved game resumed.', 'success', 2500);
+  }
+}

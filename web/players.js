@@ -1,0 +1,242 @@
+// The Players card: which side you play, the computer player and its level
+// slider with seed 000's presets, and watching the computer play itself.
+// Methods of the game page (mixed into GamePage).
+
+import * as API from './api.js';
+import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
+import { grade, extraSentences, plain, pressWords } from './words.js';
+
+export const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
+export const PRESETS = [
+  { name: 'Off', level: 0 },
+  { name: 'Low', level: 25 },
+  { name: 'Medium', level: 66 },
+  { name: 'High', level: 95 },
+];
+/// How close the slider must be to a preset for the preset to show as chosen (seed 000's EPSILON).
+export const EPSILON = 3;
+/// Pause between plies when watching the computer play itself, per speed.
+export const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };
+export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
+
+export class PlayerMethods {
+  // ----- players and the AI level -----
+
+  _renderPlayers() {
+    if (this.info.puzzle || !this.playersEl) return;
+    const mv = this.mv;
+    const humans = mv.seats.map((s) => s.player === 'human');
+    const humanSeat = humans.filter(Boolean).length === 1 ? humans.indexOf(true) : humans.every(Boolean) ? -1 : -2;
+    const computerSeat = mv.seats.findIndex((s) => s.player !== 'human');
+    const spec = computerSeat >= 0 ? mv.seats[computerSeat].player : this._computerSpec();
+    const kind = kindOf(spec);
+
+    const seatSelect = h('select', { 'aria-label': 'Which side you play' },
+      ...this.info.seats.map((name, i) => h('option', { value: String(i), selected: humanSeat === i }, name)),
+      h('option', { value: '-1', selected: humanSeat === -1 }, 'Both sides (two people)'),
+      h('option', { value: '-2', selected: humanSeat === -2 }, 'Neither (watch the computer)'));
+    seatSelect.addEventListener('change', () => this._setSeats(Number(seatSelect.value)));
+
+    const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
+    const kindSelect = h('select', { 'aria-label': 'Computer player' },
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: plain(p.help) }, p.name === 'level' ? 'level (slider)' : p.name)));
+    if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
+    kindSelect.addEventListener('change', () => {
+      const k = kindSelect.value;
+      const next = k === 'level' ? `level:${this._levelOf(spec) ?? 66}` : k;
+      this.setComputer(next);
+    });
+    const help = kinds.find((p) => p.name === kind)?.help;
+
+    const parts = [
+      h('label.field', h('span', 'You play'), seatSelect),
+      kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
+    ];
+    if (this._kinds().includes('level')) parts.push(this._levelControl(spec));
+    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', plain(help)));
+    fill(this.playersEl, ...parts);
+  }
+
+  _levelOf(spec) {
+    const kind = kindOf(spec);
+    if (kind === 'level') {
+      const n = Number(spec.split(':')[1]);
+      return Number.isFinite(n) ? n : null;
+    }
+    const preset = { off: 0, low: 25, medium: 66, high: 95 }[kind];
+    return preset ?? null;
+  }
+
+  _levelControl(spec) {
+    const kind = kindOf(spec);
+    const perfect = kind === 'perfect';
+    const level = this._levelOf(spec);
+    const canPerfect = this._kinds().includes('perfect');
+    const value = perfect ? 100 : level ?? 66;
+    const out = h('output.level-value', perfect ? 'Perfect' : String(value));
+    const slider = h('input.slider', { type: 'range', min: 0, max: 100, step: 1, value, 'aria-label': 'Computer level, 0 to 100' });
+    slider.addEventListener('input', () => (out.textContent = slider.value));
+    slider.addEventListener('change', () => this.setComputer(`level:${slider.value}`));
+    const chosen = (p) => !perfect && level !== null && Math.abs(level - p.level) < EPSILON;
+    const presets = h('div.presets', { role: 'group', 'aria-label': 'Level presets' },
+      ...PRESETS.map((p) => h('button.chip', {
+        type: 'button', 'aria-pressed': String(chosen(p)), title: `level ${p.level}`,
+        onclick: () => this.setComputer(`level:${p.level}`),
+      }, p.name)),
+      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer('perfect') }, 'Perfect') : null);
+    const active = kind === 'level' || perfect || level !== null;
+    return h('div.level' + (active ? '' : '.inactive'),
+      h('div.level-head', h('span', 'Level'), out),
+      slider,
+      h('div.scale', h('span', 'random'), h('span', 'strong')),
+      presets);
+  }
+
+  async setComputer(spec) {
+    this.settings.ai = spec;
+    this._persist();
+    const seats = this.mv.seats.map((s, i) => (s.player === 'human' ? null : i)).filter((i) => i !== null);
+    if (!seats.length) {
+      this._renderPlayers();
+      return;
+    }
+    let data;
+    for (const seat of seats) {
+      data = await guarded(() => API.setPlayer(this.id, seat, spec));
+      if (!data) break;
+    }
+    if (data) this.apply(data.view, { animate: true });
+    else this._renderPlayers();
+  }
+
+  async _setSeats(humanSeat) {
+    this.settings.human_seat = humanSeat === -2 ? this.settings.human_seat : humanSeat;
+    this._persist();
+    const computer = this._computerSpec();
+    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : computer));
+    // Humans first, so the server never sees a table without the seat about to move settled.
+    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0] === 'human' ? -1 : 1) - (b[0] === 'human' ? -1 : 1));
+    let data;
+    for (const [player, seat] of order) {
+      if (this.mv.seats[seat]?.player === player) continue;
+      data = await guarded(() => API.setPlayer(this.id, seat, player));
+      if (!data) break;
+    }
+    if (data) this.apply(data.view, { animate: true });
+    else this._renderPlayers();
+  }
+
+  /// Computer-vs-computer (or a computer to move after a seat change): step with a pause.
+  /// No seat is a person's: the page steps the game, one ply at a time.
+  _watching() {
+    return !!this.mv && !this.info.puzzle && this.mv.seats.every((s) => s.player !== 'human');
+  }
+
+  /// Computer against computer: one `step` per pause, unless paused. Nothing is
+  /// stepped for a person's game (the server answers every move itself), after a
+  /// set-up, or on a puzzle the computer is replaying.
+  _maybeWatch() {
+    clearTimeout(this.watchTimer);
+    const mv = this.mv;
+    if (!mv || mv.outcome || mv.human_to_move || !this._watching() || this.watchPaused) return;
+    this.watchTimer = setTimeout(async () => {
+      if (!this.alive || this.busy || this.mv !== mv || this.watchPaused) return;
+      this.busy = true;
+      let data;
+      try {
+        data = await API.action(this.id, 'step');
+      } catch (e) {
+        toast(e.message);
+      } finally {
+        this.busy = false;
+      }
+      if (!data || !this.alive || this.mv !== mv) return;
+      this.apply(data.view, { animate: true, played: data.played || [], mineCount: 0 });
+    }, WATCH_SPEEDS[this.watchSpeed] ?? 650);
+  }
+
+  /// The players of a new session, from the settings.
+  _playersFor(humanSeat = this._humanSeat()) {
+    const seats = this.info.seats.length;
+    if (this.info.puzzle || seats === 1) return ['human'];
+    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : this._computerSpec()));
+  }
+
+  _humanSeat() {
+    const s = this.settings.human_seat;
+    return typeof s === 'number' && s >= -1 && s < this.info.seats.length ? s : 0;
+  }
+
+  _kinds() {
+    return (this.info.players || []).map((p) => p.name);
+  }
+
+  _supports(spec) {
+    const kind = kindOf(spec);
+    const kinds = this._kinds();
+    if (kinds.includes(kind)) return true;
+    return ['off', 'low', 'medium', 'high'].includes(kind) && kinds.includes('level');
+  }
+
+  _computerSpec() {
+    if (this.settings.ai && this._supports(this.settings.ai)) return this.settings.ai;
+    const kinds = this._kinds();
+    // The game's own source may prescribe its computer (Northcott's `nim` reply).
+    if (this.info.default_opponent && kinds.includes(this.info.default_opponent)) return this.info.default_opponent;
+    if (kinds.includes('level')) return 'level:66';
+    const custom = kinds.find((k) => !GENERIC_KINDS.has(k));
+    if (custom) return custom;
+    if (kinds.includes('expectimax')) return 'expectimax';
+    return 'random';
+  }
+
+  /// Watching the computer play itself: pause, one ply, speed.
+  _watchControls() {
+    this.watchPaused = false;
+    this.watchSpeed = 'normal';
+    this.pauseBtn = h('button.btn.btn-small', { type: 'button', 'aria-pressed': 'false', onclick: () => this._setPaused(!this.watchPaused) }, 'Pause');
+    this.stepBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this._stepOnce() }, 'One move');
+    const speed = h('select', { 'aria-label': 'Watching speed' },
+      ...Object.keys(WATCH_SPEEDS).map((k) => h('option', { value: k, selected: k === 'normal' }, k)));
+    speed.addEventListener('change', () => {
+      this.watchSpeed = speed.value;
+      this._maybeWatch();
+    });
+    return h('div.watch-bar', { hidden: true, role: 'group', 'aria-label': 'Watching the computer' },
+      h('span.watch-title', 'Watching the computer'), this.pauseBtn, this.stepBtn, h('label.watch-speed', h('span', 'Speed'), speed));
+  }
+
+  _setPaused(paused) {
+    this.watchPaused = paused;
+    this.pauseBtn.textContent = paused ? 'Play' : 'Pause';
+    this.pauseBtn.setAttribute('aria-pressed', String(paused));
+    this._maybeWatch();
+  }
+
+  async _stepOnce() {
+    if (this.busy || !this.mv || this.mv.outcome || this.mv.human_to_move) return;
+    this.busy = true;
+    try {
+      const data = await API.action(this.id, 'step');
+      if (this.alive) this.apply(data.view, { animate: true, played: data.played || [], mineCount: 0 });
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      this.busy = false;
+    }
+    this._maybeWatch();
+  }
+
+  _playerWords(spec) {
+    const kind = kindOf(spec);
+    if (kind === 'level') {
+      const n = Number(spec.split(':')[1]);
+      const preset = PRESETS.find((p) => Math.abs(p.level - n) < EPSILON);
+      return `computer, level ${n}${preset ? ` (${preset.name})` : ''}`;
+    }
+    if (kind === 'perfect') return 'computer, perfect';
+    if (kind === 'matchbox') return 'matchbox machine';
+    if (kind === 'menace') return 'MENACE';
+    return `computer (${spec})`;
+  }
+}
