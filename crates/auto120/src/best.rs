@@ -85,6 +85,15 @@ impl Best {
         self
     }
 
+    /// The same player without the endgame table unless this process already
+    /// has it (for analysis, which must answer without building tables).
+    pub fn without_building(mut self) -> Best {
+        if self.exact > 0 && exact::cached(self.exact).is_none() {
+            self.exact = 0;
+        }
+        self
+    }
+
     fn tabs(&self) -> Tabs {
         let end = (self.exact > 0)
             .then(|| exact::solution(self.exact, exact::DEFAULT_MAX_MEMORY).ok())

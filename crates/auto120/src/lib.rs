@@ -344,6 +344,7 @@ impl Game for Auto120 {
         if let Turn::Move(_) = state.turn() {
             let ranked: Vec<serde_json::Value> = Best::default()
                 .for_markers(self.markers())
+                .without_building()
                 .rank_moves(state)
                 .into_iter()
                 .map(|(m, p)| serde_json::json!({"move": notation::format_move(Move::Marker(m)), "win_probability": p}))
