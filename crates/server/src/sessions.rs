@@ -383,25 +383,33 @@ fn write_effects_counted(
             .first()
             .map(String::as_str)
             .unwrap_or("human");
+        // The time the game took (seed 001's document keeps it), kept with the result.
+        let time_ms = record
+            .current
+            .as_ref()
+            .and_then(|c| c.seconds)
+            .map(|s| (s * 1000.0).round() as i64);
         match (view.score, view.outcome) {
             (Some(score), _) => {
-                w.add_best(
+                w.add_best_timed(
                     &record.game,
                     &record.variant,
                     Metric::Score,
                     score,
                     player,
                     Some(id),
+                    time_ms,
                 )?;
             }
             (None, Some(Outcome::Win(_))) => {
-                w.add_best(
+                w.add_best_timed(
                     &record.game,
                     &record.variant,
                     Metric::Moves,
                     view.log.len() as i64,
                     player,
                     Some(id),
+                    time_ms,
                 )?;
             }
             _ => {}
@@ -485,6 +493,12 @@ mod tests {
     fn puzzles_record_scores_or_moves_when_they_end() {
         let (_d, store, mut record, mut view) = setup();
         record.tally = tally(vec![0, 0], 1, 1);
+        // The game took 12.5 s: the time is kept with the result.
+        record.current = Some(tabula_engine::CurrentGame {
+            started_ms: 1,
+            seconds: Some(12.5),
+            dealt_variant: None,
+        });
         view.score = Some(1234);
         view.outcome = Some(Outcome::Ended);
         store
@@ -509,6 +523,8 @@ mod tests {
         );
         let score = best.iter().find(|b| b.metric == Metric::Score).unwrap();
         assert_eq!((score.value, score.player.as_str()), (1234, "human"));
+        assert_eq!(score.time_ms, Some(12_500));
+        assert_eq!(moves.time_ms, Some(12_500));
     }
 
     #[test]

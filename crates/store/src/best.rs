@@ -59,6 +59,9 @@ pub struct BestRow {
     pub session: Option<String>,
     /// Unix seconds.
     pub achieved_at: i64,
+    /// How long the game took, in milliseconds, when it was timed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<i64>,
 }
 
 impl Writer<'_> {
@@ -72,9 +75,24 @@ impl Writer<'_> {
         player: &str,
         session: Option<&str>,
     ) -> Result<Option<usize>> {
+        self.add_best_timed(game, variant, metric, value, player, session, None)
+    }
+
+    /// [`Writer::add_best`] with the time the game took (milliseconds).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_best_timed(
+        &self,
+        game: &str,
+        variant: &str,
+        metric: Metric,
+        value: i64,
+        player: &str,
+        session: Option<&str>,
+        time_ms: Option<i64>,
+    ) -> Result<Option<usize>> {
         self.conn.execute(
-            "INSERT INTO best (game, variant, metric, value, player, session, achieved_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![game, variant, metric.name(), value, player, session, now()],
+            "INSERT INTO best (game, variant, metric, value, player, session, achieved_at, time_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![game, variant, metric.name(), value, player, session, now(), time_ms],
         )?;
         let id = self.conn.last_insert_rowid();
         let ids: Vec<i64> = {
@@ -98,7 +116,7 @@ impl Store {
     pub fn best(&self, game: &str) -> Result<Vec<BestRow>> {
         self.read(|r| {
             let mut stmt = r.conn.prepare(
-                "SELECT game, variant, metric, value, player, session, achieved_at FROM best WHERE game = ?1
+                "SELECT game, variant, metric, value, player, session, achieved_at, time_ms FROM best WHERE game = ?1
                  ORDER BY variant, metric,
                      CASE WHEN metric = 'moves' THEN value ELSE -value END, achieved_at, id",
             )?;
@@ -112,6 +130,7 @@ impl Store {
                         player: row.get(4)?,
                         session: row.get(5)?,
                         achieved_at: row.get(6)?,
+                        time_ms: row.get(7)?,
                     })
                 })?
                 .collect::<std::result::Result<_, _>>()?;
@@ -192,5 +211,30 @@ mod tests {
         assert_eq!(rows.len(), KEEP);
         assert_eq!(rows[0].value, KEEP as i64 + 4);
         assert_eq!(rows[KEEP - 1].value, 5);
+    }
+
+    #[test]
+    fn a_timed_result_keeps_its_time() {
+        let (_d, s) = temp_store();
+        s.write(|w| {
+            w.add_best_timed(
+                "samegame",
+                "",
+                Metric::Score,
+                500,
+                "human",
+                None,
+                Some(61_250),
+            )
+        })
+        .unwrap();
+        s.add_best("samegame", "", Metric::Score, 400, "human")
+            .unwrap();
+        let rows = s.best("samegame").unwrap();
+        assert_eq!(rows[0].value, 500);
+        assert_eq!(rows[0].time_ms, Some(61_250));
+        assert_eq!(rows[1].time_ms, None);
+        let json = serde_json::to_value(&rows[0]).unwrap();
+        assert_eq!(json["time_ms"], 61_250);
     }
 }

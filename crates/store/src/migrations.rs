@@ -72,6 +72,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         created_at  INTEGER NOT NULL
     );
     ",
+    // 2: the time a best result took (seed 001 keeps the time to complete a game).
+    "ALTER TABLE best ADD COLUMN time_ms INTEGER;",
 ];
 
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
