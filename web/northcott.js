@@ -13,7 +13,14 @@ export class NorthcottMethods {
     const mv = this.mv;
     if (!mv) return;
     this.cursor = id;
-    const seat = e.button === 2 ? 1 : 0;
+    // A cell left of O always takes O and a cell right of X always X, whatever the
+    // button (seed 002's `remark`: the nearest piece); between them the button decides.
+    const width = Math.round(mv.view.width);
+    const row = Math.floor(id / width);
+    const col = id % width;
+    const at = {};
+    for (const p of mv.view.pieces || []) if (Math.floor(p.cell / width) === row) at[p.owner] = p.cell % width;
+    const seat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : 0;
     const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
     const side = this._seatName(seat);
     if (setup) {
