@@ -202,10 +202,15 @@ pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> Table {
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header(header.iter().map(Cell::new));
+    // Outside a terminal (no width to ask), wrap long cells at 100 columns.
+    if t.width().is_none() {
+        t.set_width(100);
+    }
     for row in rows {
         t.add_row(row.into_iter().enumerate().map(|(i, c)| {
             let numeric = i > 0
                 && !c.is_empty()
+                && !c.contains(", ")
                 && c.chars()
                     .all(|ch| ch.is_ascii_digit() || ",.%-+ µmsin".contains(ch))
                 && c.chars()
