@@ -4,3 +4,4 @@
 mod cli;
 mod crash;
 mod limits;
+mod terminal;

@@ -298,8 +298,17 @@ fn rules_come_from_the_game_pages() {
         .nth(1)
         .and_then(|r| r.split('\'').next())
         .unwrap_or_else(|| panic!("no notation line: {t}"));
-    let legal = t.split("Legal moves: ").nth(1).unwrap().lines().next().unwrap();
-    assert!(legal.split(", ").any(|m| m == example), "{example} not in {legal}");
+    let legal = t
+        .split("Legal moves: ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    assert!(
+        legal.split(", ").any(|m| m == example),
+        "{example} not in {legal}"
+    );
     let out = tabula(&["rules", "chess"]);
     assert_eq!(out.status.code(), Some(2));
 }
