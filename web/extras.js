@@ -380,9 +380,21 @@ class SameGamePanel {
 
   onView(mv, previous) {
     const blocks = (mv.view.cells || []).filter((c) => c.colour !== undefined && c.colour !== null).length;
-    fill(this.scoreEl, 
+    // The game's elapsed time, when the server keeps it (seed 001), ticking while it runs.
+    this.clock = null;
+    if (typeof mv.seconds === 'number') this.clock = { base: mv.seconds, at: performance.now(), running: !mv.outcome };
+    const timeEl = h('span.big-value.elapsed', clockText(mv.seconds ?? 0));
+    fill(this.scoreEl,
       h('div.big', h('span.big-value', formatNumber(mv.score ?? 0)), h('span.big-label', 'score')),
-      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', 'blocks left')));
+      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', 'blocks left')),
+      this.clock ? h('div.big', timeEl, h('span.big-label', 'time')) : null);
+    clearInterval(this.ticker);
+    if (this.clock?.running) {
+      this.ticker = setInterval(() => {
+        if (!this.page.alive || this.page.mv !== mv) return clearInterval(this.ticker);
+        timeEl.textContent = clockText(this.clock.base + (performance.now() - this.clock.at) / 1000);
+      }, 1000);
+    }
     if (mv.outcome && !previous?.outcome) this.refreshBest();
   }
 
@@ -539,6 +551,11 @@ function presses(extra, cells) {
     }
   }
   return null;
+}
+
+function clockText(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 function when(t) {
