@@ -1,8 +1,12 @@
 //! The search player: anytime Monte-Carlo search on every core of the rayon pool.
 //!
-//! Two algorithms, both built on TabuColorRandom playouts ([`playout`]):
+//! Three algorithms, all with the tabu-colour rule of TabuColorRandom:
 //!
-//! * `nested` (the default): nested Monte-Carlo search. Level 1 runs first, then
+//! * `nrpa` (the default): nested rollout policy adaptation with the tabu colour as
+//!   selective policy (`nrpa.rs`), independent runs on every thread; with a time
+//!   budget each run is the highest level that fits and its top level goes on to
+//!   the deadline. Boards of at most 24 blocks, or over 64 rows, use `nested`.
+//! * `nested`: nested Monte-Carlo search. Level 1 runs first, then
 //!   level 2, and so on; each level starts from the best game found so far, and a
 //!   level is repeated with fresh generators instead of climbing when the next one
 //!   clearly cannot finish in the time left. When time runs out the search
@@ -12,9 +16,10 @@
 //!
 //! Reproducibility: every random choice comes from a generator seeded by the
 //! search seed and the place in the tree (or the board's hash), never from thread
-//! timing. With a time budget the result still depends on how far the search got;
-//! with a fixed `level` (nested) or `width` (beam) and no budget it is a function
-//! of the board, the options and the seed alone.
+//! timing. With a time budget the result still depends on how far the search got
+//! (and, for NRPA, on which thread ran which run); with fixed work (`runs` for
+//! NRPA, `level` for nested, `width` for beam) it is a function of the board, the
+//! options and the seed alone.
 
 mod beam;
 mod fast;
@@ -87,11 +92,13 @@ impl Algorithm {
 pub struct SearchOptions {
     /// The algorithm.
     pub algorithm: Algorithm,
-    /// Time budget in seconds (ignored when `level` or `width` fixes the work).
+    /// Time budget in seconds (ignored when `runs`, `level` (nested) or `width`
+    /// (beam) fixes the work).
     pub seconds: f64,
     /// Seed of every random choice.
     pub seed: u64,
-    /// Nested search: run exactly this level, without a time limit.
+    /// Nested search: run exactly this level, without a time limit. NRPA: the level
+    /// of every run (default: the highest that fits the time left, at most 4).
     pub level: Option<u32>,
     /// Beam search: run exactly this width, without a time limit.
     pub width: Option<usize>,
