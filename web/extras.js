@@ -413,7 +413,7 @@ class SameGamePanel {
     }
     fill(this.bestEl, h('ol.best-list', ...list.slice(0, 10).map((b) => h('li',
       h('strong', formatNumber(b.value ?? b.score ?? b.best)),
-      h('span.muted.small', [b.player === 'human' ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', b.seconds ? `${b.seconds} s` : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
+      h('span.muted.small', [b.player === 'human' ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', typeof b.time_ms === 'number' ? clockText(b.time_ms / 1000) : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
   }
 
   async letComputerPlay() {
