@@ -4,4 +4,5 @@
 mod cli;
 mod crash;
 mod limits;
+mod seeds;
 mod terminal;
