@@ -697,9 +697,10 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .map(|p| p.entry.clone())
                 .collect(),
             score: game.score(state),
-            seconds: self.timing.seconds.unwrap_or_else(|| {
-                now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0
-            }),
+            seconds: self
+                .timing
+                .seconds
+                .unwrap_or_else(|| now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0),
             dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
             can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
             can_redo: !self.redo.is_empty(),
