@@ -4,7 +4,7 @@
 // panels special to one game live in extras.js, keyed by game name.
 
 import * as API from './api.js';
-import { Board, STYLED_MARKS, shade } from './render.js';
+import { Board, STYLED_MARKS, ORIGINAL_PALETTE, shade } from './render.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { loadSettings, saveSettings, seatDefaults } from './settings.js';
 import { extrasFor } from './extras.js';
@@ -183,7 +183,9 @@ export class GamePage {
       onContext: this.name === 'northcott' ? (id, e) => this._click(id, e) : null,
       onHover: (id) => this._hover(id),
       seatColour: (seat) => this.settings.colours[seat] || '#888',
+      palette: () => (this.originalColours() ? ORIGINAL_PALETTE : null),
     });
+    this.boardWrap.classList.toggle('original-palette', this.originalColours());
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this._boardKey(e));
     this.board.svg.addEventListener('focus', () => {
@@ -682,7 +684,7 @@ export class GamePage {
     this.board.setCursor(id);
     const c = this.board.cellData(id);
     const piece = (this.mv?.view.pieces || []).filter((p) => p.cell === id);
-    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour)} ${this.info.puzzle && this.name === 'poggle' ? 'button' : 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
+    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour, this.originalColours())} ${this.info.puzzle && this.name === 'poggle' ? 'button' : 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
     this._say(`${this._cellName(id)}: ${what}`);
     this._hover(id);
   }

@@ -95,8 +95,28 @@ export class PanelMethods {
       this._persist();
       toast('The new limit applies from the next game.', 'info', 2500);
     });
-    return h('div.colours', ...rows, h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
+    return h('div.colours', ...rows, this._blockColours(), h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
       h('label.field', h('span', 'Moves you can take back'), undo));
+  }
+
+  /// SameGame only: the original game's red, yellow and blue blocks on black, or
+  /// colours that stay apart for colour-blind players. Kept in this browser.
+  originalColours() {
+    return this.name === 'samegame' && localStorage.getItem('tabula.samegame.palette') === 'original';
+  }
+
+  _blockColours() {
+    if (this.name !== 'samegame') return null;
+    const choices = [['clear', 'Easy to tell apart'], ['original', 'Red, yellow, blue']];
+    const select = h('select', { 'aria-label': 'Block colours' },
+      ...choices.map(([v, t]) => h('option', { value: v, selected: (this.originalColours() ? 'original' : 'clear') === v }, t)));
+    select.addEventListener('change', () => {
+      localStorage.setItem('tabula.samegame.palette', select.value);
+      this.boardWrap.classList.toggle('original-palette', this.originalColours());
+      this.board.recolour();
+      this._renderLegend();
+    });
+    return h('label.field', h('span', 'Block colours'), select);
   }
 
   _saveForm() {
@@ -136,7 +156,7 @@ export class PanelMethods {
     }
     const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
     if (colours.length && colours.length <= 12) {
-      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', this.name === 'poggle' && c === 0 ? `${colourName(c)} (the goal)` : colourName(c))));
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', this.name === 'poggle' && c === 0 ? `${colourName(c)} (the goal)` : colourName(c, this.originalColours()))));
     }
     const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
     for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));

@@ -14,6 +14,10 @@ export const PALETTE = [
   '#56b4e9', '#f0e442', '#6b4c9a', '#8c8c8c', '#a6761d',
 ];
 
+/// SameGame's original block colours: red, yellow and blue (colours 1 to 3) on a
+/// black board. Chosen in the Colours card; other colours fall back to PALETTE.
+export const ORIGINAL_PALETTE = [null, '#ff0000', '#ffff40', '#0000ff'];
+
 /// Default seat colours; users change them in the side panel.
 export const SEAT_COLOURS = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
 
@@ -70,7 +74,7 @@ export const STYLED_MARKS = {
 
 export class Board {
   static uid = 0;
-  /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat), palette}
+  /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat), palette() -> [colour] | null}
   constructor(container, options = {}) {
     this.options = options;
     this.svg = el('svg', { class: 'board', role: options.interactive ? 'application' : 'img' });
@@ -138,8 +142,9 @@ export class Board {
   }
 
   paletteColour(i) {
-    const p = this.options.palette || PALETTE;
-    return p[((i % p.length) + p.length) % p.length];
+    const own = this.options.palette ? this.options.palette() : null;
+    if (own && own[i]) return own[i];
+    return PALETTE[((i % PALETTE.length) + PALETTE.length) % PALETTE.length];
   }
 
   /// Draws `view`; with `animate`, moved pieces slide and new ones grow in.

@@ -4,7 +4,12 @@
 /// Names of the palette colours (render.js PALETTE), for screen readers and legends.
 export const COLOUR_NAMES = ['red-orange', 'blue', 'green', 'amber', 'pink', 'sky blue', 'yellow', 'purple', 'grey', 'brown'];
 
-export const colourName = (i) => COLOUR_NAMES[((i % COLOUR_NAMES.length) + COLOUR_NAMES.length) % COLOUR_NAMES.length];
+/// Names of render.js ORIGINAL_PALETTE's colours.
+export const ORIGINAL_NAMES = [null, 'red', 'yellow', 'blue'];
+
+/// The name of colour `i`; `original` when the board shows the original colours.
+export const colourName = (i, original = false) =>
+  (original && ORIGINAL_NAMES[i]) || COLOUR_NAMES[((i % COLOUR_NAMES.length) + COLOUR_NAMES.length) % COLOUR_NAMES.length];
 
 /// A help text from the server read as a player would: the project's sources are
 /// "the original", not "the seed".

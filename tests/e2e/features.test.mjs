@@ -186,3 +186,25 @@ test('Northcott: left click moves O, Ctrl+click sets up without a reply (twice i
   await page.screenshot({ path: join(ARTIFACTS, 'northcott-restored.png') });
   await page.close();
 });
+
+test('SameGame: the original red, yellow and blue blocks on black can be chosen', { skip: !has('samegame') }, async () => {
+  const page = await newPage(browser);
+  await freshGame(page, 'samegame');
+  const fills = () => page.$$eval('.board .cell.coloured .cell-shape', (els) => [...new Set(els.map((e) => e.style.fill))].sort());
+  const before = await fills();
+  await page.selectOption('select[aria-label="Block colours"]', 'original');
+  await page.waitForFunction(() => document.querySelector('.board-wrap').classList.contains('original-palette'));
+  assert.deepEqual(await fills(), ['rgb(0, 0, 255)', 'rgb(255, 0, 0)', 'rgb(255, 255, 64)']);
+  assert.notDeepEqual(before, await fills());
+  const legend = await page.locator('.legend li').allTextContents();
+  for (const name of ['red', 'yellow', 'blue']) assert.ok(legend.includes(name), `${name} in ${legend}`);
+  await page.waitForTimeout(600); // let the colour transition finish before the picture
+  await page.screenshot({ path: join(ARTIFACTS, 'samegame-original-colours.png') });
+  // The choice is kept in this browser, and can be undone.
+  await page.reload();
+  await waitForBoard(page);
+  assert.ok(await page.locator('.board-wrap.original-palette').count());
+  await page.selectOption('select[aria-label="Block colours"]', 'clear');
+  assert.deepEqual(await fills(), before);
+  await page.close();
+});
