@@ -45,7 +45,9 @@ pub fn thousands(n: i128) -> String {
 
 /// A duration in seconds as a person reads it: "0.65 ms", "7.99 s".
 pub fn duration(seconds: f64) -> String {
-    if seconds < 0.001 {
+    if seconds <= 0.0 {
+        "0 s".into()
+    } else if seconds < 0.001 {
         format!("{:.1} µs", seconds * 1e6)
     } else if seconds < 1.0 {
         format!("{:.2} ms", seconds * 1e3)
@@ -67,13 +69,48 @@ fn is_chance(key: &str) -> bool {
         .any(|w| matches!(w, "chance" | "chances" | "probability" | "rate"))
 }
 
+/// Fields counting bytes (`peak_memory_bytes`) read as sizes: "5.6 MB".
+fn is_bytes(key: &str) -> bool {
+    key.to_ascii_lowercase().ends_with("bytes")
+}
+
+/// A size in bytes as a person reads it (powers of 1000, as disk makers and `ls -h --si`).
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["KB", "MB", "GB", "TB", "PB"];
+    if bytes < 1000 {
+        return format!("{bytes} bytes");
+    }
+    let mut x = bytes as f64 / 1000.0;
+    let mut unit = 0;
+    while x >= 1000.0 && unit + 1 < UNITS.len() {
+        x /= 1000.0;
+        unit += 1;
+    }
+    format!("{x:.1} {}", UNITS[unit])
+}
+
 fn is_duration(key: &str) -> bool {
     key == "seconds" || key.ends_with("_seconds")
 }
 
-/// A number rounded for reading (2 decimals at most, no trailing zeros).
+/// Whether a fraction field is a probability of winning (`first_mover_wins`): those
+/// are the figures people compare to many places, so they keep nine.
+fn is_win_probability(key: &str) -> bool {
+    key.to_ascii_lowercase().rsplit('_').next() == Some("wins")
+}
+
+/// A number rounded for reading: 2 decimals at most above 1, four significant digits
+/// below it, and powers of ten for tiny values (a tolerance of 1e-12 is not "0").
 fn decimal(x: f64) -> String {
-    let s = format!("{x:.2}");
+    if x != 0.0 && x.abs() < 1e-4 {
+        return format!("{x:.1e}").replace(".0e", "e");
+    }
+    let places = if x.abs() >= 1.0 || x == 0.0 {
+        2
+    } else {
+        (3 - x.abs().log10().floor() as i32).clamp(2, 8) as usize
+    };
+    let s = format!("{x:.places$}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
         "0".into()
@@ -91,15 +128,23 @@ pub fn scalar(key: &str, v: &Json) -> Option<String> {
             if let Some(i) = n.as_i64() {
                 if is_chance(key) && (0..=1).contains(&i) {
                     percent(i as f64)
+                } else if is_bytes(key) && i >= 0 {
+                    size(i as u64)
                 } else {
                     thousands(i as i128)
                 }
             } else if let Some(u) = n.as_u64() {
-                thousands(u as i128)
+                if is_bytes(key) {
+                    size(u)
+                } else {
+                    thousands(u as i128)
+                }
             } else {
                 let x = n.as_f64().unwrap_or(0.0);
                 if is_duration(key) {
                     duration(x)
+                } else if is_win_probability(key) && (0.0..=1.0).contains(&x) {
+                    format!("{:.2}% (probability {x:.9})", x * 100.0)
                 } else if is_chance(key) && (0.0..=1.0).contains(&x) {
                     percent(x)
                 } else {
@@ -700,6 +745,23 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(scalar("seconds", &json!(0.000647)).unwrap(), "647.0 µs");
         assert_eq!(scalar("win_chance", &json!(0.504114)).unwrap(), "50.4%");
+        assert_eq!(
+            scalar("first_mover_wins", &json!(0.5041140662)).unwrap(),
+            "50.41% (probability 0.504114066)"
+        );
+        assert_eq!(scalar("wins", &json!(3)).unwrap(), "3");
+        assert_eq!(scalar("tolerance", &json!(1e-12)).unwrap(), "1e-12");
+        assert_eq!(scalar("ratio", &json!(0.0123456)).unwrap(), "0.01235");
+        assert_eq!(scalar("cpu_seconds", &json!(0.0)).unwrap(), "0 s");
+        assert_eq!(
+            scalar("peak_memory_bytes", &json!(5_853_184)).unwrap(),
+            "5.9 MB"
+        );
+        assert_eq!(scalar("table_bytes", &json!(999)).unwrap(), "999 bytes");
+        assert_eq!(
+            scalar("solving_bytes", &json!(54_146_207_850u64)).unwrap(),
+            "54.1 GB"
+        );
         assert_eq!(
             scalar("solo_expected_turns", &json!(66.50292205810547)).unwrap(),
             "66.5"
