@@ -290,6 +290,14 @@ fn rules_come_from_the_game_pages() {
         !t.contains("## ") && !t.contains("**"),
         "raw Markdown:\n{t}"
     );
+    // Written for a player: no crate names, no citations of the source documents.
+    for game in ["nim", "mu-torere", "northcott", "samegame", "hexapawn"] {
+        let t = text(&["rules", game]);
+        assert!(
+            !t.contains("Crate ") && !t.contains("seed 00") && !t.contains("the seed"),
+            "{game}:\n{t}"
+        );
+    }
     let (_, t) = play(&["hexapawn"], "rules\nmoves\nquit\n");
     assert!(t.contains("Notation"), "{t}");
     // Each game says its notation once, with a legal move of the start.
