@@ -71,6 +71,7 @@ export const getSettings = (game) => api.get(`/api/settings/${enc(game)}`);
 export const putSettings = (game, settings) => api.put(`/api/settings/${enc(game)}`, settings);
 export const tallies = (game) => api.get(`/api/tallies?game=${enc(game)}`);
 export const best = (game) => api.get(`/api/best/${enc(game)}`);
+export const rules = (game) => api.get(`/api/games/${enc(game)}/rules`);
 
 /// Starts a background job and follows its event stream. `onProgress(data)` gets
 /// every progress event's data; the promise resolves with the job's report.

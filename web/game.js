@@ -228,6 +228,7 @@ export class GamePage {
       info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this._saveForm(), this.savedEl),
       this.variantForm ? card('Variant', this.variantForm) : null,
+      card('How to play', this._aboutCard()),
     );
 
     fill(this.main, h('div.game-page',

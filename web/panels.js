@@ -8,6 +8,7 @@ import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
 import { plain, colourName, parseVariant, cap } from './words.js';
 import { kindOf } from './players.js';
+import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
   /// A form built from the game's variant options, checked by the server before
@@ -97,6 +98,29 @@ export class PanelMethods {
     });
     return h('div.colours', ...rows, this._blockColours(), h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
       h('label.field', h('span', 'Moves you can take back'), undo));
+  }
+
+  /// "How to play": the game's rules page, loaded when first opened.
+  _aboutCard() {
+    const body = h('div.about-body', 'Loading the rules…');
+    const details = h('details.about', h('summary', 'Rules and notation'), body);
+    let loaded = false;
+    details.addEventListener('toggle', () => {
+      if (!details.open || loaded) return;
+      loaded = true;
+      guarded(async () => {
+        try {
+          const { markdown } = await API.rules(this.name);
+          // The text is the project's own game page, served by the server.
+          body.innerHTML = marked.parse(markdown.replace(/^# .*\n/, ''));
+        } catch (e) {
+          loaded = false;
+          body.textContent = 'The rules could not be loaded. Close and open this again to retry.';
+          throw e;
+        }
+      });
+    });
+    return details;
   }
 
   /// SameGame only: the original game's red, yellow and blue blocks on black, or

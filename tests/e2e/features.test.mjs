@@ -208,3 +208,25 @@ test('SameGame: the original red, yellow and blue blocks on black can be chosen'
   assert.deepEqual(await fills(), before);
   await page.close();
 });
+
+test('How to play: every game page shows its rules in plain words, also on a phone', async () => {
+  const page = await newPage(browser);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const name of ['mu-torere', 'samegame']) {
+    await page.goto(`${BASE}/game/${name}`);
+    await waitForBoard(page);
+    await page.click('.about summary');
+    await page.waitForFunction(() => document.querySelector('.about-body h2'));
+    const text = await page.locator('.about-body').innerText();
+    assert.match(text, /Rules as implemented/);
+    assert.match(text, /Notation|Moves/);
+    assert.ok(!/seed 00|the seed|Crate /.test(text), text.slice(0, 400));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `${name}: the page is ${overflow} px too wide`);
+    if (name === 'mu-torere') {
+      await page.locator('.about').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, 'mu-torere-rules-phone.png') });
+    }
+  }
+  await page.close();
+});

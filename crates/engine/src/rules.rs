@@ -20,7 +20,13 @@ pub fn rules_markdown(page: &str) -> String {
         }
         if !in_code && line.starts_with("## ") {
             let title = line[3..].trim().to_ascii_lowercase();
-            section = Some(title.starts_with("rules") || title.starts_with("notation"));
+            // SameGame's page calls its notation "Position text" and "Moves".
+            section = Some(
+                title.starts_with("rules")
+                    || title.starts_with("notation")
+                    || title == "moves"
+                    || title == "position text",
+            );
         }
         let keep = match section {
             None => line.starts_with("# "),
