@@ -29,7 +29,7 @@
 //! later arrival bumps the other); they are skipped and not counted.
 
 use crate::board::{destination, MARKERS, TARGET};
-use crate::solo::POSITIONS;
+use crate::solo::{binomial, rank_terms, POSITIONS};
 use crate::state::State;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -69,40 +69,13 @@ const fn squares() -> ([u8; FREE], [u8; TARGET as usize + 1]) {
     (sq, ix)
 }
 
-const fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1;
-    let mut i = 0;
-    while i < k {
-        r = r * (n - i) / (i + 1);
-        i += 1;
-    }
-    r
-}
-
 /// Number of multisets of `k` markers on the free squares: C(FREE + k - 1, k).
 pub const fn multisets(k: usize) -> usize {
     binomial(FREE + k - 1, k)
 }
 
 /// `TERM[j][i]` = C(i + j, j + 1): rank term of the j-th smallest square index.
-static TERM: [[u32; FREE]; MARKERS] = terms();
-
-const fn terms() -> [[u32; FREE]; MARKERS] {
-    let mut t = [[0u32; FREE]; MARKERS];
-    let mut j = 0;
-    while j < MARKERS {
-        let mut i = 0;
-        while i < FREE {
-            t[j][i] = binomial(i + j, j + 1) as u32;
-            i += 1;
-        }
-        j += 1;
-    }
-    t
-}
+static TERM: [[u32; FREE]; MARKERS] = rank_terms::<FREE>();
 
 /// Rank of a multiset of square indices (sorted in place first).
 #[inline]

@@ -45,7 +45,8 @@ const fn index_maps() -> ([u8; TARGET as usize + 1], [u8; POSITIONS]) {
     (index, position)
 }
 
-const fn binomial(n: usize, k: usize) -> usize {
+/// C(n, k), for the rank tables of markers on squares (here and in `exact`).
+pub(crate) const fn binomial(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
     }
@@ -59,14 +60,16 @@ const fn binomial(n: usize, k: usize) -> usize {
 }
 
 /// `RANK_TERM[k][i]` = C(i + k, k + 1): the term of the k-th smallest index.
-static RANK_TERM: [[u32; POSITIONS]; MARKERS] = rank_terms();
+static RANK_TERM: [[u32; POSITIONS]; MARKERS] = rank_terms::<POSITIONS>();
 
-const fn rank_terms() -> [[u32; POSITIONS]; MARKERS] {
-    let mut t = [[0u32; POSITIONS]; MARKERS];
+/// `t[k][i]` = C(i + k, k + 1) for `N` squares: ranks multisets of up to
+/// [`MARKERS`] square indices in the combinatorial number system.
+pub(crate) const fn rank_terms<const N: usize>() -> [[u32; N]; MARKERS] {
+    let mut t = [[0u32; N]; MARKERS];
     let mut k = 0;
     while k < MARKERS {
         let mut i = 0;
-        while i < POSITIONS {
+        while i < N {
             t[k][i] = binomial(i + k, k + 1) as u32;
             i += 1;
         }
