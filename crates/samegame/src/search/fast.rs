@@ -152,29 +152,9 @@ impl FastBoard {
     /// Marks the group of colour `k` through (`col`, `y`) in `self.group`; returns
     /// the range of columns it spans.
     fn flood(&mut self, col: usize, y: usize, k: usize) -> (usize, usize) {
-        let used = self.cols.len();
         self.group.clear();
-        self.group.resize(used, 0);
-        self.group[col] = expand(self.cols[col][k], 1 << y);
-        self.work.clear();
-        self.work.push(col);
-        let (mut lo, mut hi) = (col, col);
-        while let Some(c) = self.work.pop() {
-            for nb in [c.wrapping_sub(1), c + 1] {
-                if nb >= used {
-                    continue;
-                }
-                let m = self.cols[nb][k];
-                let seeds = self.group[c] & m & !self.group[nb];
-                if seeds != 0 {
-                    self.group[nb] = expand(m, self.group[nb] | seeds);
-                    self.work.push(nb);
-                    lo = lo.min(nb);
-                    hi = hi.max(nb);
-                }
-            }
-        }
-        (lo, hi)
+        self.group.resize(self.cols.len(), 0);
+        self.flood_keep(col, y, k)
     }
 
     /// Removes the group marked by [`FastBoard::flood`] (colour `k`, columns `lo..=hi`).
