@@ -1,9 +1,7 @@
 //! Watching, review, the line of best play and the value history (docs/API.md),
 //! over real HTTP on loopback.
 
-mod common;
-
-use common::Server;
+use crate::common::Server;
 use serde_json::{json, Value};
 
 fn create(s: &Server, body: Value) -> (String, Value) {

@@ -1,8 +1,6 @@
 //! Limits every request is held to (docs/API.md, "Limits"), over real HTTP.
 
-mod common;
-
-use common::Server;
+use crate::common::Server;
 use serde_json::{json, Value};
 
 fn json_error(status: u16, head: &str, body: &str, want: u16) {

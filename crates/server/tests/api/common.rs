@@ -2,8 +2,6 @@
 //! ureq for ordinary calls, and raw TCP for requests a client library would
 //! tidy up (`..` in paths, bad Host headers, oversized bodies).
 
-#![allow(dead_code)]
-
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -1,8 +1,6 @@
 //! The API over real HTTP on loopback, with a temporary database.
 
-mod common;
-
-use common::Server;
+use crate::common::Server;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use tabula_store::LearnedKey;

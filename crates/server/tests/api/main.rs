@@ -1,0 +1,7 @@
+//! The server's integration tests, in one binary so the workspace links it once:
+//! the API over real HTTP on loopback, each test with a temporary database.
+
+mod common;
+mod http;
+mod limits;
+mod review;
