@@ -357,7 +357,7 @@ impl Game for Auto120 {
 
 impl Registered for Auto120 {
     const NAME: &'static str = "auto120";
-    const RULES: &'static str = include_str!("../../../docs/games/auto120.md");
+    const RULES: &'static str = include_str!("../../../docs/rules/auto120.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";
     /// Seed 003's program plays its scenario heuristic (Sets A-D).
     const DEFAULT_OPPONENT: Option<&'static str> = Some("scenario");

@@ -108,8 +108,8 @@ pub trait DynGame: Send + Sync {
     ) -> Result<SimReport, EngineError>;
     /// `tabula train`: a learning player trains against an opponent.
     fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
-    /// The game's rules for players: the opening, rules and notation sections of
-    /// its page in `docs/games/` (Markdown; see [`crate::rules_markdown`]).
+    /// The game's rules for players: its page in `docs/rules/` (Markdown; see
+    /// [`crate::rules_markdown`]).
     fn rules(&self) -> String;
     /// Builds the exact solution now, if the game has one, reporting progress
     /// (fractions 0..1), so a front end can say what is happening before the first

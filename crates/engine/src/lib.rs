@@ -21,4 +21,4 @@ pub use matches::{check_undo_depth, MAX_UNATTENDED_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use registry::{build, entry, find, registry, GameEntry};
-pub use rules::rules_markdown;
+pub use rules::{developer_words, rules_markdown};

@@ -62,3 +62,24 @@ fn unknown_games_and_options_are_refused_with_words() {
         );
     }
 }
+
+#[test]
+fn every_game_has_rules_written_for_players() {
+    for entry in registry() {
+        let handle = tabula_engine::build(entry.name, "").expect("default variant builds");
+        let rules = handle.rules();
+        assert!(rules.starts_with("# "), "{}: no title", entry.name);
+        assert!(
+            rules.contains("## How to play"),
+            "{}: no 'How to play' section",
+            entry.name
+        );
+        assert!(
+            rules.contains("## Writing moves"),
+            "{}: no 'Writing moves' section",
+            entry.name
+        );
+        let words = tabula_engine::developer_words(&rules);
+        assert!(words.is_empty(), "{}:\n{}", entry.name, words.join("\n"));
+    }
+}

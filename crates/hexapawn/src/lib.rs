@@ -660,7 +660,7 @@ impl Game for Hexapawn {
 
 impl Registered for Hexapawn {
     const NAME: &'static str = "hexapawn";
-    const RULES: &'static str = include_str!("../../../docs/games/hexapawn.md");
+    const RULES: &'static str = include_str!("../../../docs/rules/hexapawn.md");
     const TITLE: &'static str = "Hexapawn";
     /// Seed 004 plays you against Gardner's learning matchbox machine.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");

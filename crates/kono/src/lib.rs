@@ -488,7 +488,7 @@ impl Kono {
 
 impl Registered for Kono {
     const NAME: &'static str = "kono";
-    const RULES: &'static str = include_str!("../../../docs/games/kono.md");
+    const RULES: &'static str = include_str!("../../../docs/rules/kono.md");
     const TITLE: &'static str = "Four Field Kono";
     const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =

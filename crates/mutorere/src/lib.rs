@@ -334,7 +334,7 @@ pub fn count_report() -> serde_json::Value {
 
 impl Registered for MuTorere {
     const NAME: &'static str = "mu-torere";
-    const RULES: &'static str = include_str!("../../../docs/games/mutorere.md");
+    const RULES: &'static str = include_str!("../../../docs/rules/mutorere.md");
     const TITLE: &'static str = "Mu Torere";
     const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =
