@@ -660,10 +660,53 @@ pub fn train_text(title: &str, v: &Json) -> String {
         .collect();
     out += &table(&["the machine's games", "count", "share"], rows).to_string();
     out.push('\n');
-    match n("unbeatable_after") {
-        Some(g) => out += &format!("Unbeatable after game {}.\n", thousands(g as i128)),
-        None => out += "Not yet unbeatable.\n",
+    match (n("unbeatable_after"), v["unbeatable_checked"].as_bool()) {
+        (Some(0), _) => out += "Unbeatable from the start: no line of play beats its beads.\n",
+        (Some(g), _) => {
+            out += &format!(
+                "Unbeatable after game {}: no line of play beats the beads it has left.\n",
+                thousands(g as i128)
+            )
+        }
+        (None, Some(true)) => out += "Not yet unbeatable: some line of play still beats it.\n",
+        (None, _) => {}
     }
+    if let Some(g) = n("last_loss") {
+        out += &format!("Its last loss: game {}.\n", thousands(g as i128));
+    }
+    if let Some(g) = n("first_run_of_100_non_losses_ended_at") {
+        out += &format!(
+            "First 100 games in a row without a loss: by game {}.\n",
+            thousands(g as i128)
+        );
+    }
+    if let Some(rules) = v["machine_rules"].as_str() {
+        out += &format!("The machine: {rules}.\n");
+    }
+    if let (Some(boxes), Some(beads)) = (n("matchboxes"), n("beads")) {
+        out += &format!(
+            "It made {} matchboxes and has {} beads left in them",
+            thousands(boxes as i128),
+            thousands(beads as i128)
+        );
+        match (
+            n("learner_positions"),
+            n("learner_positions_up_to_symmetry"),
+        ) {
+            (Some(all), Some(classes)) => {
+                out += &format!(
+                    "; it can meet {} positions ({} up to symmetry).\n",
+                    thousands(all as i128),
+                    thousands(classes as i128)
+                )
+            }
+            _ => out += ".\n",
+        }
+    }
+    if let Some(seed) = n("seed") {
+        out += &format!("Seed: {seed} (the same seed replays the same training).\n");
+    }
+    // Anything a newer engine adds, as plain fields.
     out += &fields(
         obj,
         &[
@@ -677,8 +720,21 @@ pub fn train_text(title: &str, v: &Json) -> String {
             "learner",
             "opponent",
             "unbeatable_after",
+            "unbeatable_checked",
             "learner_seat",
             "seconds",
+            "last_loss",
+            "first_run_of_100_non_losses_ended_at",
+            "machine",
+            "machine_rules",
+            "matchboxes",
+            "beads",
+            "learner_positions",
+            "learner_positions_up_to_symmetry",
+            "seed",
+            "block",
+            "learned",
+            "moves",
         ],
         "",
     );

@@ -273,6 +273,31 @@ fn samegame_logs_the_cell_the_user_typed() {
 }
 
 #[test]
+fn training_reads_in_words() {
+    let t = text(&["train", "hexapawn", "--games", "50", "--seed", "1"]);
+    assert!(
+        t.contains("The machine: Gardner's matchboxes, where"),
+        "{t}"
+    );
+    // No option strings or raw field names.
+    for raw in [
+        "mode=",
+        "symmetry=",
+        "Learner positions",
+        "Block:",
+        "Unbeatable checked",
+    ] {
+        assert!(!t.contains(raw), "{raw} in:\n{t}");
+    }
+    // The curve's last block ends with the last game.
+    let last = t
+        .lines()
+        .rfind(|l| l.trim_start().starts_with("games "))
+        .unwrap_or_else(|| panic!("no curve:\n{t}"));
+    assert!(last.contains("-50 "), "{last}");
+}
+
+#[test]
 fn rules_come_from_the_game_pages() {
     let t = text(&["rules", "nim"]);
     let page =

@@ -206,6 +206,60 @@ impl MatchboxOptions {
         )
     }
 
+    /// The settings in plain words, for reports a player reads.
+    pub fn describe(&self) -> String {
+        let beads = |n: u32| {
+            if n == 1 {
+                "1 bead".to_string()
+            } else {
+                format!("{n} beads")
+            }
+        };
+        let start = match self.initial.as_slice() {
+            [n] => format!("{} for each possible move", beads(*n)),
+            list => {
+                let ordinal = |i: usize| match i + 1 {
+                    1 => "1st".to_string(),
+                    2 => "2nd".to_string(),
+                    3 => "3rd".to_string(),
+                    n => format!("{n}th"),
+                };
+                let last = list.len() - 1;
+                let mut parts = vec![format!(
+                    "{} for each possible move on its 1st move",
+                    beads(list[0])
+                )];
+                for (i, n) in list.iter().enumerate().take(last).skip(1) {
+                    parts.push(format!("{n} on its {}", ordinal(i)));
+                }
+                parts.push(format!("{} from its {} move on", list[last], ordinal(last)));
+                parts.join(", ")
+            }
+        };
+        let learning = match self.mode {
+            Mode::Gardner => format!(
+                "after a loss, {} taken from the box of its last move",
+                beads(self.loss)
+            ),
+            Mode::Menace => format!(
+                "after a win {} added for each bead played, after a draw {}, after a loss {} taken away",
+                beads(self.win),
+                self.draw,
+                self.loss
+            ),
+        };
+        let symmetry = if self.symmetry {
+            "positions that are mirror images or rotations of each other share a box"
+        } else {
+            "every position has its own box"
+        };
+        let name = match self.mode {
+            Mode::Gardner => "Gardner's matchboxes",
+            Mode::Menace => "MENACE",
+        };
+        format!("{name}, where a new box holds {start}; {learning}; {symmetry}")
+    }
+
     fn initial_beads(&self, move_number: usize) -> u32 {
         let i = move_number
             .saturating_sub(1)
@@ -940,6 +994,33 @@ pub(crate) mod tests {
         possible.clear();
         m.possible_moves(&at(2, 2, 1), &mut possible);
         assert_eq!(possible.len(), 2, "no box yet: every move up to symmetry");
+    }
+
+    #[test]
+    fn settings_read_in_plain_words() {
+        let g = MatchboxOptions::gardner().describe();
+        assert!(
+            g.starts_with(
+                "Gardner's matchboxes, where a new box holds 1 bead for each possible move"
+            ),
+            "{g}"
+        );
+        assert!(g.contains("after a loss, 1 bead taken"), "{g}");
+        assert!(g.contains("mirror images"), "{g}");
+        let m = MatchboxOptions::parse("menace,initial=4:3:2:1,win=3,draw=1,symmetry=off").unwrap();
+        let m = m.describe();
+        assert!(
+            m.contains("4 beads for each possible move on its 1st move, 3 on its 2nd, 2 on its 3rd, 1 from its 4th move on"),
+            "{m}"
+        );
+        assert!(
+            m.contains("after a win 3 beads added for each bead played, after a draw 1"),
+            "{m}"
+        );
+        assert!(m.contains("every position has its own box"), "{m}");
+        for text in [g, m] {
+            assert!(!text.contains('=') && !text.contains("symmetry"), "{text}");
+        }
     }
 
     #[test]

@@ -199,6 +199,8 @@ pub struct TrainReport {
     pub learner_seat: Seat,
     /// The machine's settings as an options text.
     pub machine: String,
+    /// The same in plain words.
+    pub machine_rules: String,
     /// The opponent's name.
     pub opponent: String,
     /// The seed.
@@ -362,11 +364,16 @@ pub fn train_observed<G: Game>(
         true => count_decision_positions(game, learner_seat, 2_000_000),
         false => (None, None),
     };
+    // The last block ends with the last game, not where a full block would.
+    if let Some(last) = tally.curve.last_mut() {
+        last.to = last.to.min(options.games);
+    }
     Ok(TrainReport {
         game: game.name().into(),
         learner: game.seats()[learner_seat].into(),
         learner_seat,
         machine: machine.options().to_text(),
+        machine_rules: machine.options().describe(),
         opponent: options.opponent.as_str().into(),
         seed: options.seed,
         games: options.games,
@@ -756,6 +763,8 @@ mod tests {
                 seed,
                 opponent: Opponent::Exploit,
                 seat: 0,
+                // Blocks of 7 do not divide 60: the last block is short.
+                block: 7,
                 ..TrainOptions::default()
             };
             let r = train(&Piles, &o).unwrap();
@@ -765,6 +774,14 @@ mod tests {
             assert!(r.last_loss.is_none_or(|l| l <= after));
             assert_eq!(r.wins + r.losses + r.draws, 60);
             assert_eq!(r.curve.iter().map(|b| b.wins + b.losses).sum::<u64>(), 60);
+            // Blocks tile the games exactly: each starts after the previous one and
+            // the last ends with game 60, however the block size divides it.
+            for pair in r.curve.windows(2) {
+                assert_eq!(pair[1].from, pair[0].to + 1);
+            }
+            let last = r.curve.last().unwrap();
+            assert_eq!(last.to, 60);
+            assert_eq!(r.curve.iter().map(|b| b.to + 1 - b.from).sum::<u64>(), 60);
             let o = TrainOptions { seat: 1, ..o };
             let r = train(&Piles, &o).unwrap();
             assert_eq!(r.unbeatable_after, None);
