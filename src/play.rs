@@ -267,18 +267,25 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut out = anstream::stdout().lock();
     let mut input = Input::new();
     let v = m.view();
+    let words = build(&v.game, "")
+        .map(|h| tabula_engine::variant_words(&h.info().options, &v.variant))
+        .unwrap_or_default();
     writeln!(
         out,
-        "{} {}",
+        "{}{}",
         style::bold(&v.title),
-        if v.variant.is_empty() {
+        if words.is_empty() {
             String::new()
         } else {
-            format!("({})", v.variant)
+            format!(" ({words})")
         }
     )?;
     for s in &v.seats {
-        writeln!(out, "  {}: {}", s.name, s.player)?;
+        let who = match s.player.as_str() {
+            "human" => "you".to_string(),
+            player => format!("the computer ({player})"),
+        };
+        writeln!(out, "  {}: {who}", s.name)?;
     }
     writeln!(
         out,

@@ -273,6 +273,31 @@ fn samegame_logs_the_cell_the_user_typed() {
 }
 
 #[test]
+fn the_game_heading_names_variant_and_players_in_words() {
+    let (_, t) = play(&["nim", "--variant", "heaps=1-2-3,play=misere"], "quit\n");
+    let first = t.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("heaps 1 2 3") && first.contains("misère"),
+        "{t}"
+    );
+    assert!(!t.contains("heaps=") && !t.contains("play=misere"), "{t}");
+    assert!(
+        t.contains("Lucy: you") && t.contains("Robert: the computer"),
+        "{t}"
+    );
+    // The default game has no variant words at all.
+    let (_, t) = play(&["nim"], "quit\n");
+    assert!(
+        t.lines()
+            .next()
+            .unwrap_or_default()
+            .trim_end()
+            .ends_with("Nim"),
+        "{t}"
+    );
+}
+
+#[test]
 fn training_reads_in_words() {
     let t = text(&["train", "hexapawn", "--games", "50", "--seed", "1"]);
     assert!(

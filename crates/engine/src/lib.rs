@@ -13,6 +13,7 @@ mod matches;
 mod players;
 mod registry;
 mod rules;
+mod variant_words;
 
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset};
@@ -22,3 +23,4 @@ pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use registry::{build, entry, find, registry, GameEntry};
 pub use rules::{developer_words, rules_markdown};
+pub use variant_words::variant_words;
