@@ -40,7 +40,7 @@ enum Command {
     Simulate(commands::SimulateArgs),
     /// Counting report (Burnside/Pólya counts of positions).
     Count(commands::CountArgs),
-    /// The rules of a game and its notation (from its page in docs/games).
+    /// How to play a game, its variants and how to write moves.
     Rules(commands::RulesArgs),
     /// Evaluate a sum of integers and nimbers, e.g. "1* + 2* + 3*".
     Cgt(commands::CgtArgs),

@@ -230,7 +230,7 @@ impl Game for Auto120 {
         let mut kinds = vec![
             PlayerKind::new(
                 "scenario",
-                "the seed's scenario sets A-D: penultimate, factor, bump off the path, else random (option finish: 120 joins Set A)",
+                "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random (option finish: bringing a marker home comes first)",
             ),
             PlayerKind::new(
                 "expectimax",
@@ -368,7 +368,7 @@ impl Registered for Auto120 {
         vec![VariantOption {
             name: "markers",
             default: "4",
-            help: "markers per player, 1 to 4 (4 is the seed's game; fewer make a shorter game the exact solver can hold)",
+            help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)",
         }]
     }
 

@@ -345,7 +345,7 @@ impl Registered for MuTorere {
             VariantOption {
                 name: "rules",
                 default: "seed",
-                help: "seed: a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction; first_move: no restriction, but the first move must leave the other player a move (Best, 1917)",
+                help: "seed (the usual rule): a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction; first_move: no restriction, but the first move must leave the other player a move (Best, 1917)",
             },
             VariantOption {
                 name: "play",

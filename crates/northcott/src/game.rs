@@ -325,13 +325,13 @@ impl Registered for Northcott {
             VariantOption {
                 name: "size",
                 default: "16x4",
-                help: "NXxNY: NX cells per row (2..=128) times NY rows (1..=32), as on the seed's command line 'xpat 16x4'",
+                help: "NXxNY: NX cells per row (2 to 128) times NY rows (1 to 32)",
             },
             VariantOption { name: "first", default: "o", help: "who moves first: o (the left player) or x" },
             VariantOption {
                 name: "repetition",
                 default: "3",
-                help: "actual play is drawn when a position occurs this many times (2..=100); 0 = never, as in the seed's program",
+                help: "actual play is drawn when a position occurs this many times (2 to 100); 0 = never (a losing player may then keep the game going for ever)",
             },
         ]
     }
@@ -628,7 +628,7 @@ impl Game for Northcott {
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
         vec![PlayerKind::new(
             "nim",
-            "the seed's computer: the winning Nim move on the gaps (first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
+            "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
         )]
     }
 

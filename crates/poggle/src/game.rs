@@ -216,7 +216,7 @@ impl Registered for Poggle {
             VariantOption {
                 name: "start",
                 default: "ones",
-                help: "ones (every button at colour 1, the seed's puzzle) or random (random presses from solved, so solvable)",
+                help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)",
             },
             VariantOption { name: "seed", default: "1", help: "seed of the random start" },
             VariantOption {
