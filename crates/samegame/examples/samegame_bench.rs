@@ -63,7 +63,8 @@ fn main() {
     };
     let standard_set = standard_boards();
     if args.iter().any(|a| a == "--speed") {
-        speed(&standard_set, seconds);
+        let only = get("--algorithm").and_then(|a| Algorithm::from_name(&a));
+        speed(&standard_set, seconds, only);
         return;
     }
     println!(
@@ -191,13 +192,16 @@ fn play_by_hints(board: &Board, options: &SearchOptions) -> SearchResult {
 /// Playouts per second on one core: the TabuColorRandom playouts of nested search
 /// (level 1: one playout per legal move) and NRPA's policy playouts (level 1, 100
 /// iterations per run), each for about `seconds` over the standard boards.
-fn speed(boards: &[Board], seconds: f64) {
+fn speed(boards: &[Board], seconds: f64, only: Option<Algorithm>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("a one-thread pool");
     pool.install(|| {
         for algorithm in [Algorithm::Nested, Algorithm::Nrpa] {
+            if only.is_some_and(|a| a != algorithm) {
+                continue;
+            }
             let started = Instant::now();
             let mut playouts = 0u64;
             let mut round = 0u64;

@@ -84,15 +84,19 @@ fn compress(mut m: u64, mut r: u64) -> u64 {
     m
 }
 
-/// The blocks of `m` connected vertically to `seeds`.
+/// The blocks of `m` connected vertically to `seeds` (a subset of `m`): adding the
+/// seeds to `m` clears each run of `m` from its lowest seed up (the carry), then the
+/// runs grow down a block at a time.
 #[inline]
-fn expand(m: u64, mut seeds: u64) -> u64 {
+fn expand(m: u64, seeds: u64) -> u64 {
+    debug_assert_eq!(seeds & !m, 0);
+    let mut s = (m & !m.wrapping_add(seeds)) | seeds;
     loop {
-        let next = (seeds | seeds << 1 | seeds >> 1) & m;
-        if next == seeds {
-            return seeds;
+        let next = (s | s >> 1) & m;
+        if next == s {
+            return s;
         }
-        seeds = next;
+        s = next;
     }
 }
 
@@ -446,6 +450,29 @@ impl FastBoard {
 mod tests {
     use super::*;
     use crate::board::Board;
+
+    /// The carry trick agrees with growing the seeds a block at a time.
+    #[test]
+    fn expand_fills_the_runs_of_the_seeds() {
+        use rand::Rng as _;
+        let mut rng = tabula_core::rng_from_seed(5);
+        for _ in 0..20_000 {
+            let m: u64 = rng.gen::<u64>() | rng.gen::<u64>();
+            let seeds = m & rng.gen::<u64>() & rng.gen::<u64>() & rng.gen::<u64>();
+            let mut slow = seeds;
+            loop {
+                let next = (slow | slow << 1 | slow >> 1) & m;
+                if next == slow {
+                    break;
+                }
+                slow = next;
+            }
+            assert_eq!(expand(m, seeds), slow, "{m:064b} {seeds:064b}");
+        }
+        assert_eq!(expand(u64::MAX, 1 << 63), u64::MAX);
+        assert_eq!(expand(u64::MAX, 1), u64::MAX);
+        assert_eq!(expand(0b0111_0110, 0b10), 0b110);
+    }
 
     #[test]
     fn compress_drops_bits() {

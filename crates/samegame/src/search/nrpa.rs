@@ -89,8 +89,33 @@ impl Policy {
         self.vals[i] += delta;
     }
 
+    /// Makes room for `n` new codes without growing (while under the cap), so slots
+    /// found by [`Policy::find_or_insert`] stay valid for `n` insertions.
+    fn reserve(&mut self, n: usize) {
+        while (self.len + n) * 2 > self.keys.len() && self.len < self.cap {
+            self.grow();
+        }
+    }
+
+    /// The slot of `code`, inserted with weight 0 when absent (`None` when the
+    /// policy is full). Call [`Policy::reserve`] first.
+    #[inline]
+    fn find_or_insert(&mut self, code: u64) -> Option<usize> {
+        let i = self.slot(code);
+        if self.keys[i] == 0 {
+            if self.len >= self.cap || (self.len + 1) * 2 > self.keys.len() {
+                return None;
+            }
+            self.keys[i] = code;
+            self.len += 1;
+        }
+        Some(i)
+    }
+
+    /// Doubles the table (its size stays a power of two).
     fn grow(&mut self) {
-        let keys = std::mem::replace(&mut self.keys, vec![0; self.len.max(512) * 4]);
+        let size = self.keys.len() * 2;
+        let keys = std::mem::replace(&mut self.keys, vec![0; size]);
         let vals = std::mem::replace(&mut self.vals, vec![0.0; self.keys.len()]);
         for (k, v) in keys.into_iter().zip(vals) {
             if k != 0 {
@@ -205,12 +230,27 @@ impl Nrpa<'_> {
             for m in &mut w.all[fresh..] {
                 m.weight = fast_exp(policy.get(m.code));
             }
+            // One pass: the legal moves' codes go to `seq`, their weights' running
+            // totals to `weights` (the tabu colour's only when nothing else is legal).
+            let start = seq.codes.len();
             w.legal.clear();
-            w.legal.extend(
-                (0..w.all.len() as u16).filter(|&i| w.all[i as usize].colour as usize != tabu),
-            );
+            w.weights.clear();
+            let mut total = 0.0;
+            for (i, m) in w.all.iter().enumerate() {
+                if m.colour as usize != tabu {
+                    total += m.weight;
+                    w.weights.push(total);
+                    w.legal.push(i as u16);
+                    seq.codes.push(m.code);
+                }
+            }
             if w.legal.is_empty() {
-                w.legal.extend(0..w.all.len() as u16);
+                for (i, m) in w.all.iter().enumerate() {
+                    total += m.weight;
+                    w.weights.push(total);
+                    w.legal.push(i as u16);
+                    seq.codes.push(m.code);
+                }
             }
             if w.legal.is_empty() {
                 break;
@@ -218,12 +258,6 @@ impl Nrpa<'_> {
             let chosen = if w.legal.len() == 1 {
                 w.legal[0]
             } else {
-                w.weights.clear();
-                let mut total = 0.0;
-                for &i in &w.legal {
-                    total += w.all[i as usize].weight;
-                    w.weights.push(total);
-                }
                 let r = rng.gen::<f64>() * total;
                 let at = w
                     .weights
@@ -231,9 +265,8 @@ impl Nrpa<'_> {
                     .min(w.legal.len() - 1);
                 w.legal[at]
             };
+            debug_assert_eq!(seq.codes.len() - start, w.legal.len());
             let m = w.all[chosen as usize];
-            seq.codes
-                .extend(w.legal.iter().map(|&i| w.all[i as usize].code));
             seq.ends.push(seq.codes.len() as u32);
             seq.chosen.push(m.code);
             seq.clicks.push((m.col, m.y));
@@ -247,7 +280,7 @@ impl Nrpa<'_> {
 
     /// Moves `policy` towards `best`: each chosen code gains `alpha`, and every legal
     /// code loses `alpha` times its probability under the policy before the step.
-    fn adapt(&self, policy: &mut Policy, best: &Seq, probs: &mut Vec<f64>) {
+    fn adapt(&self, policy: &mut Policy, best: &Seq, probs: &mut Vec<(Option<usize>, f64)>) {
         let mut start = 0usize;
         for (t, &end) in best.ends.iter().enumerate() {
             let codes = &best.codes[start..end as usize];
@@ -255,15 +288,21 @@ impl Nrpa<'_> {
             if codes.len() < 2 {
                 continue;
             }
+            // One look-up per code: its slot serves both the weight and the update.
+            policy.reserve(codes.len());
             probs.clear();
             let mut total = 0.0;
             for &c in codes {
-                let e = fast_exp(policy.get(c));
-                probs.push(e);
+                let i = policy.find_or_insert(c);
+                let e = fast_exp(i.map_or(0.0, |i| policy.vals[i]));
+                probs.push((i, e));
                 total += e;
             }
-            for (&c, &e) in codes.iter().zip(probs.iter()) {
-                policy.add(c, -self.alpha * e / total);
+            let scale = self.alpha / total;
+            for &(i, e) in probs.iter() {
+                if let Some(i) = i {
+                    policy.vals[i] -= scale * e;
+                }
             }
             policy.add(best.chosen[t], self.alpha);
         }
