@@ -13,7 +13,9 @@
 //! (NRPA iterations per level), `--runs N` (NRPA: exactly N runs, fixed work),
 //! `--width N` (beam: fixed work), `--save FILE` (write each board's score and moves,
 //! which `tests/standard.rs` replays), `--hint` (play each board move by move,
-//! every move the first of a fresh `--seconds` search: taking every hint),
+//! every move the first of a `--seconds` search that starts from the rest of the
+//! previous search's line: taking every hint; with `--fresh` every search starts
+//! afresh, forgetting the plan),
 //! `--speed` (playouts per second on one core, nested search's and NRPA's, for
 //! about `--seconds` each).
 //! Every reported line is replayed with the rules to check its score. `stages`
@@ -49,6 +51,7 @@ fn main() {
     let runs: Option<u32> = get("--runs").map(|s| s.parse().expect("--runs"));
     let standard = args.iter().any(|a| a == "--standard");
     let hint = args.iter().any(|a| a == "--hint");
+    let fresh_hints = args.iter().any(|a| a == "--fresh");
     let algorithm = if args.iter().any(|a| a == "--beam") {
         Algorithm::Beam
     } else {
@@ -109,7 +112,7 @@ fn main() {
             ..SearchOptions::default()
         };
         let result = if hint {
-            play_by_hints(&board, &options)
+            play_by_hints(&board, &options, !fresh_hints)
         } else {
             search(&board, Scoring::Standard, &options, &|_| {})
         };
@@ -162,22 +165,30 @@ fn main() {
     );
 }
 
-/// Plays a whole game move by move, each move the first of a fresh search of
+/// Plays a whole game move by move, each move the first of a search of
 /// `options.seconds` from the position reached (what a player taking every hint
-/// gets); returns the game as one result.
-fn play_by_hints(board: &Board, options: &SearchOptions) -> SearchResult {
+/// gets). With `keep` each search starts from the rest of the previous one's line
+/// (the hint keeps its plan); without it every search starts afresh. Returns the
+/// game as one result.
+fn play_by_hints(board: &Board, options: &SearchOptions, keep: bool) -> SearchResult {
     let started = Instant::now();
     let mut b = board.clone();
     let mut moves = Vec::new();
     let mut playouts = 0;
     let mut stack = Vec::new();
+    let mut plan: Vec<[usize; 2]> = Vec::new();
     while b.has_move() {
-        let r = search(&b, Scoring::Standard, options, &|_| {});
+        let options = SearchOptions {
+            plan: if keep { plan.clone() } else { Vec::new() },
+            ..options.clone()
+        };
+        let r = search(&b, Scoring::Standard, &options, &|_| {});
         playouts += r.playouts;
         let [row, col] = r.moves[0];
         let y = b.height() - 1 - row;
         b.play(col, y, Scoring::Standard, &mut stack);
         moves.push([row, col]);
+        plan = r.moves[1..].to_vec();
     }
     let mut last = search(&b, Scoring::Standard, options, &|_| {});
     last.score = b.score();

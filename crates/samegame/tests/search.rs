@@ -214,3 +214,65 @@ fn search_player_plays_whole_games() {
     }
     assert!(s.score() >= 0);
 }
+
+/// A search given a plan (an earlier search's line) starts from it: with far less
+/// work it still scores at least the plan, for every algorithm, and its line replays.
+/// A plan cut short is finished by NRPA; a plan that does not fit the board is ignored.
+#[test]
+fn a_kept_plan_is_never_lost() {
+    let g =
+        SameGame::from_variant(&Variant::parse("size=12x12,colours=4,seed=21").unwrap()).unwrap();
+    let start = g.initial_state();
+    let strong = search(
+        &start,
+        g.scoring,
+        &SearchOptions {
+            level: Some(2),
+            iterations: Some(40),
+            runs: Some(2),
+            seed: 5,
+            ..SearchOptions::default()
+        },
+        &|_| {},
+    );
+    let weak = |algorithm, plan: Vec<[usize; 2]>| {
+        let r = search(
+            &start,
+            g.scoring,
+            &SearchOptions {
+                algorithm,
+                level: Some(1),
+                iterations: Some(1),
+                width: Some(1),
+                runs: Some(1),
+                seed: 6,
+                plan,
+                ..SearchOptions::default()
+            },
+            &|_| {},
+        );
+        let end = replay(&g, &start, &r.moves);
+        assert!(g.turn(&end).is_over());
+        assert_eq!(end.score(), r.score);
+        r.score
+    };
+    let alone = weak(Algorithm::Nrpa, Vec::new());
+    assert!(
+        alone < strong.score,
+        "one playout ({alone}) should not match level 2 ({})",
+        strong.score
+    );
+    for algorithm in [Algorithm::Nrpa, Algorithm::Nested, Algorithm::Beam] {
+        assert!(weak(algorithm, strong.moves.clone()) >= strong.score);
+    }
+    // Cut short: NRPA finishes it; it still replays.
+    weak(Algorithm::Nrpa, strong.moves[..3].to_vec());
+    // Off the board, or a click on a lone block: ignored.
+    let mut bad = strong.moves.clone();
+    bad[0] = [99, 0];
+    weak(Algorithm::Nrpa, bad.clone());
+    weak(Algorithm::Nested, bad);
+    let mut twice = strong.moves.clone();
+    twice.insert(1, strong.moves[0]);
+    weak(Algorithm::Nrpa, twice);
+}

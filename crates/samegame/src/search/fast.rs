@@ -325,6 +325,20 @@ impl FastBoard {
         (lo, hi)
     }
 
+    /// The canonical block `(column, height)` of the group through (`col`, `y`), or
+    /// `None` when that is not a block of a group of two or more.
+    pub(crate) fn canonical(&mut self, col: usize, y: usize) -> Option<(u8, u8)> {
+        if col >= self.cols.len() || y >= self.height || self.cols[col][0] >> y & 1 == 0 {
+            return None;
+        }
+        let k = self.colour_at(col, y);
+        if !self.removable(col, y, k) {
+            return None;
+        }
+        let (lo, _) = self.flood(col, y, k);
+        Some((lo as u8, self.group[lo].trailing_zeros() as u8))
+    }
+
     /// Removes the group `mv` (listed on this board); returns what changed, for
     /// [`FastBoard::relist`].
     pub(crate) fn play(&mut self, mv: &Mv, scoring: Scoring) -> Change {

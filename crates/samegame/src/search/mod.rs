@@ -107,6 +107,13 @@ pub struct SearchOptions {
     /// NRPA: run exactly this many independent runs of `level` (default 2),
     /// without a time limit. Without it, runs are started until the time is up.
     pub runs: Option<u32>,
+    /// A plan kept from an earlier search: moves from this board (`[row, column]`,
+    /// as in [`SearchResult::moves`]). The search starts from it as its best game
+    /// (NRPA also leans its policy towards it), so the result scores at least as
+    /// much; a hint that keeps its plan between moves does not lose ground. A plan
+    /// that does not replay on the board is ignored; NRPA finishes a plan that stops
+    /// before the end with a playout, the other searches ignore it.
+    pub plan: Vec<[usize; 2]>,
     /// The caller's deadline and cancel flag: the search stops at the earlier of
     /// its own time budget and this deadline, or when cancelled, and returns the
     /// best game found so far.
@@ -123,6 +130,7 @@ impl Default for SearchOptions {
             width: None,
             iterations: None,
             runs: None,
+            plan: Vec::new(),
             budget: Budget::default(),
         }
     }
@@ -248,6 +256,20 @@ pub fn search(
         clicks: Vec::new(),
     };
     let mut found = !board.has_move();
+    // The plan's clicks `(column, height)`, if every move is on the board.
+    let h = board.height();
+    let plan: Option<Vec<(u8, u8)>> = options
+        .plan
+        .iter()
+        .map(|&[row, col]| {
+            (row < h && col < board.width()).then(|| (col as u8, (h - 1 - row) as u8))
+        })
+        .collect();
+    let plan = plan.filter(|p| !p.is_empty());
+    if let Some(line) = plan.as_ref().and_then(|p| complete_line(board, scoring, p)) {
+        best = line;
+        found = true;
+    }
     let mut stages = Vec::new();
     let mut optimal = !board.has_move();
     let playouts;
@@ -266,7 +288,18 @@ pub fn search(
             };
             // (score, run) of the best game so far: the lowest run wins ties, so a
             // fixed number of runs gives the same game whatever the thread timing.
-            let shared: Mutex<Option<(i64, u64, Line)>> = Mutex::new(None);
+            // The plan, finished by a playout when it stops early: every run starts
+            // from it.
+            let start = plan.as_ref().and_then(|p| {
+                let mut seq = nrpa::Seq::default();
+                let mut work = nrpa::Work::default();
+                let mut rng = tabula_core::rng_from_seed(options.seed);
+                let empty = nrpa::Policy::new(1);
+                nrpa.playout_after(p, &empty, &mut rng, &mut work, &mut seq)
+                    .then_some(seq)
+            });
+            let shared: Mutex<Option<(i64, u64, Line)>> =
+                Mutex::new(start.as_ref().map(|s| (s.score, u64::MAX, s.line())));
             let next = AtomicU64::new(0);
             let done = AtomicU64::new(0);
             let top_level = AtomicU64::new(0);
@@ -288,7 +321,10 @@ pub fn search(
                     for _ in 0..threads {
                         scope.spawn(|_| {
                             let mut work = nrpa::Work::default();
-                            let root = nrpa::Policy::new(cap);
+                            let mut root = nrpa::Policy::new(cap);
+                            if let Some(seq) = &start {
+                                nrpa.adapt(&mut root, seq, &mut Vec::new());
+                            }
                             // Seconds per playout on this thread, once measured.
                             let mut per_playout: Option<f64> = None;
                             loop {
@@ -336,6 +372,7 @@ pub fn search(
                                     },
                                     &root,
                                     mix(options.seed, run),
+                                    start.as_ref(),
                                     &mut work,
                                     &mut on_best,
                                 );
@@ -503,6 +540,22 @@ pub fn search(
         optimal,
         algorithm,
     }
+}
+
+/// The line of `clicks` from `board` if each removes a group and the game is over
+/// after them.
+fn complete_line(board: &Board, scoring: Scoring, clicks: &[(u8, u8)]) -> Option<Line> {
+    let mut b = board.clone();
+    let mut stack = Vec::new();
+    for &(col, y) in clicks {
+        if b.play(col as usize, y as usize, scoring, &mut stack) < 2 {
+            return None;
+        }
+    }
+    (!b.has_move()).then(|| Line {
+        score: b.score(),
+        clicks: clicks.to_vec(),
+    })
 }
 
 /// The NRPA run that fits `playouts` playouts: the highest level whose iterations

@@ -219,12 +219,42 @@ impl Nrpa<'_> {
 
     /// One playout from `board` under `policy` into `seq`.
     fn playout(&self, policy: &Policy, rng: &mut Rng, w: &mut Work, seq: &mut Seq) {
+        self.playout_after(&[], policy, rng, w, seq);
+    }
+
+    /// A playout whose first clicks are `forced` (`(column, height)` of any block of
+    /// each group), then chosen under `policy`; false when a forced click is not a
+    /// group of two or more (`seq` then holds the clicks up to it).
+    pub(crate) fn playout_after(
+        &self,
+        forced: &[(u8, u8)],
+        policy: &Policy,
+        rng: &mut Rng,
+        w: &mut Work,
+        seq: &mut Seq,
+    ) -> bool {
         seq.clear();
         w.fast.load(self.board);
-        let tabu = self.tabu;
         w.fast.list_moves(&mut w.all);
         let mut fresh = 0;
         loop {
+            let step = seq.clicks.len();
+            let force = forced
+                .get(step)
+                .map(|&(c, y)| w.fast.canonical(c as usize, y as usize));
+            let force = match force {
+                None => None,
+                Some(Some(at)) => match w.all.iter().position(|m| (m.col, m.y) == at) {
+                    Some(i) => Some(i),
+                    None => return false,
+                },
+                Some(None) => return false,
+            };
+            // A forced move of the tabu colour: every move counts as legal at that step.
+            let tabu = match force {
+                Some(i) if w.all[i].colour as usize == self.tabu => 0,
+                _ => self.tabu,
+            };
             // The policy does not change during a playout: a group kept from the last
             // step keeps its weight.
             for m in &mut w.all[fresh..] {
@@ -255,7 +285,9 @@ impl Nrpa<'_> {
             if w.legal.is_empty() {
                 break;
             }
-            let chosen = if w.legal.len() == 1 {
+            let chosen = if let Some(i) = force {
+                i as u16
+            } else if w.legal.len() == 1 {
                 w.legal[0]
             } else {
                 let r = rng.gen::<f64>() * total;
@@ -276,11 +308,17 @@ impl Nrpa<'_> {
         seq.score = w.fast.score();
         w.playouts += 1;
         self.playouts.fetch_add(1, Ordering::Relaxed);
+        true
     }
 
     /// Moves `policy` towards `best`: each chosen code gains `alpha`, and every legal
     /// code loses `alpha` times its probability under the policy before the step.
-    fn adapt(&self, policy: &mut Policy, best: &Seq, probs: &mut Vec<(Option<usize>, f64)>) {
+    pub(crate) fn adapt(
+        &self,
+        policy: &mut Policy,
+        best: &Seq,
+        probs: &mut Vec<(Option<usize>, f64)>,
+    ) {
         let mut start = 0usize;
         for (t, &end) in best.ends.iter().enumerate() {
             let codes = &best.codes[start..end as usize];
@@ -317,6 +355,7 @@ impl Nrpa<'_> {
         plan: Plan,
         policy: &Policy,
         key: u64,
+        start: Option<&Seq>,
         w: &mut Work,
         on_best: &mut dyn FnMut(&Seq),
     ) -> Seq {
@@ -325,9 +364,14 @@ impl Nrpa<'_> {
             iterations,
             open,
         } = plan;
-        let mut best = Seq {
-            score: i64::MIN,
-            ..Seq::default()
+        // A level above 0 starts from `start` (a plan kept from an earlier search) as
+        // its best game: the policy moves towards it until something beats it.
+        let mut best = match start {
+            Some(seq) if level > 0 => seq.clone(),
+            _ => Seq {
+                score: i64::MIN,
+                ..Seq::default()
+            },
         };
         if level == 0 {
             let mut rng = rng_from_seed(key);
@@ -366,6 +410,7 @@ impl Nrpa<'_> {
                 },
                 &pol,
                 mix(key, i as u64 + 1),
+                None,
                 w,
                 &mut |_| {},
             );
