@@ -432,5 +432,9 @@ pub struct ServeArgs {
 
 pub fn serve(a: ServeArgs) -> Result<()> {
     use_max_memory(a.max_memory);
+    if let Some(bytes) = a.max_memory {
+        // Built games keep their solutions: half of the budget for that cache.
+        tabula_engine::set_cache_max_memory(bytes / 2);
+    }
     tabula_server::run(&a.addr, a.db)
 }

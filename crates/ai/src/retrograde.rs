@@ -84,6 +84,15 @@ pub struct Solution<G: Game> {
 }
 
 impl<G: Game> Solution<G> {
+    /// About how many bytes the solution holds: its position index (a hash table:
+    /// key, position number and a control byte per slot) and its value tables.
+    pub fn memory_bytes(&self) -> u64 {
+        let slot = std::mem::size_of::<G::State>() + std::mem::size_of::<u32>() + 1;
+        (self.index.capacity() * slot
+            + self.value.capacity()
+            + self.remoteness.capacity() * std::mem::size_of::<u32>()) as u64
+    }
+
     /// Solves every position reachable from `start`, refusing graphs of more than
     /// `max_positions` positions.
     pub fn solve(game: &G, start: &G::State, max_positions: usize) -> Result<Self, SolveError> {
@@ -353,6 +362,10 @@ fn grade_of(v: u8, r: u32) -> Graded {
 impl<G: Game> Oracle<G> for Solution<G> {
     fn grade(&self, _game: &G, state: &G::State) -> Option<Graded> {
         Solution::grade(self, state)
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        Solution::memory_bytes(self)
     }
 }
 

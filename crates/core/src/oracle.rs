@@ -80,4 +80,10 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// The exact value of a position for the side to move, or `None` when the position
     /// is outside what the oracle knows (not reachable from the start it solved).
     fn grade(&self, game: &G, state: &G::State) -> Option<Graded>;
+
+    /// About how many bytes of memory the oracle holds (its tables and memos), so
+    /// caches can be bounded in bytes. A rule that keeps no table reports 0.
+    fn memory_bytes(&self) -> u64 {
+        0
+    }
 }

@@ -131,16 +131,63 @@ impl<G: Registered> Handle<G> {
     pub fn new(game: G) -> Arc<Self> {
         let chance = probe_chance(&game);
         Arc::new(Handle {
+    /// About how many bytes this game's solution tables hold now (0 before any
+    /// perfect move, hint or analysis built them).
+    fn memory_bytes(&self) -> u64;
+    /// Identifies the solution tables: handles sharing tables give the same number.
+    fn tables_id(&self) -> usize;
             game,
             chance,
-            oracle: OnceLock::new(),
-            extra: Mutex::new(Vec::new()),
+            tables: Arc::new(Tables::default()),
         })
     }
+
+    /// Wraps a game that shares `tables` with other variants of the same solution.
+    pub fn sharing(game: G, tables: Arc<Tables<G>>) -> Arc<Self> {
+        let chance = probe_chance(&game);
+        Arc::new(Handle {
+            game,
+            chance,
+            tables,
+        })
+    }
+    tables: Arc<Tables<G>>,
+}
+
+/// What a game's exact solution holds in memory: the oracle (built once) and the
+/// solutions from custom start positions. Variants that differ only in rules of
+/// actual play (Northcott's `repetition`, Kono's `nocapture`) share one
+/// ([`crate::registry`]).
+pub struct Tables<G: Game> {
 
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
+impl<G: Game> Default for Tables<G> {
+    fn default() -> Self {
+        Tables {
+            oracle: OnceLock::new(),
+            extra: Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl<G: Game> Tables<G> {
+    /// About how many bytes the tables hold (0 until a solution is built).
+    pub fn memory_bytes(&self) -> u64 {
+        let oracle = match self.oracle.get() {
+            Some(Some(o)) => o.memory_bytes(),
+            _ => 0,
+        };
+        let extra: u64 = self
+            .extra
+            .lock()
+            .map(|v| v.iter().map(|s| s.memory_bytes()).sum())
+            .unwrap_or(0);
+        oracle + extra
+    }
+}
+
     }
 
     fn two_player(&self) -> bool {
@@ -153,6 +200,11 @@ impl<G: Registered> Handle<G> {
 
     /// The exact oracle, built once (game's own, else generic retrograde for small games).
     pub fn oracle(&self) -> Option<Arc<dyn Oracle<G>>> {
+    /// The solution tables (shared by variants that differ only in rules of play).
+    pub fn tables(&self) -> Arc<Tables<G>> {
+        self.tables.clone()
+    }
+
         self.oracle_with_progress(&|_| {})
     }
 
@@ -161,7 +213,8 @@ impl<G: Registered> Handle<G> {
         if !self.may_have_oracle() {
             return None;
         }
-        self.oracle
+        self.tables
+            .oracle
             .get_or_init(|| {
                 if let Some(o) = self.game.exact_oracle(progress) {
                     return Some(o);
@@ -191,7 +244,11 @@ impl<G: Registered> Handle<G> {
     }
 
     fn extra_snapshot(&self) -> Vec<Arc<Solution<G>>> {
-        self.extra.lock().map(|v| v.clone()).unwrap_or_default()
+        self.tables
+            .extra
+            .lock()
+            .map(|v| v.clone())
+            .unwrap_or_default()
     }
 
     /// Makes sure positions reachable from `state` can be graded (small games).
@@ -208,7 +265,7 @@ impl<G: Registered> Handle<G> {
             return;
         }
         if let Ok(sol) = Solution::solve(&self.game, state, MAX_GENERIC_POSITIONS) {
-            if let Ok(mut v) = self.extra.lock() {
+            if let Ok(mut v) = self.tables.extra.lock() {
                 if v.len() >= 16 {
                     v.remove(0);
                 }
@@ -338,7 +395,11 @@ impl<G: Registered> Handle<G> {
     fn oracle_known_cheap(&self) -> bool {
         // Games with their own oracle say so by overriding exact_oracle; asking would
         // build it, so only report what is already built or claimed by a custom solver.
-        self.oracle.get().map(Option::is_some).unwrap_or(true)
+        self.tables
+            .oracle
+            .get()
+            .map(Option::is_some)
+            .unwrap_or(true)
     }
 
     /// The value of `state` and every legal move graded (plus the game's own analysis).
@@ -473,6 +534,14 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             chance: self.chance,
             exact: self.claims_exact(),
             default_opponent: G::DEFAULT_OPPONENT.map(str::to_string),
+    fn memory_bytes(&self) -> u64 {
+        self.tables.memory_bytes()
+    }
+
+    fn tables_id(&self) -> usize {
+        Arc::as_ptr(&self.tables) as *const u8 as usize
+    }
+
             level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
             level_bases: if level_offered {
                 players

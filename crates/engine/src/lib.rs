@@ -16,11 +16,14 @@ mod rules;
 mod variant_words;
 
 pub use error::EngineError;
-pub use handle::{DynGame, GameInfo, Handle, LevelPreset};
+pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
 pub use matches::CurrentGame;
 pub use matches::{check_undo_depth, MAX_UNATTENDED_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
-pub use registry::{build, entry, find, registry, GameEntry};
+pub use registry::{
+    build, cache_max_memory, cache_usage, entry, find, registry, set_cache_max_memory, GameEntry,
+    CACHE_GAMES, DEFAULT_CACHE_BYTES,
+};
 pub use rules::{developer_words, rules_markdown};
 pub use variant_words::variant_words;

@@ -1,10 +1,14 @@
 //! The list of games. Registering a game is one line in [`registry`].
 
-use crate::handle::{DynGame, Handle};
+use crate::handle::{DynGame, Handle, Tables};
 use crate::EngineError;
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use tabula_core::{Registered, Variant, VariantOption};
+
+type BuildFn = fn(&Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
 
 /// A registered game: its name, and how to build it in a variant.
 #[derive(Clone)]
@@ -17,7 +21,9 @@ pub struct GameEntry {
     pub summary: &'static str,
     /// The variant options.
     pub options: fn() -> Vec<VariantOption>,
-    build: fn(&Variant) -> Result<Arc<dyn DynGame>, EngineError>,
+    /// Options that change only rules of actual play ([`GameEntry::play_rules`]).
+    pub play_only: &'static [&'static str],
+    build: BuildFn,
     check: fn(&Variant, u64) -> Result<(), String>,
 }
 
@@ -31,10 +37,18 @@ impl GameEntry {
 
 /// The registry entry of a game type.
 pub fn entry<G: Registered>() -> GameEntry {
-    fn build<G: Registered>(v: &Variant) -> Result<Arc<dyn DynGame>, EngineError> {
+    fn build<G: Registered>(
+        v: &Variant,
+        play_only: &[&str],
+    ) -> Result<Arc<dyn DynGame>, EngineError> {
         v.check_known(G::NAME, &G::options())?;
         let game = G::from_variant(v)?;
-        Ok(Arc::new(Handle::new(game)))
+        let key = (
+            G::NAME.to_string(),
+            solution_key(&game.variant(), play_only),
+        );
+        let tables = shared_tables::<G>(key);
+        Ok(Arc::new(Handle::sharing(game, tables)))
     }
     fn check<G: Registered>(v: &Variant, seed: u64) -> Result<(), String> {
         let game = G::from_variant(v).map_err(|e| e.to_string())?;
@@ -45,9 +59,55 @@ pub fn entry<G: Registered>() -> GameEntry {
         title: G::TITLE,
         summary: G::SUMMARY,
         options: G::options,
+        play_only: &[],
         build: build::<G>,
         check: check::<G>,
     }
+}
+
+impl GameEntry {
+    /// Names the options that only change rules of actual play (draws by
+    /// repetition or for lack of progress), not the game's exact solution:
+    /// variants that differ only in them share one solution in memory.
+    pub fn play_rules(mut self, options: &'static [&'static str]) -> Self {
+        self.play_only = options;
+        self
+    }
+}
+
+/// The normalised variant with the options of `play_only` blanked out: the key of
+/// the solution tables.
+fn solution_key(normalised: &Variant, play_only: &[&str]) -> String {
+    let mut v = normalised.clone();
+    for name in play_only {
+        if v.get(name).is_some() {
+            v.set(name, "*");
+        }
+    }
+    v.to_string()
+}
+
+type SharedTables = Mutex<HashMap<(String, String), Weak<dyn Any + Send + Sync>>>;
+
+/// The solution tables of a game and solution key: the ones a live handle already
+/// uses, or new ones. Only weak references are kept here, so tables are freed
+/// with the last handle that uses them.
+fn shared_tables<G: Registered>(key: (String, String)) -> Arc<Tables<G>> {
+    static SHARED: OnceLock<SharedTables> = OnceLock::new();
+    let shared = SHARED.get_or_init(Default::default);
+    let mut map = shared.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(found) = map
+        .get(&key)
+        .and_then(Weak::upgrade)
+        .and_then(|a| a.downcast::<Tables<G>>().ok())
+    {
+        return found;
+    }
+    map.retain(|_, w| w.strong_count() > 0);
+    let tables = Arc::new(Tables::<G>::default());
+    let any: Arc<dyn Any + Send + Sync> = tables.clone();
+    map.insert(key, Arc::downgrade(&any));
+    tables
 }
 
 /// Every game, in the order they are listed.
@@ -55,10 +115,10 @@ pub fn registry() -> Vec<GameEntry> {
     vec![
         entry::<tabula_tictactoe::TicTacToe>(),
         entry::<tabula_hexapawn::Hexapawn>(),
-        entry::<tabula_kono::Kono>(),
+        entry::<tabula_kono::Kono>().play_rules(&["nocapture"]),
         entry::<tabula_mutorere::MuTorere>(),
         entry::<tabula_nim::Nim>(),
-        entry::<tabula_northcott::Northcott>(),
+        entry::<tabula_northcott::Northcott>().play_rules(&["repetition"]),
         entry::<tabula_auto120::Auto120>(),
         entry::<tabula_samegame::SameGame>(),
         entry::<tabula_poggle::Poggle>(),
@@ -77,25 +137,116 @@ pub fn find(name: &str) -> Result<GameEntry, EngineError> {
         .ok_or_else(|| EngineError::UnknownGame(name.chars().take(40).collect()))
 }
 
-type Cache = Mutex<HashMap<(String, String), Arc<dyn DynGame>>>;
+/// The default byte bound of the cache of games and their solutions: 512 MiB.
+pub const DEFAULT_CACHE_BYTES: u64 = 512 << 20;
+/// Most games kept in the cache, whatever their size.
+pub const CACHE_GAMES: usize = 256;
+
+static CACHE_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_CACHE_BYTES);
+
+/// Sets the byte bound of the cache of built games and their solutions (the
+/// server uses half of `--max-memory`).
+pub fn set_cache_max_memory(bytes: u64) {
+    CACHE_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The byte bound of the cache ([`DEFAULT_CACHE_BYTES`] unless set).
+pub fn cache_max_memory() -> u64 {
+    CACHE_LIMIT.load(Ordering::Relaxed)
+}
+
+struct Cached {
+    handle: Arc<dyn DynGame>,
+    used: u64,
+}
+
+#[derive(Default)]
+struct Cache {
+    games: HashMap<(String, String), Cached>,
+    clock: u64,
+}
+
+impl Cache {
+    /// Bytes held by the cached games' solutions (tables shared by several
+    /// variants counted once).
+    fn bytes(&self) -> u64 {
+        let mut seen = std::collections::HashSet::new();
+        self.games
+            .values()
+            .filter(|c| seen.insert(c.handle.tables_id()))
+            .map(|c| c.handle.memory_bytes())
+            .sum()
+    }
+
+    /// Forgets the least recently used games until the cache holds at most
+    /// [`cache_max_memory`] bytes and [`CACHE_GAMES`] games; `keep` stays.
+    fn shrink(&mut self, keep: &(String, String)) {
+        let limit = cache_max_memory();
+        loop {
+            if self.games.len() <= CACHE_GAMES && self.bytes() <= limit {
+                return;
+            }
+            let oldest = self
+                .games
+                .iter()
+                .filter(|(k, _)| *k != keep)
+                .min_by_key(|(_, c)| c.used)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => {
+                    self.games.remove(&k);
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+fn cache() -> std::sync::MutexGuard<'static, Cache> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// What the cache holds now: `(games, bytes)`.
+pub fn cache_usage() -> (usize, u64) {
+    let c = cache();
+    (c.games.len(), c.bytes())
+}
 
 /// Builds (or reuses) a game in a variant. Handles are cached so that solutions
-/// are computed once per process.
+/// are computed once per process; the cache is bounded in bytes of solution
+/// ([`cache_max_memory`]) and forgets the least recently used games first.
+/// Solutions grow after a game is built (the first perfect move or hint), so the
+/// bound is enforced again each time a game is asked for.
 pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError> {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
     let entry = find(name)?;
     let v = Variant::parse(variant)?;
     let key = (entry.name.to_string(), v.to_string());
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(h) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return Ok(h);
-    }
-    let handle = (entry.build)(&v)?;
-    if let Ok(mut c) = cache.lock() {
-        if c.len() >= 256 {
-            c.clear();
+    {
+        let mut c = cache();
+        c.clock += 1;
+        let now = c.clock;
+        if let Some(found) = c.games.get_mut(&key) {
+            found.used = now;
+            let handle = found.handle.clone();
+            c.shrink(&key);
+            return Ok(handle);
         }
-        c.insert(key, handle.clone());
     }
+    let handle = (entry.build)(&v, entry.play_only)?;
+    let mut c = cache();
+    c.clock += 1;
+    let now = c.clock;
+    c.games.insert(
+        key.clone(),
+        Cached {
+            handle: handle.clone(),
+            used: now,
+        },
+    );
+    c.shrink(&key);
     Ok(handle)
 }

@@ -257,6 +257,20 @@ impl Oracle<Nim> for NimOracle {
     fn grade(&self, _game: &Nim, state: &NimState) -> Option<Graded> {
         self.grade_heaps(&state.heaps)
     }
+
+    fn memory_bytes(&self) -> u64 {
+        // A memo entry: its heap list (heap vector and its heaps), the remoteness
+        // and the hash table's slot overhead.
+        // Not while a search holds the memo: then it is not counted this time.
+        let Ok(memo) = self.memo.try_lock() else {
+            return 0;
+        };
+        let per_entry: u64 = memo
+            .keys()
+            .next()
+            .map_or(48, |k| 40 + 4 * k.capacity() as u64);
+        memo.capacity() as u64 * per_entry
+    }
 }
 
 /// One winning move in the analysis.

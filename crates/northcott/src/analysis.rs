@@ -127,6 +127,15 @@ impl NorthcottOracle {
 }
 
 impl Oracle<Northcott> for NorthcottOracle {
+    fn memory_bytes(&self) -> u64 {
+        // Not while a solve holds the extra solutions: then they are not counted.
+        let extra = match self.extra.try_lock() {
+            Ok(e) => e.iter().map(Solution::memory_bytes).sum(),
+            Err(_) => 0,
+        };
+        self.solution.as_ref().map_or(0, Solution::memory_bytes) + extra
+    }
+
     fn grade(&self, game: &Northcott, state: &NorthcottState) -> Option<Graded> {
         let value = if game.nim_sum(state) != 0 {
             Value::Win

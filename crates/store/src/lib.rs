@@ -20,6 +20,7 @@
 
 mod best;
 mod error;
+mod jobs;
 mod learned;
 mod migrations;
 mod saved;
@@ -29,12 +30,14 @@ mod tallies;
 
 pub use best::{BestRow, Metric};
 pub use error::StoreError;
+pub use jobs::{JobRow, JobState, JOB_RESULTS_BYTES, JOB_RESULT_BYTES, STOPPED};
 pub use learned::{LearnedKey, LearnedRow};
 pub use saved::{random_id, SavedGame};
 pub use tallies::{TallyDelta, TallyRow};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -49,6 +52,10 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Store {
     conn: Mutex<Connection>,
     path: PathBuf,
+    /// Byte budgets: all job results, one job result, the solver cache.
+    job_results_bytes: AtomicU64,
+    job_result_bytes: AtomicU64,
+    cache_bytes: AtomicU64,
 }
 
 /// Inside a write transaction: every write of one user action goes through the
@@ -92,7 +99,26 @@ impl Store {
         Ok(Store {
             conn: Mutex::new(conn),
             path: path.to_path_buf(),
+            job_results_bytes: AtomicU64::new(JOB_RESULTS_BYTES),
+            job_result_bytes: AtomicU64::new(JOB_RESULT_BYTES as u64),
+            cache_bytes: AtomicU64::new(CACHE_BYTES),
         })
+    }
+
+    /// Sets the disk budgets: all job results together, one job result, and the
+    /// solver cache (defaults [`JOB_RESULTS_BYTES`], [`JOB_RESULT_BYTES`],
+    /// [`CACHE_BYTES`]).
+    pub fn set_budgets(&self, job_results: u64, job_result: u64, cache: u64) {
+        self.job_results_bytes.store(job_results, Ordering::Relaxed);
+        self.job_result_bytes.store(job_result, Ordering::Relaxed);
+        self.cache_bytes.store(cache, Ordering::Relaxed);
+    }
+
+    pub(crate) fn job_budget(&self) -> (u64, usize) {
+        (
+            self.job_results_bytes.load(Ordering::Relaxed),
+            self.job_result_bytes.load(Ordering::Relaxed) as usize,
+        )
     }
 
     /// The database file.
@@ -153,10 +179,16 @@ impl Store {
             .optional()?)
     }
 
-    /// Stores a solver result (the oldest entries go beyond [`CACHE_ENTRIES`]).
+    /// Stores a solver result. The cache keeps at most [`CACHE_ENTRIES`] results
+    /// and [`CACHE_BYTES`] bytes (the oldest go first); a result larger than a
+    /// quarter of that is not kept.
     pub fn cache_put(&self, key: &str, value: &[u8]) -> Result<()> {
         if key.is_empty() || key.len() > 4096 {
             return Err(StoreError::Invalid("cache keys are 1 to 4096 bytes".into()));
+        }
+        let budget = self.cache_bytes.load(Ordering::Relaxed);
+        if value.len() as u64 > budget / 4 {
+            return Ok(());
         }
         self.write(|w| {
             w.conn.execute(
@@ -165,17 +197,35 @@ impl Store {
                 rusqlite::params![key, value, now()],
             )?;
             w.conn.execute(
-                "DELETE FROM solver_cache WHERE key NOT IN
-                 (SELECT key FROM solver_cache ORDER BY created_at DESC, rowid DESC LIMIT ?1)",
-                [CACHE_ENTRIES as i64],
+                "DELETE FROM solver_cache WHERE key IN (
+                   SELECT key FROM (
+                     SELECT key,
+                       ROW_NUMBER() OVER (ORDER BY created_at DESC, rowid DESC) AS n,
+                       SUM(length(value) + length(key)) OVER (ORDER BY created_at DESC, rowid DESC) AS total
+                     FROM solver_cache)
+                   WHERE n > ?1 OR total > ?2)",
+                rusqlite::params![CACHE_ENTRIES as i64, budget as i64],
             )?;
             Ok(())
         })
+    }
+
+    /// Bytes held by the solver cache (keys and values).
+    pub fn cache_bytes(&self) -> Result<u64> {
+        let conn = self.lock();
+        let n: i64 = conn.query_row(
+            "SELECT COALESCE(SUM(length(value) + length(key)), 0) FROM solver_cache",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 }
 
 /// How many solver results the cache keeps.
 pub const CACHE_ENTRIES: usize = 1000;
+/// How many bytes of solver results the cache keeps (64 MiB).
+pub const CACHE_BYTES: u64 = 64 << 20;
 
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
@@ -248,6 +298,21 @@ mod tests {
         );
         assert_eq!(s.cache_get("k").unwrap().as_deref(), Some(&b"v"[..]));
         assert_eq!(s.integrity_check().unwrap(), "ok");
+    }
+
+    #[test]
+    fn the_solver_cache_is_bounded_in_bytes() {
+        let (_d, s) = temp_store();
+        s.set_budgets(JOB_RESULTS_BYTES, JOB_RESULT_BYTES as u64, 10_000);
+        for i in 0..20 {
+            s.cache_put(&format!("k{i}"), &[7u8; 2000]).unwrap();
+        }
+        assert!(s.cache_bytes().unwrap() <= 10_000);
+        assert_eq!(s.cache_get("k0").unwrap(), None, "the oldest went first");
+        assert!(s.cache_get("k19").unwrap().is_some());
+        // Too large for the cache: not kept, not an error.
+        s.cache_put("huge", &[1u8; 3000]).unwrap();
+        assert_eq!(s.cache_get("huge").unwrap(), None);
     }
 
     #[test]

@@ -74,6 +74,16 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ",
     // 2: the time a best result took (seed 001 keeps the time to complete a game).
     "ALTER TABLE best ADD COLUMN time_ms INTEGER;",
+    // 3: results of background jobs, kept on disk within a budget.
+    "CREATE TABLE job_results (
+        id          TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        body        TEXT,
+        bytes       INTEGER NOT NULL,
+        finished_at INTEGER
+    );
+    CREATE INDEX job_results_by_age ON job_results (finished_at);",
 ];
 
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
