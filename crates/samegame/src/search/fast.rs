@@ -225,76 +225,96 @@ impl FastBoard {
         }
         // The groups meeting the changed columns or their neighbours may have changed,
         // split or merged: everything they spanned is searched again, so every group
-        // meeting that span is dropped and found again (unchanged or not).
+        // meeting that span is dropped and found again (unchanged or not). A colour's
+        // groups depend only on that colour's blocks, so each colour has its own span.
         let (a0, b0) = (a, (change.hi + 1).min(used.saturating_sub(1)));
-        let (mut a, mut b) = (a0, b0);
+        let mut spans = [(a0, b0); LAYERS];
         for g in all.iter() {
             let (c, h) = (g.col as usize, g.hi as usize);
             if c <= b0 && h >= a0 {
-                a = a.min(c);
-                b = b.max(h);
+                let span = &mut spans[g.colour as usize];
+                span.0 = span.0.min(c);
+                span.1 = span.1.max(h);
             }
         }
-        all.retain(|g| (g.hi as usize) < a || (g.col as usize) > b);
+        all.retain(|g| {
+            let (a, b) = spans[g.colour as usize];
+            (g.hi as usize) < a || (g.col as usize) > b
+        });
         let kept = all.len();
-        self.find_groups(a, b + 1, all);
+        self.prepare();
+        for (k, &(a, b)) in spans.iter().enumerate().take(self.layers).skip(1) {
+            self.colour_groups(k, a, b + 1, all);
+        }
         kept
     }
 
     /// Appends to `all` every removable group with a block in columns `s..end`.
     fn find_groups(&mut self, s: usize, end: usize, all: &mut Vec<Mv>) {
+        self.prepare();
+        for k in 1..self.layers {
+            self.colour_groups(k, s, end, all);
+        }
+    }
+
+    /// Clears the scratch masks used by [`FastBoard::colour_groups`].
+    fn prepare(&mut self) {
+        let used = self.cols.len();
+        self.group.clear();
+        self.group.resize(used, 0);
+        self.rem.clear();
+        self.rem.resize(used, 0);
+    }
+
+    /// Appends to `all` every removable group of colour `k` with a block in columns
+    /// `s..end` (after [`FastBoard::prepare`]; leaves the scratch masks clear).
+    fn colour_groups(&mut self, k: usize, s: usize, end: usize, all: &mut Vec<Mv>) {
         let used = self.cols.len();
         let end = end.min(used);
         if end <= s {
             return;
         }
-        self.group.clear();
-        self.group.resize(used, 0);
-        self.rem.clear();
-        self.rem.resize(used, 0);
-        for k in 1..self.layers {
-            let mut any = 0u64;
-            let mut prev = if s > 0 { self.cols[s - 1][k] } else { 0 };
-            let mut here = self.cols[s][k];
-            for col in s..end {
-                let next = if col + 1 < used {
-                    self.cols[col + 1][k]
-                } else {
-                    0
-                };
-                let cand = here & (here << 1 | here >> 1 | prev | next);
-                self.rem[col] = cand;
-                any |= cand;
-                prev = here;
-                here = next;
-            }
-            if any == 0 {
-                continue;
-            }
-            for col in s..end {
-                while self.rem[col] != 0 {
-                    let y = self.rem[col].trailing_zeros() as usize;
-                    let (glo, ghi) = self.flood_keep(col, y, k);
-                    // The canonical block: the lowest of the leftmost column.
-                    let cy = self.group[glo].trailing_zeros() as usize;
-                    let mut code = k as u64;
-                    for c in glo..=ghi {
-                        let g = self.group[c];
-                        if g != 0 {
-                            code = code_step(code, c, g);
-                            self.rem[c] &= !g;
-                            self.group[c] = 0;
-                        }
+        let mut any = 0u64;
+        let mut prev = if s > 0 { self.cols[s - 1][k] } else { 0 };
+        let mut here = self.cols[s][k];
+        for col in s..end {
+            let next = if col + 1 < used {
+                self.cols[col + 1][k]
+            } else {
+                0
+            };
+            let cand = here & (here << 1 | here >> 1 | prev | next);
+            self.rem[col] = cand;
+            any |= cand;
+            prev = here;
+            here = next;
+        }
+        if any == 0 {
+            return;
+        }
+        for col in s..end {
+            while self.rem[col] != 0 {
+                let y = self.rem[col].trailing_zeros() as usize;
+                let (glo, ghi) = self.flood_keep(col, y, k);
+                // The canonical block: the lowest of the leftmost column.
+                let cy = self.group[glo].trailing_zeros() as usize;
+                let mut code = k as u64;
+                for c in glo..=ghi {
+                    let g = self.group[c];
+                    if g != 0 {
+                        code = code_step(code, c, g);
+                        self.rem[c] &= !g;
+                        self.group[c] = 0;
                     }
-                    all.push(Mv {
-                        col: glo as u8,
-                        y: cy as u8,
-                        colour: k as u8,
-                        hi: ghi as u8,
-                        weight: -1.0,
-                        code: code | 1,
-                    });
                 }
+                all.push(Mv {
+                    col: glo as u8,
+                    y: cy as u8,
+                    colour: k as u8,
+                    hi: ghi as u8,
+                    weight: -1.0,
+                    code: code | 1,
+                });
             }
         }
     }
