@@ -7,7 +7,7 @@ import * as API from './api.js';
 import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
-import { colourName, extraSentences, pressWords } from './words.js';
+import { colourName, extraSentences, pressWords, playerWords } from './words.js';
 
 export function extrasFor(name, page) {
   switch (name) {
@@ -156,44 +156,38 @@ class LearnPanel {
 
   async train(games, opponent) {
     this.trainBtn.disabled = true;
-    const chunks = Math.min(10, Math.max(1, Math.round(games / 20)));
-    const per = Math.max(1, Math.round(games / chunks));
-    const points = [];
-    let done = 0;
-    let wins = 0;
-    let losses = 0;
-    let draws = 0;
-    // `store`: the server continues from the machine it keeps for this seat and keeps
-    // the result, so the machine you play next is the trained one.
-    const base = {
+    // One job; its progress events carry the curve so far (server-sent events, a
+    // few a second), drawn as it grows. `watch` asks the server to spread a fast
+    // run over a few seconds; `store` continues from the machine the server keeps
+    // for this seat and keeps the result, so the machine you play next is this one.
+    const body = {
       kind: 'train', game: this.page.name, variant: this.page.info.variant, player: this.defaults.player,
-      seat: this.defaults.seat, opponent, store: true,
+      seat: this.defaults.seat, opponent, store: true, watch: true, games,
+      seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(games / 20)),
     };
+    const toPoints = (curve) => (curve || []).map((b) => {
+      const n = b.wins + b.losses + b.draws || 1;
+      return { x: b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n };
+    });
+    this.updates = 0;
+    this.drawCurve([]);
+    this.summary.textContent = 'Training…';
     try {
-      // Training in rounds draws the curve as it grows, whatever the progress events carry.
-      for (let i = 0; i < chunks; i++) {
-        const t0 = performance.now();
-        const body = { ...base, games: per, seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(per / 2)) };
-        const out = await API.runJob(body, (p) => this.bar.set((i + (p.fraction ?? 0)) / chunks));
-        const result = out.report ?? out;
-        for (const b of result.curve || []) {
-          const n = b.wins + b.losses + b.draws || 1;
-          points.push({ x: done + b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n });
-        }
-        done += result.games ?? per;
-        wins += result.wins ?? 0;
-        losses += result.losses ?? 0;
-        draws += result.draws ?? 0;
-        this.drawCurve(points);
-        this.summary.textContent = `${done} games: ${wins} won, ${draws} drawn, ${losses} lost` +
-          (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
-          (result.last_loss ? ` · last loss in game ${result.last_loss} of this round` : '');
-        // A few updates a second, so the curve can be watched as it grows.
-        await sleep(Math.max(0, 350 - (performance.now() - t0)));
-      }
+      const result = await API.runJob(body, (p) => {
+        this.bar.set(p.fraction ?? 0);
+        if (!p.curve) return;
+        this.updates += 1;
+        const done = p.curve.at(-1)?.to ?? 0;
+        this.drawCurve(toPoints(p.curve));
+        this.summary.textContent = `Training: ${done} of ${games} games played…`;
+      });
+      this.drawCurve(toPoints(result.curve));
+      this.summary.textContent = `${result.games ?? games} games: ${result.wins ?? 0} won, ${result.draws ?? 0} drawn, ${result.losses ?? 0} lost` +
+        (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
+        (result.last_loss ? ` · last loss in game ${result.last_loss}` : '');
       // You now play the machine just trained: its boxes are the ones shown.
       await this.playMachine();
-      toast(`Trained for ${done} games: you now play the trained machine.`, 'success', 3500);
+      toast(`Trained for ${result.games ?? games} games: you now play the trained machine.`, 'success', 3500);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {
@@ -336,7 +330,7 @@ class Auto120Panel {
         const games = r.games || 1;
         const rate = r.win_rate?.value ?? (r.wins?.[0] ?? 0) / games;
         return h('tr',
-          h('td', a), h('td', b),
+          h('td', playerWords(a)), h('td', playerWords(b)),
           h('td.num', h('span.rate-bar', { style: `--rate:${rate}` }), pct(rate)),
           h('td.num.muted', r.win_rate ? `${Math.round(100 * r.win_rate.low)}–${Math.round(100 * r.win_rate.high)}%` : ''));
       }))));

@@ -13,7 +13,7 @@ import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
 import { NorthcottMethods } from './northcott.js';
 import { PanelMethods } from './panels.js';
-import { grade, extraSentences, variantWords, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
+import { grade, extraSentences, variantWords, presetOf, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
 
 const sessionKey = (game) => `tabula.session.${game}`;
 
@@ -130,7 +130,9 @@ export class GamePage {
 
   /// The variant in words under the title, and in the address (a shareable link).
   _renderVariant() {
-    const words = variantWords(this.info);
+    const preset = presetOf(this.info);
+    const usual = presetOf(this.info, '');
+    const words = preset ? (preset === usual ? '' : preset.name) : variantWords(this.info);
     fill(this.variantEl, words ? h('span.variant', { title: 'Variant' }, words) : '');
     if (this.variantForm) this.variantForm.sync();
   }

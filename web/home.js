@@ -77,7 +77,15 @@ export async function renderHome(main, { navigate }) {
         const view = await thumbView(info);
         const colours = loadSeatColours(info.name, info.seats);
         fill(picture, );
-        thumbnail(picture, view, (seat) => colours[seat]);
+        const board = thumbnail(picture, view, (seat) => colours[seat]);
+        // A board much taller than wide (Auto120's track) would be a narrow strip
+        // in the wide picture: it fills the width instead and shows its top rows,
+        // where the pieces start, large enough to read.
+        const box = board.svg.viewBox?.baseVal;
+        if (box && box.height > box.width * 1.1) {
+          board.svg.setAttribute('preserveAspectRatio', 'xMidYMin slice');
+          picture.classList.add('thumb-tall');
+        }
       } catch (e) {
         fill(picture, h('div.thumb-fallback', info.title.slice(0, 1)));
       }

@@ -6,8 +6,7 @@ import * as API from './api.js';
 import { STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
-import { plain, colourName, parseVariant, cap } from './words.js';
-import { kindOf } from './players.js';
+import { plain, colourName, parseVariant, presetOf, cap } from './words.js';
 import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
@@ -24,6 +23,15 @@ export class PanelMethods {
         input,
         h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
     });
+    // The game's presets (Tatham's "Type" menu): one press opens a game of it.
+    const presets = (this.info.presets || []).map((p) => h('button.btn.btn-small.preset', {
+      type: 'button',
+      'data-variant': p.variant,
+      onclick: () => this.navigate(`/game/${this.name}?variant=${encodeURIComponent(p.variant)}`),
+    }, p.name));
+    const presetList = presets.length
+      ? h('div.presets', { role: 'group', 'aria-label': 'Ready-made variants' }, ...presets)
+      : null;
     const form = h('form.variant-form', {
       onsubmit: async (e) => {
         e.preventDefault();
@@ -42,9 +50,11 @@ export class PanelMethods {
           err.hidden = false;
         }
       },
-    }, ...rows, err, h('div.actions', h('button.btn', { type: 'submit' }, 'Play this variant'),
+    }, presetList, presetList ? h('p.small.strong', 'Or choose each option:') : null, ...rows, err, h('div.actions', h('button.btn', { type: 'submit' }, 'Play this variant'),
       h('button.btn.btn-quiet', { type: 'button', onclick: () => this.navigate(`/game/${this.name}?variant=`) }, 'The usual game')));
     form.sync = () => {
+      const current = presetOf(this.info);
+      for (const b of presets) b.setAttribute('aria-pressed', String(current !== null && b.dataset.variant === current.variant));
       const now = new Map(parseVariant(this.info.variant));
       for (const o of this.info.options) fields.get(o.name).value = now.get(o.name) ?? String(o.default);
     };
@@ -194,7 +204,7 @@ export class PanelMethods {
       rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
     } else {
       this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
-        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} (${s.player === 'human' ? 'you' : kindOf(s.player)})`),
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} (${s.player === 'human' ? 'you' : this._playerWords(s.player)})`),
         h('strong', String(t.wins?.[i] ?? 0)))));
       rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
     }

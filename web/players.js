@@ -4,7 +4,7 @@
 
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { grade, extraSentences, plain, pressWords } from './words.js';
+import { grade, extraSentences, plain, pressWords, playerWords } from './words.js';
 
 export const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
 export const PRESETS = [
@@ -39,7 +39,7 @@ export class PlayerMethods {
 
     const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
     const kindSelect = h('select', { 'aria-label': 'Computer player' },
-      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: plain(p.help) }, p.name === 'level' ? 'level (slider)' : p.name)));
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: plain(p.help) }, playerWords(p))));
     if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
@@ -234,9 +234,9 @@ export class PlayerMethods {
       const preset = PRESETS.find((p) => Math.abs(p.level - n) < EPSILON);
       return `computer, level ${n}${preset ? ` (${preset.name})` : ''}`;
     }
-    if (kind === 'perfect') return 'computer, perfect';
+    if (kind === 'perfect') return 'computer, perfect play';
     if (kind === 'matchbox') return 'matchbox machine';
     if (kind === 'menace') return 'MENACE';
-    return `computer (${spec})`;
+    return `computer: ${playerWords(kind)}`;
   }
 }

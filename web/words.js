@@ -56,6 +56,50 @@ export function variantWords(info) {
     .join(' · ');
 }
 
+/// The computer players in a player's words (the API's names are for typing).
+const PLAYER_WORDS = {
+  random: 'Random moves',
+  perfect: 'Perfect play',
+  level: 'At a level you choose',
+  lookahead: 'One move ahead',
+  alphabeta: 'Thinks ahead (alpha-beta search)',
+  expectimax: 'Thinks ahead over the dice',
+  matchbox: "Gardner's matchbox machine",
+  menace: 'MENACE, the matchbox learner',
+  scenario: "The original program's rules of thumb",
+  best: 'Strongest search (race tables)',
+  optimal: 'Perfect play (exact chances)',
+  nim: 'The winning Nim strategy',
+  search: 'Search ahead (NRPA)',
+  solver: 'The fewest-presses solution',
+  human: 'A person',
+};
+
+/// A player kind (`{name, help}`) as a player reads it.
+export function playerWords(kind) {
+  const name = typeof kind === 'string' ? kind : kind?.name;
+  if (PLAYER_WORDS[name]) return PLAYER_WORDS[name];
+  const help = typeof kind === 'object' ? plain(kind.help || '') : '';
+  // A game's own player: the first clause of its help, else its name.
+  const first = help.split(/[:;(]/)[0].trim();
+  return cap(first && first.length <= 48 ? first : String(name || '').replace(/[_-]/g, ' '));
+}
+
+/// The game's preset (its "Type" menu entry) that `variant` is, or null. Options
+/// left out read as their defaults; a board number (`seed`) does not make another
+/// kind of game, so a dealt SameGame board is still its preset.
+export function presetOf(info, variant = info.variant) {
+  const defaults = new Map((info.options || []).map((o) => [o.name, String(o.default)]));
+  const full = (text) => {
+    const m = new Map(defaults);
+    for (const [k, v] of parseVariant(text)) m.set(k, v);
+    m.delete('seed');
+    return [...m].sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => `${k}=${v}`).join(',').toLowerCase();
+  };
+  const now = full(variant);
+  return (info.presets || []).find((p) => full(p.variant) === now) || null;
+}
+
 /// A graded move as {text, kind, words}.
 export function grade(m) {
   if (!m.value) return null;

@@ -364,6 +364,27 @@ impl Registered for Auto120 {
     const SUMMARY: &'static str =
         "Dice race on a 1-120 track where markers multiply their position by the roll and must land exactly on 120.";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "4 markers each (the usual game)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "3 markers each",
+                variant: "markers=3",
+            },
+            tabula_core::Preset {
+                name: "2 markers each",
+                variant: "markers=2",
+            },
+            tabula_core::Preset {
+                name: "1 marker each",
+                variant: "markers=1",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![VariantOption {
             name: "markers",

@@ -26,7 +26,7 @@ pub use oracle::{Graded, Oracle, Value};
 pub use registered::Registered;
 pub use strategy::{Choice, Strategy};
 pub use turn::{Outcome, Seat, Turn};
-pub use variant::{Variant, VariantOption};
+pub use variant::{Preset, Variant, VariantOption};
 pub use view::{Shape, View, ViewCell, ViewEdge, ViewPiece};
 
 /// The one random generator used everywhere, so that a seed reproduces a run on

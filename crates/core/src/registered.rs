@@ -1,4 +1,4 @@
-use crate::{Game, Variant, VariantError, VariantOption};
+use crate::{Game, Preset, Variant, VariantError, VariantOption};
 
 /// A game that can be listed in the registry and built from variant options.
 ///
@@ -27,6 +27,11 @@ pub trait Registered: Game + Sized {
     const RULES: &'static str = "";
     /// The variant options the game understands.
     fn options() -> Vec<VariantOption>;
+    /// Named variants a player can pick at once (Simon Tatham's "Type" menu), the
+    /// usual game among them; each must be accepted by `from_variant`. None by default.
+    fn presets() -> Vec<Preset> {
+        Vec::new()
+    }
     /// Builds the game from options; unknown options and bad values are errors.
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
     /// The normalised options of this game (round-trips through `from_variant`).

@@ -14,6 +14,16 @@ pub struct VariantOption {
     pub help: &'static str,
 }
 
+/// A named variant, as in Simon Tatham's "Type" menu: a few ready-made choices a
+/// front end offers beside the custom form (`GET /api/games/{game}` lists them).
+#[derive(Clone, Debug, Serialize)]
+pub struct Preset {
+    /// What a player reads (`10x10, 3 colours`), in plain words, no option strings.
+    pub name: &'static str,
+    /// The variant text it stands for (`size=10x10,colours=3`; empty: the usual game).
+    pub variant: &'static str,
+}
+
 /// Parsed variant options: `name=value` pairs, e.g. `size=16x4,colours=3`.
 ///
 /// A bare word without `=` is shorthand for `rules=word` (`--variant gamesman`).

@@ -13,9 +13,9 @@ use tabula_ai::matchbox::Matchbox;
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer, LEVEL_PRESETS};
 use tabula_ai::retrograde::{graded_moves, Solution};
 use tabula_ai::simulate::SimReport;
-use tabula_ai::train::{train_with_progress, TrainOptions};
+use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOptions};
 use tabula_core::{
-    Game, GameExt, Oracle, PlayerKind, Registered, Report, Strategy, Turn, VariantOption,
+    Game, GameExt, Oracle, PlayerKind, Preset, Registered, Report, Strategy, Turn, VariantOption,
 };
 
 /// The most positions the generic solver will explore.
@@ -54,6 +54,8 @@ pub struct GameInfo {
     pub seats: Vec<String>,
     /// Variant options.
     pub options: Vec<VariantOption>,
+    /// Named variants to choose from (`[{name, variant}]`, Tatham's "Type" menu).
+    pub presets: Vec<Preset>,
     /// Computer players this game supports (and `human`).
     pub players: Vec<PlayerKind>,
     /// One-player puzzle?
@@ -108,6 +110,19 @@ pub trait DynGame: Send + Sync {
     ) -> Result<SimReport, EngineError>;
     /// `tabula train`: a learning player trains against an opponent.
     fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+    /// As [`DynGame::train`], also calling `curve(blocks, of)` each time a block of
+    /// games ends, with the learning curve so far (`[{from, to, wins, losses, draws}]`,
+    /// the report's `curve` as it grows) and how many blocks the whole run has, so a
+    /// front end can draw the curve while the machine learns.
+    fn train_streamed(
+        &self,
+        options: &Json,
+        progress: &dyn Fn(f64),
+        curve: &dyn Fn(&Json, u64),
+    ) -> Result<Json, EngineError> {
+        let _ = curve;
+        self.train(options, progress)
+    }
     /// The game's rules for players: its page in `docs/rules/` (Markdown; see
     /// [`crate::rules_markdown`]).
     fn rules(&self) -> String;
@@ -116,41 +131,17 @@ pub trait DynGame: Send + Sync {
     /// perfect move or hint (Kono solves or loads its table once). Returns whether
     /// an exact solution exists.
     fn prepare(&self, progress: &dyn Fn(f64)) -> bool;
+    /// About how many bytes this game's solution tables hold now (0 before any
+    /// perfect move, hint or analysis built them).
+    fn memory_bytes(&self) -> u64;
+    /// Identifies the solution tables: handles sharing tables give the same number.
+    fn tables_id(&self) -> usize;
 }
 
 /// The concrete [`DynGame`] for a game type.
 pub struct Handle<G: Registered> {
     game: G,
     chance: bool,
-    oracle: OnceLock<Option<Arc<dyn Oracle<G>>>>,
-    extra: Mutex<Vec<Arc<Solution<G>>>>,
-}
-
-impl<G: Registered> Handle<G> {
-    /// Wraps a game.
-    pub fn new(game: G) -> Arc<Self> {
-        let chance = probe_chance(&game);
-        Arc::new(Handle {
-    /// About how many bytes this game's solution tables hold now (0 before any
-    /// perfect move, hint or analysis built them).
-    fn memory_bytes(&self) -> u64;
-    /// Identifies the solution tables: handles sharing tables give the same number.
-    fn tables_id(&self) -> usize;
-            game,
-            chance,
-            tables: Arc::new(Tables::default()),
-        })
-    }
-
-    /// Wraps a game that shares `tables` with other variants of the same solution.
-    pub fn sharing(game: G, tables: Arc<Tables<G>>) -> Arc<Self> {
-        let chance = probe_chance(&game);
-        Arc::new(Handle {
-            game,
-            chance,
-            tables,
-        })
-    }
     tables: Arc<Tables<G>>,
 }
 
@@ -159,10 +150,10 @@ impl<G: Registered> Handle<G> {
 /// actual play (Northcott's `repetition`, Kono's `nocapture`) share one
 /// ([`crate::registry`]).
 pub struct Tables<G: Game> {
+    oracle: OnceLock<Option<Arc<dyn Oracle<G>>>>,
+    extra: Mutex<Vec<Arc<Solution<G>>>>,
+}
 
-    /// The game.
-    pub fn game(&self) -> &G {
-        &self.game
 impl<G: Game> Default for Tables<G> {
     fn default() -> Self {
         Tables {
@@ -188,6 +179,35 @@ impl<G: Game> Tables<G> {
     }
 }
 
+impl<G: Registered> Handle<G> {
+    /// Wraps a game.
+    pub fn new(game: G) -> Arc<Self> {
+        let chance = probe_chance(&game);
+        Arc::new(Handle {
+            game,
+            chance,
+            tables: Arc::new(Tables::default()),
+        })
+    }
+
+    /// Wraps a game that shares `tables` with other variants of the same solution.
+    pub fn sharing(game: G, tables: Arc<Tables<G>>) -> Arc<Self> {
+        let chance = probe_chance(&game);
+        Arc::new(Handle {
+            game,
+            chance,
+            tables,
+        })
+    }
+
+    /// The solution tables (shared by variants that differ only in rules of play).
+    pub fn tables(&self) -> Arc<Tables<G>> {
+        self.tables.clone()
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
     }
 
     fn two_player(&self) -> bool {
@@ -200,11 +220,6 @@ impl<G: Game> Tables<G> {
 
     /// The exact oracle, built once (game's own, else generic retrograde for small games).
     pub fn oracle(&self) -> Option<Arc<dyn Oracle<G>>> {
-    /// The solution tables (shared by variants that differ only in rules of play).
-    pub fn tables(&self) -> Arc<Tables<G>> {
-        self.tables.clone()
-    }
-
         self.oracle_with_progress(&|_| {})
     }
 
@@ -519,6 +534,14 @@ fn probe_chance<G: Game>(game: &G) -> bool {
 }
 
 impl<G: Registered> DynGame for Arc<Handle<G>> {
+    fn memory_bytes(&self) -> u64 {
+        self.tables.memory_bytes()
+    }
+
+    fn tables_id(&self) -> usize {
+        Arc::as_ptr(&self.tables) as *const u8 as usize
+    }
+
     fn info(&self) -> GameInfo {
         let players = self.player_kinds();
         let level_offered = players.iter().any(|k| k.name == "level");
@@ -529,19 +552,12 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             variant: self.game.variant().to_string(),
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
             options: G::options(),
+            presets: G::presets(),
             players: players.clone(),
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
             exact: self.claims_exact(),
             default_opponent: G::DEFAULT_OPPONENT.map(str::to_string),
-    fn memory_bytes(&self) -> u64 {
-        self.tables.memory_bytes()
-    }
-
-    fn tables_id(&self) -> usize {
-        Arc::as_ptr(&self.tables) as *const u8 as usize
-    }
-
             level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
             level_bases: if level_offered {
                 players
@@ -701,6 +717,50 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
         let report =
             train_with_progress(&self.game, &opts, progress).map_err(EngineError::Unsupported)?;
+        serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
+    }
+
+    fn train_streamed(
+        &self,
+        options: &Json,
+        progress: &dyn Fn(f64),
+        curve: &dyn Fn(&Json, u64),
+    ) -> Result<Json, EngineError> {
+        if !self.may_have_oracle() {
+            return self.train(options, progress);
+        }
+        let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        // The blocks as `train_observed` draws its report's curve: `block` games each
+        // (a twentieth of the run by default), the last one possibly shorter.
+        let block = if opts.block == 0 {
+            opts.games.div_ceil(20).max(1)
+        } else {
+            opts.block
+        };
+        let of = opts.games.div_ceil(block);
+        let mut blocks: Vec<Json> = Vec::new();
+        let mut tally = [0u64; 3];
+        let mut observe = |e: &TrainEvent| {
+            progress(e.game as f64 / e.of.max(1) as f64);
+            tally[match e.result {
+                r if r > 0 => 0,
+                r if r < 0 => 1,
+                _ => 2,
+            }] += 1;
+            if e.game % block == 0 || e.game == e.of {
+                blocks.push(serde_json::json!({
+                    "from": e.game + 1 - (tally[0] + tally[1] + tally[2]),
+                    "to": e.game,
+                    "wins": tally[0],
+                    "losses": tally[1],
+                    "draws": tally[2],
+                }));
+                tally = [0; 3];
+                curve(&Json::Array(blocks.clone()), of);
+            }
+        };
+        let report =
+            train_observed(&self.game, &opts, &mut observe).map_err(EngineError::Unsupported)?;
         serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
     }
 }

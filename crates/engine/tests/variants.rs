@@ -61,3 +61,46 @@ fn new_variants_are_listed_with_their_solver() {
         }
     }
 }
+
+/// Every game's presets (its "Type" menu) name a variant it accepts, in plain words
+/// (no option strings), with no two presets the same game, and the usual game among
+/// them where a game has presets at all.
+#[test]
+fn presets_are_playable_and_named_in_words() {
+    let mut with_presets = 0;
+    for entry in registry() {
+        let info = tabula_engine::build(entry.name, "").unwrap().info();
+        let usual = info.variant.clone();
+        let mut seen = std::collections::BTreeSet::new();
+        for p in &info.presets {
+            assert!(
+                !p.name.contains('=') && !p.name.contains('_'),
+                "{}: preset name {:?} reads like an option string",
+                entry.name,
+                p.name
+            );
+            let built = tabula_engine::build(entry.name, p.variant)
+                .unwrap_or_else(|e| panic!("{}: preset {:?}: {e}", entry.name, p.name));
+            let normal = built.info().variant;
+            assert!(
+                seen.insert(normal.clone()),
+                "{}: two presets are the same game ({normal})",
+                entry.name
+            );
+        }
+        if !info.presets.is_empty() {
+            with_presets += 1;
+            assert!(
+                seen.contains(&usual),
+                "{}: the usual game is not among its presets",
+                entry.name
+            );
+            assert!(
+                info.presets.len() >= 2,
+                "{}: one preset is no choice",
+                entry.name
+            );
+        }
+    }
+    assert_eq!(with_presets, registry().len(), "every game offers presets");
+}

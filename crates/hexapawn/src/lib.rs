@@ -667,6 +667,31 @@ impl Registered for Hexapawn {
     const SUMMARY: &'static str =
         "Martin Gardner's three-pawn chess on a 3x3 board, made to teach a matchbox machine.";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "3 by 3, Gardner's game",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "3 by 3, capturing compulsory",
+                variant: "capture=compulsory",
+            },
+            tabula_core::Preset {
+                name: "3 by 3, misère: reaching the far row loses",
+                variant: "play=misere",
+            },
+            tabula_core::Preset {
+                name: "4 by 4",
+                variant: "columns=4,rows=4",
+            },
+            tabula_core::Preset {
+                name: "4 by 5",
+                variant: "columns=4,rows=5",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {

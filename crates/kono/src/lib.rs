@@ -131,9 +131,12 @@ impl Kono {
         };
         vec![
             line,
+            // Seat names, not the terminal's letters: the web board draws no x or o.
             format!(
-                "pieces: x {}, o {}",
+                "{} has {} pieces, {} {}",
+                SEATS[0],
                 state.top.count_ones(),
+                SEATS[1],
                 state.bottom.count_ones()
             ),
         ]
@@ -493,6 +496,23 @@ impl Registered for Kono {
     const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =
         "Korean 4x4 blocking game: step to an empty cell or jump a friend to take an enemy; who cannot move loses.";
+
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "Standard: captures optional, who cannot move loses",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "GamesmanClassic's: captures compulsory, one piece left loses",
+                variant: "rules=gamesman",
+            },
+            tabula_core::Preset {
+                name: "Standard, never drawn for lack of captures",
+                variant: "nocapture=0",
+            },
+        ]
+    }
 
     fn options() -> Vec<VariantOption> {
         vec![

@@ -340,6 +340,31 @@ impl Registered for MuTorere {
     const SUMMARY: &'static str =
         "The Maori blocking game on an eight-pointed star: move into the one empty point; who cannot move loses.";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "Usual: into the centre only beside an enemy piece",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "Best (1925): that rule only in each player's first move",
+                variant: "rules=best",
+            },
+            tabula_core::Preset {
+                name: "Free: the centre always open",
+                variant: "rules=free",
+            },
+            tabula_core::Preset {
+                name: "Best (1917): the first move must leave a reply",
+                variant: "rules=first_move",
+            },
+            tabula_core::Preset {
+                name: "Misère: who cannot move wins",
+                variant: "play=misere",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {

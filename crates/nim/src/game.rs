@@ -146,6 +146,27 @@ impl Registered for Nim {
     const SUMMARY: &'static str =
         "Take any number of counters from one heap; normal play: whoever cannot move loses (nim-sum rule).";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "Heaps of 3, 4 and 5 (the usual game)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "Heaps of 3, 4 and 5, last counter loses (misère)",
+                variant: "play=misere",
+            },
+            tabula_core::Preset {
+                name: "Heaps of 1, 3, 5 and 7 (Marienbad)",
+                variant: "heaps=1-3-5-7",
+            },
+            tabula_core::Preset {
+                name: "Heaps of 7, 9, 11 and 13",
+                variant: "heaps=7-9-11-13",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {

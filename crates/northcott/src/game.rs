@@ -320,6 +320,31 @@ impl Registered for Northcott {
     /// Seed 002's program answers every move with `nim`, else `lose`.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("nim");
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "16 columns by 4 rows (the usual board)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "8 columns by 3 rows",
+                variant: "size=8x3",
+            },
+            tabula_core::Preset {
+                name: "10 columns by 6 rows",
+                variant: "size=10x6",
+            },
+            tabula_core::Preset {
+                name: "16 by 4, X moves first",
+                variant: "first=x",
+            },
+            tabula_core::Preset {
+                name: "32 columns by 8 rows",
+                variant: "size=32x8",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {

@@ -205,6 +205,35 @@ impl Registered for Poggle {
     const SUMMARY: &'static str =
         "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; make every button 0";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "5x5, 2 colours (Lights Out, the usual puzzle)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "3x3, 2 colours",
+                variant: "size=3",
+            },
+            tabula_core::Preset {
+                name: "7x7, 2 colours",
+                variant: "size=7",
+            },
+            tabula_core::Preset {
+                name: "5x5, 3 colours",
+                variant: "colours=3",
+            },
+            tabula_core::Preset {
+                name: "5x5, a random start",
+                variant: "start=random",
+            },
+            tabula_core::Preset {
+                name: "5x5 with wrapping edges",
+                variant: "topology=torus",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {

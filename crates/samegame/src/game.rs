@@ -415,6 +415,35 @@ impl Registered for SameGame {
         "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
          Score (n-2)^2 per group and 1000 for clearing the board.";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "5x5, 3 colours",
+                variant: "size=5x5",
+            },
+            tabula_core::Preset {
+                name: "10x10, 3 colours",
+                variant: "size=10x10",
+            },
+            tabula_core::Preset {
+                name: "15x10, 4 colours",
+                variant: "size=15x10,colours=4",
+            },
+            tabula_core::Preset {
+                name: "15x15, 3 colours (standard)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "15x15, 5 colours",
+                variant: "colours=5",
+            },
+            tabula_core::Preset {
+                name: "20x15, 4 colours",
+                variant: "size=20x15,colours=4",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption { name: "size", default: "15x15", help: "COLUMNSxROWS of the board, 1x1 to 100x100" },

@@ -60,6 +60,9 @@ pub struct Job {
     status: watch::Sender<Status>,
     finished_at: Mutex<Option<Instant>>,
     cancel: CancelFlag,
+    /// What a running job shows so far besides its fraction (a training job's
+    /// learning curve), sent with its progress events.
+    live: Mutex<Option<Json_>>,
 }
 
 impl Job {
@@ -134,6 +137,8 @@ enum Work {
     Train {
         options: Json_,
         store_as: Option<LearnedKey>,
+        /// A person watches: spread a fast run over a few seconds.
+        watch: bool,
     },
 }
 
@@ -263,6 +268,7 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                 None
             };
             Ok(Work::Train {
+                watch: obj.get("watch").and_then(Json_::as_bool).unwrap_or(false),
                 options: Json_::Object(options),
                 store_as,
             })
@@ -319,6 +325,7 @@ pub async fn create(
         status: watch::Sender::new(Status::Queued),
         finished_at: Mutex::new(None),
         cancel,
+        live: Mutex::new(None),
     });
     {
         let mut map = st
@@ -410,6 +417,7 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
         Work::Train {
             mut options,
             store_as,
+            watch,
         } => {
             if let (Some(key), Some(obj)) = (&store_as, options.as_object_mut()) {
                 if !obj.contains_key("learned") {
@@ -418,7 +426,25 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
                     }
                 }
             }
-            let report = game.train(&options, &progress)?;
+            // The curve so far goes out with the progress events. With `watch`, a fast
+            // run is spread over a few seconds (each block at least 150 ms, the whole
+            // wait at most 4 s) so a person sees it grow; cancelling skips the wait.
+            let started = Instant::now();
+            let curve = |blocks: &Json_, of: u64| {
+                if let Ok(mut live) = job.live.lock() {
+                    *live = Some(json!({ "curve": blocks }));
+                }
+                job.status.send_modify(|_| {});
+                if watch && !job.cancel.is_cancelled() {
+                    let done = blocks.as_array().map_or(0, Vec::len) as u64;
+                    let gap = (4000 / of.max(1)).min(150);
+                    let due = Duration::from_millis(gap * done);
+                    if let Some(wait) = due.checked_sub(started.elapsed()) {
+                        std::thread::sleep(wait);
+                    }
+                }
+            };
+            let report = game.train_streamed(&options, &progress, &curve)?;
             if let (Some(key), Some(learned)) = (&store_as, report.get("learned")) {
                 if !learned.is_null() {
                     st.store().put_learned(key, learned)?;
@@ -439,6 +465,12 @@ fn status_json(id: &str, job: &Job) -> Json_ {
         Status::Running(f) => {
             out["state"] = json!("running");
             out["fraction"] = json!(f);
+            if let (Some(Json_::Object(live)), Some(o)) = (
+                job.live.lock().ok().and_then(|l| l.clone()),
+                out.as_object_mut(),
+            ) {
+                o.extend(live);
+            }
         }
         Status::Done(r) => {
             out["state"] = json!("done");
@@ -490,8 +522,8 @@ pub async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let job = st.jobs.get(&id)?;
     let rx = job.status.subscribe();
-    drop(job);
-    let stream = futures_util::stream::unfold((rx, 0u8), |(mut rx, phase)| async move {
+    // The job itself rides along: a running job's `live` part goes with its progress.
+    let stream = futures_util::stream::unfold((rx, 0u8, job), |(mut rx, phase, job)| async move {
         match phase {
             2 => return None,
             1 => {
@@ -501,7 +533,7 @@ pub async fn events(
                     let lost = Event::default()
                         .event("error")
                         .data(json!({"error": "the job was lost"}).to_string());
-                    return Some((Ok(lost), (rx, 2)));
+                    return Some((Ok(lost), (rx, 2, job)));
                 }
             }
             _ => {}
@@ -514,12 +546,16 @@ pub async fn events(
                     .data(json!({"fraction": 0.0}).to_string()),
                 1,
             ),
-            Status::Running(f) => (
-                Event::default()
-                    .event("progress")
-                    .data(json!({"fraction": f}).to_string()),
-                1,
-            ),
+            Status::Running(f) => {
+                let mut data = json!({ "fraction": f });
+                if let (Some(Json_::Object(live)), Some(d)) = (
+                    job.live.lock().ok().and_then(|l| l.clone()),
+                    data.as_object_mut(),
+                ) {
+                    d.extend(live);
+                }
+                (Event::default().event("progress").data(data.to_string()), 1)
+            }
             Status::Done(r) => (
                 Event::default()
                     .event("done")
@@ -533,7 +569,7 @@ pub async fn events(
                 2,
             ),
         };
-        Some((Ok(event), (rx, next)))
+        Some((Ok(event), (rx, next, job)))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

@@ -463,6 +463,19 @@ impl Registered for TicTacToe {
     const SUMMARY: &'static str =
         "Noughts and crosses on squares 1-9: X moves first, three in a row wins, a full board is the Cat's game.";
 
+    fn presets() -> Vec<tabula_core::Preset> {
+        vec![
+            tabula_core::Preset {
+                name: "Three in a row wins (the usual game)",
+                variant: "",
+            },
+            tabula_core::Preset {
+                name: "Three in a row loses (misère)",
+                variant: "play=misere",
+            },
+        ]
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![VariantOption {
             name: "play",

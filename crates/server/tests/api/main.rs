@@ -4,4 +4,5 @@
 mod common;
 mod http;
 mod limits;
+mod live;
 mod review;

@@ -1,0 +1,94 @@
+// Issue 11, the last parts: variant presets from the game (Tatham's "Type" menu),
+// training streamed as it goes, plain words, the home page's thumbnails.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, api, BASE, sessionView, waitForBoard } from './helpers.mjs';
+
+const { data: games } = await api('GET', '/api/games');
+const has = (name) => games.some((g) => g.name === name);
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function open(page, path) {
+  await page.goto(`${BASE}${path}`);
+  await waitForBoard(page);
+}
+
+test('presets: every game page offers the game\'s own presets; one press opens that variant', async () => {
+  const page = await newPage(browser);
+  for (const g of games) {
+    // The presets come from the server, named in words.
+    assert.ok(g.presets.length >= 2, `${g.name} has presets`);
+    for (const p of g.presets) assert.doesNotMatch(p.name, /=/, `${g.name}: ${p.name}`);
+    await open(page, `/game/${g.name}?variant=`);
+    const shown = await page.locator('.presets .preset').allTextContents();
+    assert.deepEqual(shown, g.presets.map((p) => p.name), g.name);
+    // The usual game is marked as chosen, and the title names no variant.
+    const usual = g.presets.find((p) => p.variant === '');
+    assert.ok(usual, `${g.name}: the usual game is a preset`);
+    assert.equal(await page.locator('.presets .preset[aria-pressed=true]').textContent(), usual.name);
+    assert.equal((await page.locator('.variant-line').textContent()).trim(), '', g.name);
+  }
+  // Choosing another preset starts a game of it; the title says it in its own words.
+  const pick = { samegame: '10x10, 3 colours', auto120: '2 markers each', kono: null };
+  for (const [name, label] of Object.entries(pick)) {
+    if (!has(name)) continue;
+    const info = games.find((g) => g.name === name);
+    const preset = label ? info.presets.find((p) => p.name === label) : info.presets.find((p) => p.variant !== '');
+    await open(page, `/game/${name}?variant=`);
+    await page.locator('.presets .preset', { hasText: preset.name }).first().click();
+    await page.waitForFunction((v) => new URL(location.href).searchParams.get('variant') === v, preset.variant);
+    await waitForBoard(page);
+    await page.waitForFunction((n) => document.querySelector('.presets .preset[aria-pressed=true]')?.textContent === n, preset.name);
+    const view = await sessionView(page);
+    const built = await api('GET', `/api/games/${name}?variant=${encodeURIComponent(preset.variant)}`);
+    assert.equal(built.status, 200);
+    const strip = (v) => v.split(',').filter((p) => !p.startsWith('seed=')).join(',');
+    assert.equal(strip(view.variant), strip(built.data.variant), `${name}: the session plays the preset`);
+    assert.equal((await page.locator('.variant-line').textContent()).trim(), preset.name);
+  }
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
+
+test('watch it learn: the curve is drawn while the machine trains, then you play that machine', { skip: !has('tictactoe') }, async () => {
+  const page = await newPage(browser);
+  await open(page, '/game/tictactoe');
+  await page.selectOption('select[aria-label="Training games"]', '200');
+  // Count the curves drawn while the job runs (each server-sent update redraws it).
+  await page.evaluate(() => {
+    window.curvesDrawn = [];
+    const area = document.querySelector('.plot-area');
+    new MutationObserver(() => {
+      const points = area.querySelectorAll('.plot circle').length;
+      if (points) window.curvesDrawn.push(points);
+    }).observe(area, { childList: true });
+  });
+  const t0 = Date.now();
+  await page.click('button:has-text("Train")');
+  // While training, the summary counts the games played so far.
+  await page.locator('.card p.muted.small', { hasText: /Training: \d+ of 200 games/ }).waitFor({ timeout: 30_000 });
+  await page.locator('.toast', { hasText: 'you now play the trained machine' }).waitFor({ timeout: 60_000 });
+  const seconds = (Date.now() - t0) / 1000;
+  const drawn = await page.evaluate(() => window.curvesDrawn);
+  // 200 games in blocks of 10: 20 points a series, three series; the curve grew
+  // through many sizes before the end, a few updates a second.
+  assert.equal(drawn.at(-1), 60, `${drawn}`);
+  const sizes = [...new Set(drawn)];
+  assert.ok(sizes.length >= 6, `curves drawn while training: ${drawn}`);
+  assert.ok(sizes.every((n, i) => i === 0 || n > sizes[i - 1]), `the curve only grows: ${drawn}`);
+  assert.ok(drawn.length / seconds >= 1, `${drawn.length} updates in ${seconds} s`);
+  // The machine you now play is the one trained: MENACE as X, 200 games learned.
+  const view = await sessionView(page);
+  assert.equal(view.seats[0].player, 'menace');
+  const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/learned?seat=0`);
+  assert.ok((data.learned.games ?? 0) >= 200, `games learned: ${data.learned.games}`);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
