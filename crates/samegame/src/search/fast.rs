@@ -26,7 +26,6 @@ pub(crate) struct FastBoard {
     blocks: usize,
     score: i64,
     group: Vec<u64>,
-    work: Vec<usize>,
     cands: Vec<(u64, u16, u8)>,
     /// Candidates not yet assigned to a group, per column ([`FastBoard::list_moves`]).
     rem: Vec<u64>,
@@ -320,29 +319,42 @@ impl FastBoard {
     }
 
     /// Marks in `self.group` (all zero before) the group of colour `k` through
-    /// (`col`, `y`); returns the range of columns it spans.
+    /// (`col`, `y`); returns the range of columns it spans. Sweeps right, then left,
+    /// each column passing its blocks to the next; a right sweep closes every pair
+    /// it passes, so the group is complete when a left sweep adds nothing.
     fn flood_keep(&mut self, col: usize, y: usize, k: usize) -> (usize, usize) {
         let used = self.cols.len();
-        self.group[col] = expand(self.cols[col][k], 1 << y);
-        self.work.clear();
-        self.work.push(col);
+        let cols = &self.cols[..used];
+        let group = &mut self.group[..used];
+        group[col] = expand(cols[col][k], 1 << y);
         let (mut lo, mut hi) = (col, col);
-        while let Some(c) = self.work.pop() {
-            for nb in [c.wrapping_sub(1), c + 1] {
-                if nb >= used {
-                    continue;
-                }
-                let m = self.cols[nb][k];
-                let seeds = self.group[c] & m & !self.group[nb];
+        loop {
+            let mut c = lo;
+            while c <= hi && c + 1 < used {
+                let m = cols[c + 1][k];
+                let seeds = group[c] & m & !group[c + 1];
                 if seeds != 0 {
-                    self.group[nb] = expand(m, self.group[nb] | seeds);
-                    self.work.push(nb);
-                    lo = lo.min(nb);
-                    hi = hi.max(nb);
+                    group[c + 1] = expand(m, group[c + 1] | seeds);
+                    hi = hi.max(c + 1);
                 }
+                c += 1;
+            }
+            let mut grew = false;
+            let mut c = hi;
+            while c > lo || (c == lo && c > 0) {
+                let m = cols[c - 1][k];
+                let seeds = group[c] & m & !group[c - 1];
+                if seeds != 0 {
+                    group[c - 1] = expand(m, group[c - 1] | seeds);
+                    lo = lo.min(c - 1);
+                    grew = true;
+                }
+                c -= 1;
+            }
+            if !grew {
+                return (lo, hi);
             }
         }
-        (lo, hi)
     }
 
     /// The canonical block `(column, height)` of the group through (`col`, `y`), or
