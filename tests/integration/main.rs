@@ -1,6 +1,7 @@
 //! The one integration-test binary of the `tabula` command: the CLI as a user
 //! types it, and the server killed mid-stream. Each module drives the real binary.
 
+mod abuse;
 mod cli;
 mod crash;
 mod limits;
