@@ -96,11 +96,22 @@ export class HintMethods {
       if (move) this.flashCells(move.cells);
       return h('p.hint-summary', `Press ${pressWords(extra.hint)} next (lit on the board).`);
     }
-    if (this.name === 'auto120' && (extra.best_moves || []).length) {
-      const best = extra.best_moves[0];
-      const move = (d.moves || []).find((m) => m.move === best.move);
-      if (move) this.flashCells(move.cells.slice(-1));
-      return null;
+    if (this.name === 'auto120') {
+      // Where the variant is solved (1-3 markers) the exact solver's chances decide,
+      // not the search's top move; otherwise the search's estimate.
+      const exact = (extra.exact?.moves || []).filter((m) => typeof m.win_probability === 'number');
+      const candidates = exact.length ? exact : (extra.best_moves || []).filter((m) => typeof m.win_probability === 'number');
+      if (!candidates.length) return null;
+      const top = Math.max(...candidates.map((m) => m.win_probability));
+      const best = candidates.filter((m) => top - m.win_probability < 1e-9);
+      const cells = best.flatMap((b) => (d.moves || []).find((m) => m.move === b.move)?.cells.slice(-1) ?? []);
+      if (cells.length) this.flashCells([...new Set(cells)]);
+      const names = best.map((b) => b.move);
+      const which = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (equally good)`;
+      const chance = `${Math.round(100 * top)}%`;
+      return h('p.hint-summary', exact.length
+        ? `Move ${which}: with perfect play from here you win ${chance} of the time (exact).`
+        : `Move ${which}: about ${chance} chance to win with the computer's best play (an estimate from its search).`);
     }
     if (this.name === 'samegame') {
       const p = h('p.hint-summary', 'Searching for a good next group…');

@@ -6,7 +6,7 @@ import * as API from './api.js';
 import { STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
-import { plain, colourName, parseVariant, presetOf, cap } from './words.js';
+import { plain, colourName, parseVariant, presetOf, optionLabel } from './words.js';
 import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
@@ -19,7 +19,7 @@ export class PanelMethods {
       const input = h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
       fields.set(o.name, input);
       return h('label.field.option-field',
-        h('span', cap(o.name.replace(/_/g, ' '))),
+        h('span', optionLabel(o.name)),
         input,
         h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
     });
@@ -204,7 +204,7 @@ export class PanelMethods {
       rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
     } else {
       this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
-        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} (${s.player === 'human' ? 'you' : this._playerWords(s.player)})`),
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} — ${s.player === 'human' ? 'you' : this._playerWords(s.player)}`),
         h('strong', String(t.wins?.[i] ?? 0)))));
       rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
     }

@@ -4,7 +4,7 @@
 
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { grade, extraSentences, plain, pressWords, playerWords } from './words.js';
+import { grade, extraSentences, pressWords, playerWords, playerHelp, cap } from './words.js';
 
 export const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
 export const PRESETS = [
@@ -39,7 +39,7 @@ export class PlayerMethods {
 
     const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
     const kindSelect = h('select', { 'aria-label': 'Computer player' },
-      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: plain(p.help) }, playerWords(p))));
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: playerHelp(p.help) }, playerWords(p))));
     if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
@@ -53,7 +53,7 @@ export class PlayerMethods {
       kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
     ];
     if (this._kinds().includes('level')) parts.push(this._levelControl(spec));
-    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', plain(help)));
+    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', cap(playerHelp(help)) + '.'));
     fill(this.playersEl, ...parts);
   }
 

@@ -46,6 +46,9 @@ const OPTION_WORDS = {
   heaps: 'heaps', play: 'play', best_plies: 'restricted plies',
 };
 
+/// A variant option's name as a form label (`nocapture` → "Draw after quiet plies").
+export const optionLabel = (name) => cap(OPTION_WORDS[name] || String(name).replace(/_/g, ' '));
+
 /// The options of a variant that differ from the game's defaults, in words
 /// ("board 6x4 · first to move x"); empty for the default game.
 export function variantWords(info) {
@@ -74,6 +77,16 @@ const PLAYER_WORDS = {
   solver: 'The fewest-presses solution',
   human: 'A person',
 };
+
+/// A player's help without the syntax for typing its options
+/// (`alphabeta:depth=8,ms=500`, `(matchbox:symmetry=off)`, `options seconds=S`).
+export function playerHelp(text) {
+  return plain(text)
+    .replace(/\s*\([^()]*(?:=|\boptions?\b)[^()]*\)/g, '')
+    .replace(/:\s*[a-z]+:\S*=\S*(?:\s+or\s+[a-z]+:\S*=\S*)*/g, '')
+    .replace(/[;,]?\s*\boptions?\b[^.;]*=.*$/, '')
+    .replace(/[\s,;:]+$/, '');
+}
 
 /// A player kind (`{name, help}`) as a player reads it.
 export function playerWords(kind) {

@@ -43,7 +43,8 @@ test('presets: every game page offers the game\'s own presets; one press opens t
     const preset = label ? info.presets.find((p) => p.name === label) : info.presets.find((p) => p.variant !== '');
     await open(page, `/game/${name}?variant=`);
     await page.locator('.presets .preset', { hasText: preset.name }).first().click();
-    await page.waitForFunction((v) => new URL(location.href).searchParams.get('variant') === v, preset.variant);
+    // The address names the variant the page opened (normalised: every option written out).
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('variant'));
     await waitForBoard(page);
     await page.waitForFunction((n) => document.querySelector('.presets .preset[aria-pressed=true]')?.textContent === n, preset.name);
     const view = await sessionView(page);
@@ -89,6 +90,68 @@ test('watch it learn: the curve is drawn while the machine trains, then you play
   assert.equal(view.seats[0].player, 'menace');
   const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/learned?seat=0`);
   assert.ok((data.learned.games ?? 0) >= 200, `games learned: ${data.learned.games}`);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
+
+test('Auto120 hint: where the variant is solved the exact chances decide, said in words', { skip: !has('auto120') }, async () => {
+  const page = await newPage(browser);
+  for (const [variant, exact] of [['markers=2', true], ['', false]]) {
+    await open(page, `/game/auto120?variant=${encodeURIComponent(variant)}`);
+    const view = await sessionView(page);
+    assert.ok(view.human_to_move, 'your turn at the start');
+    await page.click('button:has-text("Hint")');
+    const summary = page.locator('.hint-summary');
+    await summary.waitFor({ timeout: 60_000 });
+    const text = await summary.textContent();
+    const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/hint`);
+    if (exact) {
+      const moves = data.extra.exact.moves;
+      const top = Math.max(...moves.map((m) => m.win_probability));
+      assert.match(text, new RegExp(`win ${Math.round(100 * top)}% of the time \\(exact\\)`), text);
+      for (const m of moves.filter((m) => top - m.win_probability < 1e-9)) assert.ok(text.includes(m.move), `${m.move} in: ${text}`);
+    } else {
+      assert.match(text, /about \d+% chance to win .*estimate/, text);
+    }
+    assert.doesNotMatch(text, /\d\.\d{3}|\[|null|undefined/);
+    await page.click('button:has-text("Hint")');
+  }
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
+
+test('plain words: Kono counts pieces by side, computer players are named in words', async () => {
+  const page = await newPage(browser);
+  if (has('kono')) {
+    await open(page, '/game/kono?variant=');
+    const chips = (await page.locator('.status-chips').textContent()).trim();
+    const seats = games.find((g) => g.name === 'kono').seats;
+    assert.match(chips, new RegExp(`${seats[0]} has \\d+ pieces, ${seats[1]} \\d+`), chips);
+    assert.doesNotMatch(chips, /\b[xo] \d/);
+  }
+  for (const g of games.filter((g) => !g.puzzle)) {
+    await open(page, `/game/${g.name}?variant=`);
+    const options = await page.locator('select[aria-label="Computer player"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+    for (const [value, text] of options) {
+      assert.notEqual(text, value, `${g.name}: the player '${value}' is shown as its API name`);
+      assert.doesNotMatch(text, /slider|:|=/, `${g.name}: ${text}`);
+    }
+    // The help under the choice says what the player does, not how to type its options
+    // (the choice is a stored setting: it is put back afterwards).
+    const original = await page.locator('select[aria-label="Computer player"]').inputValue();
+    for (const value of options.map(([v]) => v).filter((v) => ['alphabeta', 'matchbox', 'expectimax', 'best', 'search'].includes(v))) {
+      await page.selectOption('select[aria-label="Computer player"]', value);
+      await page.waitForFunction((v) => document.querySelector('select[aria-label="Computer player"]')?.value === v && document.querySelector('.players p.muted'), value);
+      const help = await page.locator('.players p.muted').textContent();
+      assert.doesNotMatch(help, /=|\b[a-z]+:[a-z]/, `${g.name} ${value}: ${help}`);
+    }
+    if ((await page.locator('select[aria-label="Computer player"]').inputValue()) !== original) {
+      await page.selectOption('select[aria-label="Computer player"]', original);
+      await page.waitForFunction((v) => document.querySelector('select[aria-label="Computer player"]')?.value === v, original);
+    }
+    const tally = await page.locator('.tally').textContent();
+    assert.doesNotMatch(tally, /\((level|perfect|alphabeta|expectimax|lookahead|scenario|nim|random)[:)]/, `${g.name}: ${tally}`);
+  }
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
