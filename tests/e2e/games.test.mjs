@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { launch, newPage, api, BASE, ARTIFACTS, sessionView, logTexts, boardState, waitForBoard } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
@@ -60,6 +61,10 @@ async function clickMove(page, game, view) {
   return move;
 }
 
+/// Reaction times measured here, written to artifacts/reaction-times.json.
+const times = {};
+after(() => writeFileSync(join(ARTIFACTS, 'reaction-times.json'), JSON.stringify(times, null, 2)));
+
 async function waitLogChange(page, before) {
   await page.waitForFunction(
     (n) => document.querySelectorAll('.log li:not(.empty-note)').length !== n,
@@ -92,7 +97,14 @@ for (const game of games) {
       if (view.outcome || !view.human_to_move) break;
       const before = (await logTexts(page)).length;
       counts.push(before);
+      const t0 = Date.now();
       const move = await clickMove(page, game, view);
+      if (k === 0) {
+        // Reaction time: from the click to the move and the computer's reply shown.
+        const want = before + (twoPlayer ? 2 : 1);
+        await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length >= n || document.querySelector('.turn-line.over, .turn-line.won, .turn-line.lost'), want, { timeout: 120_000 });
+        times[`move_and_reply_${game.name}_ms`] = Date.now() - t0;
+      }
       await waitLogChange(page, before);
       const after = await logTexts(page);
       const now = await sessionView(page);
@@ -127,6 +139,17 @@ for (const game of games) {
     assert.deepEqual(await logTexts(page), log, `${game.name}: the log survived the reload`);
     assert.deepEqual(await boardState(page), board, `${game.name}: the board survived the reload`);
     assert.equal((await sessionView(page)).position, position);
+    // Reaction time of a hint: from the press to its answer shown (SameGame's runs a
+    // one-second search by design).
+    if (!(await sessionView(page)).outcome) {
+      const t0 = Date.now();
+      await page.click('button:has-text("Hint")');
+      await page.waitForFunction(() => {
+        const card = document.querySelector('.card-hint');
+        return card && !card.hidden && card.querySelector('.hint-list').childElementCount > 0 && !/Searching/.test(card.textContent);
+      }, null, { timeout: 120_000 });
+      times[`hint_${game.name}_ms`] = Date.now() - t0;
+    }
     assert.deepEqual(page.pageErrors, [], `${game.name}: script errors`);
     await page.close();
   });
