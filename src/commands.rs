@@ -428,6 +428,19 @@ pub struct ServeArgs {
     /// Memory one solve or job may use, e.g. 512M or 4G (default 1G); larger ones are refused.
     #[arg(long, value_name = "SIZE", value_parser = tabula_core::parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Seconds the computer may think inside one request (a move, a hint); then it
+    /// plays the best move found so far, or the request says it ran out of time.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_deadline)]
+    pub move_deadline: f64,
+}
+
+fn parse_deadline(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.1..=3600.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "'{text}' is not a deadline: write a number of seconds from 0.1 to 3600"
+        )),
+    }
 }
 
 pub fn serve(a: ServeArgs) -> Result<()> {
@@ -436,5 +449,9 @@ pub fn serve(a: ServeArgs) -> Result<()> {
         // Built games keep their solutions: half of the budget for that cache.
         tabula_engine::set_cache_max_memory(bytes / 2);
     }
-    tabula_server::run(&a.addr, a.db)
+    let options = tabula_server::ServeOptions {
+        move_deadline: std::time::Duration::from_secs_f64(a.move_deadline),
+        ..Default::default()
+    };
+    tabula_server::run(&a.addr, a.db, options)
 }

@@ -82,6 +82,8 @@ pub struct AlphaBeta<G: Game> {
     table: FxHashMap<G::State, Entry>,
     nodes: u64,
     deadline: Option<Instant>,
+    /// The cancel flag of the thread's current budget (the server's request).
+    stop: Option<tabula_core::CancelFlag>,
     aborted: bool,
 }
 
@@ -93,6 +95,7 @@ impl<G: Game> AlphaBeta<G> {
             table: FxHashMap::default(),
             nodes: 0,
             deadline: None,
+            stop: None,
             aborted: false,
         }
     }
@@ -117,7 +120,10 @@ impl<G: Game> AlphaBeta<G> {
         self.table.clear();
         self.nodes = 0;
         self.aborted = false;
-        self.deadline = self.limits.time.map(|t| Instant::now() + t);
+        // Our own time limit, or the request's deadline when it comes first: the
+        // deepest finished iteration's move is played (anytime).
+        (self.deadline, self.stop) =
+            tabula_core::Budget::current_limits(self.limits.time.map(|t| Instant::now() + t));
         let mut best = (moves[0], 0, 0);
         for depth in 1..=self.limits.depth {
             let mut alpha = -WIN - 1;
@@ -166,6 +172,9 @@ impl<G: Game> AlphaBeta<G> {
                 if Instant::now() >= d {
                     self.aborted = true;
                 }
+            }
+            if self.stop.as_ref().is_some_and(|s| s.is_cancelled()) {
+                self.aborted = true;
             }
         }
         if self.aborted {

@@ -107,6 +107,7 @@ impl Expectimax {
             game,
             root: seat,
             deadline: None,
+            stop: None,
             nodes: 0,
             timed_out: false,
             cut: false,
@@ -121,6 +122,8 @@ struct Search<'a, G: Game> {
     game: &'a G,
     root: Seat,
     deadline: Option<Instant>,
+    /// The cancel flag of the thread's current budget (the server's request).
+    stop: Option<tabula_core::CancelFlag>,
     nodes: u64,
     timed_out: bool,
     /// Some leaf was cut by the depth limit (deeper search could change things).
@@ -148,6 +151,9 @@ impl<G: Game> Search<'_, G> {
                 if Instant::now() >= d {
                     self.timed_out = true;
                 }
+            }
+            if self.stop.as_ref().is_some_and(|s| s.is_cancelled()) {
+                self.timed_out = true;
             }
         }
         if self.timed_out {
@@ -217,16 +223,19 @@ impl<G: Game> Strategy<G> for Expectimax {
             _ => {}
         }
         let started = Instant::now();
+        // A fixed depth still stops after the longest think a move may take, or at
+        // the request's deadline when that comes first.
+        let (deadline, stop) = tabula_core::Budget::current_limits(Some(
+            started
+                + self
+                    .time_limit
+                    .unwrap_or(Duration::from_millis(crate::alphabeta::MAX_MS)),
+        ));
         let mut search = Search {
             game,
             root: seat,
-            // A fixed depth still stops after the longest think a move may take.
-            deadline: Some(
-                started
-                    + self
-                        .time_limit
-                        .unwrap_or(Duration::from_millis(crate::alphabeta::MAX_MS)),
-            ),
+            deadline,
+            stop,
             nodes: 0,
             timed_out: false,
             cut: false,

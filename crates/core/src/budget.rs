@@ -200,6 +200,50 @@ impl Budget {
     }
 }
 
+thread_local! {
+    static CURRENT: std::cell::RefCell<Option<Budget>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Budget {
+    /// Runs `f` with this budget as the thread's current one ([`Budget::current`]),
+    /// for computations that do not take a budget themselves: the computer players
+    /// (alpha-beta, expectimax, SameGame's search) stop at its deadline or when it
+    /// is cancelled, and play the best move found so far. The previous current
+    /// budget is restored afterwards, even if `f` panics.
+    pub fn run<T>(&self, f: impl FnOnce() -> T) -> T {
+        struct Restore(Option<Budget>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                CURRENT.with(|c| *c.borrow_mut() = previous);
+            }
+        }
+        let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
+        let _restore = Restore(previous);
+        f()
+    }
+
+    /// The budget [`Budget::run`] set on this thread, if any.
+    pub fn current() -> Option<Budget> {
+        CURRENT.with(|c| c.borrow().clone())
+    }
+
+    /// The earlier of `own` and the current budget's deadline, with the current
+    /// budget's cancel flag: what a search started on this thread must respect.
+    pub fn current_limits(own: Option<Instant>) -> (Option<Instant>, Option<CancelFlag>) {
+        match Self::current() {
+            None => (own, None),
+            Some(b) => {
+                let deadline = match (own, b.deadline) {
+                    (Some(a), Some(c)) => Some(a.min(c)),
+                    (a, c) => a.or(c),
+                };
+                (deadline, Some(b.cancel_flag()))
+            }
+        }
+    }
+}
+
 /// Bytes in plain words: `512 bytes`, `3.2 MB` (MiB), `1.0 GB` (GiB).
 pub fn format_bytes(bytes: u64) -> String {
     const K: f64 = 1024.0;
@@ -257,6 +301,25 @@ impl fmt::Display for Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_current_budget_is_set_while_running_and_restored() {
+        assert!(Budget::current().is_none());
+        let outer = Budget::default().with_timeout(Duration::from_secs(60));
+        let own = Instant::now() + Duration::from_secs(3600);
+        outer.run(|| {
+            let (deadline, flag) = Budget::current_limits(Some(own));
+            assert_eq!(deadline, outer.deadline, "the earlier deadline wins");
+            outer.cancel();
+            assert!(flag.unwrap().is_cancelled(), "the flag is shared");
+            Budget::unlimited().run(|| assert!(Budget::current().unwrap().deadline.is_none()));
+            assert!(Budget::current().unwrap().is_cancelled());
+        });
+        assert!(Budget::current().is_none());
+        let (deadline, flag) = Budget::current_limits(Some(own));
+        assert_eq!(deadline, Some(own));
+        assert!(flag.is_none());
+    }
 
     #[test]
     fn refuses_what_does_not_fit() {

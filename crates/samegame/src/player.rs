@@ -79,7 +79,17 @@ impl Strategy<SameGame> for SearchPlayer {
             self.plan.drain(..=pos);
             return Some(Choice::because(click, "planned"));
         }
-        let result = search(state, game.scoring, &self.options, &|_| {});
+        // Within the request's deadline and cancel flag, if one is running.
+        let result = match tabula_core::Budget::current() {
+            Some(budget) => {
+                let options = SearchOptions {
+                    budget,
+                    ..self.options.clone()
+                };
+                search(state, game.scoring, &options, &|_| {})
+            }
+            None => search(state, game.scoring, &self.options, &|_| {}),
+        };
         let mut board = state.clone();
         self.plan.clear();
         for &[row, col] in &result.moves {

@@ -33,6 +33,41 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// How long an unused session stays in memory (it stays in the store for ever).
 pub const IDLE_EVICTION: Duration = Duration::from_secs(15 * 60);
 
+/// The default deadline of a computer move, hint or other thinking inside a
+/// request (`tabula serve --move-deadline SECONDS`).
+pub const DEFAULT_MOVE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long after its deadline a request that is still thinking is answered with
+/// "the computer ran out of time" (a player that does not stop by itself).
+pub const DEADLINE_MARGIN: Duration = Duration::from_secs(2);
+
+/// Limits of a server beyond those fixed in the code.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// Deadline of the computer's thinking inside one request.
+    pub move_deadline: Duration,
+    /// Requests that may make the computer think at the same time (computer
+    /// moves, hints); more wait for a free one up to `queue_wait`, then get 503
+    /// "busy". Default: the number of cores.
+    pub thinkers: usize,
+    /// How long a request waits for a free thinker before 503 (default 5 s; at
+    /// most [`MAX_WAITING`] requests wait at once, more get 503 at once).
+    pub queue_wait: Duration,
+}
+
+/// Most requests waiting for a free thinker at once.
+pub const MAX_WAITING: usize = 64;
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            move_deadline: DEFAULT_MOVE_DEADLINE,
+            thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_wait: Duration::from_secs(5),
+        }
+    }
+}
+
 /// Everything the handlers share.
 pub struct AppState {
     /// Live sessions over the store.
@@ -41,15 +76,33 @@ pub struct AppState {
     pub jobs: jobs::Jobs,
     /// Refuse requests whose Host is not a loopback name (DNS rebinding).
     pub loopback_only: bool,
+    /// The server's limits.
+    pub options: ServeOptions,
+    /// Permits for requests that make the computer think (bounded pool).
+    pub thinkers: Arc<tokio::sync::Semaphore>,
+    /// Requests waiting for a permit now.
+    pub waiting: std::sync::atomic::AtomicUsize,
 }
 
 impl AppState {
-    /// The state over an opened store.
+    /// The state over an opened store, with the default limits.
     pub fn new(store: Arc<Store>, loopback_only: bool) -> Arc<Self> {
+        Self::with_options(store, loopback_only, ServeOptions::default())
+    }
+
+    /// The state over an opened store.
+    pub fn with_options(
+        store: Arc<Store>,
+        loopback_only: bool,
+        options: ServeOptions,
+    ) -> Arc<Self> {
         Arc::new(AppState {
             sessions: Sessions::new(store),
             jobs: jobs::Jobs::new(),
             loopback_only,
+            thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
+            waiting: Default::default(),
+            options,
         })
     }
 
@@ -84,6 +137,16 @@ pub async fn serve(
     store: Arc<Store>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with(listener, store, ServeOptions::default(), shutdown).await
+}
+
+/// [`serve`] with limits other than the defaults.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    store: Arc<Store>,
+    options: ServeOptions,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let loopback = listener.local_addr()?.ip().is_loopback();
     // Abandoned games (a tab closed months ago) would otherwise pile up forever.
     match store.write(|w| w.prune_sessions(SESSION_RETENTION_SECONDS)) {
@@ -91,7 +154,7 @@ pub async fn serve(
         Ok(n) => eprintln!("tabula: forgot {n} session(s) idle for over 90 days"),
         Err(e) => eprintln!("tabula: could not prune old sessions: {e}"),
     }
-    let state = AppState::new(store, loopback);
+    let state = AppState::with_options(store, loopback, options);
     let evictor = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -113,9 +176,9 @@ pub async fn serve(
     result
 }
 
-/// `tabula serve [--addr ADDR] [--db PATH]`: opens the store (default path when
-/// `db` is `None`), binds and serves until Ctrl-C.
-pub fn run(addr: &str, db: Option<PathBuf>) -> anyhow::Result<()> {
+/// `tabula serve [--addr ADDR] [--db PATH] [--move-deadline S]`: opens the store
+/// (default path when `db` is `None`), binds and serves until Ctrl-C.
+pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Result<()> {
     use anyhow::Context;
     let addr: SocketAddr = addr
         .parse()
@@ -142,7 +205,7 @@ pub fn run(addr: &str, db: Option<PathBuf>) -> anyhow::Result<()> {
         if !local.ip().is_loopback() {
             eprintln!("tabula: warning: listening beyond this machine ({local}); there is no authentication");
         }
-        serve(listener, store, async {
+        serve_with(listener, store, options, async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await

@@ -66,6 +66,116 @@ pub(crate) async fn blocking<T: Send + 'static>(
     }
 }
 
+/// Sets a cancel flag when dropped while armed: the future of a request is dropped
+/// when its client goes away, and the computation it started stops.
+pub(crate) struct CancelOnDrop(Option<tabula_core::CancelFlag>);
+
+impl CancelOnDrop {
+    pub(crate) fn new(flag: tabula_core::CancelFlag) -> Self {
+        CancelOnDrop(Some(flag))
+    }
+    /// The request finished: nothing to cancel.
+    pub(crate) fn disarm(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(flag) = self.0.take() {
+            flag.cancel();
+        }
+    }
+}
+
+/// `Err` (out of time) when the request's budget says stop: for loops of many
+/// hints.
+fn check_time() -> ApiResult<()> {
+    match tabula_core::Budget::current() {
+        Some(b) if b.should_stop() => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the computer ran out of time for this request: try again, or ask for less",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The message of a request whose computer ran out of time.
+pub(crate) fn out_of_time(deadline: std::time::Duration) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "the computer ran out of time (it may think for {} s here): nothing was changed; \
+             try again, or choose a quicker computer player",
+            deadline.as_secs_f64()
+        ),
+    )
+}
+
+/// Work that makes the computer think (computer moves, hints), run on a bounded
+/// pool with the server's deadline ([`crate::ServeOptions`]):
+/// - at most `thinkers` such requests run at once; more wait in a short queue
+///   (at most [`crate::MAX_WAITING`] requests, each at most `queue_wait`), then
+///   get 503 "busy"; ordinary requests never wait behind them;
+/// - the work runs with a [`tabula_core::Budget`] ending at the deadline, which
+///   the searching players honour (they play the best move found so far);
+/// - a request still thinking at the deadline plus [`crate::DEADLINE_MARGIN`] is
+///   answered 503 "ran out of time", its budget cancelled, and nothing it did is
+///   kept (the session is rebuilt from its last stored state);
+/// - a client that goes away cancels the budget too.
+pub(crate) async fn thinking<T: Send + 'static>(
+    st: &Arc<AppState>,
+    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    let busy = || {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the computer is busy thinking for other games: try again in a moment",
+        )
+    };
+    let permit = match st.thinkers.clone().try_acquire_owned() {
+        Ok(p) => p,
+        Err(_) => {
+            use std::sync::atomic::Ordering;
+            // A short queue, bounded in length and in time.
+            if st.waiting.fetch_add(1, Ordering::SeqCst) >= crate::MAX_WAITING {
+                st.waiting.fetch_sub(1, Ordering::SeqCst);
+                return Err(busy());
+            }
+            let got =
+                tokio::time::timeout(st.options.queue_wait, st.thinkers.clone().acquire_owned())
+                    .await;
+            st.waiting.fetch_sub(1, Ordering::SeqCst);
+            match got {
+                Ok(Ok(p)) => p,
+                _ => return Err(busy()),
+            }
+        }
+    };
+    let deadline = st.options.move_deadline;
+    let budget = tabula_core::Budget::default().with_timeout(deadline);
+    let mut guard = CancelOnDrop::new(budget.cancel_flag());
+    let worker = budget.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        // The pool slot is free only when the work really ends.
+        let _permit = permit;
+        worker.run(f)
+    });
+    let out = match tokio::time::timeout(deadline + crate::DEADLINE_MARGIN, task).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) if e.is_panic() => Err(ApiError::internal(
+            "the engine failed on this request (a bug: please report it)",
+        )),
+        Ok(Err(_)) => Err(ApiError::internal("the request was cancelled")),
+        Err(_) => {
+            budget.cancel();
+            Err(out_of_time(deadline))
+        }
+    };
+    guard.disarm();
+    out
+}
+
 /// The registry name of a game, or 404.
 pub(crate) fn game_name(name: &str) -> ApiResult<&'static str> {
     Ok(find(name)?.name)
@@ -208,9 +318,10 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         position: req.position,
         undo_depth: req.undo_depth.map(|d| d as usize),
     };
-    let out = blocking(move || {
+    let st2 = st.clone();
+    let out = thinking(&st, move || {
         let game = build(&req.game, &variant)?;
-        st.sessions.create(game, config)
+        st2.sessions.create(game, config)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(out)).into_response())
@@ -218,7 +329,7 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
 
 async fn get_session(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
     let out = blocking(move || {
-        let view = st.sessions.read(&id, |m| Ok(m.view()))?;
+        let view = st.sessions.view(&id)?;
         Ok(SessionOut { id, view })
     })
     .await?;
@@ -232,6 +343,17 @@ async fn change(
     action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
 ) -> ApiResult<Json<SessionOut>> {
     let ((), out) = blocking(move || st.sessions.change(&id, action)).await?;
+    Ok(Json(out))
+}
+
+/// [`change`] for actions where the computer may think ([`thinking`]).
+async fn change_thinking(
+    st: Arc<AppState>,
+    id: String,
+    action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
+) -> ApiResult<Json<SessionOut>> {
+    let st2 = st.clone();
+    let ((), out) = thinking(&st, move || st2.sessions.change(&id, action)).await?;
     Ok(Json(out))
 }
 
@@ -309,8 +431,9 @@ async fn play_move(
     Path(id): Path<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<Json<MoveOut>> {
-    let (played, session) = blocking(move || {
-        st.sessions.change(&id, move |m, _| {
+    let st2 = st.clone();
+    let (played, session) = thinking(&st, move || {
+        st2.sessions.change(&id, move |m, _| {
             let before = m.view().legal_moves;
             if req.setup {
                 let entry = m.play_setup(&req.mv)?;
@@ -352,7 +475,7 @@ async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOu
 }
 
 async fn new_game(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
-    change(st, id, |m, _| {
+    change_thinking(st, id, |m, _| {
         m.new_game();
         let _ = replies(m);
         Ok(())
@@ -365,8 +488,9 @@ async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Session
 }
 
 async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>> {
-    let (played, session) = blocking(move || {
-        st.sessions.change(&id, |m, _| match step_with_cells(m)? {
+    let st2 = st.clone();
+    let (played, session) = thinking(&st, move || {
+        st2.sessions.change(&id, |m, _| match step_with_cells(m)? {
             Some(p) => Ok(vec![p]),
             None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
             None => Err(ApiError::conflict(
@@ -379,8 +503,9 @@ async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>>
 }
 
 async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
+    let st2 = st.clone();
     Ok(Json(
-        blocking(move || st.sessions.read(&id, |m| Ok(m.hint()?))).await?,
+        thinking(&st, move || st2.sessions.read(&id, |m| Ok(m.hint()?))).await?,
     ))
 }
 
@@ -425,8 +550,9 @@ async fn line(
     if q.mv.len() > 256 {
         return Err(ApiError::bad_request("the move text is too long"));
     }
-    let out = blocking(move || {
-        let (mut copy, first) = st.sessions.read(&id, |m| {
+    let st2 = st.clone();
+    let out = thinking(&st, move || {
+        let (mut copy, first) = st2.sessions.read(&id, |m| {
             let (mut copy, moves) = replay_copy(m)?;
             for mv in &moves {
                 copy.play_setup(mv)?;
@@ -466,6 +592,7 @@ async fn line(
                 truncated = true;
                 break;
             }
+            check_time()?;
             let hint = copy.hint()?;
             match hint["moves"].as_array().and_then(|m| m.first()) {
                 Some(best) if best.get("value").is_some() => next = best.clone(),
@@ -481,8 +608,9 @@ async fn line(
 /// `GET /history`: the value of every position of the current game for the side
 /// to move (win/draw/loss and remoteness), from the start to now.
 async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
-    let out = blocking(move || {
-        st.sessions.read(&id, |m| {
+    let st2 = st.clone();
+    let out = thinking(&st, move || {
+        st2.sessions.read(&id, |m| {
             let (mut copy, moves) = replay_copy(m)?;
             if moves.len() > MAX_HISTORY {
                 return Err(ApiError::bad_request(format!(
@@ -491,6 +619,7 @@ async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>
             }
             let mut values = Vec::with_capacity(moves.len() + 1);
             for mv in &moves {
+                check_time()?;
                 values.push(value_of(&copy.hint()?));
                 copy.play_setup(mv)?;
             }
@@ -546,7 +675,9 @@ async fn play_from(
     Path(id): Path<String>,
     Query(q): Query<PlyQuery>,
 ) -> ApiResult<Response> {
-    let out = blocking(move || {
+    let st2 = st.clone();
+    let out = thinking(&st, move || {
+        let st = st2;
         let mut record = st.sessions.read(&id, |m| Ok(m.record()))?;
         if q.ply > record.moves.len() {
             return Err(ApiError::bad_request(format!(
@@ -578,7 +709,7 @@ async fn set_player(
     if req.player.len() > 256 {
         return Err(ApiError::bad_request("the player name is too long"));
     }
-    change(st, id, move |m, sessions| {
+    change_thinking(st, id, move |m, sessions| {
         m.set_player(req.seat, &req.player)?;
         if m.learned(req.seat).is_some() {
             sessions.reload_learning(m)?;
@@ -664,7 +795,9 @@ async fn list_saved(State(st): St, Query(q): Query<GameQuery>) -> ApiResult<Json
 }
 
 async fn resume_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<Response> {
-    let out = blocking(move || {
+    let st2 = st.clone();
+    let out = thinking(&st, move || {
+        let st = st2;
         let (_, record) = st
             .store()
             .load_game(&saved_id)?

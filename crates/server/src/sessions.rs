@@ -26,6 +26,8 @@ pub struct SessionOut {
 pub struct Session {
     id: String,
     inner: Mutex<Inner>,
+    /// The view as last written, for readers while the computer thinks.
+    last_view: Mutex<Option<MatchView>>,
     /// Milliseconds since the registry started, at the last use.
     last_used: AtomicU64,
 }
@@ -203,6 +205,7 @@ impl Sessions {
                 puzzle,
             }),
             last_used: AtomicU64::new(self.now_ms()),
+            last_view: Mutex::new(Some(view.clone())),
         });
         if let Ok(mut live) = self.live.write() {
             live.insert(id.clone(), session);
@@ -238,6 +241,7 @@ impl Sessions {
         let m = game
             .resume(&record)
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
+        let view = m.view();
         let session = Arc::new(Session {
             id: id.to_string(),
             inner: Mutex::new(Inner {
@@ -247,6 +251,7 @@ impl Sessions {
                 puzzle,
             }),
             last_used: AtomicU64::new(self.now_ms()),
+            last_view: Mutex::new(Some(view)),
         });
         let mut live = self
             .live
@@ -267,9 +272,39 @@ impl Sessions {
         f(inner.m.as_ref())
     }
 
+    /// The view of a session without waiting: while the computer thinks for it
+    /// (its lock is held), the view as last written. Blocking.
+    pub fn view(&self, id: &str) -> Result<MatchView, ApiError> {
+        let s = self.get(id)?;
+        if let Ok(inner) = s.inner.try_lock() {
+            return Ok(inner.m.view());
+        }
+        if let Some(view) = lock(&s.last_view).clone() {
+            return Ok(view);
+        }
+        let inner = lock(&s.inner);
+        Ok(inner.m.view())
+    }
+
+    /// Forgets the in-memory match of a session whose memory may be ahead of the
+    /// store: the next request rebuilds its last stored state.
+    fn forget(&self, s: &Session) {
+        if let Ok(mut live) = self.live.write() {
+            if live
+                .get(&s.id)
+                .is_some_and(|cur| std::ptr::eq(Arc::as_ptr(cur), s))
+            {
+                live.remove(&s.id);
+            }
+        }
+    }
+
     /// Runs an action on a session and writes the result before answering. When
     /// the action fails the match is unchanged (the engine's contract) and
-    /// nothing is written. Blocking.
+    /// nothing is written. When the request's budget was cancelled meanwhile (its
+    /// deadline passed and it was answered "out of time", or its client went),
+    /// nothing is written and the session is rebuilt from the store next time.
+    /// Blocking.
     pub fn change<T>(
         &self,
         id: &str,
@@ -277,7 +312,25 @@ impl Sessions {
     ) -> Result<(T, SessionOut), ApiError> {
         let s = self.get(id)?;
         let mut inner = lock(&s.inner);
-        let out = action(&mut inner.m, self)?;
+        let cancelled = || tabula_core::Budget::current().is_some_and(|b| b.is_cancelled());
+        let out = match action(&mut inner.m, self) {
+            Ok(out) if !cancelled() => out,
+            Ok(_) => {
+                drop(inner);
+                self.forget(&s);
+                return Err(ApiError::new(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "the request was stopped before it finished: nothing was changed",
+                ));
+            }
+            Err(e) => {
+                if cancelled() {
+                    drop(inner);
+                    self.forget(&s);
+                }
+                return Err(e);
+            }
+        };
         let record = inner.m.record();
         let view = inner.m.view();
         let written = self.store.write(|w| {
@@ -305,6 +358,7 @@ impl Sessions {
             inner.counted = record.config.players.clone();
         }
         inner.tally = record.tally;
+        *lock(&s.last_view) = Some(view.clone());
         Ok((
             out,
             SessionOut {

@@ -20,6 +20,11 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Server {
+        Self::start_with(tabula_server::ServeOptions::default())
+    }
+
+    /// A server with other limits (a short move deadline, a small pool).
+    pub fn start_with(options: tabula_server::ServeOptions) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
         let store = Arc::new(Store::open(&db).expect("open store"));
@@ -34,7 +39,7 @@ impl Server {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                tabula_server::serve(listener, store, async {
+                tabula_server::serve_with(listener, store, options, async {
                     let _ = stop_rx.await;
                 })
                 .await

@@ -2,6 +2,7 @@
 //! the API over real HTTP on loopback, each test with a temporary database.
 
 mod common;
+mod deadline;
 mod http;
 mod limits;
 mod live;

@@ -1,0 +1,118 @@
+//! Issue 12: the computer's thinking inside a request has a deadline
+//! (`--move-deadline`), runs on a bounded pool (503 "busy" beyond it), and
+//! ordinary requests never wait behind it.
+
+use crate::common::Server;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tabula_server::ServeOptions;
+
+/// Any status (a 503 is expected here), with the JSON body.
+fn call(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .build();
+    let req = agent.request(method, &server.url(path));
+    let res = match body {
+        Some(b) => req
+            .set("Content-Type", "application/json")
+            .send_string(&b.to_string()),
+        None => req.call(),
+    };
+    let resp = match res {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {path}: {e}"),
+    };
+    let status = resp.status();
+    let text = resp.into_string().unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn first_move(view: &Value) -> String {
+    view["legal_moves"][0]["move"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_slow_computer_plays_its_best_move_by_the_deadline() {
+    let server = Server::start_with(ServeOptions {
+        move_deadline: Duration::from_secs(1),
+        thinkers: 2,
+        queue_wait: Duration::from_secs(5),
+    });
+    // Ten seconds a move and depth 64 on the largest board: stopped at 1 s.
+    let (id, view) = server.session(json!({
+        "game": "northcott", "variant": "size=128x32",
+        "players": ["human", "alphabeta:ms=10000,depth=64"], "seed": 1
+    }));
+    let mv = first_move(&view);
+    let started = Instant::now();
+    let (status, out) = call(
+        &server,
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        Some(json!({ "move": mv })),
+    );
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{out}");
+    assert_eq!(
+        out["played"].as_array().unwrap().len(),
+        2,
+        "the reply was played"
+    );
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+}
+
+#[test]
+fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
+    let server = Server::start_with(ServeOptions {
+        move_deadline: Duration::from_secs(2),
+        thinkers: 1,
+        queue_wait: Duration::from_millis(100),
+    });
+    // SameGame's search at level 3 takes minutes on a large board.
+    let (id, _) = server.session(json!({
+        "game": "samegame", "variant": "size=20x20,colours=5",
+        "players": ["search:level=3"], "seed": 3
+    }));
+    let (other, _) = server.session(json!({
+        "game": "northcott", "players": ["human", "alphabeta"], "seed": 2
+    }));
+    let addr = server.url(&format!("/api/sessions/{id}/step"));
+    let thinker = std::thread::spawn(move || {
+        let started = Instant::now();
+        let r = ureq::post(&addr)
+            .set("Content-Type", "application/json")
+            .send_string("{}");
+        let status = match r {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(s, _)) => s,
+            Err(e) => panic!("{e}"),
+        };
+        (status, started.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    // While it thinks: the pool (one thinker) is full, so another computer move
+    // is refused after a short wait; the list of games and the session itself answer.
+    let started = Instant::now();
+    let (status, busy) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    assert_eq!(status, 503, "{busy}");
+    assert!(busy["error"].as_str().unwrap().contains("busy"), "{busy}");
+    let (status, _) = call(&server, "GET", "/api/games", None);
+    assert_eq!(status, 200);
+    let (status, view) = call(&server, "GET", &format!("/api/sessions/{id}"), None);
+    assert_eq!(status, 200, "{view}");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "ordinary requests waited"
+    );
+    let (status, took) = thinker.join().unwrap();
+    assert!(
+        status == 200 || status == 503,
+        "a move by the deadline or 'out of time', got {status}"
+    );
+    assert!(took < Duration::from_secs(5), "answered after {took:?}");
+    // The pool is free again.
+    let (status, hint) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    assert_eq!(status, 200, "{hint}");
+}
