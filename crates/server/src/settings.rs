@@ -153,6 +153,84 @@ mod tests {
         }
     }
 
+    /// Any JSON value, nested a few levels.
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::from),
+            any::<i64>().prop_map(Json::from),
+            (-200i64..5000).prop_map(Json::from),
+            any::<f64>().prop_map(Json::from),
+            "\\PC{0,24}".prop_map(Json::from),
+            prop::sample::select(vec![
+                "#c00",
+                "#12345",
+                "navy",
+                "size=5",
+                "size=zz",
+                "level:66",
+                "human",
+                "alphabeta:ms=99999",
+                "dark",
+                "",
+            ])
+            .prop_map(Json::from),
+        ];
+        leaf.prop_recursive(3, 24, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Json::from),
+                prop::collection::btree_map("[a-z_]{0,12}", inner, 0..6)
+                    .prop_map(|m| Json::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(256),
+            failure_persistence: None,
+            ..Default::default()
+        })]
+        /// Fuzzed settings bodies (arbitrary JSON, and valid settings with one key
+        /// changed to anything): never a panic; a refusal is a 400 in words; what is
+        /// accepted still validates after a JSON round trip and over the defaults.
+        #[test]
+        fn fuzzed_settings_are_accepted_or_refused_in_words(
+            game in proptest::sample::select(vec!["tictactoe", "nim", "samegame", "poggle", "northcott"]),
+            key in proptest::sample::select(vec![
+                "ai_level", "undo_depth", "legend", "hints", "animations", "sound", "colours",
+                "board_colours", "board_size", "variant", "players", "theme", "other",
+            ]),
+            value in any_json(),
+            whole in any_json(),
+            use_whole in proptest::prelude::any::<bool>(),
+        ) {
+            let mut settings = json!({
+                "ai_level": 66, "undo_depth": null, "legend": false, "colours": {"X": "#c00"},
+                "board_size": 480, "variant": "", "players": ["human", "level:66"], "theme": "dark"
+            });
+            settings[key] = value;
+            let input = if use_whole { whole } else { settings };
+            match validate(game, &input) {
+                Err(e) => {
+                    proptest::prop_assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST);
+                    proptest::prop_assert!(!e.message.trim().is_empty());
+                    proptest::prop_assert!(
+                        e.message.chars().count() <= 400 + 2 * input.to_string().chars().count(),
+                        "{}", e.message
+                    );
+                }
+                Ok(()) => {
+                    let text = input.to_string();
+                    let back: Json = serde_json::from_str(&text).unwrap();
+                    proptest::prop_assert!(validate(game, &back).is_ok(), "{}", text);
+                    proptest::prop_assert!(validate(game, &with_defaults(Some(back))).is_ok(), "{}", text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn defaults_fill_in_what_is_not_stored() {
         let v = with_defaults(Some(json!({"legend": false})));
