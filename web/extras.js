@@ -170,7 +170,7 @@ class LearnPanel {
       return { x: b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n };
     });
     this.updates = 0;
-    this.drawCurve([]);
+    this.drawCurve([], games);
     this.summary.textContent = 'Training…';
     try {
       const result = await API.runJob(body, (p) => {
@@ -178,10 +178,10 @@ class LearnPanel {
         if (!p.curve) return;
         this.updates += 1;
         const done = p.curve.at(-1)?.to ?? 0;
-        this.drawCurve(toPoints(p.curve));
+        this.drawCurve(toPoints(p.curve), games);
         this.summary.textContent = `Training: ${done} of ${games} games played…`;
       });
-      this.drawCurve(toPoints(result.curve));
+      this.drawCurve(toPoints(result.curve), games);
       this.summary.textContent = `${result.games ?? games} games: ${result.wins ?? 0} won, ${result.draws ?? 0} drawn, ${result.losses ?? 0} lost` +
         (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
         (result.last_loss ? ` · last loss in game ${result.last_loss}` : '');
@@ -196,7 +196,7 @@ class LearnPanel {
     }
   }
 
-  drawCurve(points) {
+  drawCurve(points, xMax = null) {
     fill(this.plotEl, linePlot({
       series: [
         { name: 'won', colour: '#15803d', points: points.map((p) => [p.x, p.win]) },
@@ -207,6 +207,7 @@ class LearnPanel {
       yLabel: 'share of games',
       yMax: 1,
       percent: true,
+      xMax,
     }));
   }
 }

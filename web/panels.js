@@ -30,7 +30,7 @@ export class PanelMethods {
       onclick: () => this.navigate(`/game/${this.name}?variant=${encodeURIComponent(p.variant)}`),
     }, p.name));
     const presetList = presets.length
-      ? h('div.presets', { role: 'group', 'aria-label': 'Ready-made variants' }, ...presets)
+      ? h('div.variant-presets', { role: 'group', 'aria-label': 'Ready-made variants' }, ...presets)
       : null;
     const form = h('form.variant-form', {
       onsubmit: async (e) => {

@@ -3,13 +3,14 @@
 import { el } from './render.js';
 import { h } from './ui.js';
 
-/// {series: [{name, colour, points: [[x, y]]}], xLabel, yLabel, yMax, percent}
-export function linePlot({ series, xLabel = '', yLabel = '', yMax = null, percent = false }) {
+/// {series: [{name, colour, points: [[x, y]]}], xLabel, yLabel, yMax, percent, xMax}
+/// (`xMax`: the x axis's end when known ahead, so a growing curve grows rightwards).
+export function linePlot({ series, xLabel = '', yLabel = '', yMax = null, percent = false, xMax: xEnd = null }) {
   const W = 320;
   const H = 190;
   const m = { l: 40, r: 10, t: 10, b: 34 };
   const all = series.flatMap((s) => s.points);
-  const xMax = Math.max(1, ...all.map((p) => p[0]));
+  const xMax = xEnd ?? Math.max(1, ...all.map((p) => p[0]));
   const top = yMax ?? Math.max(1e-9, ...all.map((p) => p[1]));
   const X = (x) => m.l + (x / xMax) * (W - m.l - m.r);
   const Y = (y) => H - m.b - (y / top) * (H - m.t - m.b);
@@ -22,7 +23,8 @@ export function linePlot({ series, xLabel = '', yLabel = '', yMax = null, percen
   }
   for (let i = 0; i <= 4; i++) {
     const v = (xMax * i) / 4;
-    const t = el('text', { x: X(v), y: H - m.b + 14, 'text-anchor': 'middle', class: 'tick' }, svg);
+    // The last label ends at the axis's end, so it is never cut off.
+    const t = el('text', { x: X(v), y: H - m.b + 14, 'text-anchor': i === 4 ? 'end' : i === 0 ? 'start' : 'middle', class: 'tick' }, svg);
     t.textContent = String(Math.round(v));
   }
   const xl = el('text', { x: (W + m.l) / 2, y: H - 4, 'text-anchor': 'middle', class: 'axis-label' }, svg);

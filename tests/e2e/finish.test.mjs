@@ -27,12 +27,12 @@ test('presets: every game page offers the game\'s own presets; one press opens t
     assert.ok(g.presets.length >= 2, `${g.name} has presets`);
     for (const p of g.presets) assert.doesNotMatch(p.name, /=/, `${g.name}: ${p.name}`);
     await open(page, `/game/${g.name}?variant=`);
-    const shown = await page.locator('.presets .preset').allTextContents();
+    const shown = await page.locator('.variant-presets .preset').allTextContents();
     assert.deepEqual(shown, g.presets.map((p) => p.name), g.name);
     // The usual game is marked as chosen, and the title names no variant.
     const usual = g.presets.find((p) => p.variant === '');
     assert.ok(usual, `${g.name}: the usual game is a preset`);
-    assert.equal(await page.locator('.presets .preset[aria-pressed=true]').textContent(), usual.name);
+    assert.equal(await page.locator('.variant-presets .preset[aria-pressed=true]').textContent(), usual.name);
     assert.equal((await page.locator('.variant-line').textContent()).trim(), '', g.name);
   }
   // Choosing another preset starts a game of it; the title says it in its own words.
@@ -42,11 +42,11 @@ test('presets: every game page offers the game\'s own presets; one press opens t
     const info = games.find((g) => g.name === name);
     const preset = label ? info.presets.find((p) => p.name === label) : info.presets.find((p) => p.variant !== '');
     await open(page, `/game/${name}?variant=`);
-    await page.locator('.presets .preset', { hasText: preset.name }).first().click();
+    await page.locator('.variant-presets .preset', { hasText: preset.name }).first().click();
     // The address names the variant the page opened (normalised: every option written out).
     await page.waitForFunction(() => new URL(location.href).searchParams.get('variant'));
     await waitForBoard(page);
-    await page.waitForFunction((n) => document.querySelector('.presets .preset[aria-pressed=true]')?.textContent === n, preset.name);
+    await page.waitForFunction((n) => document.querySelector('.variant-presets .preset[aria-pressed=true]')?.textContent === n, preset.name);
     const view = await sessionView(page);
     const built = await api('GET', `/api/games/${name}?variant=${encodeURIComponent(preset.variant)}`);
     assert.equal(built.status, 200);
