@@ -1,5 +1,11 @@
 //! Long work (solve, simulate, train) as background jobs, with progress as
 //! server-sent events. At most [`RUNNING`] jobs run at once; the rest wait.
+//!
+//! Finished jobs are not kept in memory: their results are written to the store
+//! (`tabula_store`, within its disk budget: 256 MiB in all, 1 MiB each, the oldest
+//! forgotten first) and read back from there. A job nobody follows is cancelled:
+//! when the last event stream following it closes, or when no one has asked
+//! about it (by `GET /api/jobs/{id}` or a stream) for [`UNWATCHED`].
 
 use crate::error::{ApiError, ApiJson};
 use crate::routes::blocking;
@@ -13,20 +19,24 @@ use futures_util::Stream;
 use serde_json::{json, Map, Value as Json_};
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tabula_core::{Budget, CancelFlag, Report};
 use tabula_engine::{build, DynGame};
-use tabula_store::LearnedKey;
+use tabula_store::{JobState, LearnedKey};
 use tokio::sync::{watch, Semaphore};
 
 /// Jobs running at the same time (the machine has few cores).
 pub const RUNNING: usize = 2;
 /// Jobs queued or running at most; more are refused with 429.
 pub const QUEUED: usize = 16;
-/// Finished jobs are forgotten after this long.
-pub const KEEP_FINISHED: Duration = Duration::from_secs(3600);
+/// Finished jobs' results are forgotten after this long (at the next start of the
+/// server; until then the store's disk budget bounds them).
+pub const KEEP_FINISHED: Duration = Duration::from_secs(24 * 3600);
+/// A queued or running job that nobody has asked about for this long, and that
+/// no event stream follows, is cancelled.
+pub const UNWATCHED: Duration = Duration::from_secs(60);
 /// At most this many finished jobs are remembered (the oldest are forgotten first).
 pub const KEEP_FINISHED_JOBS: usize = 64;
 /// Largest job result kept and sent, in bytes of JSON: larger parts of a report are
@@ -60,12 +70,42 @@ pub struct Job {
     status: watch::Sender<Status>,
     finished_at: Mutex<Option<Instant>>,
     cancel: CancelFlag,
+    /// Event streams following the job now.
+    followers: AtomicUsize,
+    /// When someone last asked about the job.
+    asked: Mutex<Instant>,
     /// What a running job shows so far besides its fraction (a training job's
     /// learning curve), sent with its progress events.
     live: Mutex<Option<Json_>>,
 }
 
 impl Job {
+    fn new(kind: String, cancel: CancelFlag, status: Status) -> Self {
+        Job {
+            kind,
+            status: watch::Sender::new(status),
+            finished_at: Mutex::new(None),
+            cancel,
+            followers: AtomicUsize::new(0),
+            asked: Mutex::new(Instant::now()),
+            live: Mutex::new(None),
+        }
+    }
+
+    fn touch(&self) {
+        if let Ok(mut t) = self.asked.lock() {
+            *t = Instant::now();
+        }
+    }
+
+    /// Cancels the job (a queued one is finished at once).
+    fn stop(&self, why: &str) {
+        self.cancel.cancel();
+        if matches!(*self.status.borrow(), Status::Queued) {
+            self.finish(Status::Failed(why.into()));
+        }
+    }
+
     fn finish(&self, status: Status) {
         if let Ok(mut t) = self.finished_at.lock() {
             *t = Some(Instant::now());
@@ -96,11 +136,35 @@ impl Jobs {
     }
 
     fn get(&self, id: &str) -> Result<Arc<Job>, ApiError> {
-        self.map
+        let job = self
+            .map
             .lock()
             .ok()
             .and_then(|m| m.get(id).cloned())
-            .ok_or_else(|| ApiError::not_found("no such job"))
+            .ok_or_else(|| ApiError::not_found("no such job"))?;
+        job.touch();
+        Ok(job)
+    }
+
+    fn remove(&self, id: &str) {
+        if let Ok(mut m) = self.map.lock() {
+            m.remove(id);
+        }
+    }
+
+    /// Cancels the jobs nobody follows or has asked about for `unwatched`
+    /// ([`UNWATCHED`] unless the server was started with another limit).
+    pub fn cancel_unwatched(&self, unwatched: Duration) {
+        let Ok(m) = self.map.lock() else { return };
+        for job in m.values() {
+            let idle = job.asked.lock().map(|t| t.elapsed()).unwrap_or_default();
+            if !job.status.borrow().finished()
+                && job.followers.load(Ordering::SeqCst) == 0
+                && idle >= unwatched
+            {
+                job.stop("cancelled: nobody asked about this job for a while");
+            }
+        }
     }
 
     /// Forgets jobs that finished long ago, and the oldest finished ones beyond
@@ -320,13 +384,7 @@ pub async fn create(
         request.budget = Budget::default().with_cancel(cancel.clone());
     }
     let id = tabula_store::random_id();
-    let job = Arc::new(Job {
-        kind,
-        status: watch::Sender::new(Status::Queued),
-        finished_at: Mutex::new(None),
-        cancel,
-        live: Mutex::new(None),
-    });
+    let job = Arc::new(Job::new(kind, cancel, Status::Queued));
     {
         let mut map = st
             .jobs
@@ -345,29 +403,53 @@ pub async fn create(
         }
         map.insert(id.clone(), job.clone());
     }
-    st.jobs.forget_old();
+    {
+        let (st2, id2, kind) = (st.clone(), id.clone(), job.kind.clone());
+        if let Err(e) = blocking(move || Ok(st2.store().job_started(&id2, &kind)?)).await {
+            st.jobs.remove(&id);
+            return Err(e);
+        }
+    }
     let slots = st.jobs.slots.clone();
+    let answer = json!({ "job_id": id });
     tokio::spawn(async move {
         let Ok(_permit) = slots.acquire_owned().await else {
             return;
         };
-        if job.cancel.is_cancelled() || job.status.borrow().finished() {
-            return;
-        }
-        job.status.send_replace(Status::Running(0.0));
-        let worker = job.clone();
-        let outcome = blocking(move || run(&st, game.as_ref(), work, &worker)).await;
-        let status = match outcome {
-            _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
-            Ok(mut result) => {
-                crate::limits::bound_json(&mut result, MAX_RESULT);
-                Status::Done(result)
+        let status = if job.cancel.is_cancelled() || job.status.borrow().finished() {
+            Status::Failed("cancelled".into())
+        } else {
+            job.status.send_replace(Status::Running(0.0));
+            let (worker, st2) = (job.clone(), st.clone());
+            let outcome = blocking(move || run(&st2, game.as_ref(), work, &worker)).await;
+            match outcome {
+                _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
+                Ok(mut result) => {
+                    crate::limits::bound_json(&mut result, MAX_RESULT);
+                    Status::Done(result)
+                }
+                Err(e) => Status::Failed(e.message),
             }
+        };
+        // The result goes to the store, not to memory: followers get it once
+        // through the channel, later readers from the store.
+        let stored = {
+            let (st, id, kind) = (st.clone(), id.clone(), job.kind.clone());
+            let state = match &status {
+                Status::Done(r) => JobState::Done(r.clone()),
+                Status::Failed(e) => JobState::Failed(e.clone()),
+                _ => JobState::Running,
+            };
+            blocking(move || Ok(st.store().job_finished(&id, &kind, &state)?)).await
+        };
+        let status = match stored {
+            Ok(()) => status,
             Err(e) => Status::Failed(e.message),
         };
         job.finish(status);
+        st.jobs.remove(&id);
     });
-    Ok((StatusCode::ACCEPTED, Json(json!({ "job_id": id }))).into_response())
+    Ok((StatusCode::ACCEPTED, Json(answer)).into_response())
 }
 
 fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_, ApiError> {
@@ -485,6 +567,45 @@ fn status_json(id: &str, job: &Job) -> Json_ {
     out
 }
 
+/// The status of a finished job read back from the store.
+fn stored_json(id: &str, row: &tabula_store::JobRow) -> Json_ {
+    let mut out = json!({"job_id": id, "kind": row.kind});
+    match &row.state {
+        JobState::Done(r) => {
+            out["state"] = json!("done");
+            out["fraction"] = json!(1.0);
+            out["result"] = r.clone();
+        }
+        JobState::Failed(e) => {
+            out["state"] = json!("error");
+            out["error"] = json!(e);
+        }
+        JobState::Running => {
+            out["state"] = json!("error");
+            out["error"] = json!(tabula_store::STOPPED);
+        }
+    }
+    out
+}
+
+/// A job id as the server makes them (32 hex digits), else 404.
+fn check_id(id: &str) -> Result<(), ApiError> {
+    if crate::valid_id(id) {
+        Ok(())
+    } else {
+        Err(ApiError::not_found("no such job"))
+    }
+}
+
+/// A finished job from the store, or 404.
+async fn stored(st: &Arc<AppState>, id: &str) -> Result<tabula_store::JobRow, ApiError> {
+    check_id(id)?;
+    let (st, id2) = (st.clone(), id.to_string());
+    blocking(move || Ok(st.store().job(&id2)?))
+        .await?
+        .ok_or_else(|| ApiError::not_found("no such job"))
+}
+
 /// `DELETE /api/jobs/{job_id}`: cancels a queued or running job (a solve stops at
 /// once; a simulation or training runs out but its result is dropped) and answers
 /// its status; a finished job is forgotten (204).
@@ -492,17 +613,18 @@ pub async fn cancel(
     State(st): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let job = st.jobs.get(&id)?;
-    if job.status.borrow().finished() {
-        if let Ok(mut m) = st.jobs.map.lock() {
-            m.remove(&id);
-        }
-        return Ok(StatusCode::NO_CONTENT.into_response());
-    }
-    job.cancel.cancel();
-    if matches!(*job.status.borrow(), Status::Queued) {
-        job.finish(Status::Failed("cancelled".into()));
-    }
+    let Ok(job) = st.jobs.get(&id) else {
+        // Finished: forget its stored result.
+        check_id(&id)?;
+        let st = st.clone();
+        let found = blocking(move || Ok(st.store().delete_job(&id)?)).await?;
+        return if found {
+            Ok(StatusCode::NO_CONTENT.into_response())
+        } else {
+            Err(ApiError::not_found("no such job"))
+        };
+    };
+    job.stop("cancelled");
     Ok((StatusCode::ACCEPTED, Json(status_json(&id, &job))).into_response())
 }
 
@@ -511,8 +633,37 @@ pub async fn status(
     State(st): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Json_>, ApiError> {
-    let job = st.jobs.get(&id)?;
-    Ok(Json(status_json(&id, &job)))
+    match st.jobs.get(&id) {
+        Ok(job) => Ok(Json(status_json(&id, &job))),
+        Err(_) => Ok(Json(stored_json(&id, &stored(&st, &id).await?))),
+    }
+}
+
+/// An event stream following a job; the last one to close cancels it.
+struct Following(Arc<Job>);
+
+impl Following {
+    fn new(job: Arc<Job>) -> Self {
+        job.followers.fetch_add(1, Ordering::SeqCst);
+        Following(job)
+    }
+}
+
+impl std::ops::Deref for Following {
+    type Target = Job;
+    fn deref(&self) -> &Job {
+        &self.0
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        let job = &self.0;
+        job.touch();
+        if job.followers.fetch_sub(1, Ordering::SeqCst) == 1 && !job.status.borrow().finished() {
+            job.stop("cancelled: the last client following this job went away");
+        }
+    }
 }
 
 /// `GET /api/jobs/{job_id}/events`: `progress` events, then one `done` or `error`.
@@ -520,9 +671,24 @@ pub async fn events(
     State(st): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let job = st.jobs.get(&id)?;
+    let job = match st.jobs.get(&id) {
+        Ok(job) => job,
+        Err(_) => {
+            // Finished: one event from the store.
+            let row = stored(&st, &id).await?;
+            let status = match row.state {
+                JobState::Done(r) => Status::Done(r),
+                JobState::Failed(e) => Status::Failed(e),
+                JobState::Running => Status::Failed(tabula_store::STOPPED.into()),
+            };
+            Arc::new(Job::new(row.kind, CancelFlag::new(), status))
+        }
+    };
     let rx = job.status.subscribe();
-    // The job itself rides along: a running job's `live` part goes with its progress.
+    // The job itself rides along (a running job's `live` part goes with its
+    // progress), as a follower: when the last stream following it closes (its
+    // client went away), the job is cancelled.
+    let job = Following::new(job);
     let stream = futures_util::stream::unfold((rx, 0u8, job), |(mut rx, phase, job)| async move {
         match phase {
             2 => return None,

@@ -53,6 +53,9 @@ pub struct ServeOptions {
     /// How long a request waits for a free thinker before 503 (default 5 s; at
     /// most [`MAX_WAITING`] requests wait at once, more get 503 at once).
     pub queue_wait: Duration,
+    /// A job no event stream follows and nobody asked about for this long is
+    /// cancelled (default [`jobs::UNWATCHED`], a minute).
+    pub unwatched: Duration,
 }
 
 /// Most requests waiting for a free thinker at once.
@@ -64,6 +67,7 @@ impl Default for ServeOptions {
             move_deadline: DEFAULT_MOVE_DEADLINE,
             thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(5),
+            unwatched: jobs::UNWATCHED,
         }
     }
 }
@@ -154,6 +158,13 @@ pub async fn serve_with(
         Ok(n) => eprintln!("tabula: forgot {n} session(s) idle for over 90 days"),
         Err(e) => eprintln!("tabula: could not prune old sessions: {e}"),
     }
+    // Jobs that were running when the server last stopped cannot finish: they are
+    // marked failed ("the server stopped before this job finished").
+    match store.settle_jobs(jobs::KEEP_FINISHED.as_secs() as i64) {
+        Ok(0) => {}
+        Ok(n) => eprintln!("tabula: {n} job(s) were stopped with the last server"),
+        Err(e) => eprintln!("tabula: could not settle old jobs: {e}"),
+    }
     let state = AppState::with_options(store, loopback, options);
     let evictor = {
         let state = state.clone();
@@ -166,6 +177,18 @@ pub async fn serve_with(
             }
         })
     };
+    let watchdog = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let every = (state.options.unwatched / 2)
+                .clamp(Duration::from_millis(100), Duration::from_secs(5));
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                state.jobs.cancel_unwatched(state.options.unwatched);
+            }
+        })
+    };
     // No graceful drain: every acknowledged change is already committed, and
     // event streams of long jobs would hold a graceful shutdown open.
     let result = tokio::select! {
@@ -173,6 +196,7 @@ pub async fn serve_with(
         _ = shutdown => Ok(()),
     };
     evictor.abort();
+    watchdog.abort();
     result
 }
 

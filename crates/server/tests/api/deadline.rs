@@ -39,6 +39,7 @@ fn a_slow_computer_plays_its_best_move_by_the_deadline() {
         move_deadline: Duration::from_secs(1),
         thinkers: 2,
         queue_wait: Duration::from_secs(5),
+        ..Default::default()
     });
     // Ten seconds a move and depth 64 on the largest board: stopped at 1 s.
     let (id, view) = server.session(json!({
@@ -69,6 +70,7 @@ fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
         move_deadline: Duration::from_secs(2),
         thinkers: 1,
         queue_wait: Duration::from_millis(100),
+        ..Default::default()
     });
     // SameGame's search at level 3 takes minutes on a large board.
     let (id, _) = server.session(json!({

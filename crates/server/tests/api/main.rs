@@ -4,6 +4,7 @@
 mod common;
 mod deadline;
 mod http;
+mod jobstore;
 mod limits;
 mod live;
 mod review;
