@@ -118,3 +118,49 @@ fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
     let (status, hint) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
     assert_eq!(status, 200, "{hint}");
 }
+
+#[test]
+fn a_client_that_goes_away_stops_the_computer() {
+    use std::io::Write;
+    // One thinker and a long deadline: only cancelling frees the pool early.
+    let server = Server::start_with(ServeOptions {
+        move_deadline: Duration::from_secs(60),
+        thinkers: 1,
+        queue_wait: Duration::from_millis(100),
+        ..Default::default()
+    });
+    let (id, _) = server.session(json!({
+        "game": "samegame", "variant": "size=20x20,colours=5",
+        "players": ["search:level=3"], "seed": 3
+    }));
+    let (other, _) = server.session(json!({
+        "game": "northcott", "players": ["human", "alphabeta"], "seed": 2
+    }));
+    let mut tcp = std::net::TcpStream::connect(server.addr).unwrap();
+    write!(
+        tcp,
+        "POST /api/sessions/{id}/step HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}",
+        server.addr
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let (status, busy) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    assert_eq!(status, 503, "the search holds the only thinker: {busy}");
+    drop(tcp);
+    // The search stops within a moment, not after its minute.
+    let started = Instant::now();
+    loop {
+        let (status, hint) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+        if status == 200 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the pool is still busy: {hint}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Nothing was played for the client that left.
+    let (_, view) = call(&server, "GET", &format!("/api/sessions/{id}"), None);
+    assert_eq!(view["view"]["log"].as_array().unwrap().len(), 0, "{view}");
+}
