@@ -271,7 +271,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
-    let bad = || format!("'{text}' is not a memory size: write e.g. 512M, 2G or 1073741824");
+    let bad = || {
+        format!(
+            "'{}' is not a memory size: write e.g. 512M, 2G or 1073741824",
+            crate::error::clip(text)
+        )
+    };
     let value: f64 = number.parse().map_err(|_| bad())?;
     let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,

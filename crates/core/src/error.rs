@@ -75,3 +75,13 @@ pub enum VariantError {
     #[error("cannot read variant '{0}': expected name=value pairs separated by commas")]
     Syntax(String),
 }
+
+/// A user's text quoted in an error: the first 60 characters, then `…`, so a huge
+/// input never makes a huge message.
+pub fn clip(text: &str) -> String {
+    const KEEP: usize = 60;
+    match text.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}

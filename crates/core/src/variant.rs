@@ -51,7 +51,7 @@ impl Variant {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             {
-                return Err(VariantError::Syntax(text.to_string()));
+                return Err(VariantError::Syntax(crate::error::clip(text)));
             }
             values.insert(k.to_ascii_lowercase(), v.to_string());
         }

@@ -685,3 +685,62 @@ fn cgt_expressions() {
         },
     );
 }
+
+/// A huge input is refused with an error a person can read: it may quote the
+/// input, but not all of it.
+#[test]
+fn errors_of_huge_inputs_stay_short() {
+    let huge = "12345 x/y,z=".repeat(1000);
+    let mut errors: Vec<(&str, String)> = Vec::new();
+    if let Err(e) = Variant::parse(&huge) {
+        errors.push(("variant", e.to_string()));
+    }
+    for entry in tabula_engine::registry() {
+        if let Err(e) = build(entry.name, &format!("size={huge}")) {
+            errors.push(("variant value", e.to_string()));
+        }
+        let handle = build(entry.name, "").unwrap();
+        let config = MatchConfig {
+            position: Some(huge.clone()),
+            ..MatchConfig::default()
+        };
+        if let Err(e) = handle.new_match(config) {
+            errors.push(("position", e.to_string()));
+        }
+        let mut m = handle.new_match(MatchConfig::default()).unwrap();
+        if let Err(e) = m.play(&huge) {
+            errors.push(("move", e.to_string()));
+        }
+    }
+    if let Err(e) = parse_player_spec(&format!("alphabeta:{huge}")) {
+        errors.push(("player", e.to_string()));
+    }
+    let handle = build("tictactoe", "").unwrap();
+    let config = MatchConfig {
+        players: vec!["human".into(), format!("alphabeta:{}", &huge[..150])],
+        ..MatchConfig::default()
+    };
+    if let Err(e) = handle.new_match(config) {
+        errors.push(("player options", e.to_string()));
+    }
+    if let Err(e) = tabula_nim::cgt::evaluate(&huge) {
+        errors.push(("cgt", e.message));
+    }
+    if let Err(e) = tabula_core::parse_bytes(&huge) {
+        errors.push(("memory size", e));
+    }
+    if let Err(e) = tabula_samegame::parse_board(&huge) {
+        errors.push(("board", e.message));
+    }
+    assert!(errors.len() > 20, "{errors:?}");
+    let long: Vec<String> = errors
+        .iter()
+        .filter(|(_, e)| e.chars().count() > 600)
+        .map(|(what, e)| format!("{what}: {} chars: {}…", e.chars().count(), &e[..120]))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "errors quoting a whole 12,000-character input:\n{}",
+        long.join("\n")
+    );
+}
