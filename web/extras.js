@@ -323,6 +323,7 @@ class Auto120Panel {
   }
 
   renderTable(rows) {
+    const kindNamed = (n) => (this.page.info.players || []).find((p) => p.name === n) ?? n;
     const pct = (x) => `${(100 * x).toFixed(1)}%`;
     fill(this.tableEl, h('table.table.sim',
       h('caption', `${formatNumber(rows[0]?.r.games ?? 0)} games per pair; A's share of all games, with its 95% interval`),
@@ -331,7 +332,7 @@ class Auto120Panel {
         const games = r.games || 1;
         const rate = r.win_rate?.value ?? (r.wins?.[0] ?? 0) / games;
         return h('tr',
-          h('td', playerWords(a)), h('td', playerWords(b)),
+          h('td', playerWords(kindNamed(a))), h('td', playerWords(kindNamed(b))),
           h('td.num', h('span.rate-bar', { style: `--rate:${rate}` }), pct(rate)),
           h('td.num.muted', r.win_rate ? `${Math.round(100 * r.win_rate.low)}–${Math.round(100 * r.win_rate.high)}%` : ''));
       }))));

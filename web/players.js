@@ -237,6 +237,6 @@ export class PlayerMethods {
     if (kind === 'perfect') return 'computer, perfect play';
     if (kind === 'matchbox') return 'matchbox machine';
     if (kind === 'menace') return 'MENACE';
-    return `computer: ${playerWords(kind)}`;
+    return `computer: ${playerWords((this.info.players || []).find((p) => p.name === kind) ?? kind)}`;
   }
 }

@@ -91,8 +91,10 @@ export function playerHelp(text) {
 /// A player kind (`{name, help}`) as a player reads it.
 export function playerWords(kind) {
   const name = typeof kind === 'string' ? kind : kind?.name;
-  if (PLAYER_WORDS[name]) return PLAYER_WORDS[name];
   const help = typeof kind === 'object' ? plain(kind.help || '') : '';
+  // A game's reconstruction of its source's computer says so first (Northcott's `nim`).
+  if (/^the original program's/i.test(help)) return cap(help.split(/[:;(,]/)[0].trim());
+  if (PLAYER_WORDS[name]) return PLAYER_WORDS[name];
   // A game's own player: the first clause of its help, else its name.
   const first = help.split(/[:;(]/)[0].trim();
   return cap(first && first.length <= 48 ? first : String(name || '').replace(/[_-]/g, ' '));

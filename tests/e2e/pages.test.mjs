@@ -55,7 +55,13 @@ for (const [i, size] of SIZES.entries()) {
       const name = path === '/' ? 'home' : path.split('/').pop();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `${name} at ${size.name}: ${overflow} px wider than the screen`);
-      await page.screenshot({ path: join(ARTIFACTS, `page-${name}-${size.name}.png`), fullPage: true });
+      // The whole page in one picture: the window made as tall as the page (a full-page
+      // capture of an emulated phone drops the touch media queries while it draws).
+      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: size.viewport.width, height: Math.min(tall, 8000) });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(ARTIFACTS, `page-${name}-${size.name}.png`) });
+      await page.setViewportSize(size.viewport);
       if (path === '/') continue;
       // The game's own buttons come before the legend and the side panel.
       const order = await page.evaluate(() => {
