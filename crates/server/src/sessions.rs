@@ -143,6 +143,13 @@ impl Sessions {
         if crate::routes::has_human(m.as_ref()) {
             let _ = m.advance()?;
         }
+        if tabula_core::Budget::current().is_some_and(|b| b.is_cancelled()) {
+            // The request was answered "out of time" (or its client went): no session.
+            return Err(ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "the request was stopped before it finished: nothing was changed",
+            ));
+        }
         self.insert_new(m, info.puzzle)
     }
 
