@@ -403,7 +403,7 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         })
     };
 
-    let phases: [(&str, Phase); 11] = [
+    let phases: [(&str, Phase); 12] = [
         (
             "1 solve jobs beyond memory, cancel, queue",
             jobs_beyond_memory,
@@ -417,6 +417,7 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         ("8 undo tallies", undo_tallies),
         ("9 best results and session ids", best_ids),
         ("10 bodies, addresses and headers", http_layer),
+        ("fuzzed requests (3,000)", fuzzed_requests),
         ("3b SameGame 100x100 search", samegame_search),
     ];
     let mut timings = Vec::new();
@@ -1101,6 +1102,106 @@ fn http_layer(ab: &Abuse) {
     );
 }
 
+/// Requests of every route with mangled methods, paths, queries and bodies (a
+/// fixed xorshift sequence, so a failure replays): none may crash the server or
+/// get a 5xx.
+fn fuzzed_requests(ab: &Abuse) {
+    let Some(id) = ab.session(
+        "tictactoe for fuzzed requests",
+        json!({"game": "tictactoe", "players": ["human", "random"]}),
+    ) else {
+        return;
+    };
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let paths = [
+        "/api/games".to_string(),
+        "/api/games/nim?variant=heaps%3D3-4-5".into(),
+        "/api/games/poggle/view?variant=size%3D3&position=010%2F000%2F111".into(),
+        "/api/games/samegame/rules".into(),
+        "/api/sessions".into(),
+        format!("/api/sessions/{id}"),
+        format!("/api/sessions/{id}/moves"),
+        format!("/api/sessions/{id}/undo"),
+        format!("/api/sessions/{id}/hint"),
+        format!("/api/sessions/{id}/line?move=5"),
+        format!("/api/sessions/{id}/review?ply=1"),
+        format!("/api/sessions/{id}/from?ply=0"),
+        format!("/api/sessions/{id}/players"),
+        format!("/api/sessions/{id}/save"),
+        "/api/settings/nim".into(),
+        "/api/tallies?game=tictactoe".into(),
+        "/api/best/samegame".into(),
+        "/api/jobs".into(),
+        "/api/saved".into(),
+        "/static/app.js".into(),
+    ];
+    let bodies = [
+        json!({"game": "nim", "variant": "heaps=3-4-5", "players": ["human", "alphabeta:depth=3"]}),
+        json!({"game": "samegame", "variant": "size=6x6,colours=3"}),
+        json!({"move": "5"}),
+        json!({"seat": 1, "player": "level:66"}),
+        json!({"ai_level": 30, "variant": "heaps=1-2", "players": ["human"]}),
+        json!({"kind": "solve", "game": "tictactoe"}),
+        json!({"kind": "simulate", "game": "nim", "players": "random,random", "games": 10}),
+        json!({"name": "a save"}),
+    ];
+    let junk = [
+        "",
+        "%",
+        "%00",
+        "..",
+        "/",
+        "?",
+        "&",
+        "=",
+        "{",
+        "\\u0000",
+        "99999999999999999999",
+        "-1",
+        "null",
+        "é",
+        "%ZZ",
+        "//",
+        "*",
+        "size=0",
+        "heaps=65535-65535",
+    ];
+    let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"];
+    for _ in 0..3000 {
+        let method = methods[next(methods.len())];
+        let mut path = paths[next(paths.len())].clone();
+        if next(3) == 0 {
+            let at = next(path.len() + 1);
+            if path.is_char_boundary(at) {
+                path.insert_str(at, junk[next(junk.len())]);
+            }
+        }
+        let mut body = bodies[next(bodies.len())].to_string();
+        match next(5) {
+            0 => body.truncate(next(body.len() + 1)),
+            1 => {
+                let at = next(body.len() + 1);
+                body.insert_str(at, junk[next(junk.len())]);
+            }
+            2 => body = body.replace(':', &format!(":{}", junk[next(junk.len())])),
+            _ => {}
+        }
+        let path = path.replace(' ', "%20");
+        let req = if method == "GET" || method == "HEAD" {
+            request_bytes(ab.addr, method, &path, None)
+        } else {
+            request_bytes(ab.addr, method, &path, Some(&body))
+        };
+        ab.ask_raw(&format!("fuzzed {method} {path} {body}"), &req);
+    }
+}
+
 /// Item 11 and the CLI halves of items 1, 4 and 7.
 fn cli_abuses(ab: &Abuse, dir: &Path) {
     let tabula = env!("CARGO_BIN_EXE_tabula");
@@ -1188,10 +1289,14 @@ fn cli_abuses(ab: &Abuse, dir: &Path) {
             let _ = e.read_to_string(&mut err);
         }
         eprintln!(
-            "  {what}: {:?} in {:.2} s, peak {} MiB",
+            "  {what}: exit {:?} in {:.2} s, peak {}",
             status.and_then(|s| s.code()),
             t.elapsed().as_secs_f64(),
-            peak / 1024
+            if peak == 0 {
+                "not sampled (ended within 10 ms)".to_string()
+            } else {
+                format!("{:.1} MiB", peak as f64 / 1024.0)
+            }
         );
         match status {
             None => ab.fail(format!("{what}: still running after {ANSWER_WITHIN:?}")),

@@ -247,8 +247,8 @@ fn variant_text<G: Registered>() -> BoxedStrategy<String> {
 fn fuzz_variants<G: Registered>() {
     run(
         &format!("{} variants", G::NAME),
-        variant_text::<G>(),
-        |text| {
+        (variant_text::<G>(), any::<u64>()),
+        |(text, seed)| {
             let parsed = match Variant::parse(&text) {
                 Ok(v) => v,
                 Err(e) => return clear("variant", &text, &e.to_string()),
@@ -278,12 +278,45 @@ fn fuzz_variants<G: Registered>() {
                             TestCaseError::fail(format!("{normal}: start {printed:?}: {e}"))
                         })?;
                         prop_assert_eq!(game.format_position(&back), printed);
+                        walk(&game, start, seed)?;
                     }
                 }
             }
             Ok(())
         },
     );
+}
+
+/// A short random game in a fuzzed variant: each move's text reads back to a
+/// legal move, each position prints and reads back to itself.
+fn walk<G: Game>(game: &G, mut state: G::State, seed: u64) -> Result<(), TestCaseError> {
+    let mut rng = tabula_core::rng_from_seed(seed);
+    for _ in 0..12 {
+        if matches!(game.turn(&state), Turn::Over(_)) {
+            break;
+        }
+        let moves = game.moves(&state);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.gen_range(0..moves.len())];
+        if let Turn::Move(_) = game.turn(&state) {
+            let written = game.format_move(&state, mv);
+            let read = game.parse_move(&state, &written).map_err(|e| {
+                TestCaseError::fail(format!("legal move {written:?} does not read back: {e}"))
+            })?;
+            game.try_play(&mut state.clone(), read).map_err(|e| {
+                TestCaseError::fail(format!("{written:?} read back as an illegal move: {e}"))
+            })?;
+        }
+        game.play_unchecked(&mut state, mv);
+        let printed = game.format_position(&state);
+        let back = game
+            .parse_position(&printed)
+            .map_err(|e| TestCaseError::fail(format!("{printed:?} does not read back: {e}")))?;
+        prop_assert_eq!(game.format_position(&back), printed);
+    }
+    Ok(())
 }
 
 /// A position reached by `plies` random moves (chance included) from the start.
