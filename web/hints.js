@@ -24,7 +24,10 @@ export class HintMethods {
     const t0 = performance.now();
     const data = await guarded(() => API.hint(this.id));
     this.hintBtn.disabled = !!this.mv?.outcome;
-    if (!data || this.mv !== mv) return;
+    if (!data) return;
+    // The position changed while the hint was asked for (the computer's reply, a
+    // game restarted with the stored settings): ask again for the one now shown.
+    if (this.mv !== mv) return this.mv && !this.hintData ? this.toggleHint() : undefined;
     this.hintData = data;
     this.hintBtn.setAttribute('aria-pressed', 'true');
     this.hintCard.hidden = false;

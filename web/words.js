@@ -17,7 +17,8 @@ export function plain(text) {
   return String(text ?? '')
     .replace(/\bthe seed's\b/gi, "the original game's")
     .replace(/\bseed (\d{3})'s\b/gi, "the original game's")
-    .replace(/\bthe seed\b/gi, 'the original game');
+    .replace(/\bthe seed\b/gi, 'the original game')
+    .replace(/\^2\b/g, '²');
 }
 
 /// `a=1,b=2` → [['a','1'], ['b','2']].

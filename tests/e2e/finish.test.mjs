@@ -129,6 +129,17 @@ test('plain words: Kono counts pieces by side, computer players are named in wor
     assert.match(chips, new RegExp(`${seats[0]} has \\d+ pieces, ${seats[1]} \\d+`), chips);
     assert.doesNotMatch(chips, /\b[xo] \d/);
   }
+  if (has('poggle')) {
+    // Poggle's board shows colours, not digits: what is left is said in colours.
+    await open(page, '/game/poggle?variant=');
+    const chips = await page.locator('.status-chips').textContent();
+    assert.match(chips, /\d+ buttons? not yet the goal colour|solved/, chips);
+    assert.doesNotMatch(chips, /at 0/);
+  }
+  if (has('samegame')) {
+    await open(page, '/game/samegame?variant=');
+    assert.doesNotMatch(await page.locator('.summary').first().textContent(), /\^/);
+  }
   for (const g of games.filter((g) => !g.puzzle)) {
     await open(page, `/game/${g.name}?variant=`);
     const options = await page.locator('select[aria-label="Computer player"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));

@@ -487,10 +487,11 @@ impl Game for Poggle {
                 } else {
                     format!("{} colours", self.colours)
                 },
-                if left == 0 {
-                    "solved".into()
-                } else {
-                    format!("{left} buttons not at 0")
+                // In words for the board's viewer: the web draws colours, not numbers.
+                match left {
+                    0 => "solved".into(),
+                    1 => "1 button not yet the goal colour".into(),
+                    _ => format!("{left} buttons not yet the goal colour"),
                 },
             ],
             ..View::default()
