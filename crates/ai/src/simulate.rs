@@ -86,11 +86,16 @@ where
 {
     let began = Instant::now();
     let turns_total = AtomicU64::new(0);
+    // The caller's cancel flag (a server job's): the games left are skipped.
+    let stop = tabula_core::Budget::current().map(|b| b.cancel_flag());
     let results: Vec<[u64; 3]> = (0..games)
         .into_par_iter()
         .fold(
             || [0u64; 3],
             |mut acc, i| {
+                if stop.as_ref().is_some_and(|s| s.is_cancelled()) {
+                    return acc;
+                }
                 let s = game_seed(seed, i);
                 let a_seat = (i % 2) as usize;
                 let mut players: [Box<dyn Strategy<G>>; 2] = if a_seat == 0 {

@@ -333,7 +333,12 @@ pub fn train_observed<G: Game>(
     };
     check(&mut machine, 0, &mut unbeatable_after);
 
+    // The caller's cancel flag (a server job's): training stops early.
+    let stop = tabula_core::Budget::current().map(|b| b.cancel_flag());
     for index in 1..=options.games {
+        if stop.as_ref().is_some_and(|s| s.is_cancelled()) {
+            break;
+        }
         let (outcome, resigned, moves) = play_game(
             game,
             &mut machine,

@@ -421,7 +421,13 @@ pub async fn create(
         } else {
             job.status.send_replace(Status::Running(0.0));
             let (worker, st2) = (job.clone(), st.clone());
-            let outcome = blocking(move || run(&st2, game.as_ref(), work, &worker)).await;
+            // Simulations and training stop early too when the job is cancelled.
+            let outcome = blocking(move || {
+                Budget::default()
+                    .with_cancel(worker.cancel.clone())
+                    .run(|| run(&st2, game.as_ref(), work, &worker))
+            })
+            .await;
             match outcome {
                 _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
                 Ok(mut result) => {
@@ -606,9 +612,9 @@ async fn stored(st: &Arc<AppState>, id: &str) -> Result<tabula_store::JobRow, Ap
         .ok_or_else(|| ApiError::not_found("no such job"))
 }
 
-/// `DELETE /api/jobs/{job_id}`: cancels a queued or running job (a solve stops at
-/// once; a simulation or training runs out but its result is dropped) and answers
-/// its status; a finished job is forgotten (204).
+/// `DELETE /api/jobs/{job_id}`: cancels a queued or running job (a solve, a
+/// simulation or a training stops within moments) and answers its status; a
+/// finished job's stored result is forgotten (204).
 pub async fn cancel(
     State(st): State<Arc<AppState>>,
     Path(id): Path<String>,

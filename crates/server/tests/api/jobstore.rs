@@ -105,6 +105,25 @@ fn closing_the_last_event_stream_cancels_the_job() {
 }
 
 #[test]
+fn a_cancelled_simulation_stops() {
+    let server = Server::start();
+    let (s, v) = server.post(
+        "/api/jobs",
+        &json!({"kind": "simulate", "game": "tictactoe", "players": "random,random",
+                "games": 10_000_000}),
+    );
+    assert_eq!(s, 202, "{v}");
+    let id = v["job_id"].as_str().unwrap().to_string();
+    wait_for(&server, &id, |v| v["state"] == "running");
+    let (s, _) = server.call("DELETE", &format!("/api/jobs/{id}"), None);
+    assert_eq!(s, 202);
+    // Ten million games would take many minutes here.
+    let v = wait_for(&server, &id, finished);
+    assert_eq!(v["state"], "error", "{v}");
+    assert!(v["error"].as_str().unwrap().contains("cancelled"), "{v}");
+}
+
+#[test]
 fn a_job_nobody_asks_about_is_cancelled() {
     let server = Server::start_with(ServeOptions {
         unwatched: Duration::from_secs(1),
