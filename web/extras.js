@@ -345,6 +345,8 @@ class Auto120Panel {
 class SameGamePanel {
   constructor(page) {
     this.page = page;
+    // Status lines this panel's score card already shows (not repeated under the board).
+    this.statusShown = /^(score|blocks left)\b/i;
     this.scoreEl = h('div.big-numbers');
     this.bestEl = h('div.best');
     this.bar = progressBar();

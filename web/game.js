@@ -346,7 +346,8 @@ export class GamePage {
       h('span', text));
     // Status lines the banner already says (whose turn, the result) are not repeated.
     const said = /to move|wins|draw|turn|solved|game over/i;
-    fill(this.statusChips, ...(mv.view.status || []).filter((s) => !said.test(s)).map((s) => h('li', plain(s))));
+    const shown = this.extras?.statusShown;
+    fill(this.statusChips, ...(mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => h('li', plain(s))));
   }
 
   _isHuman(seat) {

@@ -139,6 +139,9 @@ test('plain words: Kono counts pieces by side, computer players are named in wor
   if (has('samegame')) {
     await open(page, '/game/samegame?variant=');
     assert.doesNotMatch(await page.locator('.summary').first().textContent(), /\^/);
+    // The score card says the score and blocks left: the chips under the board do not repeat them.
+    assert.doesNotMatch(await page.locator('.status-chips').textContent(), /score|blocks left/i);
+    assert.match(await page.locator('.big-numbers').textContent(), /blocks left/i);
   }
   for (const g of games.filter((g) => !g.puzzle)) {
     await open(page, `/game/${g.name}?variant=`);
