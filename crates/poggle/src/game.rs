@@ -203,7 +203,7 @@ impl Registered for Poggle {
     /// With no human at the buttons, the solver presses them (a fewest-presses solution).
     const DEFAULT_OPPONENT: Option<&'static str> = Some("solver");
     const SUMMARY: &'static str =
-        "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; make every button 0";
+        "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; bring every button to the goal colour";
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![
