@@ -37,7 +37,8 @@ pub const KEEP_FINISHED: Duration = Duration::from_secs(24 * 3600);
 /// A queued or running job that nobody has asked about for this long, and that
 /// no event stream follows, is cancelled.
 pub const UNWATCHED: Duration = Duration::from_secs(60);
-/// At most this many finished jobs are remembered (the oldest are forgotten first).
+/// At most this many finished jobs stay in memory (each leaves it as soon as its
+/// result is stored; this bounds the moments in between).
 pub const KEEP_FINISHED_JOBS: usize = 64;
 /// Largest job result kept and sent, in bytes of JSON: larger parts of a report are
 /// left out and named in `omitted` (the CLI gives the whole report).
@@ -422,18 +423,22 @@ pub async fn create(
             job.status.send_replace(Status::Running(0.0));
             let (worker, st2) = (job.clone(), st.clone());
             // Simulations and training stop early too when the job is cancelled.
+            // The result is cut to size on the worker too: a whole large solution
+            // (Poggle 10000x10000) takes seconds to walk, which would stall the
+            // runtime thread that answers every other request.
             let outcome = blocking(move || {
                 Budget::default()
                     .with_cancel(worker.cancel.clone())
                     .run(|| run(&st2, game.as_ref(), work, &worker))
+                    .map(|mut result| {
+                        crate::limits::bound_json(&mut result, MAX_RESULT);
+                        result
+                    })
             })
             .await;
             match outcome {
                 _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
-                Ok(mut result) => {
-                    crate::limits::bound_json(&mut result, MAX_RESULT);
-                    Status::Done(result)
-                }
+                Ok(result) => Status::Done(result),
                 Err(e) => Status::Failed(e.message),
             }
         };
