@@ -18,7 +18,10 @@ export function plain(text) {
     .replace(/\bthe seed's\b/gi, "the original game's")
     .replace(/\bseed (\d{3})'s\b/gi, "the original game's")
     .replace(/\bthe seed\b/gi, 'the original game')
-    .replace(/\^2\b/g, '²');
+    .replace(/\^2\b/g, '²')
+    // Clauses about the command line ("up to 10000 for `tabula solve`") are not for players.
+    .replace(/,\s*[^,;()]*`tabula [^`]*`/g, '')
+    .replace(/`([^`]*)`/g, '$1');
 }
 
 /// `a=1,b=2` → [['a','1'], ['b','2']].

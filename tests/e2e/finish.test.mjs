@@ -34,6 +34,8 @@ test('presets: every game page offers the game\'s own presets; one press opens t
     assert.ok(usual, `${g.name}: the usual game is a preset`);
     assert.equal(await page.locator('.variant-presets .preset[aria-pressed=true]').textContent(), usual.name);
     assert.equal((await page.locator('.variant-line').textContent()).trim(), '', g.name);
+    // The custom form speaks to players: no command-line asides or code quotes.
+    assert.doesNotMatch(await page.locator('.variant-form').textContent(), /`|tabula solve/, g.name);
   }
   // Choosing another preset starts a game of it; the title says it in its own words.
   const pick = { samegame: '10x10, 3 colours', auto120: '2 markers each', kono: null };
