@@ -52,7 +52,7 @@ class LearnPanel {
     this.bar = progressBar();
     this.summary = h('p.muted.small');
     const opponent = h('select', { 'aria-label': 'Training opponent' },
-      ...[['random', 'a random player'], ['perfect', 'a perfect player'], ['exploit', "Gardner's readers (exploit)"], ['self', 'itself']]
+      ...[['random', 'a random player'], ['perfect', 'a perfect player'], ['exploit', 'a player who hunts for its weak spots'], ['self', 'itself']]
         .map(([v, t]) => h('option', { value: v }, t)));
     const games = h('select', { 'aria-label': 'Training games' },
       ...[50, 200, 1000, 5000].map((n) => h('option', { value: n, selected: n === defaults.games }, `${n} games`)));
