@@ -59,6 +59,32 @@ impl Server {
         }
     }
 
+    /// Follows a job's server-sent events to its `done` or `error` event:
+    /// `(event name, data)` in order.
+    pub fn job_events(&self, job: &str) -> Vec<(String, Value)> {
+        use std::io::{BufRead, BufReader};
+        let resp = ureq::get(&self.url(&format!("/api/jobs/{job}/events")))
+            .call()
+            .expect("events");
+        assert!(resp.content_type().starts_with("text/event-stream"));
+        let mut events = Vec::new();
+        let mut name = String::new();
+        for line in BufReader::new(resp.into_reader()).lines() {
+            let line = line.expect("line");
+            if let Some(n) = line.strip_prefix("event:") {
+                name = n.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                let v: Value = serde_json::from_str(d.trim()).expect("data is JSON");
+                let last = name == "done" || name == "error";
+                events.push((name.clone(), v));
+                if last {
+                    break;
+                }
+            }
+        }
+        events
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{}", self.addr, path)
     }

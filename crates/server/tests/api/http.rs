@@ -2,7 +2,6 @@
 
 use crate::common::Server;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use tabula_store::LearnedKey;
 
 fn moves_of(view: &Value) -> Vec<String> {
@@ -344,35 +343,12 @@ fn settings_are_validated_stored_and_defaulted() {
     );
 }
 
-fn read_events(s: &Server, job: &str) -> Vec<(String, Value)> {
-    let resp = ureq::get(&s.url(&format!("/api/jobs/{job}/events")))
-        .call()
-        .expect("events");
-    assert!(resp.content_type().starts_with("text/event-stream"));
-    let mut events = Vec::new();
-    let mut name = String::new();
-    for line in BufReader::new(resp.into_reader()).lines() {
-        let line = line.expect("line");
-        if let Some(n) = line.strip_prefix("event:") {
-            name = n.trim().to_string();
-        } else if let Some(d) = line.strip_prefix("data:") {
-            let v: Value = serde_json::from_str(d.trim()).expect("data is JSON");
-            let last = name == "done" || name == "error";
-            events.push((name.clone(), v));
-            if last {
-                break;
-            }
-        }
-    }
-    events
-}
-
 #[test]
 fn jobs_report_progress_and_results_as_server_sent_events() {
     let s = Server::start();
     let (st, job) = s.post("/api/jobs", &json!({"kind": "solve", "game": "tictactoe"}));
     assert_eq!(st, 202, "{job}");
-    let events = read_events(&s, job["job_id"].as_str().unwrap());
+    let events = s.job_events(job["job_id"].as_str().unwrap());
     let (last, data) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
     // 5,478 legal positions are reachable in tic-tac-toe; the start is a draw.
@@ -381,7 +357,7 @@ fn jobs_report_progress_and_results_as_server_sent_events() {
     assert!(events.iter().all(|(n, _)| n == "progress" || n == "done"));
 
     let (_, job2) = s.post("/api/jobs", &json!({"kind": "solve", "game": "tictactoe"}));
-    let events = read_events(&s, job2["job_id"].as_str().unwrap());
+    let events = s.job_events(job2["job_id"].as_str().unwrap());
     assert_eq!(
         events.last().unwrap().1["result"]["cached"],
         json!(true),
@@ -391,7 +367,7 @@ fn jobs_report_progress_and_results_as_server_sent_events() {
     let (st, job) = s.post("/api/jobs", &json!({"kind": "simulate", "game": "tictactoe", "players": ["random", "random"], "games": 300, "seed": 4}));
     assert_eq!(st, 202);
     let jid = job["job_id"].as_str().unwrap().to_string();
-    let events = read_events(&s, &jid);
+    let events = s.job_events(&jid);
     let (last, data) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
     assert_eq!(data["result"]["report"]["games"], json!(300));
@@ -400,7 +376,7 @@ fn jobs_report_progress_and_results_as_server_sent_events() {
 
     // A job that cannot run ends with an error event, not a broken stream.
     let (_, job) = s.post("/api/jobs", &json!({"kind": "simulate", "game": "tictactoe", "players": ["random", "human"], "games": 3}));
-    let events = read_events(&s, job["job_id"].as_str().unwrap());
+    let events = s.job_events(job["job_id"].as_str().unwrap());
     assert_eq!(events.last().unwrap().0, "error");
 }
 

@@ -3,30 +3,7 @@
 //! person sees it grow.
 
 use crate::common::Server;
-use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-
-fn events(s: &Server, job: &str) -> Vec<(String, Value)> {
-    let resp = ureq::get(&s.url(&format!("/api/jobs/{job}/events")))
-        .call()
-        .expect("events");
-    let mut out = Vec::new();
-    let mut name = String::new();
-    for line in BufReader::new(resp.into_reader()).lines() {
-        let line = line.expect("line");
-        if let Some(n) = line.strip_prefix("event:") {
-            name = n.trim().to_string();
-        } else if let Some(d) = line.strip_prefix("data:") {
-            let v: Value = serde_json::from_str(d.trim()).expect("data is JSON");
-            let last = name == "done" || name == "error";
-            out.push((name.clone(), v));
-            if last {
-                break;
-            }
-        }
-    }
-    out
-}
+use serde_json::json;
 
 #[test]
 fn a_watched_training_streams_its_curve_block_by_block() {
@@ -37,7 +14,7 @@ fn a_watched_training_streams_its_curve_block_by_block() {
                 "opponent": "random", "games": 200, "block": 10, "seed": 3, "watch": true}),
     );
     assert_eq!(st, 202, "{job}");
-    let events = events(&s, job["job_id"].as_str().unwrap());
+    let events = s.job_events(job["job_id"].as_str().unwrap());
     let (last, done) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
     let report = &done["result"]["report"];
