@@ -372,11 +372,19 @@ export class Board {
     // The same size on every square of a board (a labelled edge square is not smaller).
     let r = cell.shape === 'circle' ? m * 0.5 : m * 0.35;
     if (p.count > 1) {
-      const cols = Math.ceil(Math.sqrt(p.count));
-      const rows = Math.ceil(p.count / cols);
-      // Markers sharing a square fill it (and may touch its border) so their
-      // numbers stay readable on a phone.
-      const step = (m * 1.02) / cols;
+      // Markers sharing a cell fill it (and may touch its border) so their
+      // numbers stay readable on a phone: the rows that give the largest discs
+      // (one row in a wide tray, a square block in a square cell).
+      let cols = p.count;
+      let rows = 1;
+      let step = 0;
+      for (let tryRows = 1; tryRows <= p.count; tryRows++) {
+        const tryCols = Math.ceil(p.count / tryRows);
+        const s = Math.min((cell.w * 1.02) / tryCols, (cell.h * 1.02) / tryRows);
+        if (s > step) [step, cols, rows] = [s, tryCols, tryRows];
+      }
+      // Never larger than a lone piece on that cell.
+      step = Math.min(step, m * 0.72);
       r = step * 0.49;
       const col = p.index % cols;
       const row = Math.floor(p.index / cols);

@@ -314,6 +314,25 @@ test('10: the machine trained is the machine shown and played', { skip: !has('ti
   await page.close();
 });
 
+test('11: Auto120 markers stay readable on a phone, all eight on the start as well as spread out', { skip: !has('auto120') }, async () => {
+  const page = await newPage(browser);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const position of ['1,1,1,1/1,1,1,1:?', '2,3,40,1/5,6,1,1:1', '120,120,60,1/120,1,1,1:2']) {
+    await openSession(page, { game: 'auto120', position, players: ['human', 'human'] });
+    const sizes = await page.$$eval('.piece-disc', (els) => els.map((e) => e.getBoundingClientRect().width));
+    assert.equal(sizes.length, 8, position);
+    const smallest = Math.min(...sizes);
+    assert.ok(smallest >= 20, `${position}: a marker is ${smallest.toFixed(1)} px wide on a phone`);
+    // The numbers are drawn inside the discs, large enough to read.
+    const fonts = await page.$$eval('.piece-label', (els) => els.map((e) => e.getBoundingClientRect().height));
+    assert.ok(Math.min(...fonts) >= 9, `${position}: marker numbers ${Math.min(...fonts).toFixed(1)} px high`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `${position}: ${overflow} px too wide`);
+  }
+  await page.locator('.board-wrap').screenshot({ path: join(ARTIFACTS, 'auto120-phone-markers.png') });
+  await page.close();
+});
+
 test('12-13: plain words, seat colours, equal piece sizes, a single move waits for its target', async () => {
   const page = await newPage(browser);
   if (has('hexapawn')) {

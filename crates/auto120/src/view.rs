@@ -42,17 +42,38 @@ pub fn status(state: &State) -> Vec<String> {
 }
 
 /// The view model: cell id = position, pieces labelled with their marker number.
+/// Positions 2..=119 sit on the 10 x 12 grid; 1 (start) and 120 (home) are trays a
+/// whole row wide above and below it, because every marker can stand there at
+/// once and a grid square would draw eight markers too small to read on a phone.
+/// Their grid squares stay empty.
 pub fn view(state: &State) -> View {
     let cells = (1..=TARGET as u32)
-        .map(|p| ViewCell {
-            id: p,
-            x: ((p - 1) % COLUMNS) as f64,
-            y: ((p - 1) / COLUMNS) as f64,
-            w: 1.0,
-            h: 1.0,
-            label: Some(p.to_string()),
-            mark: mark(p).map(str::to_string),
-            ..ViewCell::default()
+        .map(|p| {
+            let (x, y, w, label) = match p {
+                1 => (0.0, 0.0, COLUMNS as f64, "1 · start".to_string()),
+                p if p == TARGET as u32 => (
+                    0.0,
+                    (ROWS + 1) as f64,
+                    COLUMNS as f64,
+                    format!("{p} · home"),
+                ),
+                p => (
+                    ((p - 1) % COLUMNS) as f64,
+                    ((p - 1) / COLUMNS + 1) as f64,
+                    1.0,
+                    p.to_string(),
+                ),
+            };
+            ViewCell {
+                id: p,
+                x,
+                y,
+                w,
+                h: 1.0,
+                label: Some(label),
+                mark: mark(p).map(str::to_string),
+                ..ViewCell::default()
+            }
         })
         .collect();
     let mut pieces = Vec::new();
@@ -67,7 +88,7 @@ pub fn view(state: &State) -> View {
     }
     View {
         width: COLUMNS as f64,
-        height: ROWS as f64,
+        height: (ROWS + 2) as f64,
         cells,
         edges: Vec::new(),
         pieces,
@@ -161,8 +182,21 @@ mod tests {
         };
         assert_eq!(marked("penultimate"), vec![20, 24, 30, 40, 60]);
         assert_eq!(marked("factor").len(), 9);
-        let c120 = v.cells.iter().find(|c| c.id == 120).unwrap();
-        assert_eq!((c120.x, c120.y), (9.0, 11.0));
+        let at = |id: u32| v.cells.iter().find(|c| c.id == id).unwrap();
+        // Start and home are trays a row wide, above and below the grid.
+        assert_eq!((at(1).x, at(1).y, at(1).w), (0.0, 0.0, 10.0));
+        assert_eq!((at(120).x, at(120).y, at(120).w), (0.0, 13.0, 10.0));
+        assert_eq!((at(2).x, at(2).y), (1.0, 1.0));
+        assert_eq!((at(119).x, at(119).y), (8.0, 12.0));
+        assert_eq!(v.height, 14.0);
+        // No two cells overlap.
+        for a in &v.cells {
+            for b in &v.cells {
+                let apart =
+                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(a.id == b.id || apart, "{} and {} overlap", a.id, b.id);
+            }
+        }
         assert_eq!(v.pieces.len(), 8);
     }
 
