@@ -256,7 +256,7 @@ export class GamePage {
   _keyHelpText() {
     const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint.';
     if (this.name === 'northcott') {
-      return 'Left click moves O, right click moves X; hold Ctrl or Shift to set up without a reply; Esc restores the start. Keys: arrows, Enter moves O, X moves X.';
+      return 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to set up without a reply; Esc restores the start. Keys: arrows, Enter moves O, X moves X.';
     }
     return base;
   }

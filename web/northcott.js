@@ -20,13 +20,18 @@ export class NorthcottMethods {
     const col = id % width;
     const at = {};
     for (const p of mv.view.pieces || []) if (Math.floor(p.cell / width) === row) at[p.owner] = p.cell % width;
-    const seat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : 0;
+    const buttonSeat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : 0;
     const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
-    const side = this._seatName(seat);
     if (setup) {
-      this._northcottSetup(id, seat);
+      this._northcottSetup(id, buttonSeat);
       return;
     }
+    // A plain click or tap between the pieces moves the piece of the one side a
+    // person plays: a touch screen has no right button for X.
+    const humans = [0, 1].filter((s) => this._isHuman(s));
+    const between = col >= at[0] && col <= at[1];
+    const seat = between && e.button !== 2 && humans.length === 1 ? humans[0] : buttonSeat;
+    const side = this._seatName(seat);
     if (mv.outcome) {
       this._say(`${mv.result || 'The game is over'}. Esc restores the start.`);
       toast(`${mv.result || 'The game is over'}. Press Esc to restore the start.`, 'info', 3000);

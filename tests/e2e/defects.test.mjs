@@ -333,6 +333,27 @@ test('11: Auto120 markers stay readable on a phone, all eight on the start as we
   await page.close();
 });
 
+test('Northcott with X as your side: a plain click or tap between the pieces moves X (a touch screen has no right button)', { skip: !has('northcott') }, async () => {
+  const page = await newPage(browser);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openSession(page, { game: 'northcott', variant: 'size=8x2', players: ['random', 'human'], seed: 2 });
+  let view = await sessionView(page);
+  assert.equal(view.to_move, 1, 'X (the person) is to move after the computer opened');
+  const before = await logCount(page);
+  // An advance of X: its target lies between the two pieces of its row.
+  const width = Math.round(view.view.width);
+  const advance = view.legal_moves.find((m) => {
+    const [from, to] = m.cells;
+    return to < from && to % width > Math.min(...view.view.pieces.filter((p) => Math.floor(p.cell / width) === Math.floor(to / width)).map((p) => p.cell % width));
+  });
+  assert.ok(advance, JSON.stringify(view.legal_moves));
+  await page.click(`.board [data-cell="${advance.cells[1]}"] .cell-shape`);
+  await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
+  view = await sessionView(page);
+  assert.ok(view.log.some((e) => e.seat === 1 && e.move === advance.move), JSON.stringify(view.log));
+  await page.close();
+});
+
 test('12-13: plain words, seat colours, equal piece sizes, a single move waits for its target', async () => {
   const page = await newPage(browser);
   if (has('hexapawn')) {
