@@ -128,8 +128,13 @@ export class HintMethods {
   /// final score the search expects.
   async _sameGameHint(p) {
     const mv = this.mv;
+    // When the last move played is the group the previous hint lit, the rest of
+    // that hint's line is where this search starts: a hint never loses ground.
+    const log = mv.log || [];
+    const kept = this.sameGamePlan;
+    const plan = kept && log.length && log[log.length - 1].move === kept.first ? kept.rest : [];
     try {
-      const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds: 1, seed: 1 });
+      const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds: 1, seed: 1, plan });
       if (this.mv !== mv || !this.hintData) return;
       const first = (result.moves || [])[0];
       if (first === undefined) {
@@ -139,6 +144,10 @@ export class HintMethods {
       const width = Math.round(mv.view.width);
       const id = Array.isArray(first) ? first[0] * width + first[1] : null;
       const move = id !== null ? this.moveAt(id) : (mv.legal_moves || []).find((m) => m.move === first);
+      this.sameGamePlan = move ? {
+        first: move.move,
+        rest: (result.moves || []).slice(1).map((m) => (Array.isArray(m) ? `${m[0]} ${m[1]}` : String(m))),
+      } : null;
       if (move) {
         const mark = this.board.cellData(move.cells[0])?.mark;
         const group = (mv.view.cells || []).filter((c) => mark && c.mark === mark).map((c) => c.id);

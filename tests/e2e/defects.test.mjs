@@ -354,6 +354,31 @@ test('Northcott with X as your side: a plain click or tap between the pieces mov
   await page.close();
 });
 
+test('SameGame: a hint taken keeps its plan, so the next hint expects at least as much', { skip: !has('samegame') }, async () => {
+  const page = await newPage(browser);
+  const jobs = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/api/jobs')) jobs.push(JSON.parse(r.postData() || '{}'));
+  });
+  await openSession(page, { game: 'samegame', variant: 'size=10x10,colours=4,seed=7', players: ['human'] });
+  const expected = async () => {
+    await page.click('.board-actions button:has-text("Hint")');
+    await page.waitForFunction(() => /final score of [\d,]+/.test(document.querySelector('.hint-list')?.textContent || ''), null, { timeout: 45_000 });
+    const text = await page.locator('.hint-list').textContent();
+    return Number(/final score of ([\d,]+)/.exec(text)[1].replace(/,/g, ''));
+  };
+  const first = await expected();
+  assert.deepEqual(jobs.at(-1).plan, [], 'the first hint has no plan to keep');
+  // Take the hint: click the lit group.
+  const before = await logCount(page);
+  await page.locator('.board [data-cell].recent').first().click();
+  await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
+  const second = await expected();
+  assert.ok(jobs.at(-1).plan.length > 0, 'the second hint starts from the rest of the first one\'s line');
+  assert.ok(second >= first, `the second hint expects ${second}, the first ${first}`);
+  await page.close();
+});
+
 test('12-13: plain words, seat colours, equal piece sizes, a single move waits for its target', async () => {
   const page = await newPage(browser);
   if (has('hexapawn')) {

@@ -45,6 +45,11 @@ pub struct Report {
     /// Memory, deadline and cancel flag: a solver refuses what cannot fit and an
     /// anytime search stops at the deadline or when cancelled (with its best so far).
     pub budget: crate::Budget,
+    /// A line of moves in the game's notation that an anytime search may start
+    /// from (what an earlier search found: a hint keeps its plan between moves).
+    /// A search never returns less than the plan; games that cannot use one, or a
+    /// plan that does not fit the position, ignore it.
+    pub plan: Vec<String>,
 }
 
 /// The rules of one game in one variant.

@@ -37,6 +37,9 @@ pub const KEEP_FINISHED: Duration = Duration::from_secs(24 * 3600);
 /// A queued or running job that nobody has asked about for this long, and that
 /// no event stream follows, is cancelled.
 pub const UNWATCHED: Duration = Duration::from_secs(60);
+/// Longest plan a solve job may start from (SameGame's longest game on a 100x100
+/// board removes at most 5,000 groups).
+pub const MAX_PLAN: usize = 5_000;
 /// At most this many finished jobs stay in memory (each leaves it as soon as its
 /// result is stored; this bounds the moments in between).
 pub const KEEP_FINISHED_JOBS: usize = 64;
@@ -241,15 +244,39 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                 },
             };
             let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
+            let plan = match obj.get("plan") {
+                None | Some(Json_::Null) => Vec::new(),
+                Some(Json_::Array(a))
+                    if a.len() <= MAX_PLAN
+                        && a.iter().all(|m| m.as_str().is_some_and(|m| m.len() <= 64)) =>
+                {
+                    a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()
+                }
+                Some(_) => {
+                    return Err(ApiError::bad_request(format!(
+                        "'plan' must be a list of at most {MAX_PLAN} moves, each written as the game writes moves"
+                    )))
+                }
+            };
             let use_cache = obj.get("cache").and_then(Json_::as_bool).unwrap_or(true);
             let cache_key = use_cache.then(|| {
-                json!(["solve", info.name, info.variant, position, seconds, seed]).to_string()
+                json!([
+                    "solve",
+                    info.name,
+                    info.variant,
+                    position,
+                    seconds,
+                    seed,
+                    plan
+                ])
+                .to_string()
             });
             Ok(Work::Solve {
                 request: Report {
                     position,
                     seconds,
                     seed,
+                    plan,
                     ..Report::default()
                 },
                 cache_key,

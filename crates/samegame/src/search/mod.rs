@@ -597,10 +597,27 @@ pub fn solve_report(
             "seconds must be a number of seconds, 0 or more (got {seconds})"
         ));
     }
+    // The plan's moves as written (`r c`, also `r,c`); one that does not read as
+    // two numbers ends the plan there, and the search checks the rest against the board.
+    let plan = request
+        .plan
+        .iter()
+        .map_while(|m| {
+            let mut parts = m
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|p| !p.is_empty())
+                .map(|p| p.parse::<usize>().ok());
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(Some(r)), Some(Some(c)), None) => Some([r, c]),
+                _ => None,
+            }
+        })
+        .collect();
     let options = SearchOptions {
         seconds,
         seed: request.seed,
         budget: request.budget.clone(),
+        plan,
         ..SearchOptions::default()
     };
     // `progress` need not be Sync, so the search runs on its own thread and the

@@ -732,3 +732,48 @@ fn puzzles_that_end_record_their_best_results() {
         eprintln!("{name}: best results {best:?}");
     }
 }
+
+#[test]
+fn a_solve_job_starts_from_the_plan_it_is_given() {
+    let s = Server::start();
+    let variant = "size=10x10,colours=4,seed=7";
+    let solve = |extra: Value| {
+        let mut body = json!({"kind": "solve", "game": "samegame", "variant": variant,
+                              "seed": 1, "cache": false});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (st, job) = s.post("/api/jobs", &body);
+        assert_eq!(st, 202, "{job}");
+        let events = s.job_events(job["job_id"].as_str().unwrap());
+        let (name, result) = events.last().unwrap().clone();
+        assert_eq!(name, "done", "{result}");
+        result["result"]["report"].clone()
+    };
+    let long = solve(json!({"seconds": 1.0}));
+    let score = long["score"].as_i64().unwrap();
+    let plan: Vec<String> = long["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| match m {
+            Value::Array(rc) => format!("{} {}", rc[0], rc[1]),
+            other => other.as_str().unwrap().to_string(),
+        })
+        .collect();
+    assert!(!plan.is_empty() && score > 0, "{long}");
+    // A search far too short to find that line by itself keeps it when given it.
+    let kept = solve(json!({"seconds": 0.001, "plan": plan}));
+    assert!(
+        kept["score"].as_i64().unwrap() >= score,
+        "{kept} vs {score}"
+    );
+    // A plan that does not fit the board is ignored, and a malformed one refused.
+    let ignored = solve(json!({"seconds": 0.001, "plan": ["99 99"]}));
+    assert!(ignored["score"].as_i64().is_some(), "{ignored}");
+    let (st, err) = s.post(
+        "/api/jobs",
+        &json!({"kind": "solve", "game": "samegame", "plan": "1 2"}),
+    );
+    assert_eq!(st, 400, "{err}");
+}
