@@ -242,7 +242,7 @@ pub struct TrainReport {
 
 /// One finished training game, for progress displays and "watch it learn".
 #[derive(Clone, Debug, Serialize)]
-pub struct TrainEvent {
+pub struct TrainEvent<'a> {
     /// 1-based game index.
     pub game: u64,
     /// Games in the whole run.
@@ -257,6 +257,11 @@ pub struct TrainEvent {
     pub matchboxes: usize,
     /// Beads after learning from the game.
     pub beads: u64,
+    /// Games per block of the learning curve.
+    pub block: u64,
+    /// The learning curve so far, this game included (the report's `curve` as it
+    /// grows; the last block may be unfinished).
+    pub curve: &'a [CurveBlock],
 }
 
 /// Trains a machine and reports.
@@ -352,7 +357,7 @@ pub fn train_observed<G: Game>(
             other.game_over(game, 1 - learner_seat, outcome);
         }
         let result = outcome.sign_for(learner_seat);
-        tally.record(index, result, resigned, block);
+        tally.record(index, result, resigned, block, options.games);
         check(&mut machine, index, &mut unbeatable_after);
         observe(&TrainEvent {
             game: index,
@@ -362,6 +367,8 @@ pub fn train_observed<G: Game>(
             moves,
             matchboxes: machine.matchbox_count(),
             beads: machine.bead_count(),
+            block,
+            curve: &tally.curve,
         });
     }
 
@@ -369,10 +376,6 @@ pub fn train_observed<G: Game>(
         true => count_decision_positions(game, learner_seat, 2_000_000),
         false => (None, None),
     };
-    // The last block ends with the last game, not where a full block would.
-    if let Some(last) = tally.curve.last_mut() {
-        last.to = last.to.min(options.games);
-    }
     Ok(TrainReport {
         game: game.name().into(),
         learner: game.seats()[learner_seat].into(),
@@ -413,12 +416,14 @@ struct Tally {
 }
 
 impl Tally {
-    fn record(&mut self, index: u64, result: i32, resigned: bool, block: u64) {
+    /// Records game `index` of `games`, in blocks of `block` games (the last block
+    /// ends with the last game).
+    fn record(&mut self, index: u64, result: i32, resigned: bool, block: u64, games: u64) {
         if self.curve.last().map_or(true, |b| index > b.to) {
             let from = self.curve.last().map_or(1, |b| b.to + 1);
             self.curve.push(CurveBlock {
                 from,
-                to: from + block - 1,
+                to: (from + block - 1).min(games.max(from)),
                 wins: 0,
                 losses: 0,
                 draws: 0,
@@ -733,7 +738,7 @@ mod tests {
         results.push(-1);
         results.extend(std::iter::repeat_n(1, 150));
         for (i, &r) in results.iter().enumerate() {
-            t.record(i as u64 + 1, r, r < 0 && i == 0, 50);
+            t.record(i as u64 + 1, r, r < 0 && i == 0, 50, results.len() as u64);
         }
         // Games 5..=103 are 99 non-losses, 104 is lost, 105..=204 complete the run.
         assert_eq!(t.run_of_100_ended, Some(204));

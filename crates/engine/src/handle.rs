@@ -730,33 +730,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             return self.train(options, progress);
         }
         let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
-        // The blocks as `train_observed` draws its report's curve: `block` games each
-        // (a twentieth of the run by default), the last one possibly shorter.
-        let block = if opts.block == 0 {
-            opts.games.div_ceil(20).max(1)
-        } else {
-            opts.block
-        };
-        let of = opts.games.div_ceil(block);
-        let mut blocks: Vec<Json> = Vec::new();
-        let mut tally = [0u64; 3];
+        // The curve is passed on each time a block of games ends.
         let mut observe = |e: &TrainEvent| {
             progress(e.game as f64 / e.of.max(1) as f64);
-            tally[match e.result {
-                r if r > 0 => 0,
-                r if r < 0 => 1,
-                _ => 2,
-            }] += 1;
-            if e.game % block == 0 || e.game == e.of {
-                blocks.push(serde_json::json!({
-                    "from": e.game + 1 - (tally[0] + tally[1] + tally[2]),
-                    "to": e.game,
-                    "wins": tally[0],
-                    "losses": tally[1],
-                    "draws": tally[2],
-                }));
-                tally = [0; 3];
-                curve(&Json::Array(blocks.clone()), of);
+            if e.curve.last().is_some_and(|b| b.to == e.game) {
+                if let Ok(blocks) = serde_json::to_value(e.curve) {
+                    curve(&blocks, e.of.div_ceil(e.block.max(1)));
+                }
             }
         };
         let report =
