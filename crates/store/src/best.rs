@@ -65,20 +65,8 @@ pub struct BestRow {
 }
 
 impl Writer<'_> {
-    /// Records a result; returns its rank (1 = best) if it is among the best kept.
-    pub fn add_best(
-        &self,
-        game: &str,
-        variant: &str,
-        metric: Metric,
-        value: i64,
-        player: &str,
-        session: Option<&str>,
-    ) -> Result<Option<usize>> {
-        self.add_best_timed(game, variant, metric, value, player, session, None)
-    }
-
-    /// [`Writer::add_best`] with the time the game took (milliseconds).
+    /// Records a result, with the time the game took (milliseconds) when it was
+    /// timed; returns its rank (1 = best) if it is among the best kept.
     #[allow(clippy::too_many_arguments)]
     pub fn add_best_timed(
         &self,
@@ -138,7 +126,7 @@ impl Store {
         })
     }
 
-    /// Records a result (its own transaction); see [`Writer::add_best`].
+    /// Records a result (its own transaction); see [`Writer::add_best_timed`].
     pub fn add_best(
         &self,
         game: &str,
@@ -147,7 +135,7 @@ impl Store {
         value: i64,
         player: &str,
     ) -> Result<Option<usize>> {
-        self.write(|w| w.add_best(game, variant, metric, value, player, None))
+        self.write(|w| w.add_best_timed(game, variant, metric, value, player, None, None))
     }
 }
 
