@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tabula_store::{LearnedKey, Store};
 
-/// Starts the server on a free loopback port and reads the address it prints.
-fn start(db: &std::path::Path) -> (Child, SocketAddr) {
+/// Starts the release or debug `tabula serve` on a free loopback port and reads
+/// the address it prints (the crash and abuse tests).
+pub(crate) fn start(db: &std::path::Path) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -27,8 +28,15 @@ fn start(db: &std::path::Path) -> (Child, SocketAddr) {
             break rest.trim_end_matches('/').parse().expect("address");
         }
     };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    // Keep draining stderr so the server never blocks on a full pipe; a panic is
+    // passed on to the test's output.
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            if line.contains("panicked") {
+                eprintln!("server: {line}");
+            }
+        }
+    });
     (child, addr)
 }
 
