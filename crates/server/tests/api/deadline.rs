@@ -7,28 +7,6 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tabula_server::ServeOptions;
 
-/// Any status (a 503 is expected here), with the JSON body.
-fn call(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
-        .build();
-    let req = agent.request(method, &server.url(path));
-    let res = match body {
-        Some(b) => req
-            .set("Content-Type", "application/json")
-            .send_string(&b.to_string()),
-        None => req.call(),
-    };
-    let resp = match res {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{method} {path}: {e}"),
-    };
-    let status = resp.status();
-    let text = resp.into_string().unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
 fn first_move(view: &Value) -> String {
     view["legal_moves"][0]["move"].as_str().unwrap().to_string()
 }
@@ -48,11 +26,10 @@ fn a_slow_computer_plays_its_best_move_by_the_deadline() {
     }));
     let mv = first_move(&view);
     let started = Instant::now();
-    let (status, out) = call(
-        &server,
+    let (status, out) = server.call_any(
         "POST",
         &format!("/api/sessions/{id}/moves"),
-        Some(json!({ "move": mv })),
+        Some(&json!({ "move": mv }).to_string()),
     );
     let took = started.elapsed();
     assert_eq!(status, 200, "{out}");
@@ -97,12 +74,12 @@ fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
     // While it thinks: the pool (one thinker) is full, so another computer move
     // is refused after a short wait; the list of games and the session itself answer.
     let started = Instant::now();
-    let (status, busy) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    let (status, busy) = server.call_any("GET", &format!("/api/sessions/{other}/hint"), None);
     assert_eq!(status, 503, "{busy}");
     assert!(busy["error"].as_str().unwrap().contains("busy"), "{busy}");
-    let (status, _) = call(&server, "GET", "/api/games", None);
+    let (status, _) = server.call_any("GET", "/api/games", None);
     assert_eq!(status, 200);
-    let (status, view) = call(&server, "GET", &format!("/api/sessions/{id}"), None);
+    let (status, view) = server.call_any("GET", &format!("/api/sessions/{id}"), None);
     assert_eq!(status, 200, "{view}");
     assert!(
         started.elapsed() < Duration::from_secs(1),
@@ -115,7 +92,7 @@ fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
     );
     assert!(took < Duration::from_secs(5), "answered after {took:?}");
     // The pool is free again.
-    let (status, hint) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    let (status, hint) = server.call_any("GET", &format!("/api/sessions/{other}/hint"), None);
     assert_eq!(status, 200, "{hint}");
 }
 
@@ -144,13 +121,13 @@ fn a_client_that_goes_away_stops_the_computer() {
     )
     .unwrap();
     std::thread::sleep(Duration::from_millis(500));
-    let (status, busy) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+    let (status, busy) = server.call_any("GET", &format!("/api/sessions/{other}/hint"), None);
     assert_eq!(status, 503, "the search holds the only thinker: {busy}");
     drop(tcp);
     // The search stops within a moment, not after its minute.
     let started = Instant::now();
     loop {
-        let (status, hint) = call(&server, "GET", &format!("/api/sessions/{other}/hint"), None);
+        let (status, hint) = server.call_any("GET", &format!("/api/sessions/{other}/hint"), None);
         if status == 200 {
             break;
         }
@@ -161,6 +138,6 @@ fn a_client_that_goes_away_stops_the_computer() {
         std::thread::sleep(Duration::from_millis(200));
     }
     // Nothing was played for the client that left.
-    let (_, view) = call(&server, "GET", &format!("/api/sessions/{id}"), None);
+    let (_, view) = server.call_any("GET", &format!("/api/sessions/{id}"), None);
     assert_eq!(view["view"]["log"].as_array().unwrap().len(), 0, "{view}");
 }
