@@ -3,9 +3,12 @@
 //! Three algorithms, all with the tabu-colour rule of TabuColorRandom:
 //!
 //! * `nrpa` (the default): nested rollout policy adaptation with the tabu colour as
-//!   selective policy (`nrpa.rs`), independent runs on every thread; with a time
-//!   budget each run is the highest level that fits and its top level goes on to
-//!   the deadline. Boards of at most 24 blocks, or over 64 rows, use `nested`.
+//!   selective policy (`nrpa.rs`), independent runs on every thread. With a time
+//!   budget and no plan, when several colours have about as many blocks as the
+//!   commonest, 40% of the time goes to one trial run with each of them as the tabu
+//!   colour; the rest goes on from the best game found, with its colour, in runs of
+//!   the highest level that fits whose top level goes on to the deadline. Boards of
+//!   at most 24 blocks, or over 64 rows, use `nested`.
 //! * `nested`: nested Monte-Carlo search. Level 1 runs first, then
 //!   level 2, and so on; each level starts from the best game found so far, and a
 //!   level is repeated with fresh generators instead of climbing when the next one
@@ -276,10 +279,10 @@ pub fn search(
     match algorithm {
         Algorithm::Nrpa => {
             let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
+            let commonest = playout::commonest_colour(board) as usize;
             let runs = options.runs.map(|r| r.max(1) as u64);
             let nrpa = nrpa::Nrpa {
                 board,
-                tabu: playout::commonest_colour(board) as usize,
                 scoring,
                 alpha: 1.0,
                 deadline,
@@ -295,17 +298,31 @@ pub fn search(
                 let mut work = nrpa::Work::default();
                 let mut rng = tabula_core::rng_from_seed(options.seed);
                 let empty = nrpa::Policy::new(1);
-                nrpa.playout_after(p, &empty, &mut rng, &mut work, &mut seq)
+                nrpa.playout_after(p, commonest, &empty, &mut rng, &mut work, &mut seq)
                     .then_some(seq)
             });
-            let shared: Mutex<Option<(i64, u64, Line)>> =
-                Mutex::new(start.as_ref().map(|s| (s.score, u64::MAX, s.line())));
+            // With a time budget and no plan, every colour is tried as the tabu one
+            // first (the commonest one is not always the best), then the rest of the
+            // time goes on from the best game found, with its colour.
+            let trial_colours = if runs.is_none() && options.level.is_none() && start.is_none() {
+                tabu_candidates(board)
+            } else {
+                Vec::new()
+            };
+            let trial = !trial_colours.is_empty();
+            let next_trial = AtomicU64::new(0);
+            // (score, run, line, tabu colour) of the best game so far.
+            let shared: Mutex<Option<(i64, u64, Line, usize)>> = Mutex::new(
+                start
+                    .as_ref()
+                    .map(|s| (s.score, u64::MAX, s.line(), commonest)),
+            );
             let next = AtomicU64::new(0);
             let done = AtomicU64::new(0);
             let top_level = AtomicU64::new(0);
-            let better = |score: i64, run: u64, cur: &Option<(i64, u64, Line)>| match cur {
+            let better = |score: i64, run: u64, cur: &Option<(i64, u64, Line, usize)>| match cur {
                 None => true,
-                Some((s, r, _)) => score > *s || (score == *s && run < *r),
+                Some((s, r, _, _)) => score > *s || (score == *s && run < *r),
             };
             let threads = rayon::current_num_threads().max(1);
             let max_level = options.level.unwrap_or(4).clamp(1, 6);
@@ -327,6 +344,8 @@ pub fn search(
                             }
                             // Seconds per playout on this thread, once measured.
                             let mut per_playout: Option<f64> = None;
+                            // Playouts of a trial run on this thread, once measured.
+                            let mut trial_playouts = 0.0;
                             loop {
                                 let run = next.fetch_add(1, Ordering::Relaxed);
                                 if runs.is_some_and(|n| run >= n)
@@ -338,6 +357,8 @@ pub fn search(
                                 // With a time budget, a run's top level goes on until the
                                 // deadline (anytime) rather than leaving the end of the
                                 // budget to short restarts.
+                                let mut tabu = commonest;
+                                let mut from = start.clone();
                                 let (level, n, open) = match (options.level, per_playout) {
                                     (Some(l), _) => {
                                         (l.clamp(1, 6), iterations.unwrap_or(100), runs.is_none())
@@ -345,12 +366,47 @@ pub fn search(
                                     // The first run measures the speed of this thread.
                                     (None, None) => (1, 100, false),
                                     (None, Some(p)) => {
-                                        let left = deadline.map_or(1e7, |d| {
-                                            d.saturating_duration_since(Instant::now())
-                                                .as_secs_f64()
-                                        });
-                                        let (l, n) = nrpa_plan(left / p, iterations);
-                                        (l, n, deadline.is_some())
+                                        let t = next_trial.fetch_add(1, Ordering::Relaxed) as usize;
+                                        if let Some(&colour) = trial_colours.get(t) {
+                                            tabu = colour;
+                                            let (l, n) = nrpa_plan(trial_playouts, iterations);
+                                            (l, n, false)
+                                        } else {
+                                            // Go on from the best game so far, with its colour.
+                                            let cur = shared
+                                                .lock()
+                                                .unwrap_or_else(|e| e.into_inner())
+                                                .clone();
+                                            if let Some((_, _, line, colour)) =
+                                                cur.filter(|_| trial)
+                                            {
+                                                tabu = colour;
+                                                let mut seq = nrpa::Seq::default();
+                                                let mut rng = tabula_core::rng_from_seed(mix(
+                                                    options.seed,
+                                                    run,
+                                                ));
+                                                let empty = nrpa::Policy::new(1);
+                                                if nrpa.playout_after(
+                                                    &line.clicks,
+                                                    colour,
+                                                    &empty,
+                                                    &mut rng,
+                                                    &mut work,
+                                                    &mut seq,
+                                                ) {
+                                                    root = nrpa::Policy::new(cap);
+                                                    nrpa.adapt(&mut root, &seq, &mut Vec::new());
+                                                    from = Some(seq);
+                                                }
+                                            }
+                                            let left = deadline.map_or(1e7, |d| {
+                                                d.saturating_duration_since(Instant::now())
+                                                    .as_secs_f64()
+                                            });
+                                            let (l, n) = nrpa_plan(left / p, iterations);
+                                            (l, n, deadline.is_some())
+                                        }
                                     }
                                 };
                                 top_level.fetch_max(level as u64, Ordering::Relaxed);
@@ -359,27 +415,34 @@ pub fn search(
                                 let mut on_best = |seq: &nrpa::Seq| {
                                     let mut cur = shared.lock().unwrap_or_else(|e| e.into_inner());
                                     if better(seq.score, run, &cur) {
-                                        *cur = Some((seq.score, run, seq.line()));
+                                        *cur = Some((seq.score, run, seq.line(), tabu));
                                         drop(cur);
                                         report(seq.score, level as usize);
                                     }
                                 };
                                 let seq = nrpa.run(
                                     nrpa::Plan {
+                                        tabu,
                                         level,
                                         iterations: n,
                                         open,
                                     },
                                     &root,
                                     mix(options.seed, run),
-                                    start.as_ref(),
+                                    from.as_ref(),
                                     &mut work,
                                     &mut on_best,
                                 );
                                 on_best(&seq);
                                 let played = work.playouts - before;
-                                if played > 0 {
-                                    per_playout = Some(t.elapsed().as_secs_f64() / played as f64);
+                                if played > 0 && per_playout.is_none() {
+                                    let p = t.elapsed().as_secs_f64() / played as f64;
+                                    per_playout = Some(p);
+                                    let left = deadline.map_or(1e7, |d| {
+                                        d.saturating_duration_since(Instant::now()).as_secs_f64()
+                                    });
+                                    let rounds = trial_colours.len().div_ceil(threads).max(1);
+                                    trial_playouts = left * TRIAL_SHARE / p / rounds as f64;
                                 }
                                 if !nrpa.out_of_time() {
                                     done.fetch_add(1, Ordering::Relaxed);
@@ -390,7 +453,7 @@ pub fn search(
                 });
                 let finished = done.load(Ordering::Relaxed);
                 let result = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-                if let Some((score, _, line)) = result {
+                if let Some((score, _, line, _)) = result {
                     best = line;
                     stages.push(Stage {
                         size: top_level.load(Ordering::Relaxed) as usize,
@@ -576,6 +639,24 @@ fn nrpa_plan(playouts: f64, iterations: Option<u32>) -> (u32, u32) {
 /// NRPA (it proves small boards' optimum quickly).
 const NRPA_MIN_BLOCKS: usize = 24;
 
+/// The share of a time budget NRPA spends trying each colour as the tabu one.
+const TRIAL_SHARE: f64 = 0.4;
+
+/// The tabu colours an NRPA search tries on `board`, commonest first: those with at
+/// least 90% as many blocks as the commonest. None when only that one qualifies.
+fn tabu_candidates(board: &Board) -> Vec<usize> {
+    let counts = board.colour_counts();
+    let most = counts.iter().skip(1).copied().max().unwrap_or(0) as u32;
+    let mut colours: Vec<usize> = (1..counts.len())
+        .filter(|&c| counts[c] > 0 && counts[c] as u32 * 10 >= most * 9)
+        .collect();
+    colours.sort_by_key(|&c| std::cmp::Reverse(counts[c]));
+    if colours.len() < 2 {
+        colours.clear();
+    }
+    colours
+}
+
 /// The fewest iterations per level an automatic NRPA run uses.
 const NRPA_MIN_ITERATIONS: u32 = 30;
 
@@ -668,4 +749,24 @@ pub fn report_json(
         "playouts": result.playouts,
         "stages": result.stages,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tabu colours tried are those within 10% of the commonest, commonest
+    /// first; a board with one clear commonest colour tries none.
+    #[test]
+    fn tabu_trials_take_the_colours_near_the_commonest() {
+        let boards = crate::standard::standard_boards();
+        // Board 1 counts (as Tabula numbers colours) 2: 50, 4: 49, 1: 48, 5: 44, 3: 34.
+        assert_eq!(tabu_candidates(&boards[0]), vec![2, 4, 1]);
+        // Boards 11-15: 45 of every colour.
+        assert_eq!(tabu_candidates(&boards[10]).len(), 5);
+        // Boards 16-20: 65 of one colour, 40 of the others.
+        assert!(tabu_candidates(&boards[15]).is_empty());
+        let one = Board::from_rows(&[vec![1, 1, 2]], 0).expect("a board");
+        assert!(tabu_candidates(&one).is_empty());
+    }
 }

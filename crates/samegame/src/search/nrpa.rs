@@ -7,9 +7,10 @@
 //! level `L-1` from a copy of its policy and, after each, moves the policy towards
 //! the best game found so far (`adapt`). Level 0 is one playout.
 //!
-//! The selective policy: the colour with the most blocks on the starting board is
-//! tabu (TabuColorRandom, Cazenave 2009) and its groups are legal for the playouts
-//! only when no other group is removable, so they can grow. Pruning the moves this
+//! The selective policy: one colour is tabu (TabuColorRandom, Cazenave 2009: the
+//! commonest on the starting board; the search may try others, see [`Plan::tabu`])
+//! and its groups are legal for the playouts only when no other group is removable,
+//! so they can grow. Pruning the moves this
 //! way both speeds up the playouts and keeps the policy's weight where it matters.
 //!
 //! Every random choice comes from a generator seeded by the search seed and the
@@ -193,6 +194,8 @@ pub(crate) fn fast_exp(x: f64) -> f64 {
 /// level goes on past them until the deadline.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Plan {
+    /// The tabu colour of the selective policy (0: none).
+    pub tabu: usize,
     pub level: u32,
     pub iterations: u32,
     pub open: bool,
@@ -202,8 +205,6 @@ pub(crate) struct Plan {
 pub(crate) struct Nrpa<'a> {
     /// The board every playout starts from.
     pub board: &'a Board,
-    /// The tabu colour (0: none).
-    pub tabu: usize,
     pub scoring: Scoring,
     /// Learning rate of `adapt`.
     pub alpha: f64,
@@ -218,8 +219,8 @@ impl Nrpa<'_> {
     }
 
     /// One playout from `board` under `policy` into `seq`.
-    fn playout(&self, policy: &Policy, rng: &mut Rng, w: &mut Work, seq: &mut Seq) {
-        self.playout_after(&[], policy, rng, w, seq);
+    fn playout(&self, tabu: usize, policy: &Policy, rng: &mut Rng, w: &mut Work, seq: &mut Seq) {
+        self.playout_after(&[], tabu, policy, rng, w, seq);
     }
 
     /// A playout whose first clicks are `forced` (`(column, height)` of any block of
@@ -228,6 +229,7 @@ impl Nrpa<'_> {
     pub(crate) fn playout_after(
         &self,
         forced: &[(u8, u8)],
+        tabu: usize,
         policy: &Policy,
         rng: &mut Rng,
         w: &mut Work,
@@ -252,8 +254,8 @@ impl Nrpa<'_> {
             };
             // A forced move of the tabu colour: every move counts as legal at that step.
             let tabu = match force {
-                Some(i) if w.all[i].colour as usize == self.tabu => 0,
-                _ => self.tabu,
+                Some(i) if w.all[i].colour as usize == tabu => 0,
+                _ => tabu,
             };
             // The policy does not change during a playout: a group kept from the last
             // step keeps its weight.
@@ -360,6 +362,7 @@ impl Nrpa<'_> {
         on_best: &mut dyn FnMut(&Seq),
     ) -> Seq {
         let Plan {
+            tabu,
             level,
             iterations,
             open,
@@ -375,7 +378,7 @@ impl Nrpa<'_> {
         };
         if level == 0 {
             let mut rng = rng_from_seed(key);
-            self.playout(policy, &mut rng, w, &mut best);
+            self.playout(tabu, policy, &mut rng, w, &mut best);
             on_best(&best);
             return best;
         }
@@ -389,7 +392,7 @@ impl Nrpa<'_> {
                 if (i >= iterations && !open) || (i > 0 && self.out_of_time()) {
                     break;
                 }
-                self.playout(&pol, &mut rng, w, &mut seq);
+                self.playout(tabu, &pol, &mut rng, w, &mut seq);
                 if seq.score >= best.score {
                     std::mem::swap(&mut best, &mut seq);
                     on_best(&best);
@@ -404,6 +407,7 @@ impl Nrpa<'_> {
             }
             let sub = self.run(
                 Plan {
+                    tabu,
                     level: level - 1,
                     iterations,
                     open: false,
