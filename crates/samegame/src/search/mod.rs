@@ -279,7 +279,12 @@ pub fn search(
     match algorithm {
         Algorithm::Nrpa => {
             let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
-            let commonest = playout::commonest_colour(board) as usize;
+            // A plan keeps the tabu colour it was found with: the colour of its largest
+            // group, which the tabu rule saves for last.
+            let commonest = plan
+                .as_ref()
+                .and_then(|p| largest_group_colour(board, p))
+                .unwrap_or(playout::commonest_colour(board) as usize);
             let runs = options.runs.map(|r| r.max(1) as u64);
             let nrpa = nrpa::Nrpa {
                 board,
@@ -642,6 +647,29 @@ const NRPA_MIN_BLOCKS: usize = 24;
 /// The share of a time budget NRPA spends trying each colour as the tabu one.
 const TRIAL_SHARE: f64 = 0.4;
 
+/// The colour of the largest group `clicks` remove from `board` (the first of the
+/// largest), `None` when they remove none.
+fn largest_group_colour(board: &Board, clicks: &[(u8, u8)]) -> Option<usize> {
+    let mut b = board.clone();
+    let mut stack = Vec::new();
+    let mut best: Option<(usize, usize)> = None;
+    for &(col, y) in clicks {
+        let (col, y) = (col as usize, y as usize);
+        if col >= b.width() || y >= b.height() {
+            return best.map(|(_, c)| c);
+        }
+        let colour = b.at(col, y) as usize;
+        let removed = b.play(col, y, Scoring::Standard, &mut stack);
+        if removed < 2 {
+            break;
+        }
+        if !matches!(best, Some((size, _)) if size >= removed) {
+            best = Some((removed, colour));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
 /// The tabu colours an NRPA search tries on `board`, commonest first: those with at
 /// least 90% as many blocks as the commonest. None when only that one qualifies.
 fn tabu_candidates(board: &Board) -> Vec<usize> {
@@ -768,5 +796,18 @@ mod tests {
         assert!(tabu_candidates(&boards[15]).is_empty());
         let one = Board::from_rows(&[vec![1, 1, 2]], 0).expect("a board");
         assert!(tabu_candidates(&one).is_empty());
+    }
+
+    /// A plan's tabu colour is the colour of its largest group; a plan that removes
+    /// nothing has none.
+    #[test]
+    fn a_plan_keeps_the_colour_of_its_largest_group() {
+        // Top row first: 2 2 / 1 1 / 1 1 (heights 0 and 1 are colour 1).
+        let board = Board::from_rows(&[vec![2, 2], vec![1, 1], vec![1, 1]], 0).expect("a board");
+        assert_eq!(largest_group_colour(&board, &[(0, 2), (0, 0)]), Some(1));
+        assert_eq!(largest_group_colour(&board, &[(0, 0)]), Some(1));
+        assert_eq!(largest_group_colour(&board, &[(0, 2)]), Some(2));
+        assert_eq!(largest_group_colour(&board, &[(5, 0)]), None);
+        assert_eq!(largest_group_colour(&board, &[]), None);
     }
 }
