@@ -281,7 +281,7 @@ pub fn search(
             let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
             // A plan keeps the tabu colour it was found with: the colour of its largest
             // group, which the tabu rule saves for last.
-            let commonest = plan
+            let default_tabu = plan
                 .as_ref()
                 .and_then(|p| largest_group_colour(board, p))
                 .unwrap_or(playout::commonest_colour(board) as usize);
@@ -299,12 +299,16 @@ pub fn search(
             // The plan, finished by a playout when it stops early: every run starts
             // from it.
             let start = plan.as_ref().and_then(|p| {
-                let mut seq = nrpa::Seq::default();
-                let mut work = nrpa::Work::default();
-                let mut rng = tabula_core::rng_from_seed(options.seed);
-                let empty = nrpa::Policy::new(1);
-                nrpa.playout_after(p, commonest, &empty, &mut rng, &mut work, &mut seq)
-                    .then_some(seq)
+                let line = Line {
+                    score: 0,
+                    clicks: p.clone(),
+                };
+                nrpa.replay(
+                    &line,
+                    default_tabu,
+                    options.seed,
+                    &mut nrpa::Work::default(),
+                )
             });
             // With a time budget and no plan, every colour is tried as the tabu one
             // first (the commonest one is not always the best), then the rest of the
@@ -320,7 +324,7 @@ pub fn search(
             let shared: Mutex<Option<(i64, u64, Line, usize)>> = Mutex::new(
                 start
                     .as_ref()
-                    .map(|s| (s.score, u64::MAX, s.line(), commonest)),
+                    .map(|s| (s.score, u64::MAX, s.line(), default_tabu)),
             );
             let next = AtomicU64::new(0);
             let done = AtomicU64::new(0);
@@ -362,7 +366,7 @@ pub fn search(
                                 // With a time budget, a run's top level goes on until the
                                 // deadline (anytime) rather than leaving the end of the
                                 // budget to short restarts.
-                                let mut tabu = commonest;
+                                let mut tabu = default_tabu;
                                 let mut from = start.clone();
                                 let (level, n, open) = match (options.level, per_playout) {
                                     (Some(l), _) => {
@@ -386,19 +390,11 @@ pub fn search(
                                                 cur.filter(|_| trial)
                                             {
                                                 tabu = colour;
-                                                let mut seq = nrpa::Seq::default();
-                                                let mut rng = tabula_core::rng_from_seed(mix(
-                                                    options.seed,
-                                                    run,
-                                                ));
-                                                let empty = nrpa::Policy::new(1);
-                                                if nrpa.playout_after(
-                                                    &line.clicks,
+                                                if let Some(seq) = nrpa.replay(
+                                                    &line,
                                                     colour,
-                                                    &empty,
-                                                    &mut rng,
+                                                    mix(options.seed, run),
                                                     &mut work,
-                                                    &mut seq,
                                                 ) {
                                                     root = nrpa::Policy::new(cap);
                                                     nrpa.adapt(&mut root, &seq, &mut Vec::new());

@@ -313,6 +313,18 @@ impl Nrpa<'_> {
         true
     }
 
+    /// The clicks of `line` (`(column, height)` of any block of each group) as a
+    /// playout under the tabu colour `tabu`, finished by a uniform playout when the
+    /// line stops before the end (its generator seeded by `seed`): what a run needs
+    /// to start from a game found before. `None` when a click is not a group of two
+    /// or more.
+    pub(crate) fn replay(&self, line: &Line, tabu: usize, seed: u64, w: &mut Work) -> Option<Seq> {
+        let mut seq = Seq::default();
+        let mut rng = rng_from_seed(seed);
+        self.playout_after(&line.clicks, tabu, &Policy::new(1), &mut rng, w, &mut seq)
+            .then_some(seq)
+    }
+
     /// Moves `policy` towards `best`: each chosen code gains `alpha`, and every legal
     /// code loses `alpha` times its probability under the policy before the step.
     pub(crate) fn adapt(
