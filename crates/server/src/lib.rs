@@ -9,6 +9,7 @@ mod error;
 mod guard;
 mod jobs;
 mod limits;
+mod memory;
 mod routes;
 mod sessions;
 mod settings;

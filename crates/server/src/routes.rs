@@ -53,11 +53,20 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/api/jobs/{job_id}/events", get(jobs::events))
 }
 
-/// Runs engine or store work on a blocking thread.
+/// Runs engine or store work on a blocking thread; heavy work gives its freed
+/// memory back to the system when it ends (see `memory.rs`).
 pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
-    match tokio::task::spawn_blocking(f).await {
+    let work = move || {
+        let started = std::time::Instant::now();
+        let result = f();
+        if started.elapsed() >= crate::memory::HEAVY {
+            crate::memory::give_back();
+        }
+        result
+    };
+    match tokio::task::spawn_blocking(work).await {
         Ok(r) => r,
         Err(e) if e.is_panic() => Err(ApiError::internal(
             "the engine failed on this request (a bug: please report it)",
