@@ -299,16 +299,7 @@ pub fn search(
             // The plan, finished by a playout when it stops early: every run starts
             // from it.
             let start = plan.as_ref().and_then(|p| {
-                let line = Line {
-                    score: 0,
-                    clicks: p.clone(),
-                };
-                nrpa.replay(
-                    &line,
-                    default_tabu,
-                    options.seed,
-                    &mut nrpa::Work::default(),
-                )
+                nrpa.replay(p, default_tabu, options.seed, &mut nrpa::Work::default())
             });
             // With a time budget and no plan, every colour is tried as the tabu one
             // first (the commonest one is not always the best), then the rest of the
@@ -391,7 +382,7 @@ pub fn search(
                                             {
                                                 tabu = colour;
                                                 if let Some(seq) = nrpa.replay(
-                                                    &line,
+                                                    &line.clicks,
                                                     colour,
                                                     mix(options.seed, run),
                                                     &mut work,

@@ -10,8 +10,8 @@
 //! The selective policy: one colour is tabu (TabuColorRandom, Cazenave 2009: the
 //! commonest on the starting board; the search may try others, see [`Plan::tabu`])
 //! and its groups are legal for the playouts only when no other group is removable,
-//! so they can grow. Pruning the moves this
-//! way both speeds up the playouts and keeps the policy's weight where it matters.
+//! so they can grow. Pruning the moves this way both speeds up the playouts and keeps
+//! the policy's weight where it matters.
 //!
 //! Every random choice comes from a generator seeded by the search seed and the
 //! place in the tree; a run (level, iterations, seed) is a function of the board
@@ -313,15 +313,21 @@ impl Nrpa<'_> {
         true
     }
 
-    /// The clicks of `line` (`(column, height)` of any block of each group) as a
+    /// `clicks` (`(column, height)` of any block of each group) as a
     /// playout under the tabu colour `tabu`, finished by a uniform playout when the
     /// line stops before the end (its generator seeded by `seed`): what a run needs
     /// to start from a game found before. `None` when a click is not a group of two
     /// or more.
-    pub(crate) fn replay(&self, line: &Line, tabu: usize, seed: u64, w: &mut Work) -> Option<Seq> {
+    pub(crate) fn replay(
+        &self,
+        clicks: &[(u8, u8)],
+        tabu: usize,
+        seed: u64,
+        w: &mut Work,
+    ) -> Option<Seq> {
         let mut seq = Seq::default();
         let mut rng = rng_from_seed(seed);
-        self.playout_after(&line.clicks, tabu, &Policy::new(1), &mut rng, w, &mut seq)
+        self.playout_after(clicks, tabu, &Policy::new(1), &mut rng, w, &mut seq)
             .then_some(seq)
     }
 
