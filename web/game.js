@@ -13,7 +13,7 @@ import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
 import { NorthcottMethods } from './northcott.js';
 import { PanelMethods } from './panels.js';
-import { grade, extraSentences, variantWords, presetOf, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
+import { grade, extraSentences, presetOf, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
 
 const sessionKey = (game) => `tabula.session.${game}`;
 
@@ -132,7 +132,9 @@ export class GamePage {
   _renderVariant() {
     const preset = presetOf(this.info);
     const usual = presetOf(this.info, '');
-    const words = preset ? (preset === usual ? '' : preset.name) : variantWords(this.info);
+    // The server words the options that differ from the usual game (the terminal
+    // shows the same words).
+    const words = preset ? (preset === usual ? '' : preset.name) : this.info.variant_words || '';
     fill(this.variantEl, words ? h('span.variant', { title: 'Variant' }, words) : '');
     if (this.variantForm) this.variantForm.sync();
   }

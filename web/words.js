@@ -44,24 +44,9 @@ export function withOption(variant, name, value) {
   return formatVariant(pairs);
 }
 
-const OPTION_WORDS = {
-  size: 'board', colours: 'colours', seed: 'board number', scoring: 'scoring', start: 'start',
-  rules: 'rules', nocapture: 'draw after quiet plies', first: 'first to move', repetition: 'draw on repetition',
-  heaps: 'heaps', play: 'play', best_plies: 'restricted plies',
-};
-
-/// A variant option's name as a form label (`nocapture` → "Draw after quiet plies").
-export const optionLabel = (name) => cap(OPTION_WORDS[name] || String(name).replace(/_/g, ' '));
-
-/// The options of a variant that differ from the game's defaults, in words
-/// ("board 6x4 · first to move x"); empty for the default game.
-export function variantWords(info) {
-  const defaults = new Map((info.options || []).map((o) => [o.name, String(o.default)]));
-  return parseVariant(info.variant)
-    .filter(([k, v]) => defaults.get(k) !== v)
-    .map(([k, v]) => `${OPTION_WORDS[k] || k.replace(/_/g, ' ')} ${v.replace(/-/g, ' ')}`)
-    .join(' · ');
-}
+/// A variant option's name as a form label, in the server's words
+/// (`nocapture` → "Draw after quiet moves").
+export const optionLabel = (info, name) => cap(info.option_labels?.[name] || String(name).replace(/_/g, ' '));
 
 /// The computer players in a player's words (the API's names are for typing).
 const PLAYER_WORDS = {

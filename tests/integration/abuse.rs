@@ -931,7 +931,7 @@ fn endless_games(ab: &Abuse) {
     );
     // A step stays quick thousands of plies in (the PUT took 29.5 s after
     // 100,000 plies); steps still grow with the view, which carries the whole log
-    // (bounded by the 20,000-ply cap).
+    // (bounded by the 20,000-ply cap of every game).
     if last > 50.0 {
         ab.fail(format!(
             "steps slow down as the game grows: {first:.2} ms then {last:.2} ms"

@@ -50,10 +50,15 @@ pub struct GameInfo {
     pub summary: String,
     /// Normalised variant text.
     pub variant: String,
+    /// The options that differ from the defaults, as a player reads them
+    /// ([`crate::variant_words`]): empty for the usual game.
+    pub variant_words: String,
     /// The seats, in turn order.
     pub seats: Vec<String>,
     /// Variant options.
     pub options: Vec<VariantOption>,
+    /// Each option's name as a player reads it ([`crate::option_words`]), by name.
+    pub option_labels: std::collections::BTreeMap<String, String>,
     /// Named variants to choose from (`[{name, variant}]`, Tatham's "Type" menu).
     pub presets: Vec<Preset>,
     /// Computer players this game supports (and `human`).
@@ -550,8 +555,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             title: G::TITLE.into(),
             summary: G::SUMMARY.into(),
             variant: self.game.variant().to_string(),
+            variant_words: crate::variant_words(&G::options(), &self.game.variant().to_string()),
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
             options: G::options(),
+            option_labels: G::options()
+                .iter()
+                .map(|o| (o.name.to_string(), crate::option_words(o.name)))
+                .collect(),
             presets: G::presets(),
             players: players.clone(),
             puzzle: self.game.seats().len() == 1,

@@ -18,7 +18,7 @@ mod variant_words;
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
 pub use matches::CurrentGame;
-pub use matches::{check_undo_depth, MAX_UNATTENDED_PLIES, MAX_UNDO_DEPTH};
+pub use matches::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use registry::{
@@ -26,4 +26,4 @@ pub use registry::{
     CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
-pub use variant_words::variant_words;
+pub use variant_words::{option_words, variant_words};

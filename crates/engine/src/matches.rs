@@ -286,9 +286,11 @@ pub(crate) struct MatchImpl<G: Registered> {
 /// Stops a runaway computer-vs-computer game that no draw rule ends.
 const MAX_ADVANCE: usize = 100_000;
 
-/// A game no person plays in ends after this many plies: a draw (a puzzle: ended
-/// unsolved). Random players may otherwise never finish (Poggle, Northcott).
-pub const MAX_UNATTENDED_PLIES: usize = 20_000;
+/// Every game ends after this many plies: a draw (a puzzle: ended unsolved). Random
+/// players may otherwise never finish (Poggle, Northcott), and a game people play
+/// (or a script sends moves to) must not grow without bound: the log, the view that
+/// carries it and the stored record all grow with it.
+pub const MAX_GAME_PLIES: usize = 20_000;
 
 impl<G: Registered> MatchImpl<G> {
     pub(crate) fn new(handle: Arc<Handle<G>>, config: MatchConfig) -> Result<Self, EngineError> {
@@ -438,7 +440,7 @@ impl<G: Registered> MatchImpl<G> {
         let rule = self.handle.game().play_draw_rule();
         if self.over_ply_cap() {
             return Some(format!(
-                "draw: {MAX_UNATTENDED_PLIES} plies without an end (the limit of games no person plays)"
+                "draw: {MAX_GAME_PLIES} moves without an end (the most one game may last)"
             ));
         }
         if let Some(n) = rule.repetitions {
@@ -639,9 +641,9 @@ impl<G: Registered> MatchImpl<G> {
         self.states.push(next);
     }
 
-    /// Plays alone (no person at any seat) beyond [`MAX_UNATTENDED_PLIES`].
+    /// Has reached [`MAX_GAME_PLIES`].
     fn over_ply_cap(&self) -> bool {
-        self.plies.len() >= MAX_UNATTENDED_PLIES && !self.has_human()
+        self.plies.len() >= MAX_GAME_PLIES
     }
 }
 

@@ -4,8 +4,9 @@
 
 use tabula_core::{Variant, VariantOption};
 
-/// How a player reads an option's name.
-fn option_words(name: &str) -> String {
+/// How a player reads an option's name ("draw after quiet moves" for `nocapture`):
+/// the form labels of the browser and the words of [`variant_words`].
+pub fn option_words(name: &str) -> String {
     match name {
         "size" => "board".into(),
         "seed" => "board number".into(),

@@ -1,8 +1,8 @@
-//! Actual play always ends: repetition is counted as plies come and go, and games no
-//! person plays stop at the ply cap.
+//! Actual play always ends: repetition is counted as plies come and go, and every
+//! game stops at the ply cap, whoever plays it.
 
 use tabula_core::{Outcome, Turn};
-use tabula_engine::{build, Match, MatchConfig, MAX_UNATTENDED_PLIES};
+use tabula_engine::{build, Match, MatchConfig, MAX_GAME_PLIES};
 
 fn start(game: &str, variant: &str, players: &[&str]) -> Box<dyn Match> {
     build(game, variant)
@@ -62,7 +62,7 @@ fn run_alone(m: &mut Box<dyn Match>) -> usize {
     let mut plies = 0;
     while m.step().unwrap().is_some() {
         plies += 1;
-        assert!(plies <= MAX_UNATTENDED_PLIES, "the game went past the cap");
+        assert!(plies <= MAX_GAME_PLIES, "the game went past the cap");
     }
     plies
 }
@@ -73,7 +73,7 @@ fn games_no_person_plays_always_end() {
     let mut m = start("poggle", "size=6,colours=3", &["random"]);
     let plies = run_alone(&mut m);
     assert!(m.turn().is_over());
-    if plies == MAX_UNATTENDED_PLIES {
+    if plies == MAX_GAME_PLIES {
         assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
         assert!(m.view().result.is_some());
     }
@@ -81,9 +81,30 @@ fn games_no_person_plays_always_end() {
     let mut m = start("northcott", "repetition=0", &["random", "random"]);
     let plies = run_alone(&mut m);
     assert!(m.turn().is_over());
-    assert!(plies <= MAX_UNATTENDED_PLIES);
-    if plies == MAX_UNATTENDED_PLIES {
+    assert!(plies <= MAX_GAME_PLIES);
+    if plies == MAX_GAME_PLIES {
         assert_eq!(m.turn(), Turn::Over(Outcome::Draw));
-        assert!(m.view().result.unwrap().contains("plies"));
+        assert!(m.view().result.unwrap().contains("moves without an end"));
     }
+}
+
+/// A person (or a script sending moves) cannot make a game grow without bound either:
+/// a puzzle pressed for ever ends unsolved at the cap, and undo takes it back below.
+#[test]
+fn games_people_play_end_at_the_cap_too() {
+    // From "every button at colour 1", pressing one corner over and over never
+    // solves the board: only the cap can end the game.
+    let mut m = start("poggle", "size=6,colours=3", &["human"]);
+    let corner = m.view().legal_moves[0].mv.clone();
+    let mut plies = 0;
+    while !m.turn().is_over() {
+        m.play(&corner).unwrap();
+        plies += 1;
+        assert!(plies <= MAX_GAME_PLIES, "the game went past the cap");
+    }
+    assert_eq!(plies, MAX_GAME_PLIES);
+    assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
+    assert!(m.play(&corner).is_err(), "no move after the end");
+    assert!(m.undo());
+    assert!(!m.turn().is_over());
 }

@@ -697,12 +697,12 @@ impl Registered for Hexapawn {
             VariantOption {
                 name: "columns",
                 default: "3",
-                help: "board width, 3-6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)",
+                help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)",
             },
             VariantOption {
                 name: "rows",
                 default: "3",
-                help: "board length, 3-6",
+                help: "board length, 3 to 6",
             },
             VariantOption {
                 name: "play",

@@ -380,7 +380,7 @@ impl Registered for MuTorere {
             VariantOption {
                 name: "best_plies",
                 default: "2",
-                help: "with rules=best: plies (1-40) the restriction lasts; 2 = each player's first move, 4 = each player's first two moves",
+                help: "with the best rules: how many single moves (1 to 40) the restriction lasts; 2 = each player's first move, 4 = each player's first two moves",
             },
         ]
     }

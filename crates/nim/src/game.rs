@@ -172,7 +172,7 @@ impl Registered for Nim {
             VariantOption {
                 name: "heaps",
                 default: "3-4-5",
-                help: "start heaps separated by '-' (commas separate options), 1..=64 heaps of 0..=65535",
+                help: "the starting heaps, written like 3-4-5: 1 to 64 heaps of up to 65535 counters each",
             },
             VariantOption {
                 name: "play",

@@ -350,7 +350,7 @@ impl Registered for Northcott {
             VariantOption {
                 name: "size",
                 default: "16x4",
-                help: "NXxNY: NX cells per row (2 to 128) times NY rows (1 to 32)",
+                help: "cells per row x rows, written like 16x4: 2 to 128 cells per row, 1 to 32 rows",
             },
             VariantOption { name: "first", default: "o", help: "who moves first: o (the left player) or x" },
             VariantOption {

@@ -239,9 +239,9 @@ impl Registered for Poggle {
             VariantOption {
                 name: "size",
                 default: "5",
-                help: "board side N (N x N buttons): 1-30 to play, up to 10000 for `tabula solve`",
+                help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 for `tabula solve`",
             },
-            VariantOption { name: "colours", default: "2", help: "number of colours K, 2-256 (2 is Lights Out)" },
+            VariantOption { name: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)" },
             VariantOption {
                 name: "start",
                 default: "ones",
@@ -251,7 +251,7 @@ impl Registered for Poggle {
             VariantOption {
                 name: "topology",
                 default: "flat",
-                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3-30)",
+                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)",
             },
         ]
     }

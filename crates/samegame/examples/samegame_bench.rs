@@ -130,6 +130,10 @@ fn main() {
                 .map(|[r, c]| format!("{r},{c}"))
                 .collect();
             saved.push_str(&format!("{seed} {} {}\n", result.score, moves.join(" ")));
+            // Written after every board, so a long run stopped early keeps its lines.
+            if let Some(path) = &save {
+                std::fs::write(path, &saved).expect("--save FILE: cannot write");
+            }
         }
         let stages: Vec<String> = result
             .stages
@@ -152,9 +156,6 @@ fn main() {
             result.playouts,
             stages.join(",")
         );
-    }
-    if let Some(path) = &save {
-        std::fs::write(path, &saved).expect("--save FILE: cannot write");
     }
     let n = (to - from + 1) as f64;
     println!(

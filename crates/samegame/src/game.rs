@@ -446,7 +446,7 @@ impl Registered for SameGame {
 
     fn options() -> Vec<VariantOption> {
         vec![
-            VariantOption { name: "size", default: "15x15", help: "COLUMNSxROWS of the board, 1x1 to 100x100" },
+            VariantOption { name: "size", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100" },
             VariantOption { name: "colours", default: "3", help: "number of block colours, 2 to 9" },
             VariantOption { name: "seed", default: "", help: "seed of the random starting board (0 or more); without one, every new game deals a fresh board" },
             VariantOption {

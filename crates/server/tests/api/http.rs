@@ -49,6 +49,19 @@ fn games_are_listed_with_variants_and_players() {
 
     let (st, info) = s.get("/api/games/tictactoe");
     assert_eq!((st, info["name"].as_str()), (200, Some("tictactoe")));
+    assert_eq!(info["variant_words"], "", "the usual game needs no words");
+    // The page shows the server's words for a variant, the same as the terminal's.
+    let (st, nim) = s.get("/api/games/nim?variant=heaps%3D7-9%2Cplay%3Dmisere");
+    assert_eq!(st, 200);
+    let words = nim["variant_words"].as_str().unwrap_or_default();
+    assert!(
+        words.contains("heaps 7 9") && words.contains("misère") && !words.contains('='),
+        "{words:?}"
+    );
+    // The variant form's labels come from the server too.
+    let (_, kono) = s.get("/api/games/kono");
+    assert_eq!(kono["option_labels"]["nocapture"], "draw after quiet moves");
+    assert_eq!(kono["option_labels"]["rules"], "rules");
     assert_eq!(s.get("/api/games/no-such-game").0, 404);
     assert_eq!(s.get("/api/games/tictactoe?variant=size%3D99").0, 400);
 }
