@@ -524,7 +524,7 @@ impl Registered for Kono {
             VariantOption {
                 name: "nocapture",
                 default: "150",
-                help: "plies without a capture after which actual play is a draw (0 = no limit, up to 10000); the solver ignores it",
+                help: "moves in a row without a capture after which the game is a draw (0 = never, up to 10000); the perfect player does not count it",
             },
         ]
     }
