@@ -45,8 +45,8 @@ export function withOption(variant, name, value) {
 }
 
 /// A variant option's name as a form label, in the server's words
-/// (`nocapture` → "Draw after quiet moves").
-export const optionLabel = (info, name) => cap(info.option_labels?.[name] || String(name).replace(/_/g, ' '));
+/// (`nocapture` → "Draw after quiet moves"; the server labels every option).
+export const optionLabel = (info, name) => cap(info.option_labels?.[name] ?? name);
 
 /// The computer players in a player's words (the API's names are for typing).
 const PLAYER_WORDS = {

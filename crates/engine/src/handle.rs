@@ -550,18 +550,20 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
     fn info(&self) -> GameInfo {
         let players = self.player_kinds();
         let level_offered = players.iter().any(|k| k.name == "level");
+        let options = G::options();
+        let variant = self.game.variant().to_string();
         GameInfo {
             name: G::NAME.into(),
             title: G::TITLE.into(),
             summary: G::SUMMARY.into(),
-            variant: self.game.variant().to_string(),
-            variant_words: crate::variant_words(&G::options(), &self.game.variant().to_string()),
+            variant_words: crate::variant_words(&options, &variant),
+            variant,
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
-            options: G::options(),
-            option_labels: G::options()
+            option_labels: options
                 .iter()
                 .map(|o| (o.name.to_string(), crate::option_words(o.name)))
                 .collect(),
+            options,
             presets: G::presets(),
             players: players.clone(),
             puzzle: self.game.seats().len() == 1,

@@ -304,7 +304,9 @@ pub fn search(
             // With a time budget and no plan, every colour is tried as the tabu one
             // first (the commonest one is not always the best), then the rest of the
             // time goes on from the best game found, with its colour.
-            let trial_colours = if runs.is_none() && options.level.is_none() && start.is_none() {
+            // A search free to shape its own runs: no fixed work, no level, no plan.
+            let free = runs.is_none() && options.level.is_none() && start.is_none();
+            let trial_colours = if free {
                 tabu_candidates(board)
             } else {
                 Vec::new()
@@ -386,8 +388,7 @@ pub fn search(
                                             // A long budget: a fresh run of
                                             // RESTART_PLAYOUTS with the best colour so far,
                                             // while much more time is left.
-                                            if start.is_none()
-                                                && runs.is_none()
+                                            if free
                                                 && deadline.is_some()
                                                 && left / p > 2.0 * RESTART_PLAYOUTS
                                             {
