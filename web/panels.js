@@ -19,7 +19,7 @@ export class PanelMethods {
       const input = h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
       fields.set(o.name, input);
       return h('label.field.option-field',
-        h('span', optionLabel(this.info, o.name)),
+        h('span', optionLabel(o)),
         input,
         h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
     });

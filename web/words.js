@@ -44,9 +44,9 @@ export function withOption(variant, name, value) {
   return formatVariant(pairs);
 }
 
-/// A variant option's name as a form label, in the server's words
-/// (`nocapture` → "Draw after quiet moves"; the server labels every option).
-export const optionLabel = (info, name) => cap(info.option_labels?.[name] ?? name);
+/// A variant option's form label, in the server's words
+/// (`nocapture` → "Draw after quiet moves"; every game labels its options).
+export const optionLabel = (option) => cap(option.label || option.name);
 
 /// The computer players in a player's words (the API's names are for typing).
 const PLAYER_WORDS = {

@@ -8,6 +8,9 @@ use std::fmt;
 pub struct VariantOption {
     /// Option name as typed (`size`, `colours`, `rules`).
     pub name: &'static str,
+    /// The name as a player reads it (`nocapture`: "draw after quiet moves"): the
+    /// label of the browser's variant form and the words of a variant's title.
+    pub label: &'static str,
     /// Default value as text.
     pub default: &'static str,
     /// What it does and which values it takes.

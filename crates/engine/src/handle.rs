@@ -55,10 +55,8 @@ pub struct GameInfo {
     pub variant_words: String,
     /// The seats, in turn order.
     pub seats: Vec<String>,
-    /// Variant options.
+    /// Variant options, each with its label in a player's words.
     pub options: Vec<VariantOption>,
-    /// Each option's name as a player reads it ([`crate::option_words`]), by name.
-    pub option_labels: std::collections::BTreeMap<String, String>,
     /// Named variants to choose from (`[{name, variant}]`, Tatham's "Type" menu).
     pub presets: Vec<Preset>,
     /// Computer players this game supports (and `human`).
@@ -559,10 +557,6 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             variant_words: crate::variant_words(&options, &variant),
             variant,
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),
-            option_labels: options
-                .iter()
-                .map(|o| (o.name.to_string(), crate::option_words(o.name)))
-                .collect(),
             options,
             presets: G::presets(),
             players: players.clone(),

@@ -26,4 +26,4 @@ pub use registry::{
     CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
-pub use variant_words::{option_words, variant_words};
+pub use variant_words::variant_words;

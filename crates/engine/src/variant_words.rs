@@ -1,22 +1,8 @@
 //! A variant in words for players: the options that differ from the game's
-//! defaults, named as a player would say them ("rules gamesman · draw after 100
-//! quiet moves"), for titles in the terminal and the browser.
+//! defaults, each under its label ("rules gamesman · draw after quiet moves 100"),
+//! for titles in the terminal and the browser.
 
 use tabula_core::{Variant, VariantOption};
-
-/// How a player reads an option's name ("draw after quiet moves" for `nocapture`):
-/// the form labels of the browser and the words of [`variant_words`].
-pub fn option_words(name: &str) -> String {
-    match name {
-        "size" => "board".into(),
-        "seed" => "board number".into(),
-        "nocapture" => "draw after quiet moves".into(),
-        "first" => "first to move".into(),
-        "repetition" => "draw on repetition".into(),
-        "best_plies" => "restricted opening moves".into(),
-        other => other.replace('_', " "),
-    }
-}
 
 /// The options of `variant` that differ from the defaults in `options`, in words,
 /// joined by " · "; empty for the default game (or text that does not parse, which
@@ -36,7 +22,7 @@ pub fn variant_words(options: &[VariantOption], variant: &str) -> String {
                     ("nocapture" | "repetition", "0") => "off".to_string(),
                     (_, v) => v.to_string(),
                 };
-                format!("{} {value}", option_words(o.name))
+                format!("{} {value}", o.label)
             })
         })
         .collect::<Vec<_>>()
@@ -51,16 +37,19 @@ mod tests {
     const OPTIONS: [VariantOption; 3] = [
         VariantOption {
             name: "rules",
+            label: "rules",
             default: "standard",
             help: "",
         },
         VariantOption {
             name: "nocapture",
+            label: "draw after quiet moves",
             default: "150",
             help: "",
         },
         VariantOption {
             name: "heaps",
+            label: "heaps",
             default: "3-4-5",
             help: "",
         },

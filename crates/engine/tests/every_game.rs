@@ -44,6 +44,18 @@ fn every_game_lists_and_builds_with_its_defaults() {
             "{}: exact flag",
             entry.name
         );
+        // A form label is words, not the option string a command line types.
+        for o in &info.options {
+            assert!(
+                !o.label.trim().is_empty()
+                    && !o.label.contains(['_', '=', ','])
+                    && o.label.chars().all(|c| c.is_lowercase() || c == ' '),
+                "{}: option {} is labelled {:?}",
+                entry.name,
+                o.name,
+                o.label
+            );
+        }
     }
 }
 

@@ -696,21 +696,25 @@ impl Registered for Hexapawn {
         vec![
             VariantOption {
                 name: "columns",
+                label: "columns",
                 default: "3",
                 help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)",
             },
             VariantOption {
                 name: "rows",
+                label: "rows",
                 default: "3",
                 help: "board length, 3 to 6",
             },
             VariantOption {
                 name: "play",
+                label: "play",
                 default: "normal",
                 help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses",
             },
             VariantOption {
                 name: "capture",
+                label: "capture",
                 default: "optional",
                 help: "optional, or compulsory: a side that can capture must",
             },

@@ -518,11 +518,13 @@ impl Registered for Kono {
         vec![
             VariantOption {
                 name: "rules",
+                label: "rules",
                 default: "standard",
                 help: "standard: captures optional, who cannot move loses; gamesman: GamesmanClassic's rules (captures compulsory, one piece left loses)",
             },
             VariantOption {
                 name: "nocapture",
+                label: "draw after quiet moves",
                 default: "150",
                 help: "moves in a row without a capture after which the game is a draw (0 = never, up to 10000); the perfect player does not count it",
             },

@@ -369,16 +369,19 @@ impl Registered for MuTorere {
         vec![
             VariantOption {
                 name: "rules",
+                label: "rules",
                 default: "seed",
                 help: "seed (the usual rule): a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction; first_move: no restriction, but the first move must leave the other player a move (Best, 1917)",
             },
             VariantOption {
                 name: "play",
+                label: "play",
                 default: "normal",
                 help: "normal (who cannot move loses), or misere: who cannot move wins",
             },
             VariantOption {
                 name: "best_plies",
+                label: "restricted opening moves",
                 default: "2",
                 help: "with the best rules: how many single moves (1 to 40) the restriction lasts; 2 = each player's first move, 4 = each player's first two moves",
             },

@@ -171,11 +171,13 @@ impl Registered for Nim {
         vec![
             VariantOption {
                 name: "heaps",
+                label: "heaps",
                 default: "3-4-5",
                 help: "the starting heaps, written like 3-4-5: 1 to 64 heaps of up to 65535 counters each",
             },
             VariantOption {
                 name: "play",
+                label: "play",
                 default: "normal",
                 help: "normal (taking the last counter wins) or misere (taking the last counter loses)",
             },

@@ -238,18 +238,21 @@ impl Registered for Poggle {
         vec![
             VariantOption {
                 name: "size",
+                label: "buttons on a side",
                 default: "5",
                 help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 for `tabula solve`",
             },
-            VariantOption { name: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)" },
+            VariantOption { name: "colours", label: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)" },
             VariantOption {
                 name: "start",
+                label: "start",
                 default: "ones",
                 help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)",
             },
-            VariantOption { name: "seed", default: "1", help: "seed of the random start" },
+            VariantOption { name: "seed", label: "board number", default: "1", help: "which random start to deal (with start random): the same number deals the same board" },
             VariantOption {
                 name: "topology",
+                label: "board shape",
                 default: "flat",
                 help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)",
             },

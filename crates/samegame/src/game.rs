@@ -446,11 +446,12 @@ impl Registered for SameGame {
 
     fn options() -> Vec<VariantOption> {
         vec![
-            VariantOption { name: "size", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100" },
-            VariantOption { name: "colours", default: "3", help: "number of block colours, 2 to 9" },
-            VariantOption { name: "seed", default: "", help: "seed of the random starting board (0 or more); without one, every new game deals a fresh board" },
+            VariantOption { name: "size", label: "board", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100" },
+            VariantOption { name: "colours", label: "colours", default: "3", help: "number of block colours, 2 to 9" },
+            VariantOption { name: "seed", label: "board number", default: "", help: "which board to deal (0 or more): the same number deals the same board; without one, every new game deals a fresh board" },
             VariantOption {
                 name: "scoring",
+                label: "scoring",
                 default: "standard",
                 help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed",
             },

@@ -479,6 +479,7 @@ impl Registered for TicTacToe {
     fn options() -> Vec<VariantOption> {
         vec![VariantOption {
             name: "play",
+            label: "play",
             default: "normal",
             help: "normal (three in a row wins), or misere: whoever makes three in a row loses",
         }]
