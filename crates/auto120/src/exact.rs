@@ -34,8 +34,9 @@ use crate::state::State;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+use tabula_core::Budget;
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
@@ -770,25 +771,111 @@ impl Solution {
     }
 }
 
-static SOLVED: Mutex<[Option<Arc<Solution>>; MARKERS]> = Mutex::new([None, None, None, None]);
+/// One marker count's table in this process: not built, being built on its own
+/// thread, built, or failed (a bug: the build panicked; not retried).
+enum Slot {
+    Empty,
+    Building,
+    Ready(Arc<Solution>),
+    Failed,
+}
+
+static SOLVED: Mutex<[Slot; MARKERS]> =
+    Mutex::new([Slot::Empty, Slot::Empty, Slot::Empty, Slot::Empty]);
+/// Signalled whenever a build ends.
+static BUILT: Condvar = Condvar::new();
+
+fn slots() -> std::sync::MutexGuard<'static, [Slot; MARKERS]> {
+    SOLVED.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The solution for `markers` if this process has already solved it.
 pub fn cached(markers: usize) -> Option<Arc<Solution>> {
     let n = markers.clamp(1, MARKERS);
-    SOLVED.lock().unwrap_or_else(|e| e.into_inner())[n - 1].clone()
+    match &slots()[n - 1] {
+        Slot::Ready(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The solution for `markers`, solved on first use (to [`DEFAULT_TOLERANCE`])
-/// within `max_memory` bytes, then kept for the rest of the process.
+/// within `max_memory` bytes, then kept for the rest of the process. Waits for
+/// the build however long it takes.
 pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveError> {
+    solution_unless(markers, max_memory, &|| false)?.ok_or(SolveError::Stopped)
+}
+
+/// [`solution`] for a computer player that must move in time: waits for the table
+/// until half the time left by the thread's budget ([`Budget::current`]) has passed
+/// or the budget is cancelled, and without a budget until it is built. `None` while
+/// the table is still being built (the build goes on in the background, so a later
+/// move finds it) or when it cannot fit the default memory budget.
+pub fn solution_in_time(markers: usize) -> Option<Arc<Solution>> {
+    let budget = Budget::current();
+    let give_up = budget
+        .as_ref()
+        .and_then(|b| b.remaining())
+        .map(|left| Instant::now() + left / 2);
+    let stop = || {
+        budget.as_ref().is_some_and(|b| b.is_cancelled())
+            || give_up.is_some_and(|at| Instant::now() >= at)
+    };
+    solution_unless(markers, DEFAULT_MAX_MEMORY, &stop)
+        .ok()
+        .flatten()
+}
+
+/// The table for `markers`: built once on a thread of its own, so that a caller
+/// that stops waiting (`give_up`, polled every 50 ms) leaves the build to finish
+/// for the next one. `Ok(None)` when the caller gave up first.
+fn solution_unless(
+    markers: usize,
+    max_memory: u64,
+    give_up: &dyn Fn() -> bool,
+) -> Result<Option<Arc<Solution>>, SolveError> {
     let n = markers.clamp(1, MARKERS);
-    let mut slot = SOLVED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(s) = &slot[n - 1] {
-        return Ok(s.clone());
+    let mut guard = slots();
+    loop {
+        match &guard[n - 1] {
+            Slot::Ready(s) => return Ok(Some(s.clone())),
+            Slot::Failed => return Err(SolveError::Stopped),
+            Slot::Building => {}
+            Slot::Empty => {
+                let needed = estimate(n).solving_bytes;
+                if needed > max_memory {
+                    return Err(SolveError::Memory {
+                        needed,
+                        budget: max_memory,
+                    });
+                }
+                guard[n - 1] = Slot::Building;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("auto120-exact-{n}"))
+                    .spawn(move || {
+                        // A panic must not leave the slot "building" for ever.
+                        let solved = std::panic::catch_unwind(|| {
+                            solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, &|_| {})
+                        });
+                        slots()[n - 1] = match solved {
+                            Ok(Ok(s)) => Slot::Ready(Arc::new(s)),
+                            _ => Slot::Failed,
+                        };
+                        BUILT.notify_all();
+                    });
+                if spawned.is_err() {
+                    guard[n - 1] = Slot::Empty;
+                    return Err(SolveError::Stopped);
+                }
+            }
+        }
+        if give_up() {
+            return Ok(None);
+        }
+        guard = BUILT
+            .wait_timeout(guard, Duration::from_millis(50))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
     }
-    let s = Arc::new(solve(n, DEFAULT_TOLERANCE, max_memory, &|| false, &|_| {})?);
-    slot[n - 1] = Some(s.clone());
-    Ok(s)
 }
 
 /// CPU time of this process so far, all threads (Linux `/proc/self/stat`).
@@ -847,7 +934,8 @@ pub fn report_json(
             let s = solve(n, DEFAULT_TOLERANCE, max_memory, should_stop, progress)
                 .map_err(|e| error_text(n, &e))?;
             let s = Arc::new(s);
-            SOLVED.lock().unwrap_or_else(|e| e.into_inner())[n - 1] = Some(s.clone());
+            slots()[n - 1] = Slot::Ready(s.clone());
+            BUILT.notify_all();
             s
         }
     };

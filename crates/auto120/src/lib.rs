@@ -274,9 +274,7 @@ impl Game for Auto120 {
                 .ok()
                 .map(|p| Box::new(p.for_markers(self.markers())) as Box<dyn Strategy<Self>>),
             "optimal" if options.trim().is_empty() && self.markers() <= OPTIMAL_MAX_MARKERS => {
-                exact::solution(self.markers(), exact::DEFAULT_MAX_MEMORY)
-                    .ok()
-                    .map(|s| Box::new(Optimal::new(s)) as Box<dyn Strategy<Self>>)
+                Some(Box::new(Optimal::new(self.markers())))
             }
             _ => None,
         }
@@ -388,6 +386,7 @@ impl Registered for Auto120 {
     fn options() -> Vec<VariantOption> {
         vec![VariantOption {
             name: "markers",
+            label: "markers",
             default: "4",
             help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)",
         }]

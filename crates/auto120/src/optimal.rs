@@ -1,40 +1,46 @@
 //! The optimal player: the marker move with the highest exact probability of
 //! winning, read from the solved table of [`crate::exact`].
+//!
+//! The table is built on first use, on a thread of its own: with 3 markers that
+//! takes about a minute, longer than a move may take in the server. Until it is
+//! there, a move that must be made in time is `best`'s, and says so.
 
-use crate::exact::Solution;
+use crate::best::Best;
+use crate::exact;
 use crate::state::{Move, State};
 use crate::Auto120;
-use std::sync::Arc;
 use tabula_core::{Choice, Rng, Seat, Strategy};
 
 /// Plays the move that maximises the exact win probability (ties: the lowest marker number).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Optimal {
-    solution: Arc<Solution>,
+    markers: usize,
 }
 
 impl Optimal {
-    /// The player for the variant `solution` solves.
-    pub fn new(solution: Arc<Solution>) -> Optimal {
-        Optimal { solution }
-    }
-}
-
-impl std::fmt::Debug for Optimal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Optimal({} markers)", self.solution.markers())
+    /// The player for the game with `markers` per player.
+    pub fn new(markers: usize) -> Optimal {
+        Optimal { markers }
     }
 }
 
 impl Strategy<Auto120> for Optimal {
     fn choose(
         &mut self,
-        _game: &Auto120,
+        game: &Auto120,
         state: &State,
-        _seat: Seat,
-        _rng: &mut Rng,
+        seat: Seat,
+        rng: &mut Rng,
     ) -> Option<Choice<Move>> {
-        let (m, p) = *self.solution.move_values(state).first()?;
+        let Some(solution) = exact::solution_in_time(self.markers) else {
+            let mut stand_in = Best::default().for_markers(self.markers).without_building();
+            let choice = stand_in.choose(game, state, seat, rng)?;
+            return Some(Choice::because(
+                choice.mv,
+                "a strong move: the exact tables are still being prepared",
+            ));
+        };
+        let (m, p) = *solution.move_values(state).first()?;
         Some(Choice::because(
             Move::Marker(m),
             format!("optimal ({:.1}% to win)", 100.0 * p),
