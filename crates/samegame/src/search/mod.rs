@@ -388,16 +388,13 @@ pub fn search(
                                             // A long budget: a fresh run of
                                             // RESTART_PLAYOUTS with the best colour so far,
                                             // while much more time is left.
-                                            if free
-                                                && deadline.is_some()
-                                                && left / p > 2.0 * RESTART_PLAYOUTS
-                                            {
+                                            let size = restart_playouts(options.seconds / p);
+                                            if free && deadline.is_some() && left / p > 2.0 * size {
                                                 if let Some((_, _, _, colour)) = cur {
                                                     tabu = colour;
                                                 }
                                                 restarted.store(true, Ordering::Relaxed);
-                                                let (l, n) =
-                                                    nrpa_plan(RESTART_PLAYOUTS, iterations);
+                                                let (l, n) = nrpa_plan(size, iterations);
                                                 (l, n, false)
                                             } else {
                                                 // Go on from the best game so far, with its colour.
@@ -668,8 +665,24 @@ const TRIAL_SHARE: f64 = 0.4;
 /// 4,359 and 4,899 with four seeds). So while more than twice this is left, a search
 /// starts fresh runs of this size (level 4, 31 iterations: about 40 s of one core)
 /// and keeps the best; the last run goes on from the best game. At about 25,000
-/// playouts a second on a core, searches of a minute or less never restart.
+/// playouts a second on a core, that is searches of more than about 80 s.
 const RESTART_PLAYOUTS: f64 = 1_000_000.0;
+
+/// The size of a fresh run in a shorter search (up to 2 * [`RESTART_PLAYOUTS`] a
+/// thread, about 80 s here): level 3 with 76 iterations, about 19 s of one core.
+/// A 60 s search then makes about two fresh runs a thread before going on from the
+/// best game: standard boards 77,272 at 60 s with one run a thread, 78,378 with these
+/// (see docs/games/samegame.md). Searches of less than about 38 s never restart.
+const SHORT_RESTART_PLAYOUTS: f64 = 450_000.0;
+
+/// Playouts of one fresh run in a search of `budget` playouts a thread.
+fn restart_playouts(budget: f64) -> f64 {
+    if budget > 2.0 * RESTART_PLAYOUTS {
+        RESTART_PLAYOUTS
+    } else {
+        SHORT_RESTART_PLAYOUTS
+    }
+}
 
 /// The colour of the largest group `clicks` remove from `board` (the first of the
 /// largest), `None` when they remove none.
