@@ -385,9 +385,9 @@ pub fn search(
                                                 .lock()
                                                 .unwrap_or_else(|e| e.into_inner())
                                                 .clone();
-                                            // A long budget: a fresh run of
-                                            // RESTART_PLAYOUTS with the best colour so far,
-                                            // while much more time is left.
+                                            // A fresh run (its size depends on the budget,
+                                            // see restart_playouts) with the best colour so
+                                            // far, while much more time is left.
                                             let size = restart_playouts(options.seconds / p);
                                             if free && deadline.is_some() && left / p > 2.0 * size {
                                                 if let Some((_, _, _, colour)) = cur {
