@@ -1,0 +1,329 @@
+//! Shared tables built once, off the thread pool of the threads that wait for them.
+//!
+//! A table that many threads read (Kono's solution, Auto120's exact tables, a game's
+//! oracle) is built once per process, often with rayon. Waiting for it is only safe
+//! when the build cannot need the waiting threads: a worker of rayon's global pool
+//! that blocks on a lock, a `OnceLock` or a condition variable while the table is
+//! built *on that same pool* deadlocks once every worker waits; and a worker that
+//! builds inside `join`/`install` may steal another task that asks for the same
+//! table on the same thread (re-entrant initialisation, another deadlock).
+//!
+//! A [`TableCell`] avoids both: the first caller starts the build on a thread of its
+//! own running a rayon pool of its own (every parallel loop of the build runs
+//! there), and every caller — the first included — then only waits, never steals
+//! work, until the table is ready, the waiter's [`Budget`] is cancelled or its
+//! deadline passes. A waiter that stops waiting leaves the build to finish, so a
+//! later caller finds the table. Builds that need another cell's table wait for it
+//! the same way, on their own pools, so nested builds progress too.
+
+use crate::budget::{Budget, BudgetError};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How often a waiter looks at its budget and passes on the build's progress.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Why a [`TableCell`] gave no table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The waiter's budget was cancelled or ran out of time before the table was
+    /// ready (the build goes on for later callers).
+    #[error(transparent)]
+    Stopped(#[from] BudgetError),
+    /// The build failed (it is not tried again in this process).
+    #[error("building {what} failed: {reason}")]
+    Failed {
+        /// The table, in plain words.
+        what: String,
+        /// Why, in plain words.
+        reason: String,
+    },
+}
+
+enum Slot<T> {
+    Empty,
+    Building,
+    Ready(Arc<T>),
+    Failed(String),
+}
+
+struct Inner<T> {
+    what: String,
+    slot: Mutex<Slot<T>>,
+    changed: Condvar,
+    /// The build's progress, 0..1, as `f64` bits.
+    progress: AtomicU64,
+}
+
+impl<T> Inner<T> {
+    fn slot(&self) -> MutexGuard<'_, Slot<T>> {
+        // The lock is never held while user code runs, so a poisoned lock holds a
+        // consistent slot.
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A table built at most once, on a thread and rayon pool of its own, that callers
+/// wait for within their budget. Clones share the table.
+pub struct TableCell<T> {
+    inner: Arc<Inner<T>>,
+}
+
+impl<T> Clone for TableCell<T> {
+    fn clone(&self) -> Self {
+        TableCell {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<T: Send + Sync + 'static> TableCell<T> {
+    /// An empty cell for the table named `what` in plain words ("the Kono table").
+    pub fn new(what: impl Into<String>) -> Self {
+        TableCell {
+            inner: Arc::new(Inner {
+                what: what.into(),
+                slot: Mutex::new(Slot::Empty),
+                changed: Condvar::new(),
+                progress: AtomicU64::new(0f64.to_bits()),
+            }),
+        }
+    }
+
+    /// The table, if it is built.
+    pub fn get(&self) -> Option<Arc<T>> {
+        match &*self.inner.slot() {
+            Slot::Ready(t) => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether a build has started and not ended yet.
+    pub fn is_building(&self) -> bool {
+        matches!(*self.inner.slot(), Slot::Building)
+    }
+
+    /// Puts a table built elsewhere in the cell, unless one is there or being
+    /// built (then the cell keeps its own). Returns the cell's table, if any.
+    pub fn offer(&self, table: Arc<T>) -> Option<Arc<T>> {
+        let mut slot = self.inner.slot();
+        match &*slot {
+            Slot::Ready(t) => Some(t.clone()),
+            Slot::Building => None,
+            Slot::Empty | Slot::Failed(_) => {
+                *slot = Slot::Ready(table.clone());
+                self.inner.changed.notify_all();
+                Some(table)
+            }
+        }
+    }
+
+    /// The table: built now by `build` if no one has started it (on a new thread
+    /// with its own rayon pool), then waited for until it is ready or `until` is
+    /// cancelled or out of time. `progress` gets the build's progress (0..1) while
+    /// this caller waits; `build` reports it through the function it is given.
+    pub fn get_or_build<F>(
+        &self,
+        build: F,
+        until: &Budget,
+        progress: &dyn Fn(f64),
+    ) -> Result<Arc<T>, TableError>
+    where
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+    {
+        let mut build = Some(build);
+        let mut slot = self.inner.slot();
+        let mut reported = f64::NAN;
+        loop {
+            match &*slot {
+                Slot::Ready(t) => return Ok(t.clone()),
+                Slot::Failed(reason) => {
+                    return Err(TableError::Failed {
+                        what: self.inner.what.clone(),
+                        reason: reason.clone(),
+                    })
+                }
+                Slot::Empty => {
+                    if let Some(build) = build.take() {
+                        *slot = Slot::Building;
+                        self.inner.progress.store(0f64.to_bits(), Ordering::Relaxed);
+                        if let Err(reason) = self.start(build) {
+                            *slot = Slot::Failed(reason);
+                            continue;
+                        }
+                    }
+                }
+                Slot::Building => {}
+            }
+            until.check()?;
+            let fraction = f64::from_bits(self.inner.progress.load(Ordering::Relaxed));
+            if fraction != reported {
+                reported = fraction;
+                drop(slot);
+                progress(fraction);
+                slot = self.inner.slot();
+                continue;
+            }
+            let wait = until.remaining().map_or(POLL, |left| left.min(POLL));
+            slot = self
+                .inner
+                .changed
+                .wait_timeout(slot, wait.max(Duration::from_millis(1)))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Starts `build` on a thread of its own running a rayon pool of its own.
+    fn start<F>(&self, build: F) -> Result<(), String>
+    where
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+    {
+        let inner = self.inner.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("tabula-table-{i}"))
+            .build()
+            .map_err(|e| format!("no threads to build it: {e}"))?;
+        std::thread::Builder::new()
+            .name("tabula-table".into())
+            .spawn(move || {
+                let report = |f: f64| {
+                    inner
+                        .progress
+                        .store(f.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed)
+                };
+                let built =
+                    pool.install(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))));
+                let mut slot = inner.slot();
+                *slot = match built {
+                    Ok(Ok(table)) => Slot::Ready(Arc::new(table)),
+                    Ok(Err(reason)) => Slot::Failed(reason),
+                    Err(_) => Slot::Failed("the program stopped with an internal error".into()),
+                };
+                inner.changed.notify_all();
+            })
+            .map(|_| ())
+            .map_err(|e| format!("no thread to build it: {e}"))
+    }
+}
+
+/// What a thread that needs a table may wait for it: its current budget
+/// ([`Budget::current`]), or without one as long as the build takes.
+pub fn waiting_budget() -> Budget {
+    Budget::current().unwrap_or_else(Budget::unlimited)
+}
+
+/// [`waiting_budget`], also ending at `deadline` if that comes first.
+pub fn waiting_budget_until(deadline: Instant) -> Budget {
+    let budget = waiting_budget();
+    match budget.deadline {
+        Some(d) if d <= deadline => budget,
+        _ => budget.with_deadline(deadline),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+    use std::sync::mpsc;
+
+    /// Runs `f` on another thread; fails the test if it takes more than a minute
+    /// (a deadlock) instead of hanging the test run.
+    fn within_a_minute<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("no answer within a minute: a deadlock")
+    }
+
+    #[test]
+    fn every_worker_of_a_pool_may_wait_for_a_table_built_in_parallel() {
+        let sums = within_a_minute(|| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            let cell: TableCell<u64> = TableCell::new("a test table");
+            pool.install(|| {
+                (0..16u64)
+                    .into_par_iter()
+                    .map(|_| {
+                        let t = cell
+                            .get_or_build(
+                                |_| {
+                                    std::thread::sleep(Duration::from_millis(100));
+                                    Ok((0..10_000u64).into_par_iter().sum())
+                                },
+                                &Budget::unlimited(),
+                                &|_| {},
+                            )
+                            .unwrap();
+                        *t
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
+        assert!(sums.iter().all(|&s| s == 49_995_000), "{sums:?}");
+    }
+
+    #[test]
+    fn a_waiter_stops_at_its_deadline_or_cancel_and_the_build_goes_on() {
+        let cell: TableCell<u32> = TableCell::new("a slow table");
+        let (release, gate) = mpsc::channel::<()>();
+        let started = Instant::now();
+        let early = Budget::unlimited().with_timeout(Duration::from_millis(100));
+        let r = cell.get_or_build(
+            move |_| {
+                gate.recv().ok();
+                Ok(7)
+            },
+            &early,
+            &|_| {},
+        );
+        assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Time));
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(cell.is_building());
+        let cancelled = Budget::unlimited();
+        cancelled.cancel();
+        let r = cell.get_or_build(|_| Ok(0), &cancelled, &|_| {});
+        assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Cancelled));
+        release.send(()).unwrap();
+        let t = cell
+            .get_or_build(|_| Ok(0), &Budget::unlimited(), &|_| {})
+            .unwrap();
+        assert_eq!(*t, 7, "the first build's table, built once");
+    }
+
+    #[test]
+    fn a_failed_build_is_reported_and_progress_reaches_the_waiter() {
+        let cell: TableCell<u32> = TableCell::new("a broken table");
+        let r = cell.get_or_build(
+            |_| -> Result<u32, String> { panic!("a bug") },
+            &Budget::unlimited(),
+            &|_| {},
+        );
+        assert!(matches!(r, Err(TableError::Failed { .. })));
+        assert!(r.unwrap_err().to_string().contains("a broken table"));
+
+        let cell: TableCell<u32> = TableCell::new("a table with progress");
+        let seen = Mutex::new(Vec::new());
+        let t = cell
+            .get_or_build(
+                |report| {
+                    report(0.5);
+                    std::thread::sleep(Duration::from_millis(300));
+                    Ok(1)
+                },
+                &Budget::unlimited(),
+                &|f| seen.lock().unwrap().push(f),
+            )
+            .unwrap();
+        assert_eq!(*t, 1);
+        assert!(seen.lock().unwrap().contains(&0.5), "{:?}", seen.lock());
+    }
+}
