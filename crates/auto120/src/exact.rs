@@ -34,9 +34,9 @@ use crate::state::State;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
-use tabula_core::Budget;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+use tabula_core::{waiting_budget, Budget, TableCell, TableError};
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
@@ -405,6 +405,8 @@ pub enum SolveError {
     },
     /// Stopped (cancelled or out of time) before converging.
     Stopped,
+    /// The shared build of the table failed (an internal error, not retried).
+    Failed(String),
 }
 
 /// Solves the variant with `markers` per player (1..=4) to `tolerance`, refusing
@@ -771,38 +773,33 @@ impl Solution {
     }
 }
 
-/// One marker count's table in this process: not built, being built on its own
-/// thread, built, or failed (a bug: the build panicked; not retried).
-enum Slot {
-    Empty,
-    Building,
-    Ready(Arc<Solution>),
-    Failed,
-}
-
-static SOLVED: Mutex<[Slot; MARKERS]> =
-    Mutex::new([Slot::Empty, Slot::Empty, Slot::Empty, Slot::Empty]);
-/// Signalled whenever a build ends.
-static BUILT: Condvar = Condvar::new();
-
-fn slots() -> std::sync::MutexGuard<'static, [Slot; MARKERS]> {
-    SOLVED.lock().unwrap_or_else(|e| e.into_inner())
+/// The tables this process has built or is building, one per marker count: each is
+/// built once, on a thread and rayon pool of its own ([`TableCell`]), so a computer
+/// player running on rayon's global pool (a simulation) can wait for it without
+/// taking the workers the build needs.
+fn cells() -> &'static [TableCell<Solution>; MARKERS] {
+    static CELLS: OnceLock<[TableCell<Solution>; MARKERS]> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        std::array::from_fn(|i| {
+            TableCell::new(format!(
+                "the exact table of Multiplication Ludo with {} markers",
+                i + 1
+            ))
+        })
+    })
 }
 
 /// The solution for `markers` if this process has already solved it.
 pub fn cached(markers: usize) -> Option<Arc<Solution>> {
-    let n = markers.clamp(1, MARKERS);
-    match &slots()[n - 1] {
-        Slot::Ready(s) => Some(s.clone()),
-        _ => None,
-    }
+    cells()[markers.clamp(1, MARKERS) - 1].get()
 }
 
 /// The solution for `markers`, solved on first use (to [`DEFAULT_TOLERANCE`])
-/// within `max_memory` bytes, then kept for the rest of the process. Waits for
-/// the build however long it takes.
+/// within `max_memory` bytes, then kept for the rest of the process. Waits for the
+/// build while the thread's budget ([`Budget::current`]) allows, without one
+/// however long it takes.
 pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveError> {
-    solution_unless(markers, max_memory, &|| false)?.ok_or(SolveError::Stopped)
+    shared(markers, max_memory, &waiting_budget(), &|_| {})
 }
 
 /// [`solution`] for a computer player that must move in time: waits for the table
@@ -811,71 +808,47 @@ pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveE
 /// the table is still being built (the build goes on in the background, so a later
 /// move finds it) or when it cannot fit the default memory budget.
 pub fn solution_in_time(markers: usize) -> Option<Arc<Solution>> {
-    let budget = Budget::current();
-    let give_up = budget
-        .as_ref()
-        .and_then(|b| b.remaining())
-        .map(|left| Instant::now() + left / 2);
-    let stop = || {
-        budget.as_ref().is_some_and(|b| b.is_cancelled())
-            || give_up.is_some_and(|at| Instant::now() >= at)
-    };
-    solution_unless(markers, DEFAULT_MAX_MEMORY, &stop)
-        .ok()
-        .flatten()
+    if let Some(s) = cached(markers) {
+        return Some(s);
+    }
+    let mut until = waiting_budget();
+    if let Some(left) = until.remaining() {
+        until = until.with_deadline(Instant::now() + left / 2);
+    }
+    shared(markers, DEFAULT_MAX_MEMORY, &until, &|_| {}).ok()
 }
 
-/// The table for `markers`: built once on a thread of its own, so that a caller
-/// that stops waiting (`give_up`, polled every 50 ms) leaves the build to finish
-/// for the next one. `Ok(None)` when the caller gave up first.
-fn solution_unless(
+/// The process's table for `markers`: built once (refused up front beyond
+/// `max_memory`), waited for until `until` says stop.
+fn shared(
     markers: usize,
     max_memory: u64,
-    give_up: &dyn Fn() -> bool,
-) -> Result<Option<Arc<Solution>>, SolveError> {
+    until: &Budget,
+    progress: &dyn Fn(f64),
+) -> Result<Arc<Solution>, SolveError> {
     let n = markers.clamp(1, MARKERS);
-    let mut guard = slots();
-    loop {
-        match &guard[n - 1] {
-            Slot::Ready(s) => return Ok(Some(s.clone())),
-            Slot::Failed => return Err(SolveError::Stopped),
-            Slot::Building => {}
-            Slot::Empty => {
-                let needed = estimate(n).solving_bytes;
-                if needed > max_memory {
-                    return Err(SolveError::Memory {
-                        needed,
-                        budget: max_memory,
-                    });
-                }
-                guard[n - 1] = Slot::Building;
-                let spawned = std::thread::Builder::new()
-                    .name(format!("auto120-exact-{n}"))
-                    .spawn(move || {
-                        // A panic must not leave the slot "building" for ever.
-                        let solved = std::panic::catch_unwind(|| {
-                            solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, &|_| {})
-                        });
-                        slots()[n - 1] = match solved {
-                            Ok(Ok(s)) => Slot::Ready(Arc::new(s)),
-                            _ => Slot::Failed,
-                        };
-                        BUILT.notify_all();
-                    });
-                if spawned.is_err() {
-                    guard[n - 1] = Slot::Empty;
-                    return Err(SolveError::Stopped);
-                }
-            }
-        }
-        if give_up() {
-            return Ok(None);
-        }
-        guard = BUILT
-            .wait_timeout(guard, Duration::from_millis(50))
-            .unwrap_or_else(|e| e.into_inner())
-            .0;
+    let cell = &cells()[n - 1];
+    if let Some(s) = cell.get() {
+        return Ok(s);
     }
+    let needed = estimate(n).solving_bytes;
+    if needed > max_memory && !cell.is_building() {
+        return Err(SolveError::Memory {
+            needed,
+            budget: max_memory,
+        });
+    }
+    cell.get_or_build(
+        move |report| {
+            solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, report).map_err(|e| error_text(n, &e))
+        },
+        until,
+        progress,
+    )
+    .map_err(|e| match e {
+        TableError::Stopped(_) => SolveError::Stopped,
+        failed @ TableError::Failed { .. } => SolveError::Failed(failed.to_string()),
+    })
 }
 
 /// CPU time of this process so far, all threads (Linux `/proc/self/stat`).
@@ -898,13 +871,14 @@ pub fn peak_rss_bytes() -> Option<u64> {
 pub fn error_text(markers: usize, e: &SolveError) -> String {
     match e {
         SolveError::Memory { needed, budget } => format!(
-            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; on a machine with that much memory allow it with --max-memory {}G (docs/games/auto120.md gives times and sizes)",
+            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; on a machine with that much memory allow it with --max-memory {}G (crates/auto120/docs/auto120.md gives times and sizes)",
             gib(*needed),
             gib(estimate(markers).table_bytes),
             gib(*budget),
             needed.div_ceil(1 << 30) + 1
         ),
         SolveError::Stopped => "the solve was stopped before it converged".into(),
+        SolveError::Failed(reason) => reason.clone(),
     }
 }
 
@@ -922,23 +896,16 @@ fn gib(bytes: u64) -> String {
 /// its exact value and, at a decision, every move's.
 pub fn report_json(
     markers: usize,
-    max_memory: u64,
+    budget: &Budget,
     position: Option<&State>,
-    should_stop: &dyn Fn() -> bool,
     progress: &dyn Fn(f64),
 ) -> Result<serde_json::Value, String> {
     let n = markers.clamp(1, MARKERS);
-    let sol = match cached(n) {
-        Some(s) => s,
-        None => {
-            let s = solve(n, DEFAULT_TOLERANCE, max_memory, should_stop, progress)
-                .map_err(|e| error_text(n, &e))?;
-            let s = Arc::new(s);
-            slots()[n - 1] = Slot::Ready(s.clone());
-            BUILT.notify_all();
-            s
-        }
-    };
+    // The solve is the process's shared build, off the caller's rayon pool; a
+    // caller that stops waiting (cancelled, out of time) leaves it to finish for
+    // the next one.
+    let sol =
+        shared(n, budget.max_memory_bytes, budget, progress).map_err(|e| error_text(n, &e))?;
     let st = sol.stats();
     let mut out = serde_json::json!({
         "game": "auto120",

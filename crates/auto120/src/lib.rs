@@ -4,7 +4,7 @@
 //! The first player to retire all four markers wins.
 //!
 //! The start is a chance node (the draw for the first player) and every turn
-//! begins with one (the die). See docs/games/auto120.md for the notation, the log
+//! begins with one (the die). See crates/auto120/docs/auto120.md for the notation, the log
 //! format and the players.
 
 pub mod best;
@@ -48,7 +48,7 @@ impl Default for Auto120 {
 const SEATS: [&str; 2] = ["Player 1", "Player 2"];
 
 /// The largest variant whose exact solution is built on demand for the `optimal`
-/// player and for analysis (see docs/games/auto120.md for times and memory).
+/// player and for analysis (see crates/auto120/docs/auto120.md for times and memory).
 pub const OPTIMAL_MAX_MARKERS: usize = 3;
 /// The largest variant whose exact solution analysis and hints build on demand.
 pub const ANALYSIS_MAX_MARKERS: usize = 2;
@@ -297,9 +297,8 @@ impl Game for Auto120 {
         let budget = &request.budget;
         Some(exact::report_json(
             self.markers(),
-            budget.max_memory_bytes,
+            budget,
             position.as_ref(),
-            &|| budget.should_stop(),
             progress,
         ))
     }
@@ -355,7 +354,7 @@ impl Game for Auto120 {
 
 impl Registered for Auto120 {
     const NAME: &'static str = "auto120";
-    const RULES: &'static str = include_str!("../../../docs/rules/auto120.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";
     /// Seed 003's program plays its scenario heuristic (Sets A-D).
     const DEFAULT_OPPONENT: Option<&'static str> = Some("scenario");

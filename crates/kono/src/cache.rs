@@ -33,6 +33,11 @@ pub fn cache_dir() -> Option<PathBuf> {
     }
 }
 
+/// The size of a full table's cache file, in bytes.
+pub fn file_bytes() -> u64 {
+    HEADER as u64 + 2 * INDEX.len()
+}
+
 /// The cache file for a rule set.
 pub fn cache_path(rules: KonoRules) -> Option<PathBuf> {
     cache_dir().map(|d| d.join(format!("kono-{}-v{FORMAT}.bin", rules.word())))

@@ -9,7 +9,7 @@
 //!
 //! The solver ([`solve`]) values every position with at most 8 pieces a side;
 //! [`table::full_table`] keeps it in memory and in a cache file. See
-//! `docs/games/kono.md`.
+//! `crates/kono/docs/kono.md`.
 
 pub mod bits;
 pub mod cache;
@@ -430,7 +430,11 @@ impl Game for Kono {
     }
 
     fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
-        let (table, _, _) = table::full_table(self.rules, progress);
+        // Within the process's memory limit, waited for as long as the thread's
+        // budget allows (a computer move in the server), else no exact play.
+        let budget =
+            tabula_core::waiting_budget().with_max_memory(tabula_core::default_max_memory());
+        let (table, _, _) = table::full_table(self.rules, &budget, progress).ok()?;
         Some(Arc::new(KonoOracle { table }))
     }
 
@@ -444,7 +448,7 @@ impl Game for Kono {
 }
 
 impl Kono {
-    /// The `tabula solve kono` report (see `docs/games/kono.md`).
+    /// The `tabula solve kono` report (see `crates/kono/docs/kono.md`).
     pub fn report(
         &self,
         request: &Report,
@@ -455,7 +459,7 @@ impl Kono {
             None => None,
         };
         let began = Instant::now();
-        let (table, source, path) = table::full_table(self.rules, progress);
+        let (table, source, path) = table::full_table(self.rules, &request.budget, progress)?;
         let seconds = began.elapsed().as_secs_f64();
         let s = &table.summary;
         let mut report = json!({
@@ -491,7 +495,7 @@ impl Kono {
 
 impl Registered for Kono {
     const NAME: &'static str = "kono";
-    const RULES: &'static str = include_str!("../../../docs/rules/kono.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Four Field Kono";
     const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =

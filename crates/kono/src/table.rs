@@ -7,9 +7,9 @@ use crate::reach::{reachable, summarize, Seated, Summary};
 use crate::rules::KonoRules;
 use crate::solve::{decode, solve};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::Graded;
+use tabula_core::{Budget, Graded, TableCell};
 
 /// The top side's pieces at the start (rows 4 and 3).
 pub const START_TOP: u32 = 0x00FF;
@@ -94,32 +94,96 @@ pub enum Source {
     Solved,
 }
 
-static TABLES: Mutex<[Option<Arc<KonoTable>>; 2]> = Mutex::new([None, None]);
+/// Bytes a solve needs per position of the index at its peak: the 2-byte value and
+/// 1-byte counter of every position, the reachability bits, the lists of positions
+/// decided at each level and the copy written to the cache file (a full solve
+/// peaked at about 278 MB resident for its 38,745,279 positions).
+pub const SOLVING_BYTES_PER_POSITION: u64 = 7;
+/// Bytes loading the cache file needs per position: the file read whole and the
+/// 2-byte values taken from it.
+pub const LOADING_BYTES_PER_POSITION: u64 = 4;
+
+/// What a table of this process is and where it came from.
+struct Kept {
+    table: Arc<KonoTable>,
+    source: Source,
+    path: Option<PathBuf>,
+}
+
+/// The tables of both rule sets, each built once per process on a thread and rayon
+/// pool of its own ([`TableCell`]): computer players on rayon's global pool (a
+/// simulation) may wait for it without taking the workers the solve needs.
+fn cells() -> &'static [TableCell<Kept>; 2] {
+    static CELLS: OnceLock<[TableCell<Kept>; 2]> = OnceLock::new();
+    CELLS.get_or_init(|| {
+        [
+            TableCell::new("the Four Field Kono table"),
+            TableCell::new("the Four Field Kono table (GamesmanClassic's rules)"),
+        ]
+    })
+}
+
+/// Memory needed to have the full table of `rules` in memory now: none when this
+/// process has it, the loading cost when the cache file looks right, else a solve's.
+pub fn bytes_needed(rules: KonoRules) -> u64 {
+    if cells()[rules.code() as usize].get().is_some() {
+        return 0;
+    }
+    let positions = INDEX.len();
+    let loadable = cache::cache_path(rules)
+        .and_then(|p| std::fs::metadata(p).ok())
+        .is_some_and(|m| m.len() == cache::file_bytes());
+    positions
+        * if loadable {
+            LOADING_BYTES_PER_POSITION
+        } else {
+            SOLVING_BYTES_PER_POSITION
+        }
+}
 
 /// The full table for `rules`: from memory, else from the cache file (checked),
 /// else solved and written to the cache. Also returns the cache file used, if any.
+/// Refused up front when it does not fit `budget`'s memory; waited for until
+/// `budget` is cancelled or out of time (the build goes on for later callers).
 pub fn full_table(
     rules: KonoRules,
+    budget: &Budget,
     progress: &dyn Fn(f64),
-) -> (Arc<KonoTable>, Source, Option<PathBuf>) {
-    let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-    let slot = &mut tables[rules.code() as usize];
-    let path = cache::cache_path(rules);
-    if let Some(t) = slot {
-        return (t.clone(), Source::Memory, path);
+) -> Result<(Arc<KonoTable>, Source, Option<PathBuf>), String> {
+    let cell = &cells()[rules.code() as usize];
+    if let Some(kept) = cell.get() {
+        return Ok((kept.table.clone(), Source::Memory, kept.path.clone()));
     }
+    if !cell.is_building() {
+        budget
+            .fits("the Four Field Kono table", bytes_needed(rules))
+            .map_err(|e| e.to_string())?;
+    }
+    let kept = cell
+        .get_or_build(move |report| Ok(build(rules, report)), budget, progress)
+        .map_err(|e| e.to_string())?;
+    Ok((kept.table.clone(), kept.source, kept.path.clone()))
+}
+
+fn build(rules: KonoRules, progress: &dyn Fn(f64)) -> Kept {
+    let path = cache::cache_path(rules);
     if let Some(p) = &path {
         if let Ok(t) = cache::load(p, rules) {
-            let t = Arc::new(t);
-            *slot = Some(t.clone());
             progress(1.0);
-            return (t, Source::Disk, path);
+            return Kept {
+                table: Arc::new(t),
+                source: Source::Disk,
+                path,
+            };
         }
     }
     let t = Arc::new(KonoTable::solve_full(rules, progress));
     let written = path
         .as_ref()
         .and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
-    *slot = Some(t.clone());
-    (t, Source::Solved, written)
+    Kept {
+        table: t,
+        source: Source::Solved,
+        path: written,
+    }
 }
