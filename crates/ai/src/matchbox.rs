@@ -86,7 +86,7 @@ impl MatchboxOptions {
     /// MENACE settings tuned for tic-tac-toe against perfect play: 16, 4, 2, 1 beads
     /// per move by move number, +3 for a win, +2 for a draw, -1 for a loss. Michie's
     /// own 4:3:2:1 with +1 for a draw often empties its first box against a perfect
-    /// opponent and then resigns for ever (see docs/games/matchbox.md).
+    /// opponent and then resigns for ever (see crates/ai/docs/matchbox.md).
     pub fn menace() -> Self {
         MatchboxOptions {
             mode: Mode::Menace,

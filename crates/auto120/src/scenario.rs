@@ -1,6 +1,6 @@
 //! The seed's heuristic player: scenario sets A, B, C and D, tried in that order.
 //!
-//! Readings of the seed where its text leaves room (see docs/games/auto120.md):
+//! Readings of the seed where its text leaves room (see crates/auto120/docs/auto120.md):
 //! - A moves a marker onto a penultimate position, exactly the seed's set
 //!   {20, 24, 30, 40, 60} (derived: one roll of 2..6 from 120). The seed's text
 //!   puts 120 itself in neither A nor B (Part 2 counts five penultimate and nine

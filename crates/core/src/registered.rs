@@ -20,10 +20,10 @@ pub trait Registered: Game + Sized {
     /// default (`perfect`, else alpha-beta); Mu Torere and Kono use seed 000's
     /// one-ply `lookahead`, as the seed's "AI level of effort" does.
     const LEVEL_BASE: &'static str = "perfect";
-    /// How to play, for players: the game's page in `docs/rules/` (Markdown,
+    /// How to play, for players: the game's page `crates/NAME/docs/rules.md` (Markdown,
     /// usually `include_str!`), shown by `tabula rules GAME`, the web page's "How to
     /// play" card and `GET /api/games/{game}/rules`. Empty: no rules text. The
-    /// programmer's page (`docs/games/`) is kept apart: it names types and sources.
+    /// programmer's page (`crates/NAME/docs/NAME.md`) is kept apart: it names types and sources.
     const RULES: &'static str = "";
     /// The variant options the game understands.
     fn options() -> Vec<VariantOption>;

@@ -112,7 +112,7 @@ const LETTERS: [char; 2] = ['W', 'B'];
 
 /// Boards beyond the generic solver's budget (more than 6 million positions:
 /// 5x6 has 16.7 million, 6x5 over 30 million); every other board from 3x3 to
-/// 6x4, 4x6 and 5x5 solves in seconds (figures in `docs/games/hexapawn.md`).
+/// 6x4, 4x6 and 5x5 solves in seconds (figures in `crates/hexapawn/docs/hexapawn.md`).
 const TOO_BIG: [(u8, u8); 3] = [(5, 6), (6, 5), (6, 6)];
 
 /// Boards whose reachable positions are enumerated to validate position text
@@ -599,7 +599,7 @@ impl Game for Hexapawn {
     }
 
     /// Every board the variant accepts is solved by the generic solver (the
-    /// largest, 6x4, has 5.9 million positions; see `docs/games/hexapawn.md`).
+    /// largest, 6x4, has 5.9 million positions; see `crates/hexapawn/docs/hexapawn.md`).
     fn is_small(&self) -> bool {
         true
     }
@@ -660,7 +660,7 @@ impl Game for Hexapawn {
 
 impl Registered for Hexapawn {
     const NAME: &'static str = "hexapawn";
-    const RULES: &'static str = include_str!("../../../docs/rules/hexapawn.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Hexapawn";
     /// Seed 004 plays you against Gardner's learning matchbox machine.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");

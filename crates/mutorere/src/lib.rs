@@ -6,7 +6,7 @@
 //! the putahi — the last only when the moving piece has an enemy piece on a rim
 //! neighbour (variants relax this). A player who cannot move loses.
 //!
-//! See `docs/games/mutorere.md` for the notation, the variants and the figures.
+//! See `crates/mutorere/docs/mutorere.md` for the notation, the variants and the figures.
 
 pub mod board;
 pub mod counting;
@@ -334,7 +334,7 @@ pub fn count_report() -> serde_json::Value {
 
 impl Registered for MuTorere {
     const NAME: &'static str = "mu-torere";
-    const RULES: &'static str = include_str!("../../../docs/rules/mutorere.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Mu Torere";
     const LEVEL_BASE: &'static str = "lookahead";
     const SUMMARY: &'static str =

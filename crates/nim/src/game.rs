@@ -141,7 +141,7 @@ fn parse_heap_list(text: &str) -> Result<Vec<u32>, String> {
 
 impl Registered for Nim {
     const NAME: &'static str = "nim";
-    const RULES: &'static str = include_str!("../../../docs/rules/nim.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Nim";
     const SUMMARY: &'static str =
         "Take any number of counters from one heap; normal play: whoever cannot move loses (nim-sum rule).";

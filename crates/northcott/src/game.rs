@@ -313,7 +313,7 @@ fn side_word(state: &NorthcottState) -> &'static str {
 
 impl Registered for Northcott {
     const NAME: &'static str = "northcott";
-    const RULES: &'static str = include_str!("../../../docs/rules/northcott.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Northcott's game";
     const SUMMARY: &'static str =
         "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";

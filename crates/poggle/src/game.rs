@@ -194,7 +194,7 @@ pub fn random_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
 }
 
 impl Registered for Poggle {
-    const RULES: &'static str = include_str!("../../../docs/rules/poggle.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     fn play_limit(&self) -> Option<String> {
         self.play_error()
     }

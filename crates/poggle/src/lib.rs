@@ -1,6 +1,6 @@
 //! Poggle: an n x n board of buttons in k colours. Pressing a button advances it and
 //! its orthogonal neighbours by one colour (mod k); the puzzle is solved when every
-//! button shows colour 0. With two colours it is Lights Out. See `docs/games/poggle.md`.
+//! button shows colour 0. With two colours it is Lights Out. See `crates/poggle/docs/poggle.md`.
 //!
 //! The solver ([`solve`]) works over Z/kZ for every k: light chasing reduces the
 //! n^2 x n^2 system to the first row, and the first-row matrix is a polynomial in the

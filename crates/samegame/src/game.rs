@@ -408,7 +408,7 @@ fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
 }
 
 impl Registered for SameGame {
-    const RULES: &'static str = include_str!("../../../docs/rules/samegame.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame";
     const SUMMARY: &'static str =

@@ -1,7 +1,7 @@
 //! SameGame: click a group of two or more same-coloured blocks to remove it; the
 //! blocks above fall, empty columns close up to the left, and the game ends when no
 //! group of two is left. Scored `(n-2)^2` per group of `n` plus 1000 for clearing
-//! the board (other rules selectable). See `docs/games/samegame.md`.
+//! the board (other rules selectable). See `crates/samegame/docs/samegame.md`.
 //!
 //! Coordinates users see: row 0 at the top, column 0 at the left. A move is
 //! written `r c` (`14 0` is the bottom-left block of a 15-row board).

@@ -49,7 +49,7 @@ pub fn standard_boards() -> Vec<Board> {
     parse_literature_boards(STANDARD_BOARDS_TEXT).expect("the standard boards parse")
 }
 
-/// Published totals on the 20 standard boards (see `docs/games/samegame.md`).
+/// Published totals on the 20 standard boards (see `crates/samegame/docs/samegame.md`).
 pub const PUBLISHED_TOTALS: [(&str, i64); 5] = [
     ("SP-MCTS (Schadd et al. 2008)", 73_998),
     ("Nested Monte-Carlo search, level 3 (Cazenave 2009)", 77_934),

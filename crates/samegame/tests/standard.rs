@@ -69,7 +69,7 @@ fn saved_lines(text: &str) -> Vec<(usize, i64, Vec<[usize; 2]>)> {
         .collect()
 }
 
-/// Every score reported in `docs/games/samegame.md` comes from one of the files the
+/// Every score reported in `crates/samegame/docs/samegame.md` comes from one of the files the
 /// benchmark saved (`standard_*_lines.txt`: the standard boards; `random_*_lines.txt`:
 /// `Board::random(15, 15, 5, board)`); each line must replay to exactly its score.
 #[test]

@@ -455,7 +455,7 @@ impl Game for TicTacToe {
 }
 
 impl Registered for TicTacToe {
-    const RULES: &'static str = include_str!("../../../docs/rules/tictactoe.md");
+    const RULES: &'static str = include_str!("../docs/rules.md");
     const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";
     /// Seed 004 plays you against the learning matchbox machine.

@@ -672,7 +672,7 @@ const RESTART_PLAYOUTS: f64 = 1_000_000.0;
 /// thread, about 80 s here): level 3 with 76 iterations, about 19 s of one core.
 /// A 60 s search then makes about two fresh runs a thread before going on from the
 /// best game: standard boards 77,272 at 60 s with one run a thread, 78,378 with these
-/// (see docs/games/samegame.md). Searches of less than about 38 s never restart.
+/// (see crates/samegame/docs/samegame.md). Searches of less than about 38 s never restart.
 const SHORT_RESTART_PLAYOUTS: f64 = 450_000.0;
 
 /// Playouts of one fresh run in a search of `budget` playouts a thread.
@@ -727,7 +727,7 @@ const NRPA_MIN_ITERATIONS: u32 = 30;
 
 /// `tabula solve samegame`: searches the request's board (or the variant's start)
 /// for `seconds` (default 10) with `seed` and reports the best game as JSON (see
-/// `docs/games/samegame.md`). `progress` gets the share of the time used.
+/// `crates/samegame/docs/samegame.md`). `progress` gets the share of the time used.
 pub fn solve_report(
     game: &SameGame,
     request: &Report,
