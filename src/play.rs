@@ -20,7 +20,7 @@ pub struct PlayArgs {
     /// The computer player (perfect, random, alphabeta, matchbox, menace, or a game's own).
     #[arg(long)]
     pub ai: Option<String>,
-    /// The computer's level of effort, 0-100 (seed 000): random moves with probability (100-L)%.
+    /// The computer's level of effort, 0-100: random moves with probability (100-L)%.
     #[arg(long)]
     pub level: Option<u32>,
     /// Which seats the humans take: first, second, both or none.
@@ -527,7 +527,7 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     writeln!(out, "  resign   give up this game")?;
     writeln!(
         out,
-        "  win      declare that you win (seed 004's command for testers; the other side loses)"
+        "  win      declare that you win (for testers; the other side loses)"
     )?;
     writeln!(out, "  rules    the rules of the game and its notation")?;
     writeln!(

@@ -14,7 +14,7 @@ use tabula_core::{Choice, Game, GameExt, Outcome, Rng, Seat, Strategy, Turn};
 pub const LOOKAHEAD: &str = "lookahead";
 /// Its help line.
 pub const LOOKAHEAD_HELP: &str =
-    "one-ply look-ahead (seed 000's computer): takes a winning move, avoids a move after which the opponent wins at once, else random";
+    "one-ply look-ahead: takes a winning move, avoids a move after which the opponent wins at once, else random";
 
 /// Seed 000's look-ahead player.
 #[derive(Clone, Copy, Debug, Default)]
