@@ -608,9 +608,10 @@ impl<G: Registered> MatchImpl<G> {
             Some(r) => r?,
             None => game.try_play(&mut next, mv)?,
         }
-        if require_human || self.has_human() {
-            self.begin_unit();
-        }
+        // Every move a person asks for is a unit of undo, set-up moves too: in a
+        // session with no person's seat (a puzzle the computer replays) they are
+        // the only way back.
+        self.begin_unit();
         let entry = self.push(mv, seat, None, next);
         self.settle();
         Ok(entry)
