@@ -286,3 +286,140 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&base).unwrap();
     base
 }
+
+/// `tabula serve` on `db` that is expected to stop by itself within `wait`:
+/// its exit code and what it printed; None (and killed) if it was still running.
+fn run_briefly(db: &std::path::Path, wait: Duration) -> Option<(Option<i32>, String)> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tabula serve");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut text = String::new();
+            let _ = child.stderr.take().unwrap().read_to_string(&mut text);
+            return Some((status.code(), text));
+        }
+        if started.elapsed() > wait {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Two servers on one database would each keep their own copy of a session and
+/// overwrite each other's acknowledged moves: the second is refused, and the
+/// lock does not outlive a `kill -9` of the first.
+#[test]
+fn a_second_server_on_the_same_database_is_refused() {
+    let dir = tempfile_dir();
+    let db = dir.join("tabula.db");
+    let (mut first, addr) = start(&db);
+    let second = run_briefly(&db, Duration::from_secs(20));
+    let (code, text) = second.expect("a second server on the same database kept running");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("tabula: ") && text.contains("already using the database"),
+        "{text}"
+    );
+    // The first one still serves.
+    let (st, _) = call(addr, "GET", "/api/games", None).expect("the first server answers");
+    assert_eq!(st, 200);
+    first.kill().expect("kill -9");
+    first.wait().unwrap();
+    // The kernel dropped the lock with the process: a new server starts.
+    let (mut again, addr) = start(&db);
+    let (st, _) = call(addr, "GET", "/api/games", None).expect("the new server answers");
+    assert_eq!(st, 200);
+    again.kill().unwrap();
+    again.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A request whose client went away while the computer thought must not fork
+/// the session: client A plays a move and leaves while the computer thinks, B
+/// asks for a new game meanwhile, C reads the session and resigns. What B and C
+/// were told is what is stored, in memory, in the tallies and after a `kill -9`.
+#[test]
+fn a_cancelled_request_never_forks_a_session() {
+    let dir = tempfile_dir();
+    let db = dir.join("tabula.db");
+    let (mut child, addr) = start(&db);
+    let (st, created) = call(
+        addr,
+        "POST",
+        "/api/sessions",
+        Some(&json!({"game": "northcott", "players": ["alphabeta:depth=64,ms=4000", "human"], "seed": 5})),
+    )
+    .expect("created");
+    assert_eq!(st, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let mv = created["view"]["legal_moves"][0]["move"].clone();
+
+    // A: a move, and gone while the computer thinks its reply.
+    let mut a = TcpStream::connect(addr).unwrap();
+    let body = json!({ "move": mv }).to_string();
+    write!(
+        a,
+        "POST /api/sessions/{id}/moves HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // B: a new game, sent while A's request still holds the session.
+    let b = {
+        let id = id.clone();
+        std::thread::spawn(move || call(addr, "POST", &format!("/api/sessions/{id}/new"), None))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    drop(a);
+    std::thread::sleep(Duration::from_millis(500));
+    // C: reads the session, then resigns.
+    let (st, _) = call(addr, "GET", &format!("/api/sessions/{id}"), None).expect("C reads");
+    assert_eq!(st, 200);
+    let (st, resigned) =
+        call(addr, "POST", &format!("/api/sessions/{id}/resign"), None).expect("C resigns");
+    let (b_status, b_out) = b.join().unwrap().expect("B answered");
+    assert_eq!(b_status, 200, "{b_out}");
+    assert_eq!(st, 200, "{resigned}");
+    assert!(!resigned["view"]["outcome"].is_null(), "{resigned}");
+    let acknowledged = |v: &Value| {
+        (
+            v["view"]["log"].clone(),
+            v["view"]["result"].clone(),
+            v["view"]["tally"].clone(),
+        )
+    };
+    // The last acknowledged change is what the server shows ...
+    let (_, now) = call(addr, "GET", &format!("/api/sessions/{id}"), None).unwrap();
+    assert_eq!(acknowledged(&now), acknowledged(&resigned));
+    // ... what the tallies count ...
+    let (_, tallies) = call(addr, "GET", "/api/tallies?game=northcott", None).unwrap();
+    let counted: u64 = tallies
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        Some(counted),
+        resigned["view"]["tally"]["games"].as_u64(),
+        "{tallies}"
+    );
+    // ... and what survives a kill -9.
+    child.kill().expect("kill -9");
+    child.wait().unwrap();
+    let (mut child, addr) = start(&db);
+    let (st, after) = call(addr, "GET", &format!("/api/sessions/{id}"), None).unwrap();
+    assert_eq!(st, 200);
+    assert_eq!(acknowledged(&after), acknowledged(&resigned));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,9 +21,10 @@ pub use matches::CurrentGame;
 pub use matches::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
+pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};
 pub use registry::{
-    build, cache_max_memory, cache_usage, entry, find, registry, set_cache_max_memory, GameEntry,
-    CACHE_GAMES, DEFAULT_CACHE_BYTES,
+    build, cache_max_memory, cache_usage, entry, find, registry, set_cache_max_memory,
+    tables_in_use, trim_cache, GameEntry, CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
 pub use variant_words::variant_words;

@@ -6,6 +6,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
+use tabula_core::Game;
 use tabula_core::{Registered, Variant, VariantOption};
 
 type BuildFn = fn(&Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
@@ -87,27 +88,63 @@ fn solution_key(normalised: &Variant, play_only: &[&str]) -> String {
     v.to_string()
 }
 
-type SharedTables = Mutex<HashMap<(String, String), Weak<dyn Any + Send + Sync>>>;
+/// Solution tables of any game, as the registry sees them: their size, and a way
+/// back to the concrete type.
+trait AnyTables: Any + Send + Sync {
+    fn bytes(&self) -> u64;
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+}
+
+impl<G: Game> AnyTables for Tables<G>
+where
+    Tables<G>: Send + Sync + 'static,
+{
+    fn bytes(&self) -> u64 {
+        self.memory_bytes()
+    }
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
+        self
+    }
+}
+
+type SharedTables = Mutex<HashMap<(String, String), Weak<dyn AnyTables>>>;
+
+/// Every solution table alive in the process (held by the cache, by matches being
+/// played or by anyone else), by game and solution key, weakly.
+fn shared() -> std::sync::MutexGuard<'static, HashMap<(String, String), Weak<dyn AnyTables>>> {
+    static SHARED: OnceLock<SharedTables> = OnceLock::new();
+    SHARED
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
 
 /// The solution tables of a game and solution key: the ones a live handle already
 /// uses, or new ones. Only weak references are kept here, so tables are freed
 /// with the last handle that uses them.
 fn shared_tables<G: Registered>(key: (String, String)) -> Arc<Tables<G>> {
-    static SHARED: OnceLock<SharedTables> = OnceLock::new();
-    let shared = SHARED.get_or_init(Default::default);
-    let mut map = shared.lock().unwrap_or_else(|p| p.into_inner());
+    let mut map = shared();
     if let Some(found) = map
         .get(&key)
         .and_then(Weak::upgrade)
-        .and_then(|a| a.downcast::<Tables<G>>().ok())
+        .and_then(|a| a.into_any().downcast::<Tables<G>>().ok())
     {
         return found;
     }
     map.retain(|_, w| w.strong_count() > 0);
     let tables = Arc::new(Tables::<G>::default());
-    let any: Arc<dyn Any + Send + Sync> = tables.clone();
+    let any: Arc<dyn AnyTables> = tables.clone();
     map.insert(key, Arc::downgrade(&any));
     tables
+}
+
+/// Bytes of every solution table alive in this process, each counted once:
+/// those of cached games and those only matches being played still hold. This
+/// is what the one table budget ([`cache_max_memory`]) bounds.
+pub fn tables_in_use() -> u64 {
+    let live: Vec<Arc<dyn AnyTables>> = shared().values().filter_map(Weak::upgrade).collect();
+    // Sized (and possibly freed) outside the map's lock.
+    live.iter().map(|t| t.bytes()).sum()
 }
 
 /// Every game, in the order they are listed.
@@ -134,7 +171,9 @@ pub fn find(name: &str) -> Result<GameEntry, EngineError> {
         .find(|e| {
             norm(e.name) == wanted || norm(e.name).replace('-', "") == wanted.replace('-', "")
         })
-        .ok_or_else(|| EngineError::UnknownGame(name.chars().take(40).collect()))
+        .ok_or_else(|| {
+            EngineError::UnknownGame(name.chars().take(40).flat_map(char::escape_debug).collect())
+        })
 }
 
 /// The default byte bound of the cache of games and their solutions: 512 MiB.
@@ -179,17 +218,20 @@ impl Cache {
     }
 
     /// Forgets the least recently used games until the cache holds at most
-    /// [`cache_max_memory`] bytes and [`CACHE_GAMES`] games; `keep` stays.
-    fn shrink(&mut self, keep: &(String, String)) {
+    /// [`CACHE_GAMES`] games and the solution tables alive in the process (the
+    /// cache's and those of matches being played, [`tables_in_use`]) fit in
+    /// [`cache_max_memory`], or only `keep` is left. Tables a match still holds
+    /// stay until it goes; a game built again meanwhile shares them.
+    fn shrink(&mut self, keep: Option<&(String, String)>) {
         let limit = cache_max_memory();
         loop {
-            if self.games.len() <= CACHE_GAMES && self.bytes() <= limit {
+            if self.games.len() <= CACHE_GAMES && tables_in_use() <= limit {
                 return;
             }
             let oldest = self
                 .games
                 .iter()
-                .filter(|(k, _)| *k != keep)
+                .filter(|(k, _)| Some(*k) != keep)
                 .min_by_key(|(_, c)| c.used)
                 .map(|(k, _)| k.clone());
             match oldest {
@@ -232,7 +274,7 @@ pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError>
         if let Some(found) = c.games.get_mut(&key) {
             found.used = now;
             let handle = found.handle.clone();
-            c.shrink(&key);
+            c.shrink(Some(&key));
             return Ok(handle);
         }
     }
@@ -247,6 +289,12 @@ pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError>
             used: now,
         },
     );
-    c.shrink(&key);
+    c.shrink(Some(&key));
     Ok(handle)
+}
+
+/// Enforces the cache's bounds now ([`build`] does at every call): a server calls
+/// it when matches being played have let tables go or grown.
+pub fn trim_cache() {
+    cache().shrink(None);
 }

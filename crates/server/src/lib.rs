@@ -213,8 +213,9 @@ pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Re
         std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     std_listener.set_nonblocking(true)?;
     let store = match &db {
-        Some(p) => Store::open(p),
-        None => Store::open_default(),
+        // One server per database: a second one is refused (the store's lock file).
+        Some(p) => Store::open_exclusive(p),
+        None => Store::open_default_exclusive(),
     }
     .context("cannot open the database")?;
     let store = Arc::new(store);

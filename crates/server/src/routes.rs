@@ -165,21 +165,31 @@ pub(crate) async fn thinking<T: Send + 'static>(
     let budget = tabula_core::Budget::default().with_timeout(deadline);
     let mut guard = CancelOnDrop::new(budget.cancel_flag());
     let worker = budget.clone();
-    let task = tokio::task::spawn_blocking(move || {
+    // Settles a change finished at the deadline: either it is written and
+    // answered, or it is neither (`Sessions::change`).
+    let gate = crate::sessions::CommitGate::new();
+    let worker_gate = gate.clone();
+    let mut task = tokio::task::spawn_blocking(move || {
         // The pool slot is free only when the work really ends.
         let _permit = permit;
-        worker.run(f)
+        worker_gate.run(|| worker.run(f))
     });
-    let out = match tokio::time::timeout(deadline + crate::DEADLINE_MARGIN, task).await {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) if e.is_panic() => Err(ApiError::internal(
+    let joined = |r: Result<ApiResult<T>, tokio::task::JoinError>| match r {
+        Ok(r) => r,
+        Err(e) if e.is_panic() => Err(ApiError::internal(
             "the engine failed on this request (a bug: please report it)",
         )),
-        Ok(Err(_)) => Err(ApiError::internal("the request was cancelled")),
-        Err(_) => {
+        Err(_) => Err(ApiError::internal("the request was cancelled")),
+    };
+    let out = match tokio::time::timeout(deadline + crate::DEADLINE_MARGIN, &mut task).await {
+        Ok(r) => joined(r),
+        Err(_) if gate.abandon() => {
             budget.cancel();
             Err(out_of_time(deadline))
         }
+        // The change is being written: its answer is the truth (a write waits at
+        // most the store's busy timeout).
+        Err(_) => joined(task.await),
     };
     guard.disarm();
     out

@@ -2,12 +2,28 @@
 //! store after every change (in one transaction with the tallies, learned
 //! matchboxes and best results that change with it). A session not in memory
 //! (after a restart, or evicted when idle) is rebuilt from its stored record.
+//!
+//! There is one live copy of a session, whatever clients do: a change that is
+//! not written (its request was cancelled or ran out of time, the store failed,
+//! the engine panicked) is undone in place, under the session's own lock, by
+//! rebuilding the match from its last stored record. Requests already waiting for
+//! that lock then act on what was acknowledged, never on a second copy.
+//!
+//! Live sessions' solution tables count against the one table budget
+//! (`tabula_engine::cache_max_memory`): when the tables alive exceed it, idle
+//! sessions holding tables leave memory (least recently used first), and a
+//! session that would still not fit is refused with 503.
+
+mod gate;
+
+pub(crate) use gate::CommitGate;
 
 use crate::error::ApiError;
+use axum::http::StatusCode;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 use tabula_core::{Outcome, Seat};
 use tabula_engine::{build, parse_player_spec, DynGame, Match, MatchRecord, MatchView, Tally};
@@ -25,6 +41,9 @@ pub struct SessionOut {
 /// A match being played.
 pub struct Session {
     id: String,
+    /// The game in its variant (a session never changes either); its solution
+    /// tables are what the session holds in memory.
+    game: Arc<dyn DynGame>,
     inner: Mutex<Inner>,
     /// The view as last written, for readers while the computer thinks.
     last_view: Mutex<Option<MatchView>>,
@@ -41,6 +60,9 @@ struct Inner {
     /// players since.
     counted: Vec<String>,
     puzzle: bool,
+    /// This copy left the table of live sessions (its stored record could not be
+    /// read back): whoever gets its lock afterwards looks the session up again.
+    gone: bool,
 }
 
 /// The live sessions and their store.
@@ -58,7 +80,7 @@ pub fn valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -78,6 +100,20 @@ fn learner_key(record: &MatchRecord, seat: Seat) -> LearnedKey {
         seat,
         player,
     }
+}
+
+/// The answer to a request whose change was not kept.
+fn stopped() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the request was stopped before it finished: nothing was changed",
+    )
+}
+
+/// True when the current request's budget was cancelled (it was answered "out of
+/// time", or its client went away).
+fn cancelled() -> bool {
+    tabula_core::Budget::current().is_some_and(|b| b.is_cancelled())
 }
 
 impl Sessions {
@@ -117,6 +153,47 @@ impl Sessions {
         before - live.len()
     }
 
+    /// Keeps the solution tables alive in this process within the table budget
+    /// ([`tabula_engine::cache_max_memory`]): forgets the cache's games no one
+    /// uses, then sends idle sessions that hold tables out of memory (least
+    /// recently used first; they stay in the store and are rebuilt when next
+    /// asked for). A session is idle when no request holds it: the table's write
+    /// lock is held while it is taken out, so no request can pick it up meanwhile.
+    /// Returns `Err` (503, in plain words) when the tables still exceed the budget.
+    fn make_room(&self) -> Result<(), ApiError> {
+        let limit = tabula_engine::cache_max_memory();
+        loop {
+            tabula_engine::trim_cache();
+            let used = tabula_engine::tables_in_use();
+            if used <= limit {
+                return Ok(());
+            }
+            let evicted = {
+                let Ok(mut live) = self.live.write() else {
+                    return Err(ApiError::internal("session table poisoned"));
+                };
+                let victim = live
+                    .iter()
+                    .filter(|(_, s)| Arc::strong_count(s) == 1 && s.game.memory_bytes() > 0)
+                    .min_by_key(|(_, s)| s.last_used.load(Ordering::Relaxed))
+                    .map(|(id, _)| id.clone());
+                victim.and_then(|id| live.remove(&id))
+            };
+            // Freed here, outside the table's lock.
+            if evicted.is_none() {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the server's memory for game solutions is full ({} in use by games \
+                         being played, of {}): try again when other games have finished",
+                        tabula_core::format_bytes(used),
+                        tabula_core::format_bytes(limit)
+                    ),
+                ));
+            }
+        }
+    }
+
     /// Starts a new session; learning players start from their stored matchboxes.
     /// Blocking (may build a solution): call from a blocking thread.
     pub fn create(
@@ -135,6 +212,7 @@ impl Sessions {
             learned: Vec::new(),
             current: None,
         };
+        self.make_room()?;
         // Built without playing anything, so learners can be given their boxes
         // before their first move.
         let mut m = game.resume(&blank)?;
@@ -143,25 +221,19 @@ impl Sessions {
         if crate::routes::has_human(m.as_ref()) {
             let _ = m.advance()?;
         }
-        if tabula_core::Budget::current().is_some_and(|b| b.is_cancelled()) {
-            // The request was answered "out of time" (or its client went): no session.
-            return Err(ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "the request was stopped before it finished: nothing was changed",
-            ));
-        }
-        self.insert_new(m, info.puzzle)
+        self.insert_new(game, m, info.puzzle)
     }
 
     /// Starts a new session from a saved record.
     pub fn resume(&self, record: &MatchRecord) -> Result<SessionOut, ApiError> {
         let game = build(&record.game, &record.variant)?;
         let puzzle = game.info().puzzle;
+        self.make_room()?;
         let mut m = game.resume(record)?;
         if crate::routes::has_human(m.as_ref()) {
             let _ = m.advance()?;
         }
-        self.insert_new(m, puzzle)
+        self.insert_new(game, m, puzzle)
     }
 
     /// Gives every learning seat of `m` whose stored matchboxes exist those boxes
@@ -194,7 +266,18 @@ impl Sessions {
         }
     }
 
-    fn insert_new(&self, m: Box<dyn Match>, puzzle: bool) -> Result<SessionOut, ApiError> {
+    fn insert_new(
+        &self,
+        game: Arc<dyn DynGame>,
+        m: Box<dyn Match>,
+        puzzle: bool,
+    ) -> Result<SessionOut, ApiError> {
+        // The tables the new match built count before it is kept.
+        self.make_room()?;
+        // A request answered "out of time" (or whose client went) makes no session.
+        if cancelled() || !gate::claim_current() {
+            return Err(stopped());
+        }
         let id = tabula_store::random_id();
         let record = m.record();
         let view = m.view();
@@ -205,11 +288,13 @@ impl Sessions {
         })?;
         let session = Arc::new(Session {
             id: id.clone(),
+            game,
             inner: Mutex::new(Inner {
                 m,
                 tally: record.tally.clone(),
                 counted: record.config.players.clone(),
                 puzzle,
+                gone: false,
             }),
             last_used: AtomicU64::new(self.now_ms()),
             last_view: Mutex::new(Some(view.clone())),
@@ -220,23 +305,28 @@ impl Sessions {
         Ok(SessionOut { id, view })
     }
 
+    /// The match of a stored record, with what a session keeps beside it.
+    fn rebuild(&self, game: &dyn DynGame, record: &MatchRecord) -> Result<Inner, ApiError> {
+        let m = game
+            .resume(record)
+            .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
+        Ok(Inner {
+            m,
+            tally: record.tally.clone(),
+            counted: record.config.players.clone(),
+            puzzle: game.info().puzzle,
+            gone: false,
+        })
+    }
+
     /// The session, from memory or rebuilt from the store. Blocking.
     fn get(&self, id: &str) -> Result<Arc<Session>, ApiError> {
         if !valid_id(id) {
             return Err(ApiError::not_found("no such session"));
         }
         if let Some(s) = self.live.read().ok().and_then(|l| l.get(id).cloned()) {
-            if !s.inner.is_poisoned() {
-                s.last_used.store(self.now_ms(), Ordering::Relaxed);
-                return Ok(s);
-            }
-            // An engine panic left this match half-changed: rebuild it from the
-            // last state that was written.
-            if let Ok(mut live) = self.live.write() {
-                if live.get(id).is_some_and(|cur| Arc::ptr_eq(cur, &s)) {
-                    live.remove(id);
-                }
-            }
+            s.last_used.store(self.now_ms(), Ordering::Relaxed);
+            return Ok(s);
         }
         let record = self
             .store
@@ -244,19 +334,13 @@ impl Sessions {
             .ok_or_else(|| ApiError::not_found("no such session"))?;
         let game = build(&record.game, &record.variant)
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
-        let puzzle = game.info().puzzle;
-        let m = game
-            .resume(&record)
-            .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
-        let view = m.view();
+        self.make_room()?;
+        let inner = self.rebuild(game.as_ref(), &record)?;
+        let view = inner.m.view();
         let session = Arc::new(Session {
             id: id.to_string(),
-            inner: Mutex::new(Inner {
-                m,
-                tally: record.tally.clone(),
-                counted: record.config.players.clone(),
-                puzzle,
-            }),
+            game,
+            inner: Mutex::new(inner),
             last_used: AtomicU64::new(self.now_ms()),
             last_view: Mutex::new(Some(view)),
         });
@@ -268,111 +352,156 @@ impl Sessions {
         Ok(live.entry(id.to_string()).or_insert(session).clone())
     }
 
+    /// Undoes in place whatever this copy holds beyond its stored record: the
+    /// match is rebuilt from the store under the session's own lock, so requests
+    /// waiting for the lock act on what was acknowledged. When the record cannot
+    /// be read back the copy leaves the table of live sessions, marked gone.
+    fn restore(&self, s: &Session, inner: &mut Inner) {
+        let rebuilt = self
+            .store
+            .session(&s.id)
+            .map_err(ApiError::from)
+            .and_then(|r| r.ok_or_else(|| ApiError::not_found("no such session")))
+            .and_then(|record| self.rebuild(s.game.as_ref(), &record));
+        match rebuilt {
+            Ok(fresh) => {
+                *lock(&s.last_view) = Some(fresh.m.view());
+                *inner = fresh;
+            }
+            Err(_) => {
+                inner.gone = true;
+                if let Ok(mut live) = self.live.write() {
+                    if live
+                        .get(&s.id)
+                        .is_some_and(|cur| std::ptr::eq(Arc::as_ptr(cur), s))
+                    {
+                        live.remove(&s.id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `f` on the session's one live copy, under its lock. A copy an engine
+    /// panic left half-changed (its lock poisoned) is restored from the store
+    /// first; a copy that left the table meanwhile is looked up again. Blocking.
+    fn enter<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&Session, &mut Inner) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        for _ in 0..8 {
+            let s = self.get(id)?;
+            let mut inner = self.lock_copy(&s);
+            if inner.gone {
+                continue;
+            }
+            return f(&s, &mut inner);
+        }
+        Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the session could not be read back from the database: try again in a moment",
+        ))
+    }
+
+    /// Locks one copy of a session, restoring it first if a panic left it poisoned.
+    fn lock_copy<'a>(&self, s: &'a Session) -> MutexGuard<'a, Inner> {
+        match s.inner.lock() {
+            Ok(inner) => inner,
+            Err(poisoned) => {
+                let mut inner = poisoned.into_inner();
+                s.inner.clear_poison();
+                self.restore(s, &mut inner);
+                inner
+            }
+        }
+    }
+
     /// Reads a session without changing it. Blocking.
     pub fn read<T>(
         &self,
         id: &str,
         f: impl FnOnce(&dyn Match) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
-        let s = self.get(id)?;
-        let inner = lock(&s.inner);
-        f(inner.m.as_ref())
+        self.enter(id, |_, inner| f(inner.m.as_ref()))
     }
 
     /// The view of a session without waiting: while the computer thinks for it
     /// (its lock is held), the view as last written. Blocking.
     pub fn view(&self, id: &str) -> Result<MatchView, ApiError> {
         let s = self.get(id)?;
-        if let Ok(inner) = s.inner.try_lock() {
-            return Ok(inner.m.view());
-        }
-        if let Some(view) = lock(&s.last_view).clone() {
-            return Ok(view);
-        }
-        let inner = lock(&s.inner);
-        Ok(inner.m.view())
-    }
-
-    /// Forgets the in-memory match of a session whose memory may be ahead of the
-    /// store: the next request rebuilds its last stored state.
-    fn forget(&self, s: &Session) {
-        if let Ok(mut live) = self.live.write() {
-            if live
-                .get(&s.id)
-                .is_some_and(|cur| std::ptr::eq(Arc::as_ptr(cur), s))
-            {
-                live.remove(&s.id);
+        match s.inner.try_lock() {
+            Ok(inner) if !inner.gone => return Ok(inner.m.view()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                if let Some(view) = lock(&s.last_view).clone() {
+                    return Ok(view);
+                }
             }
+            _ => {}
         }
+        self.enter(id, |_, inner| Ok(inner.m.view()))
     }
 
     /// Runs an action on a session and writes the result before answering. When
     /// the action fails the match is unchanged (the engine's contract) and
     /// nothing is written. When the request's budget was cancelled meanwhile (its
-    /// deadline passed and it was answered "out of time", or its client went),
-    /// nothing is written and the session is rebuilt from the store next time.
-    /// Blocking.
+    /// deadline passed and it was answered "out of time", or its client went), or
+    /// the write fails, nothing is written and the session is restored in place
+    /// from its last stored record. Blocking.
     pub fn change<T>(
         &self,
         id: &str,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<(T, SessionOut), ApiError> {
-        let s = self.get(id)?;
-        let mut inner = lock(&s.inner);
-        let cancelled = || tabula_core::Budget::current().is_some_and(|b| b.is_cancelled());
-        let out = match action(&mut inner.m, self) {
-            Ok(out) if !cancelled() => out,
-            Ok(_) => {
-                drop(inner);
-                self.forget(&s);
-                return Err(ApiError::new(
-                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                    "the request was stopped before it finished: nothing was changed",
-                ));
-            }
-            Err(e) => {
-                if cancelled() {
-                    drop(inner);
-                    self.forget(&s);
+        let out = self.enter(id, |s, inner| {
+            let out = match action(&mut inner.m, self) {
+                Ok(out) if !cancelled() && gate::claim_current() => out,
+                Ok(_) => {
+                    self.restore(s, inner);
+                    return Err(stopped());
                 }
-                return Err(e);
+                Err(e) => {
+                    if cancelled() {
+                        self.restore(s, inner);
+                    }
+                    return Err(e);
+                }
+            };
+            let record = inner.m.record();
+            let view = inner.m.view();
+            let written = self.store.write(|w| {
+                w.put_session(&s.id, &record)?;
+                write_effects_counted(
+                    w,
+                    &s.id,
+                    &record,
+                    &inner.tally,
+                    &view,
+                    inner.puzzle,
+                    &inner.counted,
+                )
+            });
+            if let Err(e) = written {
+                // Memory is ahead of the store: back to the last acknowledged state.
+                self.restore(s, inner);
+                return Err(e.into());
             }
-        };
-        let record = inner.m.record();
-        let view = inner.m.view();
-        let written = self.store.write(|w| {
-            w.put_session(&s.id, &record)?;
-            write_effects_counted(
-                w,
-                &s.id,
-                &record,
-                &inner.tally,
-                &view,
-                inner.puzzle,
-                &inner.counted,
-            )
-        });
-        if let Err(e) = written {
-            // Memory is ahead of the store: forget it so the next request
-            // rebuilds the last acknowledged state.
-            drop(inner);
-            if let Ok(mut live) = self.live.write() {
-                live.remove(&s.id);
+            if record.tally.games > inner.tally.games {
+                inner.counted = record.config.players.clone();
             }
-            return Err(e.into());
-        }
-        if record.tally.games > inner.tally.games {
-            inner.counted = record.config.players.clone();
-        }
-        inner.tally = record.tally;
-        *lock(&s.last_view) = Some(view.clone());
-        Ok((
-            out,
-            SessionOut {
-                id: s.id.clone(),
-                view,
-            },
-        ))
+            inner.tally = record.tally;
+            *lock(&s.last_view) = Some(view.clone());
+            Ok((
+                out,
+                SessionOut {
+                    id: s.id.clone(),
+                    view,
+                },
+            ))
+        })?;
+        // The change may have built tables (a first perfect move): others make room.
+        let _ = self.make_room();
+        Ok(out)
     }
 
     /// After a seat changed player: a learner gets its stored matchboxes.
@@ -429,13 +558,17 @@ fn write_effects_counted(
         &record.config.players
     };
     w.add_tally(&record.game, &record.variant, players, &delta)?;
+    // A game's end teaches a learner once; undoing that end takes the lesson back
+    // (the engine's `Match::undo`), in the stored boxes too.
+    if delta.games != 0 {
+        for (seat, learned) in record.learned.iter().enumerate() {
+            if let Some(state) = learned {
+                w.put_learned(&learner_key(record, seat), state)?;
+            }
+        }
+    }
     if delta.games <= 0 {
         return Ok(());
-    }
-    for (seat, learned) in record.learned.iter().enumerate() {
-        if let Some(state) = learned {
-            w.put_learned(&learner_key(record, seat), state)?;
-        }
     }
     if puzzle {
         let player = record
@@ -526,7 +659,8 @@ mod tests {
         assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 7})));
         assert!(store.best("tictactoe").unwrap().is_empty(), "not a puzzle");
 
-        // Undoing the end takes the game back out and learns nothing new.
+        // Undoing the end takes the game back out, and the lesson with it: the
+        // boxes stored are the learner's after the undo.
         let before = record.tally.clone();
         record.tally = tally(vec![0, 0], 0, 0);
         record.learned = vec![None, Some(json!({"boxes": 1}))];
@@ -535,7 +669,7 @@ mod tests {
             .unwrap();
         let rows = store.tallies(Some("tictactoe")).unwrap();
         assert_eq!((rows[0].wins.clone(), rows[0].games), (vec![0, 0], 0));
-        assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 7})));
+        assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 1})));
     }
 
     #[test]

@@ -20,6 +20,13 @@ pub enum StoreError {
         /// Latest version this build knows.
         known: u32,
     },
+    /// Another server holds the database (one server per database: see
+    /// [`crate::Store::open_exclusive`]).
+    #[error("another tabula server is already using the database {path}: stop it first, or give this one another database (--db)")]
+    InUse {
+        /// The database file.
+        path: String,
+    },
     /// The caller passed something the store refuses (an empty name, ...).
     #[error("{0}")]
     Invalid(String),

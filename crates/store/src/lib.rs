@@ -56,6 +56,9 @@ pub struct Store {
     job_results_bytes: AtomicU64,
     job_result_bytes: AtomicU64,
     cache_bytes: AtomicU64,
+    /// The lock file a server holds for as long as it runs
+    /// ([`Store::open_exclusive`]); the OS releases it when the process ends.
+    _server_lock: Option<std::fs::File>,
 }
 
 /// Inside a write transaction: every write of one user action goes through the
@@ -86,13 +89,68 @@ impl Store {
         Self::open(&path)
     }
 
+    /// [`Store::open_exclusive`] at the default path.
+    pub fn open_default_exclusive() -> Result<Store> {
+        let path = Self::default_path().ok_or_else(|| {
+            StoreError::Io("no data directory on this system: pass a database path".into())
+        })?;
+        Self::open_exclusive(&path)
+    }
+
+    /// The lock file of a database: `tabula.db` -> `tabula.db.lock`.
+    pub fn lock_path(path: &Path) -> PathBuf {
+        let mut name = path.as_os_str().to_os_string();
+        name.push(".lock");
+        PathBuf::from(name)
+    }
+
+    /// Opens the database for a server: one server per database. The server holds
+    /// an exclusive OS lock on a sibling file ([`Store::lock_path`]) for as long as
+    /// this store lives; a second server on the same database is refused with
+    /// [`StoreError::InUse`]. Its sessions live in memory and are written through,
+    /// so two servers would overwrite each other's acknowledged moves. The kernel
+    /// drops the lock when the process ends, `kill -9` included, so it is never
+    /// stale. Other programs ([`Store::open`]: the CLI saving a game) may still use
+    /// the database: they write only rows no server keeps in memory, each in its
+    /// own transaction.
+    pub fn open_exclusive(path: &Path) -> Result<Store> {
+        create_parent(path)?;
+        let lock_path = Self::lock_path(path);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| {
+                StoreError::Io(format!(
+                    "cannot create the lock file {}: {e}",
+                    lock_path.display()
+                ))
+            })?;
+        // fs4's lock (flock on Unix, LockFileEx on Windows): std's own needs a
+        // newer Rust than the workspace's minimum.
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                return Err(StoreError::InUse {
+                    path: path.display().to_string(),
+                })
+            }
+            Err(fs4::TryLockError::Error(e)) => {
+                return Err(StoreError::Io(format!(
+                    "cannot lock {}: {e}",
+                    lock_path.display()
+                )))
+            }
+        }
+        let mut store = Self::open(path)?;
+        store._server_lock = Some(file);
+        Ok(store)
+    }
+
     /// Opens (creating the file and its folder if needed) and migrates the database.
     pub fn open(path: &Path) -> Result<Store> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                StoreError::Io(format!("cannot create the folder {}: {e}", dir.display()))
-            })?;
-        }
+        create_parent(path)?;
         let mut conn = Connection::open(path)?;
         configure(&conn)?;
         migrations::migrate(&mut conn)?;
@@ -102,6 +160,7 @@ impl Store {
             job_results_bytes: AtomicU64::new(JOB_RESULTS_BYTES),
             job_result_bytes: AtomicU64::new(JOB_RESULT_BYTES as u64),
             cache_bytes: AtomicU64::new(CACHE_BYTES),
+            _server_lock: None,
         })
     }
 
@@ -227,6 +286,16 @@ pub const CACHE_ENTRIES: usize = 1000;
 /// How many bytes of solver results the cache keeps (64 MiB).
 pub const CACHE_BYTES: u64 = 64 << 20;
 
+/// Creates the folder of a database file if needed.
+fn create_parent(path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            StoreError::Io(format!("cannot create the folder {}: {e}", dir.display()))
+        })?;
+    }
+    Ok(())
+}
+
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;
     let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
@@ -313,6 +382,27 @@ mod tests {
         // Too large for the cache: not kept, not an error.
         s.cache_put("huge", &[1u8; 3000]).unwrap();
         assert_eq!(s.cache_get("huge").unwrap(), None);
+    }
+
+    #[test]
+    fn one_server_per_database_and_the_lock_goes_with_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.db");
+        let first = Store::open_exclusive(&path).unwrap();
+        let again = Store::open_exclusive(&path);
+        assert!(
+            matches!(&again, Err(StoreError::InUse { .. })),
+            "a second server is refused"
+        );
+        let message = again.err().unwrap().to_string();
+        assert!(message.contains("already using"), "{message}");
+        // Plain opens (the CLI saving a game) share the database.
+        let plain = Store::open(&path).unwrap();
+        plain.cache_put("k", b"v").unwrap();
+        assert_eq!(first.cache_get("k").unwrap().as_deref(), Some(&b"v"[..]));
+        drop(first);
+        // Released with the store that held it.
+        Store::open_exclusive(&path).unwrap();
     }
 
     #[test]
