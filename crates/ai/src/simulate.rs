@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use tabula_core::{Game, Outcome, Strategy, Turn};
+use tabula_core::{Budget, Game, Outcome, Strategy, Turn};
 
 /// Games longer than this many plies are stopped and counted as draws.
 pub const MAX_PLIES: usize = 20_000;
@@ -48,7 +48,7 @@ impl Rate {
 /// The result of a simulation, as `tabula simulate --json` prints it.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct SimReport {
-    /// Games played.
+    /// Games played (fewer than asked for when the budget stopped the run).
     pub games: u64,
     /// The players, in the order given.
     pub players: Vec<String>,
@@ -86,14 +86,18 @@ where
 {
     let began = Instant::now();
     let turns_total = AtomicU64::new(0);
-    // The caller's cancel flag (a server job's): the games left are skipped.
-    let stop = tabula_core::Budget::current().map(|b| b.cancel_flag());
-    let results: Vec<[u64; 3]> = (0..games)
+    // The caller's budget (a server job's cancel flag, a deadline): the games run
+    // on rayon's workers, which do not share the caller's thread-local budget, so
+    // each game runs under it there; a game in progress stops at its next ply and
+    // the games left are skipped.
+    let budget = Budget::current();
+    let results: Vec<[u64; 4]> = (0..games)
         .into_par_iter()
         .fold(
-            || [0u64; 3],
+            || [0u64; 4],
             |mut acc, i| {
-                if stop.as_ref().is_some_and(|s| s.is_cancelled()) {
+                if budget.as_ref().is_some_and(Budget::should_stop) {
+                    acc[3] += 1;
                     return acc;
                 }
                 let s = game_seed(seed, i);
@@ -103,7 +107,14 @@ where
                 } else {
                     [make(1, s.wrapping_add(1)), make(0, s)]
                 };
-                let (outcome, turns) = play_one(game, &mut players, s);
+                let (outcome, turns) = match &budget {
+                    Some(b) => b.run(|| play_one(game, &mut players, s)),
+                    None => play_one(game, &mut players, s),
+                };
+                if outcome.is_none() && budget.as_ref().is_some_and(Budget::should_stop) {
+                    acc[3] += 1;
+                    return acc;
+                }
                 turns_total.fetch_add(turns, Ordering::Relaxed);
                 match outcome {
                     Some(Outcome::Win(w)) if w == a_seat => acc[0] += 1,
@@ -115,12 +126,14 @@ where
             },
         )
         .collect();
-    let mut totals = [0u64; 3];
+    let mut totals = [0u64; 4];
     for r in results {
-        for k in 0..3 {
+        for k in 0..4 {
             totals[k] += r[k];
         }
     }
+    // Games skipped or stopped by the budget are not counted.
+    let games = games - totals[3];
     SimReport {
         games,
         players: names.iter().map(|s| s.to_string()).collect(),
@@ -136,8 +149,10 @@ where
     }
 }
 
-/// Plays one game from the start; returns the outcome (None if stopped or a
-/// player resigned... resignations count as a loss for the resigner) and decisions made.
+/// Plays one game from the start; returns the outcome and the decisions made. The
+/// outcome is `None` when the game reached [`MAX_PLIES`] or the thread's budget
+/// ([`Budget::current`]) was cancelled or ran out of time (checked every ply); a
+/// resignation counts as a loss for the resigner.
 pub fn play_one<G: Game>(
     game: &G,
     players: &mut [Box<dyn Strategy<G>>; 2],
@@ -147,7 +162,11 @@ pub fn play_one<G: Game>(
     let mut state = game.initial_state();
     let mut outcomes = Vec::new();
     let mut turns = 0u64;
+    let budget = Budget::current();
     for _ in 0..MAX_PLIES {
+        if budget.as_ref().is_some_and(Budget::should_stop) {
+            return (None, turns);
+        }
         match game.turn(&state) {
             Turn::Over(o) => {
                 for (seat, p) in players.iter_mut().enumerate() {

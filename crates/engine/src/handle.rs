@@ -5,7 +5,7 @@ use crate::players::{generic_player_kinds, PlayerSpec};
 use crate::EngineError;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
 use tabula_ai::expectimax::Expectimax;
 use tabula_ai::lookahead::Lookahead;
@@ -15,7 +15,8 @@ use tabula_ai::retrograde::{graded_moves, Solution};
 use tabula_ai::simulate::SimReport;
 use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOptions};
 use tabula_core::{
-    Game, GameExt, Oracle, PlayerKind, Preset, Registered, Report, Strategy, Turn, VariantOption,
+    waiting_budget, Game, GameExt, Oracle, PlayerKind, Preset, Registered, Report, Strategy,
+    TableCell, Turn, VariantOption,
 };
 
 /// The most positions the generic solver will explore.
@@ -153,14 +154,16 @@ pub struct Handle<G: Registered> {
 /// actual play (Northcott's `repetition`, Kono's `nocapture`) share one
 /// ([`crate::registry`]).
 pub struct Tables<G: Game> {
-    oracle: OnceLock<Option<Arc<dyn Oracle<G>>>>,
+    /// Built once, off the rayon pool of the threads that wait for it (a simulation
+    /// runs its games there): see [`TableCell`].
+    oracle: TableCell<Option<Arc<dyn Oracle<G>>>>,
     extra: Mutex<Vec<Arc<Solution<G>>>>,
 }
 
 impl<G: Game> Default for Tables<G> {
     fn default() -> Self {
         Tables {
-            oracle: OnceLock::new(),
+            oracle: TableCell::new("the exact solution"),
             extra: Mutex::new(Vec::new()),
         }
     }
@@ -169,7 +172,7 @@ impl<G: Game> Default for Tables<G> {
 impl<G: Game> Tables<G> {
     /// About how many bytes the tables hold (0 until a solution is built).
     pub fn memory_bytes(&self) -> u64 {
-        let oracle = match self.oracle.get() {
+        let oracle = match self.oracle.get().as_deref() {
             Some(Some(o)) => o.memory_bytes(),
             _ => 0,
         };
@@ -227,25 +230,32 @@ impl<G: Registered> Handle<G> {
     }
 
     /// [`Handle::oracle`], reporting progress while it is built the first time.
+    ///
+    /// The oracle is built once, on a thread and rayon pool of its own; this thread
+    /// waits for it as long as its budget ([`tabula_core::Budget::current`]) allows, and gets
+    /// `None` when the budget is cancelled or runs out first (the build goes on).
     pub fn oracle_with_progress(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<G>>> {
         if !self.may_have_oracle() {
             return None;
         }
+        let game = self.game.clone();
+        let build = move |report: &dyn Fn(f64)| {
+            if let Some(o) = game.exact_oracle(report) {
+                return Ok(Some(o));
+            }
+            if game.is_small() {
+                let start = game.initial_state();
+                return Ok(Solution::solve(&game, &start, MAX_GENERIC_POSITIONS)
+                    .ok()
+                    .map(|s| Arc::new(s) as Arc<dyn Oracle<G>>));
+            }
+            Ok(None)
+        };
         self.tables
             .oracle
-            .get_or_init(|| {
-                if let Some(o) = self.game.exact_oracle(progress) {
-                    return Some(o);
-                }
-                if self.game.is_small() {
-                    let start = self.game.initial_state();
-                    return Solution::solve(&self.game, &start, MAX_GENERIC_POSITIONS)
-                        .ok()
-                        .map(|s| Arc::new(s) as Arc<dyn Oracle<G>>);
-                }
-                None
-            })
-            .clone()
+            .get_or_build(build, &waiting_budget(), progress)
+            .ok()
+            .and_then(|o| (*o).clone())
     }
 
     /// Grades a position that may lie outside the start's solution (custom start
@@ -341,9 +351,16 @@ impl<G: Registered> Handle<G> {
             "random" => Box::new(RandomPlayer),
             "perfect" => {
                 deterministic_pair()?;
-                let oracle = self
-                    .grade_anywhere()
-                    .ok_or_else(|| bad(format!("{} has no exact solution here", G::TITLE)))?;
+                let oracle = self.grade_anywhere().ok_or_else(|| {
+                    if self.tables.oracle.is_building() {
+                        bad(format!(
+                            "the exact solution of {} is still being prepared: try again shortly",
+                            G::TITLE
+                        ))
+                    } else {
+                        bad(format!("{} has no exact solution here", G::TITLE))
+                    }
+                })?;
                 Box::new(PerfectPlayer::new(oracle))
             }
             "lookahead" => {
@@ -416,7 +433,7 @@ impl<G: Registered> Handle<G> {
         self.tables
             .oracle
             .get()
-            .map(Option::is_some)
+            .map(|o| o.is_some())
             .unwrap_or(true)
     }
 
@@ -699,8 +716,14 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
                     reason: "a simulation needs computer players".into(),
                 });
             }
-            // Build once now so a bad name is reported before any game runs.
-            self.make_player(s, 0)?;
+            // Build once now so a bad name is reported before any game runs. A
+            // player that could not be built because the budget stopped waiting
+            // for its table is no bad name: the run below then plays no game.
+            if let Err(e) = self.make_player(s, 0) {
+                if !tabula_core::Budget::current().is_some_and(|b| b.should_stop()) {
+                    return Err(e);
+                }
+            }
         }
         let make = |which: usize, seed: u64| -> Box<dyn Strategy<G>> {
             self.make_player(&specs[which], seed)
