@@ -509,7 +509,9 @@ impl Game for Northcott {
         let r = (mv.row as usize).min(MAX_ROWS - 1);
         if mv.setup != 0 {
             let side = if mv.setup == 1 { Side::O } else { Side::X };
-            return format!("{} {}:{}", side.letter(), r + 1, mv.to as usize + 1);
+            // The mover's own piece is a set-up only when it says so.
+            let set = if side == state.side() { "set " } else { "" };
+            return format!("{set}{} {}:{}", side.letter(), r + 1, mv.to as usize + 1);
         }
         let from = state.piece(state.side(), r);
         format!(
@@ -730,7 +732,13 @@ fn parse_move(
     // The seed's click: a piece letter (the mouse button: O left, X right), then the
     // row and cell. A cell left of O always takes O, a cell right of X always X (the
     // nearest piece, as the seed's `remark`); a click for the side not to move is a
-    // set-up move (Ctrl+click), accepted only in set-up.
+    // set-up move (Ctrl+click), accepted only in set-up. `set O 1:3` is a set-up
+    // move whichever side is to move: a correction of the mover's own piece, which
+    // keeps the turn as the seed's corrections do.
+    let (forced, t) = match t.get(..4) {
+        Some(w) if w.eq_ignore_ascii_case("set ") => (true, t[4..].trim_start()),
+        _ => (false, t),
+    };
     let mut words = t.splitn(2, char::is_whitespace);
     if let (Some(letter), Some(rest)) = (words.next(), words.next()) {
         let button = match letter {
@@ -747,7 +755,7 @@ fn parse_move(
             let row = parse_index(row_text, "row", game.ny())?;
             let cell = parse_index(cell_text, "cell", game.nx())?;
             let piece = game.clicked_piece(state, row, cell, button);
-            if piece == state.side() {
+            if piece == state.side() && !forced {
                 if let Some(why) = game.why_illegal(state, row, cell) {
                     return Err(ParseError::new(why));
                 }
@@ -761,6 +769,11 @@ fn parse_move(
                 setup: if piece == Side::O { 1 } else { 2 },
             });
         }
+    }
+    if forced {
+        return Err(ParseError::new(format!(
+            "cannot read set-up 'set {t}': write set O ROW:CELL or set X ROW:CELL, like set O 2:7"
+        )));
     }
     let (row_text, rest) = t
         .split_once(':')
