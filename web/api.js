@@ -75,12 +75,24 @@ export const rules = (game) => api.get(`/api/games/${enc(game)}/rules`);
 
 /// Starts a background job and follows its event stream. `onProgress(data)` gets
 /// every progress event's data; the promise resolves with the job's report.
-export async function runJob(body, onProgress = () => {}) {
+/// `signal` (an AbortSignal) stops following: the server cancels a job nobody
+/// follows, and the promise rejects with an ApiError whose `stopped` is true.
+export async function runJob(body, onProgress = () => {}, { signal } = {}) {
+  const stoppedError = () => Object.assign(new ApiError('Stopped.', 0), { stopped: true });
+  if (signal?.aborted) throw stoppedError();
   const started = await api.post('/api/jobs', body);
   const id = started.job_id ?? started.id;
   return new Promise((resolve, reject) => {
     const source = new EventSource(`/api/jobs/${enc(id)}/events`);
     let finished = false;
+    const stop = () => {
+      if (finished) return;
+      finished = true;
+      source.close();
+      reject(stoppedError());
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
     const parse = (e) => {
       try {
         return JSON.parse(e.data);

@@ -352,7 +352,7 @@ class SameGamePanel {
     this.bar = progressBar();
     this.seconds = h('select', { 'aria-label': 'Search time' }, ...[2, 5, 10].map((s) => h('option', { value: s }, `${s} s search`)));
     this.playBtn = h('button.btn', { type: 'button', onclick: () => this.letComputerPlay() }, 'Let the computer play');
-    this.stopBtn = h('button.btn.btn-quiet', { type: 'button', hidden: true, onclick: () => (this.stopped = true) }, 'Stop');
+    this.stopBtn = h('button.btn.btn-quiet', { type: 'button', hidden: true, onclick: () => this.interrupt() }, 'Stop');
     this.note = h('p.muted.small');
     this.preview = h('p.group-preview', { 'aria-live': 'polite' });
     this.panel = card('Score',
@@ -414,55 +414,123 @@ class SameGamePanel {
       h('span.muted.small', [b.player === 'human' ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', typeof b.time_ms === 'number' ? clockText(b.time_ms / 1000) : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
   }
 
-  async letComputerPlay() {
+  /// Leaving the page stops the search (its event stream closes) and the replay.
+  destroy() {
+    this.stopped = true;
+    this.abort?.abort();
+    clearInterval(this.ticker);
+  }
+
+  /// True while the computer searches for its line or replays it.
+  get replaying() {
+    return !!this.running;
+  }
+
+  /// Stops the search or the replay; resolves once the board is the person's again.
+  async interrupt() {
+    this.stopped = true;
+    this.abort?.abort();
+    await this.running;
+  }
+
+  /// A click on the board while the computer plays says how to take the board back.
+  onCell() {
+    if (!this.running) return false;
+    toast('The computer is playing this board: press Stop to take it back.', 'info', 3000);
+    return true;
+  }
+
+  letComputerPlay() {
+    if (this.running) return;
+    this.running = this._computerPlays().finally(() => {
+      this.running = null;
+    });
+  }
+
+  async _computerPlays() {
     const page = this.page;
+    const id = page.id;
+    // The page may have moved on to another session (New game, a variant).
+    const current = () => page.alive && page.id === id;
     this.playBtn.disabled = true;
+    this.stopBtn.hidden = false;
     this.stopped = false;
+    this.abort = new AbortController();
     this.note.textContent = 'The computer is searching for a good line…';
+    let handed = false;
     try {
-      // From here on the game is the computer's: its score is recorded as the
-      // computer's, never as yours (New game or Restart gives the board back to you).
       const searcher = (page.info.players || []).find((p) => p.name !== 'human' && p.name !== 'random')?.name || 'random';
-      if (page.mv.seats[0]?.player === 'human') {
-        const changed = await API.setPlayer(page.id, 0, searcher);
-        page.apply(changed.view, { animate: false });
-      }
       const seconds = Number(this.seconds.value);
+      const position = page.mv.position;
       const result = await API.runJob(
-        { kind: 'solve', game: page.name, variant: page.info.variant, position: page.mv.position, seconds, seed: 1 },
-        (p) => this.bar.set(p.fraction ?? 0));
+        { kind: 'solve', game: page.name, variant: page.info.variant, position, seconds, seed: 1 },
+        (p) => this.bar.set(p.fraction ?? 0),
+        { signal: this.abort.signal });
       this.bar.done();
+      if (this.stopped || !current()) return;
+      if (page.mv.position !== position) {
+        this.note.textContent = 'The board changed while the computer searched, so its line was not played.';
+        return;
+      }
       const line = result.moves || [];
       this.note.textContent = `Found a line of ${line.length} moves scoring ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}. Replaying it…`;
-      this.stopBtn.hidden = false;
+      // The line's moves are the computer's: the board is handed to it while it
+      // plays them (as set-up moves, each undone like a move), so a score it
+      // finishes is recorded as the computer's, never as yours.
+      if (page.mv.seats[0]?.player === 'human') {
+        const changed = await API.setPlayer(id, 0, searcher);
+        handed = true;
+        if (current()) page.apply(changed.view, { animate: false });
+      }
       let lost = false;
       for (const step of line) {
-        if (this.stopped || !page.alive) break;
+        if (this.stopped || !current() || page.mv.outcome) break;
         const width = Math.round(page.mv.view.width);
-        const id = Array.isArray(step) ? step[0] * width + step[1] : step;
-        const move = page.moveAt(id) ||
+        const cell = Array.isArray(step) ? step[0] * width + step[1] : step;
+        const move = page.moveAt(cell) ||
           (typeof step === 'string' ? (page.mv.legal_moves || []).find((m) => m.move === step) : null);
         if (!move) {
           lost = true;
           break;
         }
-        page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(id)?.mark).map((c) => c.id);
+        page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(cell)?.mark).map((c) => c.id);
         page.board.setHighlights({ group: page.group });
         await sleep(350);
+        if (this.stopped || !current()) break;
+        const before = page.mv;
         await page.play(move, { setup: true });
         page.group = [];
+        if (page.mv === before) {
+          // The move was refused (its words are in a toast): the replay ends here.
+          lost = true;
+          break;
+        }
         await sleep(250);
       }
-      if (lost) this.note.textContent = 'The replay lost its way (the board changed); stopped.';
-      else if (this.stopped) this.note.textContent = 'Replay stopped.';
+      if (!current()) return;
+      if (lost) this.note.textContent = 'The replay lost its way (the board changed), so it stopped. The board is yours again.';
+      else if (this.stopped) this.note.textContent = 'Replay stopped. The board is yours again: Undo takes back the computer\'s moves one by one.';
       else this.note.textContent = `The computer's line scored ${formatNumber(page.mv.score)}${page.mv.outcome ? '' : ' so far'}.`;
     } catch (e) {
-      this.note.textContent = '';
-      toast(e.message);
+      if (!e.stopped) toast(e.message);
     } finally {
+      if (this.stopped && current() && !handed) this.note.textContent = 'Stopped before the computer played a move. The board is yours.';
+      this.abort = null;
       this.bar.done();
       this.stopBtn.hidden = true;
       this.playBtn.disabled = false;
+      // Whatever ended the replay, the board goes back to the person: nothing is
+      // left waiting for a computer that no longer plays it.
+      if (handed) await this._handBack(id, current);
+    }
+  }
+
+  async _handBack(id, current) {
+    try {
+      const changed = await API.setPlayer(id, 0, 'human');
+      if (current()) this.page.apply(changed.view, { animate: false });
+    } catch (e) {
+      toast(`The board could not be given back to you (${e.message}); reload the page to take it back.`);
     }
   }
 }

@@ -16,6 +16,10 @@ import { PanelMethods } from './panels.js';
 import { grade, extraSentences, presetOf, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
 
 const sessionKey = (game) => `tabula.session.${game}`;
+/// Marks a session that began from a position of its own (a shared link, or an
+/// older Northcott set-up): its New game is the usual start, not that position.
+const setStartKey = (id) => `tabula.set-start.${id}`;
+const hasSetStart = (id) => !!id && !!(localStorage.getItem(setStartKey(id)) || localStorage.getItem(`tabula.custom.${id}`));
 
 export class GamePage {
   constructor(main, name, { setCrumbs, navigate }) {
@@ -28,6 +32,7 @@ export class GamePage {
     this.hintData = null;
     this.alive = true;
     this.cursor = null;
+    this.confirming = null;
     this.onKey = (e) => this._globalKey(e);
   }
 
@@ -70,6 +75,9 @@ export class GamePage {
       try {
         data = await API.getSession(wanted);
         if (data.view.game !== this.name) data = null;
+        // A variant chosen by name ("The usual game", a preset) is that variant's
+        // start, never the position a shared link once opened.
+        else if (askedVariant && !params.get('s') && hasSetStart(data.id)) data = null;
         else if (data.view.variant !== this.info.variant) {
           if (askedVariant && !params.get('s')) data = null;
           else this.info = await API.gameInfo(this.name, data.view.variant || undefined);
@@ -79,9 +87,14 @@ export class GamePage {
         if (params.get('s')) toast(`The game in the address could not be found (${e.message}); a new one was started.`, 'info');
       }
     }
-    if (!data) data = await this._createFirst(position ? { position } : {});
+    if (!data) {
+      data = await this._createFirst(position ? { position } : {});
+      if (data && position) localStorage.setItem(setStartKey(data.id), '1');
+    }
     if (!this.alive) return;
     if (!data) return;
+    data = await this._reclaimPuzzle(data);
+    if (!this.alive) return;
     this._renderVariant();
     this._adopt(data);
     this.apply(data.view, { animate: false });
@@ -125,6 +138,20 @@ export class GamePage {
       for (const b of [this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn]) b.disabled = true;
       toast(e.message);
       return null;
+    }
+  }
+
+  /// A puzzle whose board the computer held when its page closed (a replay of its
+  /// line cut short by a reload): nobody replays it now, so the board is the
+  /// person's again rather than locked behind "the computer is playing".
+  async _reclaimPuzzle(data) {
+    if (!this.info.puzzle || data.view.seats[0]?.player === 'human' || data.view.outcome) return data;
+    try {
+      const view = (await API.setPlayer(data.id, 0, 'human')).view;
+      return { ...data, view };
+    } catch (e) {
+      toast(`The board could not be given back to you: ${e.message}`);
+      return data;
     }
   }
 
@@ -258,7 +285,7 @@ export class GamePage {
   _keyHelpText() {
     const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint.';
     if (this.name === 'northcott') {
-      return 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to set up without a reply; Esc restores the start. Keys: arrows, Enter moves O, X moves X.';
+      return 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to move the other side\'s piece without a reply (a set-up, undone like a move); Esc cancels. Keys: arrows, Enter moves O, X moves X.';
     }
     return base;
   }
@@ -273,6 +300,7 @@ export class GamePage {
     this.mv = mv;
     this.selection = [];
     this.hintData = null;
+    this._hideConfirm();
     this.hintBtn.setAttribute('aria-pressed', 'false');
     fill(this.hintList);
     this._hideChooser();
@@ -338,6 +366,8 @@ export class GamePage {
       cls = 'your-move';
     } else if (mv.turn?.kind === 'chance') {
       text = 'Rolling the die…';
+    } else if (this.info.puzzle) {
+      text = 'The computer is playing its line: Stop gives the board back to you.';
     } else {
       text = `${this._seatName(mv.to_move)} is thinking…`;
     }
@@ -388,8 +418,9 @@ export class GamePage {
     });
   }
 
-  /// Shows a new session (play from here).
+  /// Shows a new session (play from here): it keeps the start of the one it came from.
   adoptAndShow(data) {
+    if (hasSetStart(this.id)) localStorage.setItem(setStartKey(data.id), '1');
     this._adopt(data);
     this.apply(data.view, { animate: false });
   }
@@ -626,6 +657,9 @@ export class GamePage {
   }
 
   async act(what) {
+    // Undo or redo while the computer replays its line: the replay stops first
+    // and the board is the person's again.
+    if (this.extras?.replaying) await this.extras.interrupt();
     if (this.busy || !this.id) return;
     if ((what === 'undo' && !this.mv?.can_undo) || (what === 'redo' && !this.mv?.can_redo)) return;
     this.busy = true;
@@ -642,7 +676,15 @@ export class GamePage {
   /// New game: a fresh random board where the game deals one (its `seed` option),
   /// the same players otherwise.
   async newGame() {
+    this._hideConfirm();
+    if (this.extras?.replaying) await this.extras.interrupt();
     if (!this.id || this.busy) return;
+    // A game opened from a shared position: the next game is the usual one
+    // (the server's `new` would go back to that position).
+    if (hasSetStart(this.id) && !this.hasSeed) {
+      await this._startVariant(this.info.variant);
+      return;
+    }
     if (!this.hasSeed) {
       await this.act('new');
       return;
@@ -653,10 +695,12 @@ export class GamePage {
 
   /// Restart: the same board again from its start.
   async restart() {
+    if (this.extras?.replaying) await this.extras.interrupt();
     if (!this.id || this.busy) return;
     await this._startVariant(this.info.variant);
   }
 
+  /// A new session of `variant`, from its usual start.
   async _startVariant(variant) {
     this.busy = true;
     try {
@@ -733,19 +777,50 @@ export class GamePage {
       this.act('redo');
     } else if (ctrl && key === 'n') {
       e.preventDefault();
-      this.newGame();
+      this._newByKey();
     } else if (e.key === 'Escape') {
-      if (!this.chooser.hidden) this._hideChooser();
-      else if (this.name === 'northcott') this._northcottRestore();
+      // Esc cancels, on every game page; it never throws a game away.
+      if (this.confirming) this._hideConfirm({ refocus: true });
+      else if (!this.chooser.hidden) this._hideChooser();
       else if (this.selection.length) {
         this.selection = [];
         this._highlight();
         this._say('Selection cleared.');
       }
     } else if (!ctrl && !e.altKey && !typing) {
-      if (key === 'n') this.newGame();
+      if (key === 'n') this._newByKey();
       else if (key === 'h') this.toggleHint();
     }
+  }
+
+  /// N or Ctrl+N: a key pressed by mistake must not throw away a game in
+  /// progress, so one with moves asks first (the button says what it does).
+  _newByKey() {
+    const mv = this.mv;
+    if (!mv || !this.id) return;
+    if (!mv.log?.length || mv.outcome) {
+      this.newGame();
+      return;
+    }
+    if (this.confirming) return;
+    const n = mv.log.length;
+    const keep = h('button.btn.btn-quiet', { type: 'button', onclick: () => this._hideConfirm({ refocus: true }) }, 'Keep playing');
+    this.confirming = h('div.confirm-bar', { role: 'alertdialog', 'aria-label': 'Start a new game?' },
+      h('p', `Start a new game? This one's ${n} move${n === 1 ? '' : 's'} will be gone (Esc keeps playing).`),
+      h('div.actions',
+        h('button.btn', { type: 'button', onclick: () => this.newGame() }, 'Start a new game'),
+        keep));
+    this.confirmFocus = document.activeElement;
+    this.actionsEl.before(this.confirming);
+    keep.focus();
+  }
+
+  _hideConfirm({ refocus = false } = {}) {
+    if (!this.confirming) return;
+    const had = this.confirming.contains(document.activeElement);
+    this.confirming.remove();
+    this.confirming = null;
+    if (refocus && had && this.confirmFocus?.isConnected) this.confirmFocus.focus();
   }
 }
 

@@ -1,10 +1,8 @@
 // Northcott's game (seed 002): the left button moves O, the right button X, Ctrl or
-// Shift + click corrects the position without a reply, Esc restores the start.
-// Methods of the game page (mixed into GamePage).
+// Shift + click moves the other side's piece without a reply (a set-up move, kept in
+// the move list and undone like any move). Methods of the game page (mixed into GamePage).
 
-import * as API from './api.js';
-import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { grade, extraSentences, plain, pressWords } from './words.js';
+import { toast } from './ui.js';
 
 export class NorthcottMethods {
   // ----- Northcott (seed 002): left click O, right click X, Ctrl/Shift sets up -----
@@ -20,21 +18,26 @@ export class NorthcottMethods {
     const col = id % width;
     const at = {};
     for (const p of mv.view.pieces || []) if (Math.floor(p.cell / width) === row) at[p.owner] = p.cell % width;
-    const buttonSeat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : 0;
+    const between = col >= at[0] && col <= at[1];
+    const humans = [0, 1].filter((s) => this._isHuman(s));
     const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
     if (setup) {
-      this._northcottSetup(id, buttonSeat);
+      // A set-up is for the piece a plain click cannot move: between the pieces the
+      // right button means X, and any other click the side the person does not play
+      // (their own piece moves by a plain click; left of O it is O's set-up).
+      const other = humans.length === 1 ? 1 - humans[0] : 0;
+      const seat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : other;
+      this._northcottSetup(id, seat);
       return;
     }
     // A plain click or tap between the pieces moves the piece of the one side a
     // person plays: a touch screen has no right button for X.
-    const humans = [0, 1].filter((s) => this._isHuman(s));
-    const between = col >= at[0] && col <= at[1];
+    const buttonSeat = col < at[0] ? 0 : col > at[1] ? 1 : e.button === 2 ? 1 : 0;
     const seat = between && e.button !== 2 && humans.length === 1 ? humans[0] : buttonSeat;
     const side = this._seatName(seat);
     if (mv.outcome) {
-      this._say(`${mv.result || 'The game is over'}. Esc restores the start.`);
-      toast(`${mv.result || 'The game is over'}. Press Esc to restore the start.`, 'info', 3000);
+      this._say(`${mv.result || 'The game is over'}. Undo takes moves back; N starts a new game.`);
+      toast(`${mv.result || 'The game is over'}. Undo takes moves back, or start a new game.`, 'info', 3000);
       return;
     }
     if (!this._isHuman(seat)) {
@@ -53,60 +56,34 @@ export class NorthcottMethods {
     this.play(move);
   }
 
-  /// Ctrl/Shift + click: the piece of that side jumps to the cell, no reply (seed 002's
-  /// "correction"). The side to move's piece moves by a set-up move; the other side's
-  /// by a new session from the edited position (the API's set-up moves follow the turn).
+  /// Ctrl/Shift + click: the piece of `seat` in that row jumps to the cell, with no
+  /// reply and the same side to move (seed 002's "correction"). It is a set-up move
+  /// of the session (`set X 2:5`): in the move list, undone and redone like any
+  /// move, and kept through a reload.
   async _northcottSetup(id, seat) {
     const mv = this.mv;
+    if (mv.outcome) {
+      toast(`${mv.result || 'The game is over'}: Undo takes moves back before you set up.`, 'info', 3000);
+      return;
+    }
+    if (!mv.human_to_move) {
+      this._say('Wait a moment: it is not your turn.');
+      return;
+    }
     const width = Math.round(mv.view.width);
-    const rows = Math.round(mv.view.height);
     const row = Math.floor(id / width);
     const col = id % width;
-    const at = { 0: [], 1: [] };
-    for (const p of mv.view.pieces || []) at[p.owner][Math.floor(p.cell / width)] = p.cell % width;
-    at[seat][row] = col;
-    if (at[0][row] >= at[1][row]) {
+    const letter = seat === 0 ? 'O' : 'X';
+    const pieces = (mv.view.pieces || []).filter((p) => Math.floor(p.cell / width) === row);
+    const o = pieces.find((p) => p.owner === 0)?.cell % width;
+    const x = pieces.find((p) => p.owner === 1)?.cell % width;
+    if ((seat === 0 && col >= x) || (seat === 1 && col <= o) || col === (seat === 0 ? o : x)) {
       this._nope(id);
-      toast('O must stay left of X in its row.', 'info', 2500);
+      toast((seat === 0 && col === o) || (seat === 1 && col === x) ? `${letter} is already there.` : 'O must stay left of X in its row.', 'info', 2500);
       return;
     }
-    const text = [];
-    for (let r = 0; r < rows; r++) {
-      const o = at[0][r];
-      const x = at[1][r];
-      const gap = (n) => (n > 0 ? String(n) : '');
-      text.push(`${gap(o)}O${gap(x - o - 1)}X${gap(width - x - 1)}`);
-    }
-    // A correction does not pass the turn (seed 002): whoever was to move still
-    // is, so nothing replies and two set-ups of the same side follow each other.
-    const humanSeat = mv.seats.findIndex((s) => s.player === 'human');
-    const mover = mv.to_move !== null && mv.to_move !== undefined && (mv.human_to_move || humanSeat < 0)
-      ? mv.to_move : humanSeat >= 0 ? humanSeat : (mv.position.trim().endsWith('X') ? 1 : 0);
-    const position = `${text.join('/')} ${mover === 1 ? 'X' : 'O'}`;
-    if (this.busy) return;
-    this.busy = true;
-    try {
-      const data = await this._createSession({ position, players: mv.seats.map((s) => s.player) });
-      localStorage.setItem(`tabula.custom.${data.id}`, '1');
-      this._adopt(data);
-      this.apply(data.view, { animate: true });
-      this._say(`Set up: ${this._seatName(seat)} in row ${row + 1} moved to cell ${col + 1}.`);
-    } catch (err) {
-      toast(err.message);
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /// Esc in Northcott: back to the start (a fresh session if this one began from a set-up).
-  async _northcottRestore() {
-    if (!localStorage.getItem(`tabula.custom.${this.id}`)) {
-      await this.newGame();
-      return;
-    }
-    const data = await guarded(() => this._createSession({ players: this.mv.seats.map((s) => s.player) }));
-    if (!data) return;
-    this._adopt(data);
-    this.apply(data.view, { animate: true });
+    // `set`: a set-up even of the mover's own piece (a bare `O 1:3` would be O's move).
+    await this.play({ move: `set ${letter} ${row + 1}:${col + 1}`, cells: [id] }, { setup: true });
+    if (this.mv !== mv) this._say(`Set up: ${this._seatName(seat)} in row ${row + 1} moved to cell ${col + 1}. Undo takes it back.`);
   }
 }

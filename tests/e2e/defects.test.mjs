@@ -221,10 +221,12 @@ test('7: SameGame played by the computer is not recorded as your best score', { 
   await open(page, '/game/samegame?variant=colours%3D2%2Csize%3D5x5%2Cseed%3D4');
   await page.click('button:has-text("Let the computer play")');
   await page.waitForFunction(() => /scored|stopped|lost/.test(document.querySelector('.card-extra .muted.small:not(:empty)')?.textContent || ''), null, { timeout: 60_000 });
-  const view = await sessionView(page);
-  assert.notEqual(view.seats[0].player, 'human');
   const { data: best } = await api('GET', '/api/best/samegame');
   assert.ok(!best.some((b) => b.session === sessionOf(page) && b.player === 'human'), JSON.stringify(best));
+  assert.ok(best.some((b) => b.session === sessionOf(page) && b.player !== 'human'), 'recorded as the computer\'s');
+  // Then the board is the person's again (to undo and play on), never locked.
+  await page.waitForFunction(() => !document.querySelector('.card button:not([hidden])')?.textContent.includes('Stop'));
+  await page.waitForFunction(() => fetch('/api/sessions/' + new URL(location.href).searchParams.get('s')).then((r) => r.json()).then((d) => d.view.seats[0].player === 'human'));
   await page.close();
 });
 

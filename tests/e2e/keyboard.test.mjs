@@ -38,6 +38,8 @@ for (const name of boardGames) {
     let view = await sessionView(page);
     if (view.log.length || view.outcome) {
       await page.keyboard.press('n');
+      // A game in progress asks first.
+      if (view.log.length && !view.outcome) await page.click('.confirm-bar button:has-text("Start a new game")');
       await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
       view = await sessionView(page);
     }
