@@ -5,6 +5,7 @@
 //! survives a crash. Engine work (computer moves, hints, solving) runs on
 //! blocking threads so the async runtime keeps answering.
 
+mod connections;
 mod error;
 mod guard;
 mod jobs;
@@ -15,13 +16,12 @@ mod sessions;
 mod settings;
 mod web;
 
+pub use connections::ConnectionLimits;
 pub use error::ApiError;
 pub use sessions::{valid_id, Sessions};
 
 use axum::extract::DefaultBodyLimit;
-use axum::serve::ListenerExt;
 use axum::Router;
-use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -57,6 +57,9 @@ pub struct ServeOptions {
     /// A job no event stream follows and nobody asked about for this long is
     /// cancelled (default [`jobs::UNWATCHED`], a minute).
     pub unwatched: Duration,
+    /// Connections served at once, and how long they may stay without sending a
+    /// request (see `connections.rs`).
+    pub connections: ConnectionLimits,
 }
 
 /// Most requests waiting for a free thinker at once.
@@ -69,6 +72,7 @@ impl Default for ServeOptions {
             thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(5),
             unwatched: jobs::UNWATCHED,
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -166,6 +170,7 @@ pub async fn serve_with(
         Ok(n) => eprintln!("tabula: {n} job(s) were stopped with the last server"),
         Err(e) => eprintln!("tabula: could not settle old jobs: {e}"),
     }
+    let connection_limits = options.connections;
     let state = AppState::with_options(store, loopback, options);
     let evictor = {
         let state = state.clone();
@@ -192,13 +197,13 @@ pub async fn serve_with(
     };
     // No graceful drain: every acknowledged change is already committed, and
     // event streams of long jobs would hold a graceful shutdown open.
-    let result = tokio::select! {
-        r = axum::serve(limits::JsonErrorListener(listener.tap_io(|tcp| { let _ = tcp.set_nodelay(true); })), app(state)).into_future() => r,
-        _ = shutdown => Ok(()),
-    };
+    tokio::select! {
+        () = connections::accept_loop(listener, app(state), connection_limits) => {}
+        () = shutdown => {}
+    }
     evictor.abort();
     watchdog.abort();
-    result
+    Ok(())
 }
 
 /// `tabula serve [--addr ADDR] [--db PATH] [--move-deadline S]`: opens the store

@@ -184,23 +184,6 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for JsonErrors<T> {
     }
 }
 
-/// A listener whose connections are [`JsonErrors`].
-pub struct JsonErrorListener<L>(pub L);
-
-impl<L: axum::serve::Listener> axum::serve::Listener for JsonErrorListener<L> {
-    type Io = JsonErrors<L::Io>;
-    type Addr = L::Addr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
-        let (io, addr) = self.0.accept().await;
-        (JsonErrors::new(io), addr)
-    }
-
-    fn local_addr(&self) -> io::Result<Self::Addr> {
-        self.0.local_addr()
-    }
-}
-
 /// Keeps `value` under `max` bytes of JSON: while it is larger, the largest member
 /// that is not itself an object (an array, a string), at any depth, is replaced by
 /// `null` and its name added to its object's `omitted` list (with a `note`).

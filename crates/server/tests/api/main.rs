@@ -2,6 +2,7 @@
 //! the API over real HTTP on loopback, each test with a temporary database.
 
 mod common;
+mod connections;
 mod deadline;
 mod http;
 mod jobstore;

@@ -1,0 +1,289 @@
+//! Accepting and serving connections within bounds.
+//!
+//! * At most [`ConnectionLimits::max`] connections are served at once (each one
+//!   holds a socket, a task and hyper's buffers, about 30 KiB when idle).
+//! * A connection must deliver a whole request head within
+//!   [`ConnectionLimits::header_timeout`] of being ready for one: this closes
+//!   connections that never send anything, keep-alive connections left idle
+//!   between requests, and headers sent a byte at a time. A request being
+//!   answered (the computer thinking, an event stream) is not timed by it.
+//! * A connection beyond the cap waits up to [`ConnectionLimits::wait`] for a free
+//!   place, and meanwhile every served connection that has sent nothing for
+//!   [`SHED_AFTER`] is asked to close (hyper closes it at once when it is between
+//!   requests, or after its answer), so ordinary clients get in even when idle
+//!   ones fill the cap. Still no place: the connection is answered 503 and closed.
+//!   At most [`MAX_WAITING`] connections wait; more are answered 503 at once.
+//!
+//! hyper answers its own errors (a header timeout is 408 when part of a head had
+//! arrived) through [`JsonErrors`], so they carry the API's JSON error body.
+
+use crate::limits::JsonErrors;
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::io;
+use std::pin::{pin, Pin};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+
+/// Default cap on connections served at once (lowered to fit the process's
+/// limit of open files).
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// Default time a connection has to send a whole request head.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default time a connection beyond the cap waits for a place.
+pub const DEFAULT_CONNECTION_WAIT: Duration = Duration::from_secs(2);
+
+/// Connections beyond the cap that may wait at once.
+pub const MAX_WAITING: usize = 64;
+
+/// Under pressure, a served connection that has sent nothing for this long is
+/// asked to close.
+pub const SHED_AFTER: Duration = Duration::from_millis(500);
+
+/// Files kept free for the database, its journal and the runtime when the cap is
+/// fitted to the limit of open files.
+const FILES_KEPT: usize = 128;
+
+/// The connection limits of a server (part of [`crate::ServeOptions`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ConnectionLimits {
+    /// Connections served at once.
+    pub max: usize,
+    /// Time to send a whole request head (also the idle time of a keep-alive
+    /// connection between requests).
+    pub header_timeout: Duration,
+    /// Time a connection beyond the cap waits for a place before 503.
+    pub wait: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            max: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            wait: DEFAULT_CONNECTION_WAIT,
+        }
+    }
+}
+
+/// The whole answer to a connection refused for the cap (hyper is not involved:
+/// the connection is never served).
+fn busy_answer() -> Vec<u8> {
+    let body = serde_json::json!({
+        "error": "the server has too many connections open: try again in a moment"
+    })
+    .to_string();
+    format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// The cap that fits the process's limit of open files.
+fn fitted_cap(max: usize) -> usize {
+    match open_files_limit() {
+        Some(files) => max.min(files.saturating_sub(FILES_KEPT).max(16)),
+        None => max,
+    }
+    .max(1)
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn open_files_limit() -> Option<usize> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as usize)
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn open_files_limit() -> Option<usize> {
+    None
+}
+
+/// The state the accept loop shares with its connections.
+struct Shared {
+    app: Router,
+    limits: ConnectionLimits,
+    /// Places for served connections.
+    places: Arc<Semaphore>,
+    /// Places for connections waiting beyond the cap.
+    waiting: Arc<Semaphore>,
+    /// Ticks when a connection waits for a place: idle ones are asked to close.
+    shed: watch::Sender<()>,
+    /// When the server started (the clock of [`Watched`]).
+    epoch: Instant,
+    busy: Vec<u8>,
+}
+
+/// Accepts and serves connections for ever (the caller stops it by dropping it).
+pub async fn accept_loop(listener: TcpListener, app: Router, limits: ConnectionLimits) {
+    let max = fitted_cap(limits.max);
+    let shared = Arc::new(Shared {
+        app,
+        limits,
+        places: Arc::new(Semaphore::new(max)),
+        waiting: Arc::new(Semaphore::new(MAX_WAITING)),
+        shed: watch::Sender::new(()),
+        epoch: Instant::now(),
+        busy: busy_answer(),
+    });
+    let mut told = false;
+    loop {
+        let tcp = match listener.accept().await {
+            Ok((tcp, _)) => tcp,
+            Err(e) => {
+                // Out of files or memory for a moment (or a client gone before it
+                // was accepted): wait a little rather than spin.
+                if !told && !is_connection_error(&e) {
+                    eprintln!("tabula: cannot accept connections for a moment: {e}");
+                    told = true;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let _ = tcp.set_nodelay(true);
+        if let Ok(place) = shared.places.clone().try_acquire_owned() {
+            tokio::spawn(serve_connection(shared.clone(), tcp, place));
+        } else if let Ok(waiter) = shared.waiting.clone().try_acquire_owned() {
+            shared.shed.send_replace(());
+            tokio::spawn(wait_for_place(shared.clone(), tcp, waiter));
+        } else {
+            // Refused at once: no task, nothing that waits.
+            let _ = tcp.try_write(&shared.busy);
+        }
+    }
+}
+
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// A connection beyond the cap: served if a place frees within the wait,
+/// otherwise answered 503.
+async fn wait_for_place(shared: Arc<Shared>, mut tcp: TcpStream, waiter: OwnedSemaphorePermit) {
+    let place =
+        tokio::time::timeout(shared.limits.wait, shared.places.clone().acquire_owned()).await;
+    drop(waiter);
+    match place {
+        Ok(Ok(place)) => serve_connection(shared, tcp, place).await,
+        _ => {
+            // Read what the client sent until it closes too: closing with its
+            // request unread would reset the connection and lose the answer.
+            let _ = tokio::time::timeout(Duration::from_secs(1), async {
+                tcp.write_all(&shared.busy).await?;
+                tcp.shutdown().await?;
+                let mut sink = [0u8; 4096];
+                while tcp.read(&mut sink).await? > 0 {}
+                io::Result::Ok(())
+            })
+            .await;
+        }
+    }
+}
+
+/// Serves one connection with hyper's HTTP/1 server until it closes.
+async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemaphorePermit) {
+    let last_read = Arc::new(AtomicU64::new(shared.epoch.elapsed().as_millis() as u64));
+    let io = Watched {
+        inner: JsonErrors::new(tcp),
+        last_read: last_read.clone(),
+        epoch: shared.epoch,
+    };
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(shared.limits.header_timeout)
+        .keep_alive(true);
+    let service = TowerToHyperService::new(shared.app.clone());
+    let mut conn = pin!(builder.serve_connection(TokioIo::new(io), service));
+    let mut shed = shared.shed.subscribe();
+    shed.mark_unchanged();
+    let mut asked_to_close = false;
+    loop {
+        tokio::select! {
+            _ = conn.as_mut() => break,
+            changed = shed.changed(), if !asked_to_close => {
+                let now = shared.epoch.elapsed().as_millis() as u64;
+                let quiet = now.saturating_sub(last_read.load(Ordering::Relaxed));
+                if changed.is_err() || quiet >= SHED_AFTER.as_millis() as u64 {
+                    conn.as_mut().graceful_shutdown();
+                    asked_to_close = true;
+                }
+            }
+        }
+    }
+    drop(place);
+}
+
+/// A connection that notes when it last received bytes.
+struct Watched<T> {
+    inner: T,
+    last_read: Arc<AtomicU64>,
+    epoch: Instant,
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            let now = self.epoch.elapsed().as_millis() as u64;
+            self.last_read.store(now, Ordering::Relaxed);
+        }
+        polled
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Watched<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
