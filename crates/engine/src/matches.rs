@@ -126,6 +126,11 @@ pub struct CurrentGame {
     /// (SameGame without `seed`); the record's `config.position` holds the start itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dealt_variant: Option<String>,
+    /// The learners' state (per seat) from before the end of this game taught
+    /// them, once it has ended: undoing the end restores it, so a game teaches a
+    /// learner exactly once however often its end is undone and redone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlearned: Option<Vec<Option<serde_json::Value>>>,
 }
 
 /// The generator a new game's deal draws from: the match's seed and the variant
@@ -248,6 +253,9 @@ pub trait Match: Send {
 struct Unit<G: Game> {
     plies: Vec<Ply<G>>,
     resigned: Option<Seat>,
+    /// The learners' state after the game end this undo took back: a redo of the
+    /// same end restores it instead of teaching the lesson again.
+    taught: Option<Vec<Option<serde_json::Value>>>,
 }
 
 struct Ply<G: Game> {
@@ -396,6 +404,7 @@ impl<G: Registered> MatchImpl<G> {
             // The clock goes on from the recorded start; a dealt start stays dealt,
             // so the next New deals afresh.
             m.timing.started_ms = current.started_ms;
+            m.timing.unlearned = current.unlearned.clone();
             if current.seconds.is_some() {
                 m.timing.seconds = current.seconds;
             }
@@ -547,6 +556,12 @@ impl<G: Registered> MatchImpl<G> {
 
     /// Called after every change: reports a newly finished game to learners and tallies.
     fn settle(&mut self) {
+        self.settle_with(None);
+    }
+
+    /// [`MatchImpl::settle`]; a game end that is redone gives the learners back the
+    /// state its first telling left (`taught`) instead of teaching them again.
+    fn settle_with(&mut self, taught: Option<Vec<Option<serde_json::Value>>>) {
         if self.reported.is_some() {
             return;
         }
@@ -561,11 +576,38 @@ impl<G: Registered> MatchImpl<G> {
                 Outcome::Win(w) => self.tally.wins[w] += 1,
                 _ => self.tally.cat += 1,
             }
-            let game = self.handle.game().clone();
-            for (seat, p) in self.players.iter_mut().enumerate() {
-                if let Some(p) = p {
-                    p.game_over(&game, seat, outcome);
+            let unlearned = self.learners();
+            match taught {
+                Some(after) => self.load_learners(&after),
+                None => {
+                    let game = self.handle.game().clone();
+                    for (seat, p) in self.players.iter_mut().enumerate() {
+                        if let Some(p) = p {
+                            p.game_over(&game, seat, outcome);
+                        }
+                    }
                 }
+            }
+            self.timing.unlearned = unlearned;
+        }
+    }
+
+    /// The learned state of every seat, when some player learns.
+    fn learners(&self) -> Option<Vec<Option<serde_json::Value>>> {
+        let states: Vec<_> = self
+            .players
+            .iter()
+            .map(|p| p.as_ref().and_then(|p| p.learned()))
+            .collect();
+        states.iter().any(Option::is_some).then_some(states)
+    }
+
+    /// Gives learners back a state [`MatchImpl::learners`] took (their own
+    /// output, so it loads).
+    fn load_learners(&mut self, states: &[Option<serde_json::Value>]) {
+        for (p, state) in self.players.iter_mut().zip(states) {
+            if let (Some(p), Some(state)) = (p, state) {
+                let _ = p.load_learned(state);
             }
         }
     }
@@ -827,6 +869,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         if self.undo_budget == 0 || (self.plies.is_empty() && self.resigned.is_none()) {
             return false;
         }
+        let mut taught = None;
         if let Some(o) = self.reported.take() {
             self.tally.games = self.tally.games.saturating_sub(1);
             match o {
@@ -838,6 +881,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         let mut unit = Unit {
             plies: Vec::new(),
             resigned: self.resigned.take(),
+            taught,
         };
         if unit.resigned.is_none() {
             if self.has_human() {
@@ -851,6 +895,12 @@ impl<G: Registered> Match for MatchImpl<G> {
                 }
             } else if let Some(ply) = self.pop_ply() {
                 unit.plies.push(ply);
+            }
+            // The end taught the learners once: that lesson is taken back with it
+            // (and kept for a redo of the same end).
+            taught = self.learners();
+            if let Some(before) = self.timing.unlearned.take() {
+                self.load_learners(&before);
             }
         }
         for p in self.players.iter_mut().flatten() {
@@ -870,7 +920,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         }
         self.resigned = unit.resigned;
         self.undo_budget = (self.undo_budget + 1).min(self.undo_limit());
-        self.settle();
+        self.settle_with(unit.taught);
         true
     }
 

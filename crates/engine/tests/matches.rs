@@ -156,3 +156,56 @@ fn a_custom_start_position_is_played_perfectly() {
         Some("3".to_string())
     );
 }
+
+/// The matchbox machine's count of games it learned from.
+fn learned_games(m: &dyn Match) -> u64 {
+    m.learned(1).expect("seat 1 learns")["games"]
+        .as_u64()
+        .expect("a count of games")
+}
+
+/// Plays the human's first legal move until the game ends.
+fn play_out(m: &mut Box<dyn Match>) {
+    while !m.turn().is_over() {
+        let mv = m.view().legal_moves[0].mv.clone();
+        m.play(&mv).unwrap();
+        m.advance().unwrap();
+    }
+}
+
+#[test]
+fn a_game_teaches_a_learner_once_however_often_its_end_is_undone_and_redone() {
+    let mut m = start("tictactoe", &["human", "matchbox"], None);
+    play_out(&mut m);
+    let taught = m.learned(1);
+    assert_eq!(learned_games(m.as_ref()), 1);
+    assert_eq!(m.view().tally.games, 1);
+    assert!(m.undo());
+    // The boxes opened during the game stay; the lesson of its end is gone.
+    let untaught = m.learned(1);
+    assert_eq!(
+        learned_games(m.as_ref()),
+        0,
+        "the undone end's lesson is taken back"
+    );
+    assert!(m.redo());
+    for _ in 0..3 {
+        assert_eq!(
+            m.learned(1),
+            taught,
+            "the same end teaches the same lesson once"
+        );
+        assert_eq!(m.view().tally.games, 1);
+        assert!(m.undo());
+        assert_eq!(m.learned(1), untaught);
+        assert_eq!(m.view().tally.games, 0);
+        assert!(m.redo());
+    }
+    // From the record (a server restarted), the end is still taken back exactly.
+    let record = m.record();
+    let mut again = build("tictactoe", "").unwrap().resume(&record).unwrap();
+    assert_eq!(again.learned(1), taught);
+    assert!(again.undo());
+    assert_eq!(again.learned(1), untaught);
+    assert_eq!(again.view().tally.games, 0);
+}

@@ -693,6 +693,7 @@ mod tests {
             started_ms: 1,
             seconds: Some(12.5),
             dealt_variant: None,
+            unlearned: None,
         });
         view.score = Some(1234);
         view.outcome = Some(Outcome::Ended);

@@ -6,6 +6,7 @@ mod connections;
 mod deadline;
 mod http;
 mod jobstore;
+mod learning;
 mod limits;
 mod live;
 mod review;
