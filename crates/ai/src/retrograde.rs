@@ -209,6 +209,11 @@ impl<G: Game> Solution<G> {
                 progress(0.5 * next as f64 / (n as f64).max(bound));
             }
         }
+        // Small graphs end before the first periodic check: the whole graph is
+        // checked once more before the tables of the backward pass are built.
+        let branching = children.len() as f64 / next.max(1) as f64;
+        let bytes = states.len() as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
+        budget.fits(&what, bytes as u64)?;
         drop(states);
         let n = mover.len();
 

@@ -9,9 +9,19 @@
 
 use crate::gf2::Bits;
 use rayon::prelude::*;
+use tabula_core::Budget;
 
 /// Number of chunks the counter range is split into.
 const CHUNKS: u64 = 64;
+
+/// Solutions tried between two looks at the budget.
+const CHECK_EVERY: u64 = 1 << 16;
+
+/// Whether the caller's budget (captured on the caller's thread: the search runs on
+/// rayon's workers, which do not share it) says stop.
+fn stopped(budget: &Option<Budget>) -> bool {
+    budget.as_ref().is_some_and(Budget::should_stop)
+}
 
 fn digits_of(mut index: u64, orders: &[u32]) -> Vec<u32> {
     orders
@@ -39,8 +49,10 @@ fn add_bytes(x: &mut [u8], g: &[u8], times: u32, k: u32) -> i64 {
 }
 
 /// The fewest-presses solution among `base + sum a_i g_i` (values modulo `k`, press
-/// count = sum of the values) and its total.
-pub fn fewest_bytes(k: u32, base: &[u8], gens: &[(Vec<u8>, u32)]) -> (Vec<u8>, u64) {
+/// count = sum of the values) and its total; `None` when the thread's budget
+/// ([`Budget::current`]) was cancelled or ran out of time first.
+pub fn fewest_bytes(k: u32, base: &[u8], gens: &[(Vec<u8>, u32)]) -> Option<(Vec<u8>, u64)> {
+    let budget = Budget::current();
     let orders: Vec<u32> = gens.iter().map(|g| g.1).collect();
     let total: u64 = orders.iter().map(|&o| o as u64).product();
     let chunk = total.div_ceil(CHUNKS).max(1);
@@ -57,6 +69,9 @@ pub fn fewest_bytes(k: u32, base: &[u8], gens: &[(Vec<u8>, u32)]) -> (Vec<u8>, u
             }
             let mut best = (sum, lo);
             for index in lo..hi {
+                if (index - lo) % CHECK_EVERY == 0 && stopped(&budget) {
+                    return None;
+                }
                 if sum < best.0 {
                     best = (sum, index);
                 }
@@ -72,19 +87,23 @@ pub fn fewest_bytes(k: u32, base: &[u8], gens: &[(Vec<u8>, u32)]) -> (Vec<u8>, u
                     digits[i] = 0;
                 }
             }
-            best
+            Some(best)
         })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
         .min()
         .unwrap_or((base.iter().map(|&v| v as i64).sum(), 0));
     let mut x = base.to_vec();
     for (d, (g, _)) in digits_of(best_index, &orders).iter().zip(gens) {
         add_bytes(&mut x, g, *d, k);
     }
-    (x, best_total as u64)
+    Some((x, best_total as u64))
 }
 
-/// Two colours: the fewest set bits among `base ^ (xor of a subset of gens)`.
-pub fn fewest_bits(base: &[u64], gens: &[Bits]) -> (Bits, u64) {
+/// Two colours: the fewest set bits among `base ^ (xor of a subset of gens)`;
+/// `None` when the thread's budget was cancelled or ran out of time first.
+pub fn fewest_bits(base: &[u64], gens: &[Bits]) -> Option<(Bits, u64)> {
+    let budget = Budget::current();
     let total: u64 = 1u64 << gens.len();
     let chunk = total.div_ceil(CHUNKS).max(1);
     let starts: Vec<u64> = (0..total).step_by(chunk as usize).collect();
@@ -110,6 +129,9 @@ pub fn fewest_bits(base: &[u64], gens: &[Bits]) -> (Bits, u64) {
             let mut sum: i64 = x.iter().map(|w| w.count_ones() as i64).sum();
             let mut best = (sum, lo);
             for index in lo..hi {
+                if (index - lo) % CHECK_EVERY == 0 && stopped(&budget) {
+                    return None;
+                }
                 if sum < best.0 {
                     best = (sum, index);
                 }
@@ -122,8 +144,10 @@ pub fn fewest_bits(base: &[u64], gens: &[Bits]) -> (Bits, u64) {
                     sum += xor_into(&mut x, g);
                 }
             }
-            best
+            Some(best)
         })
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
         .min()
         .unwrap_or((base.iter().map(|w| w.count_ones() as i64).sum(), 0));
     let mut x = base.to_vec();
@@ -132,5 +156,5 @@ pub fn fewest_bits(base: &[u64], gens: &[Bits]) -> (Bits, u64) {
             xor_into(&mut x, g);
         }
     }
-    (x, best_total as u64)
+    Some((x, best_total as u64))
 }

@@ -257,8 +257,11 @@ pub fn solve(n: usize, k: u32, start: Start, options: &SolveOptions) -> Result<S
                     .iter()
                     .map(|(row, order)| (quiet_pattern(n, k, row), *order))
                     .collect();
-                presses = fewest::fewest_bytes(k, &presses, &gens).0;
-                fewest = true;
+                // Stopped by the caller's budget: the solution found, not proven fewest.
+                if let Some((best, _)) = fewest::fewest_bytes(k, &presses, &gens) {
+                    presses = best;
+                    fewest = true;
+                }
             }
         }
     }
@@ -377,8 +380,11 @@ fn solve_binary(n: usize, start: Start, options: &SolveOptions) -> Result<Soluti
                 .iter()
                 .map(|g| flat_chase(Start::Zero, g).0)
                 .collect();
-            flat = fewest::fewest_bits(&flat, &gens).0;
-            fewest = true;
+            // Stopped by the caller's budget: the solution found, not proven fewest.
+            if let Some((best, _)) = fewest::fewest_bits(&flat, &gens) {
+                flat = best;
+                fewest = true;
+            }
         }
     }
     let mut presses = vec![0u8; n * n];

@@ -180,8 +180,11 @@ pub fn solve(n: usize, k: u32, start: &[u8], options: &SolveOptions) -> Result<S
             if c <= options.max_search_solutions
                 && c.saturating_mul(cells as u64) <= options.max_search_work
             {
-                presses = fewest::fewest_bytes(k, &presses, &generators).0;
-                fewest = true;
+                // Stopped by the caller's budget: the solution found, not proven fewest.
+                if let Some((best, _)) = fewest::fewest_bytes(k, &presses, &generators) {
+                    presses = best;
+                    fewest = true;
+                }
             }
         }
     }
@@ -230,6 +233,29 @@ mod tests {
             }
         }
         (count, best)
+    }
+
+    #[test]
+    fn a_cancelled_budget_stops_the_fewest_presses_search() {
+        // A board with quiet patterns, so with several solutions: a search, unless stopped.
+        let (n, k, start, sol) = (2..=6usize)
+            .flat_map(|n| (2..=4u32).map(move |k| (n, k)))
+            .find_map(|(n, k)| {
+                let start = vec![1u8; n * n];
+                let sol = solve(n, k, &start, &SolveOptions::default()).ok()?;
+                (sol.count.to_u64().is_some_and(|c| c > 1) && sol.presses.is_some())
+                    .then_some((n, k, start, sol))
+            })
+            .expect("a torus with several solutions");
+        assert!(sol.fewest);
+        let cancelled = tabula_core::Budget::unlimited();
+        cancelled.cancel();
+        let stopped = cancelled
+            .run(|| solve(n, k, &start, &SolveOptions::default()))
+            .unwrap();
+        assert!(!stopped.fewest, "not proven fewest when stopped");
+        let p = stopped.presses.as_ref().expect("still a solution");
+        assert!(apply_presses(n, k, &start, p).iter().all(|&c| c == 0));
     }
 
     #[test]
