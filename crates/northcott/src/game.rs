@@ -683,6 +683,21 @@ impl Game for Northcott {
 
     fn describe_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
         let r = (mv.row as usize).min(MAX_ROWS - 1);
+        if mv.setup != 0 {
+            // A correction is no advance or retreat of the side to move.
+            let piece = if mv.setup == 1 { Side::O } else { Side::X };
+            let mut after = *state;
+            self.play_unchecked(&mut after, mv);
+            return format!(
+                "{} (set-up: {} put on cell {} of row {}, gap {} -> {})",
+                self.format_move(state, mv),
+                piece.letter(),
+                mv.to as usize + 1,
+                r + 1,
+                state.gap(r),
+                after.gap(r)
+            );
+        }
         let side = state.side();
         let from = state.piece(side, r);
         let toward = match side {

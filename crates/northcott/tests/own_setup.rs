@@ -15,6 +15,10 @@ fn a_set_up_of_the_movers_own_piece_keeps_the_turn_and_reads_back() {
         "a plain click is a move"
     );
     assert_eq!(g.format_move(&s, mv), "set O 1:3");
+    assert_eq!(
+        g.describe_move(&s, mv),
+        "set O 1:3 (set-up: O put on cell 3 of row 1, gap 6 -> 4)"
+    );
     assert_eq!(g.parse_move(&s, &g.format_move(&s, mv)), Ok(mv));
     let mut t = s;
     g.try_setup(&mut t, mv).unwrap().unwrap();
@@ -28,6 +32,11 @@ fn a_set_up_of_the_movers_own_piece_keeps_the_turn_and_reads_back() {
     let x = g.parse_move(&s, "set X 2:5").unwrap();
     assert_eq!(g.format_move(&s, x), "X 2:5");
     assert_eq!(g.parse_move(&s, "X 2:5"), Ok(x));
+    let told = g.describe_move(&s, x);
+    assert!(
+        told.contains("set-up: X put on cell 5 of row 2") && !told.contains("advances"),
+        "{told}"
+    );
     // Words for what cannot be read or cannot be.
     assert!(g
         .parse_move(&s, "set 1:3")
