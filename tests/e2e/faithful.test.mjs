@@ -36,6 +36,17 @@ async function openSession(page, body) {
   return data;
 }
 
+/// Waits until `check()` (async, run here in Node) is true. (Playwright's
+/// waitForFunction takes a returned promise for true at once.)
+async function eventually(check, what, timeout = 15_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) assert.fail(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
 const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
 const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, n, { timeout: 30_000 });
 const undoButton = (page) => page.locator('.board-actions button:has-text("Undo")');
@@ -50,8 +61,9 @@ for (const width of WIDTHS) {
     await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2, null, { timeout: 60_000 });
     await page.click('.card button:has-text("Stop")');
     await page.locator('.card button:has-text("Stop")').waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => /yours again/.test(document.body.textContent));
+    await eventually(async () => (await sessionView(page)).seats[0].player === 'human', 'the board is the person\'s again after Stop');
     await page.waitForSelector('.turn-line.your-move');
+    assert.match(await page.locator('.card-extra').innerText(), /yours again/);
     let view = await sessionView(page);
     assert.equal(sessionOf(page), session.id, 'the same game');
     assert.equal(view.seats[0].player, 'human', 'the board is the person\'s again');
@@ -101,9 +113,9 @@ for (const width of WIDTHS) {
     const page = await pageAt(width);
     await page.goto(`${BASE}/game/samegame?s=${data.id}&variant=${encodeURIComponent(data.view.variant)}`);
     await waitForBoard(page);
+    await eventually(async () => (await sessionView(page)).seats[0].player === 'human', 'the board is the person\'s on opening');
     await page.waitForSelector('.turn-line.your-move');
     const view = await sessionView(page);
-    assert.equal(view.seats[0].player, 'human');
     assert.equal(view.log.length, 1, 'the move is kept');
     assert.ok(await undoButton(page).isEnabled());
     await page.close();
@@ -117,7 +129,8 @@ for (const width of WIDTHS) {
     // Two moves of O, each answered by the computer.
     for (let i = 0; i < 2; i++) {
       const view = await sessionView(page);
-      const move = view.legal_moves.find((m) => m.cells.length) ?? view.legal_moves[0];
+      // An advance (a cell right of O), so some O stands off the left edge later.
+      const move = view.legal_moves.find((m) => m.cells.length >= 2 && m.cells[m.cells.length - 1] > m.cells[0]) ?? view.legal_moves[0];
       await page.click(`.board [data-cell="${move.cells[move.cells.length - 1]}"] .cell-shape`);
       await waitLog(page, 2 * (i + 1));
     }
@@ -166,14 +179,14 @@ for (const width of WIDTHS) {
     assert.equal((await sessionView(page)).position, setUp);
 
     // A set-up of O, the mover's own piece, keeps O to move too.
+    // (O has moved right twice, so some O stands off the left edge.)
     const o = view.view.pieces.find((p) => p.owner === 0 && p.cell % W > 0);
-    if (o) {
-      await page.click(`.board [data-cell="${rowOf(o.cell) * W}"] .cell-shape`, { modifiers: ['Shift'] });
-      await waitLog(page, 6);
-      view = await sessionView(page);
-      assert.equal(view.to_move, 0, 'O still to move after its own set-up');
-      assert.ok(view.view.pieces.some((p) => p.owner === 0 && p.cell === rowOf(o.cell) * W));
-    }
+    assert.ok(o, 'an O off the left edge');
+    await page.click(`.board [data-cell="${rowOf(o.cell) * W}"] .cell-shape`, { modifiers: ['Shift'] });
+    await waitLog(page, 6);
+    view = await sessionView(page);
+    assert.equal(view.to_move, 0, 'O still to move after its own set-up');
+    assert.ok(view.view.pieces.some((p) => p.owner === 0 && p.cell === rowOf(o.cell) * W), 'O set up at the left edge');
 
     // A reload finds the same game with every move and set-up.
     const log = await logTexts(page);
@@ -204,7 +217,7 @@ for (const width of WIDTHS) {
     await waitForBoard(page);
     assert.equal((await sessionView(page)).position, shared, 'the link opens its position');
     // New game: the usual start.
-    const startsAt = (p) => page.waitForFunction((p) => fetch('/api/sessions/' + new URL(location.href).searchParams.get('s')).then((r) => r.json()).then((d) => d.view.position === p), p, { timeout: 15_000 });
+    const startsAt = (p) => eventually(async () => sessionOf(page) && (await sessionView(page)).position === p, `the position ${p}`);
     await page.click('.board-actions button:has-text("New game")');
     await startsAt(usual);
     // ... and the next one too, after a move.

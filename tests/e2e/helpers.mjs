@@ -3,6 +3,7 @@
 
 import { chromium } from 'playwright-core';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,7 @@ export async function launch() {
   });
   const errors = [];
   context.on('page', (p) => p.on('pageerror', (e) => errors.push(e.message)));
+  if (process.env.TABULA_WEB_FROM) await serveWebFrom(context, process.env.TABULA_WEB_FROM);
   return {
     context,
     errors,
@@ -32,6 +34,24 @@ export async function launch() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/// `TABULA_WEB_FROM=<commit>`: the browser gets the web UI's files as they were at
+/// that commit (from git), the server being today's, to check that a browser test
+/// fails on the old page.
+async function serveWebFrom(context, commit) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const types = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' };
+  await context.route(/\/(static\/)?[\w./-]+\.(js|css|svg)(\?.*)?$/, async (route) => {
+    const path = new URL(route.request().url()).pathname.replace(/^\/(static\/)?/, '');
+    let body;
+    try {
+      body = execFileSync('git', ['show', `${commit}:web/${path}`], { cwd: root, maxBuffer: 1 << 24 });
+    } catch {
+      return route.continue();
+    }
+    await route.fulfill({ status: 200, contentType: types[path.split('.').pop()], body });
+  });
 }
 
 /// A new page that records uncaught script errors.
