@@ -57,3 +57,31 @@ fn a_kono_solve_beyond_its_memory_limit_is_refused_at_once() {
         "refused up front, not after solving"
     );
 }
+
+#[test]
+fn solves_that_need_more_than_a_tiny_memory_limit_are_refused() {
+    let tiny = || Report {
+        budget: Budget::default().with_max_memory(10 << 10),
+        ..Report::default()
+    };
+    for (game, variant) in [
+        ("tictactoe", ""),
+        ("hexapawn", ""),
+        ("mu-torere", ""),
+        ("nim", ""),
+        ("northcott", ""),
+        ("kono", ""),
+        ("auto120", "markers=1"),
+        ("poggle", "size=2000"),
+    ] {
+        let handle = build(game, variant).expect("the game builds");
+        let err = handle
+            .solve(&tiny(), &|_| {})
+            .expect_err("more than 10 KB is needed");
+        let text = err.to_string();
+        assert!(
+            text.contains("memory") && (text.contains("10.0 KB") || text.contains("0 MiB")),
+            "{game} {variant}: {text}"
+        );
+    }
+}

@@ -617,6 +617,16 @@ impl Game for Poggle {
 impl Poggle {
     /// The `tabula solve` report: the position given, else this variant's start.
     pub fn report(&self, request: &Report) -> Result<Value, String> {
+        // A few bytes a button: the board, the presses, the board they are checked
+        // on and the solution's text (10000x10000 peaked at about 300 MB).
+        let buttons = (self.size * self.size) as u64;
+        request
+            .budget
+            .fits(
+                &format!("solving a {0}x{0} Poggle board", self.size),
+                BYTES_PER_BUTTON * buttons,
+            )
+            .map_err(|e| e.to_string())?;
         let options = SolveOptions::default();
         if self.topology == Topology::Torus {
             let (cells, kind) = match &request.position {
@@ -653,6 +663,9 @@ impl Poggle {
         }
     }
 }
+
+/// Memory a solve needs per button of the board, about (see [`Poggle::report`]).
+pub const BYTES_PER_BUTTON: u64 = 8;
 
 /// Plays the next press of a fewest-presses solution; resigns on an unsolvable board.
 pub struct SolverPlayer;
