@@ -4,6 +4,7 @@
 mod abuse;
 mod cli;
 mod crash;
+mod docs;
 mod limits;
 mod seeds;
 mod terminal;
