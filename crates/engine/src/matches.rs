@@ -3,6 +3,7 @@
 
 use crate::handle::Handle;
 use crate::players::{parse_player_spec, PlayerSpec};
+use crate::record_check::quoted;
 use crate::EngineError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -376,6 +377,8 @@ impl<G: Registered> MatchImpl<G> {
         handle: Arc<Handle<G>>,
         record: &MatchRecord,
     ) -> Result<Self, EngineError> {
+        record.check()?;
+        record.check_seats(G::TITLE, handle.game().seats().len())?;
         let mut m = Self::new(handle, record.config.clone())?;
         for (i, rm) in record.moves.iter().enumerate() {
             let state = m.state().clone();
@@ -384,20 +387,29 @@ impl<G: Registered> MatchImpl<G> {
                 return Err(EngineError::Replay(format!(
                     "move {} ({}) comes after the end of the game",
                     i + 1,
-                    rm.mv
+                    quoted(&rm.mv)
                 )));
             }
-            let mv = game
-                .parse_move(&state, &rm.mv)
-                .map_err(|e| EngineError::Replay(format!("move {} ({}): {e}", i + 1, rm.mv)))?;
+            let mv = game.parse_move(&state, &rm.mv).map_err(|e| {
+                EngineError::Replay(quoted(&format!("move {} ({}): {e}", i + 1, rm.mv)))
+            })?;
             let seat = m.turn().seat();
             let mut next = state.clone();
             game.try_setup(&mut next, mv)
                 .unwrap_or_else(|| game.try_play(&mut next, mv))
-                .map_err(|e| EngineError::Replay(format!("move {}: {e}", i + 1)))?;
+                .map_err(|e| EngineError::Replay(quoted(&format!("move {}: {e}", i + 1))))?;
             m.push(mv, seat, rm.reason.clone(), next);
         }
         m.undo_budget = m.undo_limit().min(m.plies.len());
+        if let Some(r) = record.resigned {
+            // Only a player to move resigns (or declares a win over the other).
+            if !matches!(m.turn(), Turn::Move(_)) {
+                return Err(EngineError::Replay(format!(
+                    "it says player {} resigned, but nobody was to move then",
+                    r + 1
+                )));
+            }
+        }
         m.resigned = record.resigned;
         m.tally = record.tally.clone();
         if let Some(current) = &record.current {
@@ -409,12 +421,16 @@ impl<G: Registered> MatchImpl<G> {
                 m.timing.seconds = current.seconds;
             }
             if let Some(v) = &current.dealt_variant {
-                m.dealt = tabula_core::Variant::parse(v)
-                    .ok()
-                    .and_then(|v| G::from_variant(&v).ok());
+                let dealt = tabula_core::Variant::parse(v)
+                    .map_err(EngineError::from)
+                    .and_then(|v| G::from_variant(&v).map_err(EngineError::from));
+                m.dealt = Some(dealt.map_err(|e| {
+                    EngineError::Replay(format!("the variant that dealt the game: {e}"))
+                })?);
             }
         }
-        if m.tally.wins.len() != m.handle.game().seats().len() {
+        // An empty list is a record made before any game was counted.
+        if m.tally.wins.is_empty() {
             m.tally.wins = vec![0; m.handle.game().seats().len()];
         }
         // The finished game (if any) was already counted in the saved tally.
@@ -423,11 +439,19 @@ impl<G: Registered> MatchImpl<G> {
             _ => None,
         };
         for (seat, learned) in record.learned.iter().enumerate() {
-            if let (Some(v), Some(Some(p))) = (learned, m.players.get_mut(seat)) {
-                p.load_learned(v).map_err(|e| {
-                    EngineError::Replay(format!("learned state of seat {seat}: {e}"))
-                })?;
-            }
+            let Some(v) = learned else { continue };
+            let Some(Some(p)) = m.players.get_mut(seat) else {
+                return Err(EngineError::Replay(format!(
+                    "it has learned state for player {}, who does not learn",
+                    seat + 1
+                )));
+            };
+            p.load_learned(v).map_err(|e| {
+                EngineError::Replay(quoted(&format!(
+                    "learned state of player {}: {e}",
+                    seat + 1
+                )))
+            })?;
         }
         Ok(m)
     }
