@@ -11,6 +11,7 @@ mod error;
 mod handle;
 mod matches;
 mod players;
+mod record_check;
 mod registry;
 mod rules;
 mod variant_words;
