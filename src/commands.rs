@@ -90,10 +90,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let position = match (&a.position, &a.board) {
         (Some(_), Some(_)) => bail!("give either --position or --board, not both"),
         (Some(p), None) => Some(p.clone()),
-        (None, Some(f)) => Some(
-            std::fs::read_to_string(f)
-                .with_context(|| format!("cannot read board file {}", f.display()))?,
-        ),
+        (None, Some(f)) => Some(crate::files::read_text(f, crate::files::MAX_BOARD_BYTES)?),
         (None, None) => None,
     };
     if let Some(s) = a.seconds {
@@ -298,9 +295,8 @@ pub fn train(a: TrainArgs) -> Result<()> {
         "options": options_text, "block": a.block, "seed": a.seed,
     });
     if let Some(path) = &a.load {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        options["learned"] = serde_json::from_str(&text)
+        let bytes = crate::files::read_bytes(path, crate::files::MAX_SAVED_BYTES)?;
+        options["learned"] = serde_json::from_slice(&bytes)
             .with_context(|| format!("{} is not saved matchboxes", path.display()))?;
     }
     let pb = bar(1000, "training", a.json);
@@ -308,18 +304,24 @@ pub fn train(a: TrainArgs) -> Result<()> {
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
     })?;
     pb.finish_and_clear();
-    if let Some(path) = &a.save {
-        let learned = out.get("learned").cloned().unwrap_or(Json::Null);
-        std::fs::write(path, serde_json::to_string_pretty(&learned)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    let saved = match &a.save {
+        Some(path) => {
+            let learned = out.get("learned").cloned().unwrap_or(Json::Null);
+            let text = serde_json::to_string_pretty(&learned)?;
+            crate::files::save(path, &text, crate::files::MAX_SAVED_BYTES)
+        }
+        None => Ok(()),
+    };
     if let Some(o) = out.as_object_mut() {
         o.remove("learned");
     }
+    // The report of a training whose boxes could not be saved is still shown.
     if a.json {
-        return print_json(&out);
+        print_json(&out)?;
+    } else {
+        print_text(&report::train_text(&title_of(handle.as_ref()), &out))?;
     }
-    print_text(&report::train_text(&title_of(handle.as_ref()), &out))
+    Ok(saved?)
 }
 
 #[derive(Args, Debug)]
@@ -444,6 +446,9 @@ fn parse_deadline(text: &str) -> std::result::Result<f64, String> {
 }
 
 pub fn serve(a: ServeArgs) -> Result<()> {
+    if let Some(db) = &a.db {
+        crate::files::check_database(db)?;
+    }
     use_max_memory(a.max_memory);
     if let Some(bytes) = a.max_memory {
         // Built games keep their solutions: half of the budget for that cache.

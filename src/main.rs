@@ -1,6 +1,7 @@
 //! `tabula`: play, study and solve classic mathematical games and puzzles.
 
 mod commands;
+mod files;
 mod play;
 mod progress;
 mod report;
@@ -73,6 +74,29 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
+/// The longest error message printed: messages quote what the user gave (a file's
+/// contents, an argument), which may be megabytes long.
+const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// An error message as it may go to a terminal: control characters other than line
+/// breaks written out (`\u{1b}`), so that an argument or a file cannot send escape
+/// sequences, and at most [`MAX_MESSAGE_CHARS`] characters.
+fn printable(message: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in message.chars().enumerate() {
+        if i == MAX_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() && c != '\n' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn main() {
     quiet_on_broken_pipe();
     let cli = Cli::parse();
@@ -92,7 +116,7 @@ fn main() {
         if is_broken_pipe(&e) {
             std::process::exit(0);
         }
-        eprintln!("tabula: {e:#}");
+        eprintln!("tabula: {}", printable(&format!("{e:#}")));
         std::process::exit(2);
     }
 }

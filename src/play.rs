@@ -183,13 +183,14 @@ fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<Stri
     ])
 }
 
-/// Writes the record next to `path` and renames it over, so a crash never leaves half a file.
+/// Writes the record so that `--resume` reads it back (see [`crate::files::save`]).
 pub fn save_record(path: &Path, record: &MatchRecord) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(record)?)
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
+    let text = serde_json::to_string_pretty(record)?;
+    Ok(crate::files::save(
+        path,
+        &text,
+        crate::files::MAX_SAVED_BYTES,
+    )?)
 }
 
 fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
@@ -197,7 +198,10 @@ fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
         return Ok(None);
     }
     let store = match &a.db {
-        Some(p) => tabula_store::Store::open(p),
+        Some(p) => {
+            crate::files::check_database(p)?;
+            tabula_store::Store::open(p)
+        }
         None => tabula_store::Store::open_default(),
     }
     .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
@@ -230,6 +234,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         .or_else(|| saved.as_ref().map(|(s, _)| s.name.clone()));
     let mut m: Box<dyn Match> = match (&a.resume, saved) {
         (_, Some((_, record))) => {
+            record.check().context("the saved game cannot be resumed")?;
             same_game(&a.game, &record.game, "the saved game")?;
             let handle = build(&record.game, &record.variant)?;
             prepare(handle.as_ref(), &handle.info().title);
@@ -238,9 +243,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
             m
         }
         (Some(path), None) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let record: MatchRecord = serde_json::from_str(&text)
+            let bytes = crate::files::read_bytes(path, crate::files::MAX_SAVED_BYTES)?;
+            let record: MatchRecord = serde_json::from_slice(&bytes)
+                .with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
+            record
+                .check()
                 .with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
             same_game(&a.game, &record.game, &path.display().to_string())?;
             let handle = build(&record.game, &record.variant)?;
