@@ -6,6 +6,15 @@
 //! forgotten first) and read back from there. A job nobody follows is cancelled:
 //! when the last event stream following it closes, or when no one has asked
 //! about it (by `GET /api/jobs/{id}` or a stream) for [`UNWATCHED`].
+//!
+//! A cancelled job leaves its slot promptly: a queued one leaves the queue at
+//! once; a running one is told through its budget's cancel flag, is answered
+//! "cancelled" as soon as its work ends or after [`CANCEL_GRACE`], and its slot
+//! goes to the next job then. Work that has not stopped by that time runs on as
+//! a straggler, outside the slots, until it does; at most [`RUNNING`] stragglers
+//! at once (beyond them the job keeps its slot until its work ends), so a
+//! computation that ignores its cancel flag can neither starve the queue nor
+//! multiply.
 
 use crate::error::{ApiError, ApiJson};
 use crate::routes::blocking;
@@ -29,6 +38,9 @@ use tokio::sync::{watch, Semaphore};
 
 /// Jobs running at the same time (the machine has few cores).
 pub const RUNNING: usize = 2;
+/// How long a cancelled running job's work has to stop before its slot goes to
+/// the next job anyway.
+pub const CANCEL_GRACE: Duration = Duration::from_secs(2);
 /// Jobs queued or running at most; more are refused with 429.
 pub const QUEUED: usize = 16;
 /// Finished jobs' results are forgotten after this long (at the next start of the
@@ -74,6 +86,9 @@ pub struct Job {
     status: watch::Sender<Status>,
     finished_at: Mutex<Option<Instant>>,
     cancel: CancelFlag,
+    /// Set when the job is cancelled, for the task that waits for its slot or
+    /// its work.
+    stopped: watch::Sender<bool>,
     /// Event streams following the job now.
     followers: AtomicUsize,
     /// When someone last asked about the job.
@@ -90,6 +105,7 @@ impl Job {
             status: watch::Sender::new(status),
             finished_at: Mutex::new(None),
             cancel,
+            stopped: watch::Sender::new(false),
             followers: AtomicUsize::new(0),
             asked: Mutex::new(Instant::now()),
             live: Mutex::new(None),
@@ -105,6 +121,7 @@ impl Job {
     /// Cancels the job (a queued one is finished at once).
     fn stop(&self, why: &str) {
         self.cancel.cancel();
+        self.stopped.send_replace(true);
         if matches!(*self.status.borrow(), Status::Queued) {
             self.finish(Status::Failed(why.into()));
         }
@@ -122,6 +139,8 @@ impl Job {
 pub struct Jobs {
     map: Mutex<HashMap<String, Arc<Job>>>,
     slots: Arc<Semaphore>,
+    /// Places for cancelled work that has not stopped yet ([`CANCEL_GRACE`]).
+    stragglers: Arc<Semaphore>,
 }
 
 impl Default for Jobs {
@@ -136,6 +155,7 @@ impl Jobs {
         Jobs {
             map: Mutex::new(HashMap::new()),
             slots: Arc::new(Semaphore::new(RUNNING)),
+            stragglers: Arc::new(Semaphore::new(RUNNING)),
         }
     }
 
@@ -438,37 +458,9 @@ pub async fn create(
             return Err(e);
         }
     }
-    let slots = st.jobs.slots.clone();
     let answer = json!({ "job_id": id });
     tokio::spawn(async move {
-        let Ok(_permit) = slots.acquire_owned().await else {
-            return;
-        };
-        let status = if job.cancel.is_cancelled() || job.status.borrow().finished() {
-            Status::Failed("cancelled".into())
-        } else {
-            job.status.send_replace(Status::Running(0.0));
-            let (worker, st2) = (job.clone(), st.clone());
-            // Simulations and training stop early too when the job is cancelled.
-            // The result is cut to size on the worker too: a whole large solution
-            // (Poggle 10000x10000) takes seconds to walk, which would stall the
-            // runtime thread that answers every other request.
-            let outcome = blocking(move || {
-                Budget::default()
-                    .with_cancel(worker.cancel.clone())
-                    .run(|| run(&st2, game.as_ref(), work, &worker))
-                    .map(|mut result| {
-                        crate::limits::bound_json(&mut result, MAX_RESULT);
-                        result
-                    })
-            })
-            .await;
-            match outcome {
-                _ if job.cancel.is_cancelled() => Status::Failed("cancelled".into()),
-                Ok(result) => Status::Done(result),
-                Err(e) => Status::Failed(e.message),
-            }
-        };
+        let status = run_in_slot(&st, &job, game, work).await;
         // The result goes to the store, not to memory: followers get it once
         // through the channel, later readers from the store.
         let stored = {
@@ -488,6 +480,83 @@ pub async fn create(
         st.jobs.remove(&id);
     });
     Ok((StatusCode::ACCEPTED, Json(answer)).into_response())
+}
+
+/// Resolves when the job is cancelled.
+async fn until_stopped(stopped: &mut watch::Receiver<bool>) {
+    // The guard the channel hands out is not kept across awaits.
+    let _ = stopped.wait_for(|s| *s).await.map(|_| ());
+}
+
+/// Waits for a slot (or the job's cancellation, which leaves the queue at once),
+/// runs the work in it and answers how the job ended. A cancelled running job
+/// ends when its work does, or after [`CANCEL_GRACE`] (see the module's notes).
+async fn run_in_slot(
+    st: &Arc<AppState>,
+    job: &Arc<Job>,
+    game: Arc<dyn DynGame>,
+    work: Work,
+) -> Status {
+    let cancelled = || Status::Failed("cancelled".into());
+    let mut stopped = job.stopped.subscribe();
+    let permit = tokio::select! {
+        permit = st.jobs.slots.clone().acquire_owned() => match permit {
+            Ok(permit) => permit,
+            Err(_) => return Status::Failed("the server is stopping".into()),
+        },
+        () = until_stopped(&mut stopped) => return cancelled(),
+    };
+    if job.cancel.is_cancelled() || job.status.borrow().finished() {
+        return cancelled();
+    }
+    job.status.send_replace(Status::Running(0.0));
+    let (worker, st2) = (job.clone(), st.clone());
+    // Simulations and training stop early too when the job is cancelled.
+    // The result is cut to size on the worker too: a whole large solution
+    // (Poggle 10000x10000) takes seconds to walk, which would stall the
+    // runtime thread that answers every other request.
+    let mut task = tokio::spawn(blocking(move || {
+        Budget::default()
+            .with_cancel(worker.cancel.clone())
+            .run(|| run(&st2, game.as_ref(), work, &worker))
+            .map(|mut result| {
+                crate::limits::bound_json(&mut result, MAX_RESULT);
+                result
+            })
+    }));
+    let ended = tokio::select! {
+        ended = &mut task => Some(ended),
+        () = until_stopped(&mut stopped) => {
+            tokio::time::timeout(CANCEL_GRACE, &mut task).await.ok()
+        }
+    };
+    match ended {
+        _ if job.cancel.is_cancelled() => {
+            if ended.is_none() {
+                // The work has not stopped: a straggler, outside the slots, if a
+                // place is free; else it keeps this slot until it ends.
+                match st.jobs.stragglers.clone().try_acquire_owned() {
+                    Ok(place) => {
+                        tokio::spawn(async move {
+                            let _ = task.await;
+                            drop(place);
+                        });
+                        drop(permit);
+                    }
+                    Err(_) => {
+                        tokio::spawn(async move {
+                            let _ = task.await;
+                            drop(permit);
+                        });
+                    }
+                }
+            }
+            cancelled()
+        }
+        Some(Ok(Ok(result))) => Status::Done(result),
+        Some(Ok(Err(e))) => Status::Failed(e.message),
+        Some(Err(_)) | None => Status::Failed("the job failed (a bug: please report it)".into()),
+    }
 }
 
 fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_, ApiError> {

@@ -5,6 +5,7 @@ mod common;
 mod connections;
 mod deadline;
 mod http;
+mod jobslots;
 mod jobstore;
 mod learning;
 mod limits;
