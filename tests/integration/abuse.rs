@@ -3,6 +3,11 @@
 //! while two threads watch the server: one samples its resident memory every 50 ms
 //! (`/proc/PID/status`, `VmHWM` and `VmRSS`), one times `GET /api/games` every 20 ms.
 //!
+//! Phases 12 and 13 (abuse/connections.rs): 1,200 idle and 40 slow connections,
+//! beyond the server's cap, all closed by the server within its head time; and 54
+//! sessions against the perfect player (every Hexapawn board, both Kono rule
+//! sets), each with a move, all read back at the end.
+//!
 //! Asserted at the end, all failures listed together: peak resident memory under
 //! 1.5 GiB; `GET /api/games` p99 under 50 ms; every abusive request answered within
 //! 15 s with a 4xx or a bounded 2xx; no 5xx anywhere; the server alive at the end.
@@ -12,6 +17,8 @@
 //! Slow (about two minutes) and needing a release build, so ignored by default:
 //! `cargo test --release --test integration abuse -- --ignored --nocapture`
 //! prints the figures (requests, worst memory, latencies).
+
+mod connections;
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -378,7 +385,7 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         })
     };
 
-    let phases: [(&str, Phase); 12] = [
+    let phases: [(&str, Phase); 14] = [
         (
             "1 solve jobs beyond memory, cancel, queue",
             jobs_beyond_memory,
@@ -394,6 +401,14 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         ("10 bodies, addresses and headers", http_layer),
         ("fuzzed requests (3,000)", fuzzed_requests),
         ("3b SameGame 100x100 search", samegame_search),
+        (
+            "12 idle and slow connections beyond the cap",
+            connections::idle_and_slow_connections,
+        ),
+        (
+            "13 54 sessions against the perfect player",
+            connections::many_sessions_with_tables,
+        ),
     ];
     let mut timings = Vec::new();
     let peak = || memory_kb(ab.pid).map_or(0, |m| m.0);
