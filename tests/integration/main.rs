@@ -5,6 +5,7 @@ mod abuse;
 mod cli;
 mod crash;
 mod docs;
+mod hostile;
 mod limits;
 mod seeds;
 mod terminal;
