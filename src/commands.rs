@@ -434,6 +434,20 @@ pub struct ServeArgs {
     /// plays the best move found so far, or the request says it ran out of time.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_deadline)]
     pub move_deadline: f64,
+    /// Connections served at once (fewer when the limit of open files is lower);
+    /// more wait up to 2 s for a place, then are told the server is busy.
+    #[arg(long, value_name = "N", default_value_t = tabula_server::DEFAULT_MAX_CONNECTIONS,
+          value_parser = parse_max_connections)]
+    pub max_connections: usize,
+}
+
+fn parse_max_connections(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=100_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of connections: write a whole number from 1 to 100000"
+        )),
+    }
 }
 
 fn parse_deadline(text: &str) -> std::result::Result<f64, String> {
@@ -456,6 +470,10 @@ pub fn serve(a: ServeArgs) -> Result<()> {
     }
     let options = tabula_server::ServeOptions {
         move_deadline: std::time::Duration::from_secs_f64(a.move_deadline),
+        connections: tabula_server::ConnectionLimits {
+            max: a.max_connections,
+            ..Default::default()
+        },
         ..Default::default()
     };
     tabula_server::run(&a.addr, a.db, options)

@@ -16,7 +16,7 @@ mod sessions;
 mod settings;
 mod web;
 
-pub use connections::ConnectionLimits;
+pub use connections::{ConnectionLimits, DEFAULT_MAX_CONNECTIONS};
 pub use error::ApiError;
 pub use sessions::{valid_id, Sessions};
 
