@@ -56,15 +56,15 @@ fn bad(what: String) -> EngineError {
 
 /// A text shown to users as it is must be short and free of control characters
 /// (a saved file must not be able to send escape sequences to a terminal).
-fn check_text(field: &str, text: &str, max: usize) -> Result<(), EngineError> {
+fn check_text(field: &str, text: &str, max: usize) -> Result<(), String> {
     if text.len() > max {
-        return Err(bad(format!(
+        return Err(format!(
             "{field} is {} characters long; the most is {max}",
             text.chars().count()
-        )));
+        ));
     }
     if text.chars().any(char::is_control) {
-        return Err(bad(format!("{field} contains control characters")));
+        return Err(format!("{field} contains control characters"));
     }
     Ok(())
 }
@@ -74,12 +74,15 @@ impl MatchRecord {
     /// count and the clock. [`MatchRecord::check_seats`] checks the rest once the
     /// game (its number of seats) is known.
     pub fn check(&self) -> Result<(), EngineError> {
-        check_text("the game name", &self.game, MAX_NAME_TEXT)?;
-        check_text("the variant", &self.variant, MAX_NAME_TEXT)?;
+        check_text("the game name", &self.game, MAX_NAME_TEXT).map_err(bad)?;
+        check_text("the variant", &self.variant, MAX_NAME_TEXT).map_err(bad)?;
+        // The set-up (players, undo depth, seats) is checked as a new match checks
+        // it: the server starts every match from a record, and a bad set-up is a
+        // bad request there, not a damaged record.
         for (seat, p) in self.config.players.iter().enumerate() {
-            check_text(&format!("player {}", seat + 1), p, MAX_NAME_TEXT)?;
+            check_text(&format!("player {}", seat + 1), p, MAX_NAME_TEXT)
+                .map_err(EngineError::Invalid)?;
         }
-        crate::check_undo_depth(self.config.undo_depth).map_err(bad)?;
         if self.moves.len() > MAX_GAME_PLIES {
             return Err(bad(format!(
                 "it has {} moves; a game ends after at most {MAX_GAME_PLIES}",
@@ -87,13 +90,14 @@ impl MatchRecord {
             )));
         }
         for (i, m) in self.moves.iter().enumerate() {
-            check_text(&format!("move {}", i + 1), &m.mv, MAX_MOVE_TEXT)?;
+            check_text(&format!("move {}", i + 1), &m.mv, MAX_MOVE_TEXT).map_err(bad)?;
             if let Some(r) = &m.reason {
                 check_text(
                     &format!("the reason given for move {}", i + 1),
                     r,
                     MAX_MOVE_TEXT,
-                )?;
+                )
+                .map_err(bad)?;
             }
         }
         let t = &self.tally;
@@ -117,7 +121,7 @@ impl MatchRecord {
                 }
             }
             if let Some(v) = &c.dealt_variant {
-                check_text("the dealt variant", v, MAX_NAME_TEXT)?;
+                check_text("the dealt variant", v, MAX_NAME_TEXT).map_err(bad)?;
             }
         }
         Ok(())
@@ -126,13 +130,6 @@ impl MatchRecord {
     /// Every seat the record names (the resigned seat, tallies and learned state
     /// per seat) exists in a game of `seats` seats.
     pub fn check_seats(&self, title: &str, seats: usize) -> Result<(), EngineError> {
-        if self.config.players.len() > seats {
-            return Err(bad(format!(
-                "it names {}; {title} has {}",
-                players(self.config.players.len()),
-                players(seats)
-            )));
-        }
         if let Some(r) = self.resigned {
             if r >= seats {
                 return Err(bad(format!(
