@@ -25,6 +25,19 @@ use std::time::{Duration, Instant};
 /// How often a waiter looks at its budget and passes on the build's progress.
 const POLL: Duration = Duration::from_millis(50);
 
+/// Builds run one at a time in a process: each takes every core through its own
+/// pool anyway, and a build's peak memory (a solver's work space) is far above the
+/// table it leaves, so two at once could pass the process's memory budget where
+/// one after the other stays well within it.
+static BUILD_GATE: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    /// True on a build's own threads: a build that needs another cell's table
+    /// starts that build past the gate it already holds (else it would wait on
+    /// itself).
+    static INSIDE_BUILD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Why a [`TableCell`] gave no table.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -182,13 +195,17 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
     {
         let inner = self.inner.clone();
+        let nested = INSIDE_BUILD.with(|b| b.get());
         let pool = rayon::ThreadPoolBuilder::new()
             .thread_name(|i| format!("tabula-table-{i}"))
+            .start_handler(|_| INSIDE_BUILD.with(|b| b.set(true)))
             .build()
             .map_err(|e| format!("no threads to build it: {e}"))?;
         std::thread::Builder::new()
             .name("tabula-table".into())
             .spawn(move || {
+                INSIDE_BUILD.with(|b| b.set(true));
+                let _gate = (!nested).then(|| BUILD_GATE.lock().unwrap_or_else(|e| e.into_inner()));
                 let report = |f: f64| {
                     inner
                         .progress
@@ -325,5 +342,48 @@ mod tests {
             .unwrap();
         assert_eq!(*t, 1);
         assert!(seen.lock().unwrap().contains(&0.5), "{:?}", seen.lock());
+    }
+
+    #[test]
+    fn builds_run_one_at_a_time_and_a_nested_build_passes_the_gate() {
+        use std::sync::atomic::AtomicUsize;
+        static RUNNING: AtomicUsize = AtomicUsize::new(0);
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        let build = |_: &dyn Fn(f64)| -> Result<u32, String> {
+            let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
+            MOST.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(100));
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+            Ok(1)
+        };
+        within_a_minute(move || {
+            let cells: Vec<TableCell<u32>> = (0..4)
+                .map(|i| TableCell::new(format!("table {i}")))
+                .collect();
+            std::thread::scope(|s| {
+                for cell in &cells {
+                    s.spawn(move || cell.get_or_build(build, &Budget::unlimited(), &|_| {}));
+                }
+            });
+            assert_eq!(MOST.load(Ordering::SeqCst), 1, "two builds ran at once");
+
+            // A build that needs another table (Auto120's exact tables for fewer
+            // markers) gets it although it holds the gate.
+            let inner: TableCell<u32> = TableCell::new("the inner table");
+            let outer: TableCell<u32> = TableCell::new("the outer table");
+            let t = outer
+                .get_or_build(
+                    move |_| {
+                        let i = inner
+                            .get_or_build(|_| Ok(20), &Budget::unlimited(), &|_| {})
+                            .map_err(|e| e.to_string())?;
+                        Ok(*i + 1)
+                    },
+                    &Budget::unlimited(),
+                    &|_| {},
+                )
+                .unwrap();
+            assert_eq!(*t, 21);
+        });
     }
 }
