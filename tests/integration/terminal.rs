@@ -325,8 +325,11 @@ fn training_reads_in_words() {
 #[test]
 fn rules_come_from_the_game_pages() {
     let t = text(&["rules", "nim"]);
-    let page =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/crates/nim/docs/rules.md")).unwrap();
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/nim/docs/rules.md"
+    ))
+    .unwrap();
     assert!(page.contains("## How to play"), "{page}");
     assert!(
         t.contains("How to play") && t.contains("Writing moves") && t.contains("Lucy"),

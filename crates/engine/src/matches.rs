@@ -900,6 +900,12 @@ impl<G: Registered> Match for MatchImpl<G> {
                 Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
                 _ => self.tally.cat = self.tally.cat.saturating_sub(1),
             }
+            // The end taught the learners once: that lesson is taken back with it
+            // (and kept for a redo of the same end).
+            taught = self.learners();
+            if let Some(before) = self.timing.unlearned.take() {
+                self.load_learners(&before);
+            }
         }
         self.declared = false;
         let mut unit = Unit {
@@ -919,12 +925,6 @@ impl<G: Registered> Match for MatchImpl<G> {
                 }
             } else if let Some(ply) = self.pop_ply() {
                 unit.plies.push(ply);
-            }
-            // The end taught the learners once: that lesson is taken back with it
-            // (and kept for a redo of the same end).
-            taught = self.learners();
-            if let Some(before) = self.timing.unlearned.take() {
-                self.load_learners(&before);
             }
         }
         for p in self.players.iter_mut().flatten() {
