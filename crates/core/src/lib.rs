@@ -7,10 +7,13 @@
 //! registering it.
 
 mod budget;
+mod bytes;
 mod error;
 mod game;
 mod oracle;
+mod presentation;
 mod registered;
+pub mod results;
 mod strategy;
 mod table_cell;
 mod turn;
@@ -18,13 +21,23 @@ mod variant;
 mod view;
 
 pub use budget::{
-    default_max_memory, format_bytes, parse_bytes, set_default_max_memory, Budget, BudgetError,
-    CancelFlag, DEFAULT_MAX_MEMORY,
+    default_max_memory, set_default_max_memory, Budget, BudgetError, CancelFlag,
+    DEFAULT_MAX_MEMORY,
 };
+pub use bytes::{format_bytes, parse_bytes};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
 pub use oracle::{Graded, Oracle, Value};
+pub use presentation::{
+    default_opponent, GamePresentation, GroupPoints, Palette, Panel, Tool, ToolAnswer, ToolError,
+    MAX_TOOL_INPUT,
+};
 pub use registered::Registered;
+pub use results::{
+    Analysis, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade, PositionValue,
+    PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport, Table, Training,
+    TrainingCurve, Versioned, RESULTS_VERSION,
+};
 pub use strategy::{Choice, Strategy};
 pub use table_cell::{waiting_budget, waiting_budget_until, TableCell, TableError};
 pub use turn::{Outcome, Seat, Turn};

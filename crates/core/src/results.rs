@@ -1,0 +1,501 @@
+//! What games tell people, as typed data.
+//!
+//! A game's analysis, hint, solve report and training curve reach the terminal,
+//! the JSON of the CLI and API, and the web page through these types. The faces
+//! render them generically; none of them needs to know which game produced
+//! them. Game-specific facts (a nim-sum, landing classes, a press grid) travel as
+//! [`Section`]s of labelled [`Fact`]s, which every face knows how to show.
+//!
+//! The JSON form of every type here is part of the documented API
+//! ([`RESULTS_VERSION`]); fields are only ever added.
+
+use crate::Value;
+use serde::{Deserialize, Serialize};
+
+/// Version of the JSON shape of these results, reported by the CLI's `--json`
+/// and the API in every result (`"version": 1`) so that clients can tell what
+/// they read. Fields are only ever added within a version.
+pub const RESULTS_VERSION: u32 = 1;
+
+/// How far a position is from the end of the game under perfect play.
+///
+/// Some solvers know the distance exactly; others (Northcott's and Nim's
+/// nim-sum rule on large boards) know only a bound, and every face must say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "plies", rename_all = "snake_case")]
+pub enum Remoteness {
+    /// Exactly this many plies to the end with perfect play on both sides.
+    Exact(u32),
+    /// At most this many plies (the winner may finish sooner).
+    AtMost(u32),
+    /// The solver knows the result but not how long it takes.
+    Unknown,
+}
+
+impl Remoteness {
+    /// The number of plies, exact or bound.
+    pub fn plies(self) -> Option<u32> {
+        match self {
+            Remoteness::Exact(n) | Remoteness::AtMost(n) => Some(n),
+            Remoteness::Unknown => None,
+        }
+    }
+
+    /// True when the number of plies is exact.
+    pub fn is_exact(self) -> bool {
+        matches!(self, Remoteness::Exact(_))
+    }
+
+    /// Exact when `exact`, else a bound.
+    pub fn new(plies: u32, exact: bool) -> Self {
+        if exact {
+            Remoteness::Exact(plies)
+        } else {
+            Remoteness::AtMost(plies)
+        }
+    }
+
+    /// Plain words: `in 11 plies`, `in at most 112 plies`, `in 1 ply`, or empty.
+    pub fn words(self) -> String {
+        match self {
+            Remoteness::Exact(n) => format!("in {}", plies_words(n)),
+            Remoteness::AtMost(n) => format!("in at most {}", plies_words(n)),
+            Remoteness::Unknown => String::new(),
+        }
+    }
+
+    /// Short form for a table cell: `11`, `≤ 112`, or empty.
+    pub fn short(self) -> String {
+        match self {
+            Remoteness::Exact(n) => n.to_string(),
+            Remoteness::AtMost(n) => format!("≤ {n}"),
+            Remoteness::Unknown => String::new(),
+        }
+    }
+}
+
+/// `1 ply`, `11 plies`.
+pub fn plies_words(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// One seat's chance of winning.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatChance {
+    /// The seat's name.
+    pub seat: String,
+    /// Chance of winning with best play, 0..=1.
+    pub chance: f64,
+}
+
+/// What a position is worth, for the side to move unless said otherwise.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PositionValue {
+    /// Solved exactly: win, loss or draw for the side to move. A draw carries no
+    /// remoteness.
+    Solved {
+        /// Win, loss or draw for the side to move.
+        value: Value,
+        /// How far the end is; `None` for a draw.
+        remoteness: Option<Remoteness>,
+    },
+    /// A game with dice: each seat's chance of winning with best play.
+    WinChances {
+        /// One per seat in turn order.
+        chances: Vec<SeatChance>,
+    },
+    /// A puzzle: the score so far and the best total known to be reachable.
+    Score {
+        /// Points so far.
+        points: i64,
+        /// The best total known to be reachable, if a solver found one.
+        best_known: Option<i64>,
+    },
+}
+
+impl PositionValue {
+    /// A solved value; the remoteness is dropped for a draw.
+    pub fn solved(value: Value, remoteness: Remoteness) -> Self {
+        PositionValue::Solved {
+            value,
+            remoteness: (value != Value::Draw).then_some(remoteness),
+        }
+    }
+
+    /// Plain words for a player: "a win for X in 11 plies", "a loss for O in at
+    /// most 112 plies", "a draw with perfect play", "X 53.1%, O 46.9%".
+    /// `side` names the side to move (`None`: "the side to move").
+    pub fn words(&self, side: Option<&str>) -> String {
+        let side = side.unwrap_or("the side to move");
+        match self {
+            PositionValue::Solved { value, remoteness } => {
+                let over = remoteness.and_then(Remoteness::plies) == Some(0);
+                match (value, over) {
+                    (Value::Draw, _) => "a draw with perfect play".into(),
+                    (Value::Win, true) => format!("won for {side} (the game is over)"),
+                    (Value::Loss, true) => format!("lost for {side} (the game is over)"),
+                    (v, false) => {
+                        let what = if *v == Value::Win { "win" } else { "loss" };
+                        let when = remoteness.map(Remoteness::words).unwrap_or_default();
+                        if when.is_empty() {
+                            format!("a {what} for {side}")
+                        } else {
+                            format!("a {what} for {side} {when}")
+                        }
+                    }
+                }
+            }
+            PositionValue::WinChances { chances } => chances
+                .iter()
+                .map(|c| format!("{} wins {:.1}% of the time", c.seat, c.chance * 100.0))
+                .collect::<Vec<_>>()
+                .join(", "),
+            PositionValue::Score { points, best_known } => match best_known {
+                Some(b) => format!("{points} points so far, {b} reachable"),
+                None => format!("{points} points so far"),
+            },
+        }
+    }
+}
+
+/// How good one legal move is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MoveGrade {
+    /// The value of the position the move leads to, from the mover's side.
+    Solved {
+        /// Win, loss or draw for the mover after this move.
+        value: Value,
+        /// How far the end is after this move; `None` for a draw.
+        remoteness: Option<Remoteness>,
+    },
+    /// The mover's chance of winning after this move (dice games).
+    WinChance {
+        /// 0..=1.
+        chance: f64,
+    },
+    /// Points the move scores at once (puzzles).
+    Points {
+        /// Points.
+        points: i64,
+    },
+    /// Nothing is known about this move beyond its legality.
+    Ungraded,
+}
+
+impl MoveGrade {
+    /// A solved grade; the remoteness is dropped for a draw.
+    pub fn solved(value: Value, remoteness: Remoteness) -> Self {
+        MoveGrade::Solved {
+            value,
+            remoteness: (value != Value::Draw).then_some(remoteness),
+        }
+    }
+}
+
+/// One legal move with its grade, best first in any list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradedMove {
+    /// The move in the game's notation (what a player types).
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The cells a move touches, in the order a player clicks them.
+    pub cells: Vec<u32>,
+    /// How good the move is.
+    pub grade: MoveGrade,
+}
+
+/// A labelled value a game wants shown: "Nim-sum: 2", "Chance to win: 53.1%".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fact {
+    /// A few plain words, capitalised as the start of a sentence.
+    pub label: String,
+    /// The value.
+    pub value: FactValue,
+}
+
+impl Fact {
+    /// A fact with a label and a value.
+    pub fn new(label: impl Into<String>, value: FactValue) -> Self {
+        Fact {
+            label: label.into(),
+            value,
+        }
+    }
+}
+
+/// The value of a [`Fact`], typed so that each face can format it (thousands
+/// separators, percentages, durations, grids) without guessing from names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum FactValue {
+    /// Words.
+    Text(String),
+    /// A count or other whole number.
+    Integer(i64),
+    /// A number with a fraction.
+    Number(f64),
+    /// A probability or share, 0..=1, shown as a percentage.
+    Percent(f64),
+    /// A duration in seconds.
+    Seconds(f64),
+    /// An amount of memory in bytes.
+    Bytes(u64),
+    /// Yes or no.
+    Flag(bool),
+    /// A list of short items (moves, cells), shown in a row and wrapped.
+    List(Vec<String>),
+    /// Rows of numbers, shown as a grid with 1-based row and column numbers
+    /// (Poggle's presses).
+    Grid(Vec<Vec<i64>>),
+    /// A table with headed columns.
+    Table(Table),
+}
+
+/// A table of words, with a header row.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Column headings.
+    pub columns: Vec<String>,
+    /// Rows, each with one entry per column.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A titled group of facts: one card on the web page, one block in the terminal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    /// Plain-words title ("The nim-sum", "Where markers can land").
+    pub title: String,
+    /// A sentence or two for a player, shown before the facts, if any.
+    pub note: Option<String>,
+    /// The facts, in the order to show them.
+    pub facts: Vec<Fact>,
+}
+
+impl Section {
+    /// An empty section with a title.
+    pub fn new(title: impl Into<String>) -> Self {
+        Section {
+            title: title.into(),
+            note: None,
+            facts: Vec::new(),
+        }
+    }
+
+    /// Sets the note (builder style).
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// Adds a fact (builder style).
+    pub fn with(mut self, label: impl Into<String>, value: FactValue) -> Self {
+        self.facts.push(Fact::new(label, value));
+        self
+    }
+
+    /// Adds a fact in place.
+    pub fn push(&mut self, label: impl Into<String>, value: FactValue) {
+        self.facts.push(Fact::new(label, value));
+    }
+}
+
+/// The value of a position and every legal move graded (`tabula analyze`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The position in the game's notation.
+    pub position: String,
+    /// The seat to move, by name; `None` at a chance node or when the game is over.
+    pub to_move: Option<String>,
+    /// What the position is worth, when known.
+    pub value: Option<PositionValue>,
+    /// Legal moves, best first (in the game's order when ungraded).
+    pub moves: Vec<GradedMove>,
+    /// What the game adds (the nim-sum, landing classes, …).
+    pub sections: Vec<Section>,
+    /// A plain-words remark for the player ("moves are listed without grades").
+    pub note: Option<String>,
+}
+
+/// A hint for the player to move: the move to play, why, and what follows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Hint {
+    /// The suggested move, in notation, with the cells to highlight; `None` when
+    /// nothing can be suggested (no legal move, or no move is known to be better).
+    pub best: Option<GradedMove>,
+    /// Why this move, in a sentence for a player.
+    pub reason: String,
+    /// The whole graded analysis the hint came from.
+    pub analysis: Analysis,
+}
+
+/// A puzzle's solution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PuzzleSolution {
+    /// How often to press each button, one row per board row (Lights Out).
+    Presses {
+        /// Press counts, row by row.
+        grid: Vec<Vec<i64>>,
+        /// Presses in all.
+        total: u64,
+    },
+    /// A line of moves from the start with the score it reaches (SameGame).
+    Line {
+        /// The moves, in notation.
+        moves: Vec<String>,
+        /// The score at the end of the line.
+        score: i64,
+        /// True when the line clears the board.
+        cleared: bool,
+    },
+    /// No solution exists; why, in words.
+    Impossible {
+        /// A sentence for a player.
+        reason: String,
+    },
+}
+
+/// What a solver did: the figures every solve reports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SolveFigures {
+    /// Positions the solver visited or holds, when it counts them.
+    pub positions: Option<u64>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Peak memory the solver's tables took, when known.
+    pub peak_bytes: Option<u64>,
+    /// Sweeps of an iterative solver, when it iterates.
+    pub sweeps: Option<u32>,
+}
+
+/// `tabula solve`: the value of the start (or given) position, a puzzle's
+/// solution, the game's own findings, and the solver's figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveReport {
+    /// One sentence for a player ("The first player wins in 11 plies").
+    pub summary: String,
+    /// The position solved, in notation (`None`: the start).
+    pub position: Option<String>,
+    /// The value of the position solved.
+    pub value: Option<PositionValue>,
+    /// A puzzle's solution.
+    pub solution: Option<PuzzleSolution>,
+    /// What else the game tells (counts by result, the exact chances, …).
+    pub sections: Vec<Section>,
+    /// The solver's figures.
+    pub figures: SolveFigures,
+}
+
+/// `tabula count`: what a game counts about itself (positions up to symmetry, …).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CountReport {
+    /// One sentence for a player.
+    pub summary: String,
+    /// The counts.
+    pub sections: Vec<Section>,
+}
+
+/// One point of a learning curve: how a learner fared over a block of games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// First game of the block (1-based).
+    pub from: u64,
+    /// Last game of the block.
+    pub to: u64,
+    /// The learner's wins in the block.
+    pub wins: u64,
+    /// The learner's losses in the block (resignations included).
+    pub losses: u64,
+    /// Draws in the block.
+    pub draws: u64,
+}
+
+/// A learning curve: one point per block of games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrainingCurve {
+    /// Games in each block.
+    pub block: u64,
+    /// One point per block, in order.
+    pub points: Vec<CurvePoint>,
+}
+
+/// A learning machine's training (`tabula train`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Training {
+    /// One sentence for a player.
+    pub summary: String,
+    /// The learning curve.
+    pub curve: TrainingCurve,
+    /// What else the trainer reports (results, matchboxes, beads, …).
+    pub sections: Vec<Section>,
+    /// The trainer's figures (time).
+    pub figures: SolveFigures,
+}
+
+/// A result as the faces send it: the shape's version, the game and its variant,
+/// then the result's own fields (`{"version":1,"game":"nim","variant":"…",…}`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Versioned<'a, T: Serialize> {
+    /// [`RESULTS_VERSION`].
+    pub version: u32,
+    /// The game's registry name.
+    pub game: &'a str,
+    /// The variant, normalised.
+    pub variant: &'a str,
+    /// The result.
+    #[serde(flatten)]
+    pub result: &'a T,
+}
+
+impl<'a, T: Serialize> Versioned<'a, T> {
+    /// Wraps a result of `game` in `variant`.
+    pub fn new(game: &'a str, variant: &'a str, result: &'a T) -> Self {
+        Versioned {
+            version: RESULTS_VERSION,
+            game,
+            variant,
+            result,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remoteness_words_say_when_they_are_a_bound() {
+        assert_eq!(Remoteness::Exact(11).words(), "in 11 plies");
+        assert_eq!(Remoteness::Exact(1).words(), "in 1 ply");
+        assert_eq!(Remoteness::AtMost(112).words(), "in at most 112 plies");
+        assert_eq!(Remoteness::Unknown.words(), "");
+        assert!(!Remoteness::AtMost(3).is_exact());
+        assert_eq!(Remoteness::AtMost(3).plies(), Some(3));
+    }
+
+    #[test]
+    fn json_names_the_kind_of_every_value() {
+        let v = PositionValue::Solved {
+            value: Value::Loss,
+            remoteness: Some(Remoteness::AtMost(112)),
+        };
+        let j = serde_json::to_value(&v).unwrap();
+        assert_eq!(j["kind"], "solved");
+        assert_eq!(j["value"], "loss");
+        assert_eq!(j["remoteness"]["kind"], "at_most");
+        assert_eq!(j["remoteness"]["plies"], 112);
+        let back: PositionValue = serde_json::from_value(j).unwrap();
+        assert_eq!(back, v);
+
+        let f = Fact::new("Nim-sum", FactValue::Integer(2));
+        let j = serde_json::to_value(&f).unwrap();
+        assert_eq!(j["value"]["kind"], "integer");
+        assert_eq!(j["value"]["value"], 2);
+    }
+}
