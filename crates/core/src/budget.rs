@@ -19,6 +19,7 @@
 //! assert!(worker.check().is_err());
 //! ```
 
+use crate::bytes::format_bytes;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -244,55 +245,6 @@ impl Budget {
     }
 }
 
-/// Bytes in plain words: `512 bytes`, `3.2 MB` (MiB), `1.0 GB` (GiB).
-pub fn format_bytes(bytes: u64) -> String {
-    const K: f64 = 1024.0;
-    let b = bytes as f64;
-    if bytes == u64::MAX {
-        "no limit".to_string()
-    } else if b < K {
-        format!("{bytes} bytes")
-    } else if b < K * K {
-        format!("{:.1} KB", b / K)
-    } else if b < K * K * K {
-        format!("{:.1} MB", b / (K * K))
-    } else if b < K * K * K * K {
-        format!("{:.1} GB", b / (K * K * K))
-    } else {
-        format!("{:.1} TB", b / (K * K * K * K))
-    }
-}
-
-/// Reads a memory size typed by a user: `1073741824`, `512M`, `512MB`, `512MiB`, `1G`,
-/// `1.5GiB`, `64k` (powers of 1024; case does not matter).
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
-    let bad = || {
-        format!(
-            "'{}' is not a memory size: write e.g. 512M, 2G or 1073741824",
-            crate::error::clip(text)
-        )
-    };
-    let value: f64 = number.parse().map_err(|_| bad())?;
-    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        _ => return Err(bad()),
-    };
-    let bytes = value * scale as f64;
-    if !bytes.is_finite() || !(1.0..=(u64::MAX as f64)).contains(&bytes) {
-        return Err(format!("'{text}' is not a usable memory size"));
-    }
-    Ok(bytes as u64)
-}
-
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "memory {}", format_bytes(self.max_memory_bytes))?;
@@ -361,19 +313,5 @@ mod tests {
             .with_timeout(Duration::from_secs(3600));
         assert!(b.remaining().unwrap() <= Duration::from_secs(1));
         assert!(Budget::default().remaining().is_none());
-    }
-
-    #[test]
-    fn parses_sizes() {
-        assert_eq!(parse_bytes("1073741824"), Ok(1 << 30));
-        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
-        assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
-        assert_eq!(parse_bytes("1.5g"), Ok(3 << 29));
-        assert_eq!(parse_bytes("64kb"), Ok(64 << 10));
-        assert!(parse_bytes("lots").is_err());
-        assert!(parse_bytes("0").is_err());
-        assert!(parse_bytes("5 parsecs").is_err());
-        assert!(parse_bytes("").is_err());
-        assert!(parse_bytes("1e400").is_err());
     }
 }
