@@ -69,24 +69,15 @@ fn is_chance(key: &str) -> bool {
         .any(|w| matches!(w, "chance" | "chances" | "probability" | "rate"))
 }
 
-/// Fields counting bytes (`peak_memory_bytes`) read as sizes: "5.6 MB".
+/// Fields counting bytes (`peak_memory_bytes`) read as sizes: "5.6 MiB".
 fn is_bytes(key: &str) -> bool {
     key.to_ascii_lowercase().ends_with("bytes")
 }
 
-/// A size in bytes as a person reads it (powers of 1000, as disk makers and `ls -h --si`).
+/// A size in bytes as a person reads it: Tabula's one formatter, in binary units
+/// (`5.6 MiB`), as every other size the program shows.
 pub fn size(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["KB", "MB", "GB", "TB", "PB"];
-    if bytes < 1000 {
-        return format!("{bytes} bytes");
-    }
-    let mut x = bytes as f64 / 1000.0;
-    let mut unit = 0;
-    while x >= 1000.0 && unit + 1 < UNITS.len() {
-        x /= 1000.0;
-        unit += 1;
-    }
-    format!("{x:.1} {}", UNITS[unit])
+    tabula_core::format_bytes(bytes)
 }
 
 fn is_duration(key: &str) -> bool {
@@ -811,12 +802,12 @@ mod tests {
         assert_eq!(scalar("cpu_seconds", &json!(0.0)).unwrap(), "0 s");
         assert_eq!(
             scalar("peak_memory_bytes", &json!(5_853_184)).unwrap(),
-            "5.9 MB"
+            "5.6 MiB"
         );
         assert_eq!(scalar("table_bytes", &json!(999)).unwrap(), "999 bytes");
         assert_eq!(
             scalar("solving_bytes", &json!(54_146_207_850u64)).unwrap(),
-            "54.1 GB"
+            "50.4 GiB"
         );
         assert_eq!(
             scalar("solo_expected_turns", &json!(66.50292205810547)).unwrap(),

@@ -36,7 +36,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{waiting_budget, Budget, TableCell, TableError};
+use tabula_core::{format_bytes, waiting_budget, Budget, TableCell, TableError};
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
@@ -871,23 +871,14 @@ pub fn peak_rss_bytes() -> Option<u64> {
 pub fn error_text(markers: usize, e: &SolveError) -> String {
     match e {
         SolveError::Memory { needed, budget } => format!(
-            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; on a machine with that much memory allow it with --max-memory {}G (crates/auto120/docs/auto120.md gives times and sizes)",
-            gib(*needed),
-            gib(estimate(markers).table_bytes),
-            gib(*budget),
+            "the exact solution of Multiplication Ludo with {markers} markers each needs about {} of memory while solving ({} to keep), more than the {} allowed; on a machine with that much memory allow it with --max-memory {}G",
+            format_bytes(*needed),
+            format_bytes(estimate(markers).table_bytes),
+            format_bytes(*budget),
             needed.div_ceil(1 << 30) + 1
         ),
         SolveError::Stopped => "the solve was stopped before it converged".into(),
         SolveError::Failed(reason) => reason.clone(),
-    }
-}
-
-fn gib(bytes: u64) -> String {
-    let g = bytes as f64 / (1u64 << 30) as f64;
-    if g >= 1.0 {
-        format!("{g:.1} GiB")
-    } else {
-        format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64)
     }
 }
 
@@ -978,7 +969,7 @@ mod tests {
         assert!(matches!(e, SolveError::Memory { .. }));
         let text = error_text(3, &e);
         assert!(
-            text.contains("545 MiB") && text.contains("95 MiB allowed"),
+            text.contains("545 MiB") && text.contains("95.4 MiB allowed"),
             "{text}"
         );
         let e4 = solve(4, 1e-9, 1 << 30, &|| false, &|_| {}).err().unwrap();

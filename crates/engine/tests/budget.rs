@@ -32,7 +32,7 @@ fn too_large_graphs_are_refused_at_once() {
             started.elapsed()
         );
         assert!(
-            err.contains("memory limit of 1.0 GB"),
+            err.contains("memory limit of 1 GiB"),
             "{game} {variant}: {err}"
         );
     }
