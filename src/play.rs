@@ -220,7 +220,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     let saved = match (&store, &a.resume_saved) {
         (Some(st), Some(name)) => Some(
-            st.load_game(name)
+            st.load_game::<MatchRecord>(name)
                 .map_err(|e| anyhow::anyhow!("{e}"))?
                 .ok_or_else(|| {
                     anyhow::anyhow!("no saved game called '{name}' (see the web UI's saved games)")

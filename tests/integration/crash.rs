@@ -200,7 +200,7 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
         assert_eq!(store.integrity_check().unwrap(), "ok");
         for (id, mine) in &acked.sessions {
             let stored: Vec<String> = store
-                .session(id)
+                .session::<tabula_engine::MatchRecord>(id)
                 .unwrap()
                 .expect("session stored")
                 .moves

@@ -14,6 +14,7 @@ mod oracle;
 mod presentation;
 mod registered;
 pub mod results;
+mod stored;
 mod strategy;
 mod table_cell;
 mod turn;
@@ -38,6 +39,7 @@ pub use results::{
     PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport, Table, Training,
     TrainingCurve, Versioned, RESULTS_VERSION,
 };
+pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};
 pub use table_cell::{waiting_budget, waiting_budget_until, TableCell, TableError};
 pub use turn::{Outcome, Seat, Turn};

@@ -14,6 +14,7 @@ mod players;
 mod record_check;
 mod registry;
 mod rules;
+mod stored;
 mod variant_words;
 
 pub use error::EngineError;

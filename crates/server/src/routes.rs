@@ -819,7 +819,7 @@ async fn resume_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<
         let st = st2;
         let (_, record) = st
             .store()
-            .load_game(&saved_id)?
+            .load_game::<tabula_engine::MatchRecord>(&saved_id)?
             .ok_or_else(|| ApiError::not_found("no such saved game"))?;
         st.sessions.resume(&record)
     })

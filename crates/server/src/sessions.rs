@@ -330,7 +330,7 @@ impl Sessions {
         }
         let record = self
             .store
-            .session(id)?
+            .session::<MatchRecord>(id)?
             .ok_or_else(|| ApiError::not_found("no such session"))?;
         let game = build(&record.game, &record.variant)
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
@@ -359,7 +359,7 @@ impl Sessions {
     fn restore(&self, s: &Session, inner: &mut Inner) {
         let rebuilt = self
             .store
-            .session(&s.id)
+            .session::<MatchRecord>(&s.id)
             .map_err(ApiError::from)
             .and_then(|r| r.ok_or_else(|| ApiError::not_found("no such session")))
             .and_then(|record| self.rebuild(s.game.as_ref(), &record));

@@ -6,15 +6,20 @@
 //! their full move record, learned matchboxes, score tallies per pair of players,
 //! best results of puzzles and a generic solver cache.
 //!
+//! The store knows no game: a match's record is any [`tabula_core::StoredRecord`]
+//! (the engine's `MatchRecord`), kept as its JSON text with the few facts that
+//! lists show (game, variant, players, number of moves), and handed back as the
+//! caller's type.
+//!
 //! The database runs in WAL mode with `synchronous=NORMAL`: a committed
 //! transaction survives a crash of the process (the WAL is in the OS page cache);
 //! only a power cut may lose the last few commits. All SQL is parameterised.
 //!
 //! ```no_run
-//! # fn demo(record: &tabula_engine::MatchRecord) -> Result<(), tabula_store::StoreError> {
+//! # fn demo<R: tabula_core::StoredRecord>(record: &R) -> Result<(), tabula_store::StoreError> {
 //! let store = tabula_store::Store::open_default()?;
 //! let saved = store.save_game(Some("my game"), record, None)?;
-//! let (_summary, again) = store.load_game("my game")?.expect("just saved");
+//! let (_summary, again) = store.load_game::<R>("my game")?.expect("just saved");
 //! # let _ = (saved, again); Ok(()) }
 //! ```
 

@@ -4,7 +4,7 @@
 use crate::{now, Reader, Result, Store, StoreError, Writer};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
-use tabula_engine::MatchRecord;
+use tabula_core::StoredRecord;
 
 /// A saved game as listed (the record itself is loaded separately).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,14 +78,14 @@ fn with_players((mut s, players): (SavedGame, String)) -> Result<SavedGame> {
 impl Writer<'_> {
     /// Saves a record under `name` (replacing a save of that name), or under a
     /// fresh name when `name` is `None`. `result` is the result in words, if over.
-    pub fn save_game(
+    pub fn save_game<R: StoredRecord>(
         &self,
         name: Option<&str>,
-        record: &MatchRecord,
+        record: &R,
         result: Option<&str>,
     ) -> Result<SavedGame> {
         let t = now();
-        let players = serde_json::to_string(&record.config.players)?;
+        let players = serde_json::to_string(record.players())?;
         let json = serde_json::to_string(record)?;
         let existing = match name {
             Some(n) => {
@@ -107,7 +107,7 @@ impl Writer<'_> {
                 let id = random_id();
                 let name = match name {
                     Some(n) => n.trim().to_string(),
-                    None => format!("{} {}", record.game, &id[..8]),
+                    None => format!("{} {}", record.game(), &id[..8]),
                 };
                 (id, t, name)
             }
@@ -118,15 +118,15 @@ impl Writer<'_> {
              ON CONFLICT(id) DO UPDATE SET game = excluded.game, variant = excluded.variant,
                  players = excluded.players, moves = excluded.moves, result = excluded.result,
                  record = excluded.record, updated_at = excluded.updated_at",
-            params![id, name, record.game, record.variant, players, record.moves.len() as i64, result, json, created_at, t],
+            params![id, name, record.game(), record.variant(), players, record.moves() as i64, result, json, created_at, t],
         )?;
         Ok(SavedGame {
             id,
             name,
-            game: record.game.clone(),
-            variant: record.variant.clone(),
-            players: record.config.players.clone(),
-            moves: record.moves.len(),
+            game: record.game().to_string(),
+            variant: record.variant().to_string(),
+            players: record.players().to_vec(),
+            moves: record.moves(),
             result: result.map(str::to_string),
             created_at,
             updated_at: t,
@@ -156,7 +156,7 @@ impl Reader<'_> {
     }
 
     /// A saved game by id, or else by name.
-    pub fn load_game(&self, id_or_name: &str) -> Result<Option<(SavedGame, MatchRecord)>> {
+    pub fn load_game<R: StoredRecord>(&self, id_or_name: &str) -> Result<Option<(SavedGame, R)>> {
         let sql = format!("SELECT {COLUMNS}, record FROM saved_games WHERE id = ?1 OR name = ?2 ORDER BY id = ?1 DESC LIMIT 1");
         let found = self
             .conn
@@ -173,17 +173,17 @@ impl Reader<'_> {
 
 impl Store {
     /// Saves a match record; see [`Writer::save_game`].
-    pub fn save_game(
+    pub fn save_game<R: StoredRecord>(
         &self,
         name: Option<&str>,
-        record: &MatchRecord,
+        record: &R,
         result: Option<&str>,
     ) -> Result<SavedGame> {
         self.write(|w| w.save_game(name, record, result))
     }
 
     /// A saved game by id or name, with its record (resume it with `DynGame::resume`).
-    pub fn load_game(&self, id_or_name: &str) -> Result<Option<(SavedGame, MatchRecord)>> {
+    pub fn load_game<R: StoredRecord>(&self, id_or_name: &str) -> Result<Option<(SavedGame, R)>> {
         self.read(|r| r.load_game(id_or_name))
     }
 
@@ -200,7 +200,7 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use crate::sessions::tests::record;
+    use crate::sessions::tests::{record, Record};
     use crate::test_util::temp_store;
 
     #[test]
@@ -217,10 +217,10 @@ mod tests {
         assert!(b.name.starts_with("hexapawn "));
         assert_ne!(a.id, b.id);
 
-        let (sa, ra) = s.load_game("first").unwrap().unwrap();
+        let (sa, ra) = s.load_game::<Record>("first").unwrap().unwrap();
         assert_eq!(sa, a);
         assert_eq!(ra, r);
-        let (sb, _) = s.load_game(&b.id).unwrap().unwrap();
+        let (sb, _) = s.load_game::<Record>(&b.id).unwrap().unwrap();
         assert_eq!(sb.result.as_deref(), Some("White wins"));
 
         assert_eq!(s.list_saved(None).unwrap().len(), 2);
@@ -230,7 +230,7 @@ mod tests {
 
         assert!(s.delete_saved(&a.id).unwrap());
         assert!(!s.delete_saved(&a.id).unwrap());
-        assert_eq!(s.load_game("first").unwrap(), None);
+        assert_eq!(s.load_game::<Record>("first").unwrap(), None);
     }
 
     #[test]
@@ -244,7 +244,7 @@ mod tests {
             .unwrap();
         assert_eq!(a.id, b.id);
         assert_eq!(a.created_at, b.created_at);
-        let (_, r) = s.load_game("slot").unwrap().unwrap();
+        let (_, r) = s.load_game::<Record>("slot").unwrap().unwrap();
         assert_eq!(r.moves.len(), 2);
         assert_eq!(s.list_saved(None).unwrap().len(), 1);
     }

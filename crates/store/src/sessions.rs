@@ -3,11 +3,11 @@
 
 use crate::{now, Reader, Result, Store, Writer};
 use rusqlite::{params, OptionalExtension};
-use tabula_engine::MatchRecord;
+use tabula_core::StoredRecord;
 
 impl Writer<'_> {
     /// Creates or replaces the record of a live session.
-    pub fn put_session(&self, id: &str, record: &MatchRecord) -> Result<()> {
+    pub fn put_session<R: StoredRecord>(&self, id: &str, record: &R) -> Result<()> {
         let json = serde_json::to_string(record)?;
         let t = now();
         // Cached: this statement runs for every move.
@@ -20,10 +20,10 @@ impl Writer<'_> {
             )?
             .execute(params![
                 id,
-                record.game,
-                record.variant,
+                record.game(),
+                record.variant(),
                 json,
-                record.moves.len() as i64,
+                record.moves() as i64,
                 t
             ])?;
         Ok(())
@@ -49,7 +49,7 @@ impl Writer<'_> {
 
 impl Reader<'_> {
     /// The record of a live session.
-    pub fn session(&self, id: &str) -> Result<Option<MatchRecord>> {
+    pub fn session<R: StoredRecord>(&self, id: &str) -> Result<Option<R>> {
         let text: Option<String> = self
             .conn
             .query_row("SELECT record FROM sessions WHERE id = ?1", [id], |r| {
@@ -76,12 +76,12 @@ impl Reader<'_> {
 
 impl Store {
     /// Creates or replaces the record of a live session (its own transaction).
-    pub fn put_session(&self, id: &str, record: &MatchRecord) -> Result<()> {
+    pub fn put_session<R: StoredRecord>(&self, id: &str, record: &R) -> Result<()> {
         self.write(|w| w.put_session(id, record))
     }
 
     /// The record of a live session.
-    pub fn session(&self, id: &str) -> Result<Option<MatchRecord>> {
+    pub fn session<R: StoredRecord>(&self, id: &str) -> Result<Option<R>> {
         self.read(|r| r.session(id))
     }
 }
@@ -89,24 +89,49 @@ impl Store {
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::test_util::temp_store;
-    use tabula_engine::{MatchConfig, MatchRecord};
+    use serde::{Deserialize, Serialize};
+    use tabula_core::StoredRecord;
 
-    pub fn record(game: &str, moves: &[&str]) -> MatchRecord {
-        serde_json::from_value(serde_json::json!({
-            "game": game,
-            "variant": "",
-            "config": MatchConfig { players: vec!["human".into(), "random".into()], seed: 7, position: None, undo_depth: Some(3) },
-            "moves": moves.iter().map(|m| serde_json::json!({"move": m})).collect::<Vec<_>>(),
-            "tally": {"wins": [1, 0], "cat": 2, "games": 3},
-            "learned": [null, {"boxes": [1, 2, 3]}],
-        }))
-        .unwrap()
+    /// A record as the store sees one: a few facts it lists, the rest opaque.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    pub struct Record {
+        pub game: String,
+        pub variant: String,
+        pub players: Vec<String>,
+        pub moves: Vec<String>,
+        /// What the store does not understand and keeps as it is.
+        pub rest: serde_json::Value,
+    }
+
+    impl StoredRecord for Record {
+        fn game(&self) -> &str {
+            &self.game
+        }
+        fn variant(&self) -> &str {
+            &self.variant
+        }
+        fn players(&self) -> &[String] {
+            &self.players
+        }
+        fn moves(&self) -> usize {
+            self.moves.len()
+        }
+    }
+
+    pub fn record(game: &str, moves: &[&str]) -> Record {
+        Record {
+            game: game.into(),
+            variant: String::new(),
+            players: vec!["human".into(), "random".into()],
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            rest: serde_json::json!({"tally": {"wins": [1, 0], "cat": 2, "games": 3}, "learned": [null, {"boxes": [1, 2, 3]}]}),
+        }
     }
 
     #[test]
     fn session_records_round_trip_and_update() {
         let (_d, s) = temp_store();
-        assert_eq!(s.session("nope").unwrap(), None);
+        assert_eq!(s.session::<Record>("nope").unwrap(), None);
         let r1 = record("tictactoe", &["b2"]);
         s.put_session("abc", &r1).unwrap();
         assert_eq!(s.session("abc").unwrap().as_ref(), Some(&r1));
@@ -117,7 +142,7 @@ pub(crate) mod tests {
         let ids = s.read(|r| r.session_ids()).unwrap();
         assert_eq!(ids.len(), 2);
         assert!(s.write(|w| w.delete_session("abc")).unwrap());
-        assert_eq!(s.session("abc").unwrap(), None);
+        assert_eq!(s.session::<Record>("abc").unwrap(), None);
     }
 
     #[test]
@@ -136,7 +161,7 @@ pub(crate) mod tests {
         })
         .unwrap();
         assert_eq!(s.write(|w| w.prune_sessions(90 * day)).unwrap(), 1);
-        assert_eq!(s.session("old").unwrap(), None);
+        assert_eq!(s.session::<Record>("old").unwrap(), None);
         assert_eq!(s.session("new").unwrap().as_ref(), Some(&r));
         assert_eq!(s.write(|w| w.prune_sessions(90 * day)).unwrap(), 0);
     }

@@ -2,6 +2,7 @@
 
 use crate::common::Server;
 use serde_json::{json, Value};
+use tabula_engine::MatchRecord;
 use tabula_store::LearnedKey;
 
 fn moves_of(view: &Value) -> Vec<String> {
@@ -87,14 +88,14 @@ fn a_human_game_moves_undoes_redoes_and_is_stored_after_every_move() {
     assert_eq!(out["played"].as_array().unwrap().len(), 1);
     assert_eq!(moves_of(&out["view"]), vec!["5"]);
     // Stored before the answer came back.
-    let stored = s.store().session(&id).unwrap().unwrap();
+    let stored = s.store().session::<MatchRecord>(&id).unwrap().unwrap();
     assert_eq!(stored.moves.len(), 1);
 
     play(&s, &id, "1");
     let (st, undone) = s.post(&format!("/api/sessions/{id}/undo"), &json!({}));
     assert_eq!(st, 200);
     assert_eq!(moves_of(&undone["view"]), vec!["5"]);
-    assert_eq!(s.store().session(&id).unwrap().unwrap().moves.len(), 1);
+    assert_eq!(s.store().session::<MatchRecord>(&id).unwrap().unwrap().moves.len(), 1);
     let (_, redone) = s.post(&format!("/api/sessions/{id}/redo"), &json!({}));
     assert_eq!(moves_of(&redone["view"]), vec!["5", "1"]);
     assert_eq!(
@@ -187,7 +188,7 @@ fn the_computer_replies_and_hints_grade_every_move() {
     assert_eq!(st, 200, "{changed}");
     assert_eq!(changed["view"]["seats"][0]["player"], json!("level:0"));
     assert_eq!(
-        s.store().session(&id).unwrap().unwrap().config.players[0],
+        s.store().session::<MatchRecord>(&id).unwrap().unwrap().config.players[0],
         "level:0"
     );
     assert_eq!(
@@ -216,7 +217,7 @@ fn bad_input_gets_a_json_4xx_and_leaves_the_session_alone() {
     let (id, _) = s.session(json!({"game": "tictactoe", "players": ["human", "human"]}));
     play(&s, &id, "5");
     let before = s.get(&format!("/api/sessions/{id}")).1;
-    let stored_before = s.store().session(&id).unwrap();
+    let stored_before = s.store().session::<MatchRecord>(&id).unwrap();
     let moves = format!("/api/sessions/{id}/moves");
 
     let cases: Vec<(&str, String, Option<String>, u16)> = vec![
@@ -289,7 +290,7 @@ fn bad_input_gets_a_json_4xx_and_leaves_the_session_alone() {
     };
     let after = s.get(&format!("/api/sessions/{id}")).1;
     assert_eq!(untimed(before), untimed(after), "the session is unchanged");
-    assert_eq!(stored_before, s.store().session(&id).unwrap());
+    assert_eq!(stored_before, s.store().session::<MatchRecord>(&id).unwrap());
     assert_eq!(play(&s, &id, "1").0, 200, "and still playable");
 }
 
@@ -555,7 +556,7 @@ fn many_clients_and_games_stay_independent() {
                     assert_eq!(&moves_of(&v["view"]), mine, "session {id}");
                     let stored: Vec<String> = s
                         .store()
-                        .session(id)
+                        .session::<MatchRecord>(id)
                         .unwrap()
                         .unwrap()
                         .moves
@@ -677,7 +678,7 @@ fn every_registered_game_plays_saves_and_replays_through_the_api() {
         let played = moves_of(&view);
         let stored: Vec<String> = s
             .store()
-            .session(&id)
+            .session::<MatchRecord>(&id)
             .unwrap()
             .unwrap()
             .moves
