@@ -30,8 +30,8 @@ pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
 pub use oracle::{Graded, Oracle, Value};
 pub use presentation::{
-    default_opponent, GamePresentation, GroupPoints, Palette, Panel, Tool, ToolAnswer, ToolError,
-    MAX_TOOL_INPUT,
+    default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Tool, ToolAnswer,
+    ToolError, MAX_TOOL_INPUT,
 };
 pub use registered::Registered;
 pub use results::{

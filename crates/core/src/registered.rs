@@ -47,6 +47,14 @@ pub trait Registered: Game + Sized {
     fn deal(&self, _rng: &mut crate::Rng) -> Option<Self> {
         None
     }
+    /// How the game is shown beyond its board, moves and hints: extra panels,
+    /// tools, its own browser module, palettes ([`crate::GamePresentation`]). The
+    /// faces switch these on from the declaration and know no game by name. It may
+    /// depend on the variant (the scoring rule a score card previews). Nothing extra
+    /// by default.
+    fn presentation(&self) -> crate::GamePresentation {
+        crate::GamePresentation::default()
+    }
     /// Extra `tabula count` report (Burnside counts), if the game has one.
     fn count_report(&self) -> Option<serde_json::Value> {
         None

@@ -1,0 +1,292 @@
+//! How a game wants to be shown, declared by the game as data.
+//!
+//! The faces (the browser page, the terminal) know no game by name: everything a
+//! game shows beyond its board, its moves and its hints is declared here by the
+//! game itself ([`crate::Registered::presentation`]) and switched on by the face
+//! from this declaration. Generic features that one game happens to use today (a
+//! score card with a timer, a colour palette choice, a solution drawn on the
+//! board) are generic panels here; browser code a game really needs of its own
+//! (a click protocol) is its own module, embedded in its crate and served by the
+//! server at `/games/NAME/module.js`.
+//!
+//! The JSON form (in `GET /api/games`, field `presentation`) is documented in
+//! docs/WEB.md; fields are only ever added.
+
+use serde::{Serialize, Serializer};
+
+/// Everything a game declares about how it is shown. `Default` is a game with no
+/// extras: the board, the moves, the hints and the default computer rule.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GamePresentation {
+    /// Extra cards the page shows beside the board, in order.
+    pub panels: Vec<Panel>,
+    /// Tools the game offers (a calculator): `tabula tool NAME INPUT` and
+    /// `POST /api/games/{game}/tools/{tool}`.
+    pub tools: Vec<Tool>,
+    /// The game's own browser module (JavaScript source, usually
+    /// `include_str!("../web/NAME.js")`), served at `/games/NAME/module.js` and
+    /// loaded by the page only when declared. Serialised as `true`/`false`.
+    #[serde(serialize_with = "declared")]
+    pub module: Option<&'static str>,
+    /// Colour palettes a player can choose for the board's colours, besides the
+    /// default one that stays apart for colour-blind players. Empty: no choice.
+    pub palettes: Vec<Palette>,
+    /// What one cell holding a colour is called ("block", "button").
+    pub coloured_cell: Option<&'static str>,
+    /// The colour every cell must reach in a puzzle ("the goal" in the legend).
+    pub goal_colour: Option<u32>,
+    /// The game's own computer players in a player's words, for menus and
+    /// legends (the API's names are for typing).
+    pub player_words: Vec<PlayerWords>,
+    /// The hint runs the game's solver from the position for this many seconds
+    /// and lights the first move of its line (puzzles whose hints search).
+    pub hint_search_seconds: Option<f64>,
+}
+
+/// A game's own computer player in a player's words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerWords {
+    /// The player's name as typed (`scenario`).
+    pub name: &'static str,
+    /// A few words for a menu ("The original program's rules of thumb").
+    pub words: &'static str,
+}
+
+/// `module` in JSON: whether the game has a browser module, not its source.
+fn declared<S: Serializer>(module: &Option<&'static str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(module.is_some())
+}
+
+/// A card of the game page, switched on by the game's declaration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Panel {
+    /// Watch a learning machine learn: its box for the position shown, training
+    /// against an opponent with a learning curve, and playing the trained machine.
+    Learn {
+        /// The learning player (`matchbox`, `menace`).
+        player: &'static str,
+        /// The machine's name in a sentence ("the matchbox machine", "MENACE").
+        machine: &'static str,
+        /// The seat the machine is trained for and plays.
+        seat: usize,
+        /// Games offered first for a training run.
+        games: u32,
+        /// One or two sentences on how the machine learns, for a player.
+        about: &'static str,
+    },
+    /// The last roll drawn as a die, and a quick simulation of computer players
+    /// against each other (a win-rate table).
+    Dice {
+        /// The computer players the simulation pits against each other.
+        players: Vec<&'static str>,
+    },
+    /// A puzzle's score card: score, coloured cells left, optionally the time
+    /// taken and the best scores, what a group would score, and the computer
+    /// playing a line of its solver.
+    Score {
+        /// The time taken so far, ticking while the game runs.
+        timer: bool,
+        /// The best scores kept by the server for this game.
+        best_scores: bool,
+        /// "Let the computer play": the solver's line replayed on the board.
+        computer_line: bool,
+        /// What removing a group of `n` cells scores, for the hover preview.
+        group_points: Option<GroupPoints>,
+    },
+    /// A puzzle's solution: whether the board can be solved, the press counts
+    /// drawn on the cells, and which cell to press next.
+    Solution,
+    /// The game's own facts about the position shown (from its analysis), in a
+    /// card of their own with this title.
+    Facts {
+        /// The card's title, in a player's words.
+        title: &'static str,
+    },
+}
+
+/// How many points removing a group of `n` cells scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupPoints {
+    /// `(n - 2)²`.
+    SquareLessTwo,
+    /// `n`.
+    Count,
+}
+
+impl GroupPoints {
+    /// Points for a group of `n`.
+    pub fn points(self, n: u64) -> u64 {
+        match self {
+            GroupPoints::SquareLessTwo => n.saturating_sub(2).saturating_pow(2),
+            GroupPoints::Count => n,
+        }
+    }
+}
+
+/// A colour palette a player can choose for the board's colours.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Palette {
+    /// Key kept in the browser's storage (`original`).
+    pub name: &'static str,
+    /// The choice in a player's words ("Red, yellow, blue").
+    pub label: &'static str,
+    /// CSS colour per colour number; `None` keeps the default palette's colour.
+    pub colours: Vec<Option<&'static str>>,
+    /// The name of each colour for legends and screen readers; `None` keeps the default name.
+    pub names: Vec<Option<&'static str>>,
+    /// The board's empty cells are drawn black under this palette.
+    pub dark_board: bool,
+}
+
+/// Longest input a tool accepts, in bytes: longer input is refused before the
+/// tool runs, so no tool works on unbounded text.
+pub const MAX_TOOL_INPUT: usize = 4096;
+
+/// A tool a game offers beside play: text in, an answer out.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tool {
+    /// The tool's name as typed (`tabula tool NAME`), unique among all games.
+    pub name: &'static str,
+    /// Its title in a player's words.
+    pub title: &'static str,
+    /// What it does, a sentence or two for a player.
+    pub about: &'static str,
+    /// An input to show as an example.
+    pub example: &'static str,
+    /// The tool itself.
+    #[serde(skip)]
+    pub run: fn(&str) -> Result<ToolAnswer, ToolError>,
+}
+
+impl Tool {
+    /// Runs the tool on `input` after checking its length ([`MAX_TOOL_INPUT`]).
+    pub fn answer(&self, input: &str) -> Result<ToolAnswer, ToolError> {
+        if input.len() > MAX_TOOL_INPUT {
+            return Err(ToolError::TooLong {
+                bytes: input.len(),
+                max: MAX_TOOL_INPUT,
+            });
+        }
+        (self.run)(input)
+    }
+}
+
+/// What a tool answers: sentences for a person, and the same as data.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolAnswer {
+    /// The answer in a few lines of plain words.
+    pub lines: Vec<String>,
+    /// The answer as data, for scripts (`--json`, the API's `data`).
+    pub data: serde_json::Value,
+}
+
+/// Why a tool gave no answer.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ToolError {
+    /// The input could not be read; the message says where and how to write it.
+    #[error("{0}")]
+    Input(String),
+    /// The input is longer than any tool accepts.
+    #[error("the input is too long ({bytes} bytes; at most {max})")]
+    TooLong {
+        /// Its length.
+        bytes: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// The one rule for the computer a new game uses when the person names none:
+/// the game's own declared opponent (`Registered::DEFAULT_OPPONENT`, the one its
+/// source prescribes) when it is offered; else the Medium level (`level:66`, the
+/// 2006 blog's "AI level of effort") where levels are offered; else the game's own
+/// player (the first not among the generic ones); else `expectimax` for dice;
+/// else `random`. Both the terminal and the browser read the result from the
+/// game list (`default_opponent`) and never decide themselves.
+pub fn default_opponent(declared: Option<&str>, players: &[&str]) -> String {
+    const GENERIC: &[&str] = &[
+        "human",
+        "random",
+        "perfect",
+        "level",
+        "lookahead",
+        "alphabeta",
+        "matchbox",
+        "menace",
+        "expectimax",
+    ];
+    if let Some(d) = declared.filter(|d| players.contains(d)) {
+        return d.to_string();
+    }
+    if players.contains(&"level") {
+        return "level:66".to_string();
+    }
+    if let Some(own) = players.iter().find(|p| !GENERIC.contains(p)) {
+        return own.to_string();
+    }
+    if players.contains(&"expectimax") {
+        return "expectimax".to_string();
+    }
+    "random".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo(input: &str) -> Result<ToolAnswer, ToolError> {
+        Ok(ToolAnswer {
+            lines: vec![input.to_string()],
+            data: serde_json::Value::Null,
+        })
+    }
+
+    #[test]
+    fn the_default_opponent_follows_one_rule() {
+        let generic = ["human", "random", "perfect", "level", "alphabeta"];
+        assert_eq!(default_opponent(None, &generic), "level:66");
+        assert_eq!(default_opponent(Some("perfect"), &generic), "perfect");
+        // A declared player the variant does not offer falls back to the rule.
+        assert_eq!(default_opponent(Some("solver"), &generic), "level:66");
+        assert_eq!(
+            default_opponent(None, &["human", "random", "search"]),
+            "search"
+        );
+        assert_eq!(
+            default_opponent(None, &["human", "random", "expectimax"]),
+            "expectimax"
+        );
+        assert_eq!(default_opponent(None, &["human", "random"]), "random");
+    }
+
+    #[test]
+    fn tools_refuse_long_input_before_running() {
+        let tool = Tool {
+            name: "echo",
+            title: "Echo",
+            about: "",
+            example: "",
+            run: echo,
+        };
+        assert!(tool.answer("hello").is_ok());
+        let long = "x".repeat(MAX_TOOL_INPUT + 1);
+        assert!(matches!(tool.answer(&long), Err(ToolError::TooLong { .. })));
+    }
+
+    #[test]
+    fn json_says_whether_a_module_exists_without_its_source() {
+        let p = GamePresentation {
+            module: Some("export const x = 1;"),
+            panels: vec![Panel::Facts { title: "Facts" }],
+            ..Default::default()
+        };
+        let j = serde_json::to_value(&p).unwrap();
+        assert_eq!(j["module"], true);
+        assert_eq!(j["panels"][0]["kind"], "facts");
+        assert_eq!(GroupPoints::SquareLessTwo.points(5), 9);
+        assert_eq!(GroupPoints::SquareLessTwo.points(1), 0);
+        assert_eq!(GroupPoints::Count.points(5), 5);
+    }
+}
