@@ -1,29 +1,30 @@
-//! Readable terminal reports of the JSON the engine and the games produce
-//! (`solve`, `analyze`, `count`, `train`, `hint`): aligned tables (comfy-table),
-//! grids for rows of numbers, percentages for chances, a bar chart for the
-//! learning curve. The `--json` forms print the JSON itself; these reports read
-//! any game's fields generically, so a new game needs no edits here:
-//!
-//! * a field's name is written as words (`max_remoteness` → "Max remoteness");
-//! * `null` fields are left out; `true`/`false` read "yes"/"no";
-//! * whole numbers get thousands separators; `seconds` and `*_seconds` read as
-//!   durations; fields whose name says `chance`, `probability` or `rate` and
-//!   hold a number from 0 to 1 read as percentages;
-//! * a list of lists of numbers is a grid (Poggle's presses);
-//! * a list of records is a table; records side by side (the same fields) are
-//!   one table with a column each (`tabula count mu-torere`).
+//! Readable terminal reports of the typed results the games produce
+//! ([`tabula_core::results`]: solve, analyze, count, train, hint): wrapped to
+//! the terminal's width ([`width`]), aligned tables (comfy-table), grids for
+//! rows of numbers, percentages, durations and sizes as the result's types say.
+//! Nothing here knows a game or guesses from field names: a game fills typed
+//! sections and facts, and every game's are shown the same way.
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement, Table};
-use serde_json::{Map, Value as Json};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, ContentArrangement};
+use std::io::IsTerminal;
+use tabula_core::{
+    Analysis, CountReport, FactValue, GradedMove, Hint, MoveGrade, PuzzleSolution, Remoteness,
+    Section, SolveFigures, SolveReport, Table, Training, Value,
+};
 
-/// A field name as words: `max_remoteness` → "Max remoteness".
-pub fn words(key: &str) -> String {
-    let text = key.replace('_', " ");
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => text,
+/// The columns text may use: `COLUMNS` when set, else the terminal's width when
+/// printing to one, else 80; never below 40.
+pub fn width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+    {
+        return n.clamp(40, 1000);
     }
+    if std::io::stdout().is_terminal() {
+        return (termimad::terminal_size().0 as usize).clamp(40, 1000);
+    }
+    80
 }
 
 /// A whole number with thousands separators: 64140783 → "64,140,783".
@@ -45,7 +46,7 @@ pub fn thousands(n: i128) -> String {
 
 /// A duration in seconds as a person reads it: "0.65 ms", "7.99 s".
 pub fn duration(seconds: f64) -> String {
-    if seconds <= 0.0 {
+    if seconds <= 0.0 || !seconds.is_finite() {
         "0 s".into()
     } else if seconds < 0.001 {
         format!("{:.1} µs", seconds * 1e6)
@@ -63,35 +64,8 @@ pub fn percent(p: f64) -> String {
     format!("{:.1}%", p * 100.0)
 }
 
-fn is_chance(key: &str) -> bool {
-    key.to_ascii_lowercase()
-        .split('_')
-        .any(|w| matches!(w, "chance" | "chances" | "probability" | "rate"))
-}
-
-/// Fields counting bytes (`peak_memory_bytes`) read as sizes: "5.6 MiB".
-fn is_bytes(key: &str) -> bool {
-    key.to_ascii_lowercase().ends_with("bytes")
-}
-
-/// A size in bytes as a person reads it: Tabula's one formatter, in binary units
-/// (`5.6 MiB`), as every other size the program shows.
-pub fn size(bytes: u64) -> String {
-    tabula_core::format_bytes(bytes)
-}
-
-fn is_duration(key: &str) -> bool {
-    key == "seconds" || key.ends_with("_seconds")
-}
-
-/// Whether a fraction field is a probability of winning (`first_mover_wins`): those
-/// are the figures people compare to many places, so they keep nine.
-fn is_win_probability(key: &str) -> bool {
-    key.to_ascii_lowercase().rsplit('_').next() == Some("wins")
-}
-
-/// A number rounded for reading: 2 decimals at most above 1, four significant digits
-/// below it, and powers of ten for tiny values (a tolerance of 1e-12 is not "0").
+/// A number rounded for reading: 2 decimals at most above 1, four significant
+/// digits below it, and powers of ten for tiny values (1e-12 is not "0").
 fn decimal(x: f64) -> String {
     if x != 0.0 && x.abs() < 1e-4 {
         return format!("{x:.1e}").replace(".0e", "e");
@@ -110,148 +84,115 @@ fn decimal(x: f64) -> String {
     }
 }
 
-/// One scalar (or a short list) as text, knowing the field's name; `None` for null.
-pub fn scalar(key: &str, v: &Json) -> Option<String> {
-    Some(match v {
-        Json::Null => return None,
-        Json::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                if is_chance(key) && (0..=1).contains(&i) {
-                    percent(i as f64)
-                } else if is_bytes(key) && i >= 0 {
-                    size(i as u64)
-                } else {
-                    thousands(i as i128)
+/// Words wrapped to `width` columns: the first line starts with `first`, the
+/// others with `rest`. A word longer than a line is cut.
+pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    for (i, paragraph) in text.split('\n').enumerate() {
+        let mut line = String::from(if i == 0 { first } else { rest });
+        let mut len = line.chars().count();
+        // Whether the line holds a word yet (an indent alone is no word).
+        let mut words = false;
+        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
+            let mut word: String = word.to_string();
+            loop {
+                let wlen = word.chars().count();
+                let gap = usize::from(words);
+                if len + gap + wlen <= width {
+                    if words {
+                        line.push(' ');
+                    }
+                    line.push_str(&word);
+                    len += gap + wlen;
+                    words = true;
+                    break;
                 }
-            } else if let Some(u) = n.as_u64() {
-                if is_bytes(key) {
-                    size(u)
-                } else {
-                    thousands(u as i128)
+                if words {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = rest.to_string();
+                    len = line.chars().count();
+                    words = false;
+                    continue;
                 }
-            } else {
-                let x = n.as_f64().unwrap_or(0.0);
-                if is_duration(key) {
-                    duration(x)
-                } else if is_win_probability(key) && (0.0..=1.0).contains(&x) {
-                    format!("{:.2}% (probability {x:.9})", x * 100.0)
-                } else if is_chance(key) && (0.0..=1.0).contains(&x) {
-                    percent(x)
-                } else {
-                    decimal(x)
+                // A word wider than a whole line: cut it.
+                let room = width.saturating_sub(len).max(1);
+                let head: String = word.chars().take(room).collect();
+                let tail: String = word.chars().skip(room).collect();
+                line.push_str(&head);
+                out.push_str(&line);
+                out.push('\n');
+                line = rest.to_string();
+                len = line.chars().count();
+                word = tail;
+                if word.is_empty() {
+                    break;
                 }
             }
         }
-        Json::String(s) => s.clone(),
-        Json::Array(items) => {
-            if items.is_empty() {
-                return Some("none".into());
-            }
-            let parts: Vec<String> = items.iter().map(|i| brief(key, i)).collect();
-            let shown = 24;
-            if parts.len() > shown {
-                format!(
-                    "{} … ({} in all)",
-                    parts[..shown].join(", "),
-                    thousands(parts.len() as i128)
-                )
-            } else {
-                parts.join(", ")
-            }
-        }
-        Json::Object(o) => o
-            .iter()
-            .filter_map(|(k, v)| Some(format!("{} {}", k.replace('_', " "), brief_opt(k, v)?)))
-            .collect::<Vec<_>>()
-            .join(", "),
-    })
-}
-
-fn brief_opt(key: &str, v: &Json) -> Option<String> {
-    match v {
-        Json::Object(o) => {
-            // A record naming a move reads as the move (and why, when it says).
-            if let Some(m) = o.get("move") {
-                let m = brief(key, m);
-                return Some(match o.get("reason").and_then(Json::as_str) {
-                    Some(r) => format!("{m} ({r})"),
-                    None => m,
-                });
-            }
-            scalar(key, v)
-        }
-        other => scalar(key, other),
-    }
-}
-
-fn brief(key: &str, v: &Json) -> String {
-    brief_opt(key, v).unwrap_or_else(|| "—".into())
-}
-
-/// A list of lists of numbers (a grid), if `v` is one.
-fn as_grid(v: &Json) -> Option<Vec<Vec<String>>> {
-    let rows = v.as_array()?;
-    if rows.is_empty() {
-        return None;
-    }
-    rows.iter()
-        .map(|r| {
-            let cells = r.as_array()?;
-            cells
-                .iter()
-                .map(|c| c.as_i64().map(|n| n.to_string()))
-                .collect::<Option<Vec<_>>>()
-        })
-        .collect()
-}
-
-/// A grid of numbers as aligned rows, 1-based row and column numbers around it.
-pub fn grid_text(rows: &[Vec<String>], indent: &str) -> String {
-    let width = rows
-        .iter()
-        .flatten()
-        .map(String::len)
-        .max()
-        .unwrap_or(1)
-        .max(rows.first().map_or(1, |r| r.len().to_string().len()));
-    let label = rows.len().to_string().len();
-    let mut out = format!("{indent}{:label$} ", "");
-    for c in 1..=rows.first().map_or(0, Vec::len) {
-        out += &format!(" {c:>width$}");
-    }
-    out.push('\n');
-    for (r, row) in rows.iter().enumerate() {
-        out += &format!("{indent}{:>label$} ", r + 1);
-        for cell in row {
-            let shown = if cell == "0" { "." } else { cell };
-            out += &format!(" {shown:>width$}");
-        }
+        out.push_str(line.trim_end());
         out.push('\n');
     }
     out
 }
 
-/// A table with a header row; numbers are right-aligned.
-pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> Table {
-    let mut t = Table::new();
+/// Items in a row separated by `sep`, wrapped at separators, each kept whole.
+pub fn list(items: &[String], sep: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = indent.to_string();
+    let mut len = indent.chars().count();
+    let mut any = false;
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item}{}", sep.trim_end())
+        } else {
+            item.clone()
+        };
+        let plen = piece.chars().count();
+        let gap = if any {
+            sep.len() - sep.trim_end().len()
+        } else {
+            0
+        };
+        if any && len + gap + plen > width {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.to_string();
+            len = line.chars().count();
+            any = false;
+        }
+        if any {
+            line.push_str(&" ".repeat(gap));
+            len += gap;
+        }
+        line.push_str(&piece);
+        len += plen;
+        any = true;
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}
+
+/// A table with a header row, at most `width` columns wide; numbers are
+/// right-aligned.
+pub fn table(columns: &[String], rows: &[Vec<String>], width: usize, indent: &str) -> String {
+    let mut t = comfy_table::Table::new();
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header.iter().map(Cell::new));
-    // Outside a terminal (no width to ask), wrap long cells at 100 columns.
-    if t.width().is_none() {
-        t.set_width(100);
-    }
+        .set_width(width.saturating_sub(indent.chars().count()).max(20) as u16)
+        .set_header(columns.iter().map(Cell::new));
     for row in rows {
-        t.add_row(row.into_iter().enumerate().map(|(i, c)| {
+        t.add_row(row.iter().enumerate().map(|(i, c)| {
             let numeric = i > 0
                 && !c.is_empty()
-                && !c.contains(", ")
-                && c.chars()
-                    .all(|ch| ch.is_ascii_digit() || ",.%-+ µmsin".contains(ch))
                 && c.chars()
                     .next()
-                    .is_some_and(|ch| ch.is_ascii_digit() || ch == '-' || ch == '+');
+                    .is_some_and(|ch| ch.is_ascii_digit() || ch == '-' || ch == '+' || ch == '≤')
+                && c.chars().all(|ch| {
+                    ch.is_ascii_digit() || ",.%-+ ≤()".contains(ch) || ch.is_alphabetic()
+                })
+                && c.chars().filter(|ch| ch.is_alphabetic()).count() <= 3;
             let cell = Cell::new(c);
             if numeric {
                 cell.set_alignment(CellAlignment::Right)
@@ -260,520 +201,450 @@ pub fn table(header: &[&str], rows: Vec<Vec<String>>) -> Table {
             }
         }));
     }
-    t
-}
-
-fn indent_block(text: &str, indent: &str) -> String {
-    text.lines()
+    t.to_string()
+        .lines()
         .map(|l| format!("{indent}{l}\n"))
-        .collect::<String>()
+        .collect()
 }
 
-/// A list of records as one table (columns: every field any record has).
-fn records_table(items: &[Json], indent: &str) -> Option<String> {
-    let records: Vec<&Map<String, Json>> =
-        items.iter().map(Json::as_object).collect::<Option<_>>()?;
-    let mut keys: Vec<&String> = Vec::new();
-    for r in &records {
-        for (k, v) in r.iter() {
-            if !v.is_null() && !keys.contains(&k) {
-                keys.push(k);
-            }
-        }
+/// A grid of numbers with 1-based row and column numbers, 0 shown as `.`; a
+/// grid wider than `width` is shown in bands of columns.
+pub fn grid(rows: &[Vec<i64>], width: usize, indent: &str) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    if cols == 0 {
+        return String::new();
     }
-    if keys.is_empty() {
-        return None;
-    }
-    let header: Vec<String> = keys.iter().map(|k| words(k)).collect();
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let rows = records
+    let cell = rows
         .iter()
-        .map(|r| {
-            keys.iter()
-                .map(|k| r.get(*k).and_then(|v| brief_opt(k, v)).unwrap_or_default())
-                .collect()
-        })
-        .collect();
-    Some(indent_block(&table(&header, rows).to_string(), indent))
-}
-
-/// Every field of a JSON object as readable lines, skipping `skip`.
-pub fn fields(obj: &Map<String, Json>, skip: &[&str], indent: &str) -> String {
+        .flatten()
+        .map(|v| v.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(cols.to_string().len());
+    let label = rows.len().to_string().len();
+    let room = width.saturating_sub(indent.chars().count() + label + 1);
+    let per_band = (room / (cell + 1)).max(1);
     let mut out = String::new();
-    // Records side by side with mostly the same fields: one table, a column each.
-    let candidates: Vec<(&String, &Map<String, Json>)> = obj
-        .iter()
-        .filter(|(k, _)| !skip.contains(&k.as_str()))
-        .filter_map(|(k, v)| Some((k, v.as_object()?)))
-        .filter(|(_, o)| o.len() >= 3 && o.values().all(|v| !v.is_object()))
-        .collect();
-    let alike = |a: &Map<String, Json>, b: &Map<String, Json>| {
-        a.keys().filter(|k| b.contains_key(*k)).count() * 2 > a.len().max(b.len())
-    };
-    // The records most others resemble, with those that resemble it.
-    let side: Vec<(&String, &Map<String, Json>)> = candidates
-        .iter()
-        .max_by_key(|(_, a)| candidates.iter().filter(|(_, b)| alike(a, b)).count())
-        .map(|(_, a)| {
-            candidates
-                .iter()
-                .filter(|(_, b)| alike(a, b))
-                .copied()
-                .collect()
-        })
-        .unwrap_or_default();
-    let grouped = side.len() >= 2;
-    for (key, value) in obj {
-        // `*_format` fields describe the JSON for programs, not the game.
-        if skip.contains(&key.as_str()) || value.is_null() || key.ends_with("_format") {
-            continue;
+    let mut start = 0;
+    while start < cols {
+        let end = (start + per_band).min(cols);
+        out += &format!("{indent}{:label$} ", "");
+        for c in start + 1..=end {
+            out += &format!(" {c:>cell$}");
         }
-        if grouped && side.iter().any(|(k, _)| *k == key) {
-            continue;
+        out.push('\n');
+        for (r, row) in rows.iter().enumerate() {
+            out += &format!("{indent}{:>label$} ", r + 1);
+            for v in row.iter().take(end).skip(start) {
+                let shown = if *v == 0 {
+                    ".".to_string()
+                } else {
+                    v.to_string()
+                };
+                out += &format!(" {shown:>cell$}");
+            }
+            out.push('\n');
         }
-        match value {
-            Json::Array(items) if as_grid(value).is_some() && items.len() > 1 => {
-                out += &format!("{indent}{}:\n", words(key));
-                out += &grid_text(&as_grid(value).unwrap_or_default(), &format!("{indent}  "));
-            }
-            Json::Array(items)
-                if items.len() > 1 && items.iter().all(Json::is_object) && items.len() <= 200 =>
-            {
-                match records_table(items, &format!("{indent}  ")) {
-                    Some(t) => {
-                        out += &format!("{indent}{}:\n", words(key));
-                        out += &t;
-                    }
-                    None => out += &format!("{indent}{}: {}\n", words(key), brief(key, value)),
-                }
-            }
-            Json::Object(o) if o.values().any(|v| v.is_object() || v.is_array()) => {
-                out += &format!("{indent}{}:\n", words(key));
-                out += &fields(o, &[], &format!("{indent}  "));
-            }
-            other => {
-                if let Some(text) = brief_opt(key, other) {
-                    out += &format!("{indent}{}: {text}\n", words(key));
-                }
-            }
-        }
-    }
-    if grouped {
-        let mut rows_keys: Vec<&String> = Vec::new();
-        for (_, o) in &side {
-            for k in o.keys() {
-                if !rows_keys.contains(&k) {
-                    rows_keys.push(k);
-                }
-            }
-        }
-        let mut header = vec![String::new()];
-        header.extend(side.iter().map(|(k, _)| words(k)));
-        let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        let rows = rows_keys
-            .iter()
-            .map(|rk| {
-                let mut row = vec![words(rk)];
-                row.extend(side.iter().map(|(_, o)| {
-                    o.get(*rk)
-                        .and_then(|v| brief_opt(rk, v))
-                        .unwrap_or_default()
-                }));
-                row
-            })
-            .collect();
-        out += &indent_block(&table(&header, rows).to_string(), indent);
+        start = end;
     }
     out
 }
 
-/// "a win for the side to move in 11 plies", "a draw", "a loss … in 6 plies".
-pub fn value_phrase(value: &str, remoteness: Option<u64>, side: Option<&str>) -> String {
-    let side = side.map_or("the side to move".to_string(), str::to_string);
-    let plies = |n: u64| {
-        if n == 1 {
-            "1 ply".to_string()
-        } else {
-            format!("{n} plies")
-        }
-    };
-    match (value, remoteness) {
-        ("draw", _) => "a draw with perfect play".into(),
-        ("win", Some(0)) => format!("won for {side} (the game is over)"),
-        ("loss", Some(0)) => format!("lost for {side} (the game is over)"),
-        ("win", Some(n)) => format!("a win for {side} in {}", plies(n)),
-        ("loss", Some(n)) => format!("a loss for {side} in {}", plies(n)),
-        (v, _) => v.to_string(),
-    }
+/// A fact's value on one line, when it has one (not grids or tables).
+pub fn inline(value: &FactValue) -> Option<String> {
+    Some(match value {
+        FactValue::Text(t) => t.clone(),
+        FactValue::Integer(n) => thousands(*n as i128),
+        FactValue::Number(x) => decimal(*x),
+        FactValue::Percent(p) => percent(*p),
+        FactValue::Seconds(s) => duration(*s),
+        FactValue::Bytes(b) => tabula_core::format_bytes(*b),
+        FactValue::Flag(b) => if *b { "yes" } else { "no" }.into(),
+        FactValue::List(items) if items.is_empty() => "none".into(),
+        FactValue::List(items) => items.join(", "),
+        FactValue::Grid(_) | FactValue::Table(_) => return None,
+    })
 }
 
-/// The moves of an analysis as a table: graded (result, plies) or by points, or a
-/// compact list when ungraded.
-pub fn moves_text(moves: &[Json]) -> String {
-    if moves.is_empty() {
-        return "No legal moves.\n".into();
-    }
-    let graded = moves
-        .iter()
-        .any(|m| m.get("value").is_some_and(|v| !v.is_null()));
-    let pointed = moves
-        .iter()
-        .any(|m| m.get("points").is_some_and(|v| !v.is_null()));
-    let chance_key = moves
-        .first()
-        .and_then(Json::as_object)
-        .and_then(|o| o.keys().find(|k| is_chance(k)).cloned());
-    let name = |m: &Json| m["move"].as_str().unwrap_or("").to_string();
-    if graded {
-        let rows = moves
-            .iter()
-            .map(|m| {
-                let value = m["value"].as_str().unwrap_or("");
-                let plies = match value {
-                    "draw" => "—".to_string(),
-                    _ => m["remoteness"]
-                        .as_u64()
-                        .map(|r| r.to_string())
-                        .unwrap_or_default(),
-                };
-                vec![name(m), value.to_string(), plies]
-            })
-            .collect();
-        let mut out =
-            "Moves, best first (result for the mover; plies to the end with perfect play):\n"
-                .to_string();
-        out += &table(&["move", "result", "plies"], rows).to_string();
-        return out + "\n";
-    }
-    if let Some(key) = chance_key {
-        let rows = moves
-            .iter()
-            .map(|m| vec![name(m), scalar(&key, &m[&key]).unwrap_or_default()])
-            .collect();
-        let mut out = "Moves, best first:\n".to_string();
-        out += &table(&["move", &words(&key).to_lowercase()], rows).to_string();
-        return out + "\n";
-    }
-    if pointed {
-        let shown = 15;
-        let rows = moves
-            .iter()
-            .take(shown)
-            .map(|m| {
-                vec![
-                    name(m),
-                    m["points"]
-                        .as_i64()
-                        .map(|p| format!("+{p}"))
-                        .unwrap_or_default(),
-                ]
-            })
-            .collect();
-        let mut out = format!(
-            "Moves by the points they bring now ({} in all{}):\n",
-            moves.len(),
-            if moves.len() > shown {
-                format!(", the best {shown} shown")
-            } else {
-                String::new()
-            }
-        );
-        out += &table(&["move", "points"], rows).to_string();
-        return out + "\n";
-    }
-    let names: Vec<String> = moves.iter().map(name).collect();
-    let mut out = format!("Legal moves ({}):\n", names.len());
-    let mut line = String::from(" ");
-    for n in names {
-        if line.len() + n.len() + 2 > 78 {
-            out += &line;
-            out.push('\n');
-            line = String::from(" ");
+/// Sections as blocks: the title, the note, then each fact.
+pub fn sections_text(sections: &[Section], width: usize) -> String {
+    let mut out = String::new();
+    for s in sections {
+        out += &wrap(&format!("{}:", s.title), width, "", "  ");
+        if let Some(note) = &s.note {
+            out += &wrap(note, width, "  ", "  ");
         }
-        line += &format!(" {n}");
+        for f in &s.facts {
+            match &f.value {
+                FactValue::Grid(rows) => {
+                    out += &wrap(&format!("{}:", f.label), width, "  ", "    ");
+                    out += &grid(rows, width, "    ");
+                }
+                FactValue::Table(Table { columns, rows }) => {
+                    // A section holding one table needs no second heading.
+                    if s.facts.len() > 1 {
+                        out += &wrap(&format!("{}:", f.label), width, "  ", "    ");
+                    }
+                    out += &table(columns, rows, width, "  ");
+                }
+                other => {
+                    let text = inline(other).unwrap_or_default();
+                    out += &wrap(&format!("{}: {text}", f.label), width, "  ", "      ");
+                }
+            }
+        }
     }
-    out + &line + "\n"
+    out
+}
+
+/// "a win for X in 11 plies", "a loss for O in at most 112 plies", "a draw".
+#[cfg(test)]
+fn value_phrase(value: Value, remoteness: Option<Remoteness>, side: Option<&str>) -> String {
+    tabula_core::PositionValue::Solved { value, remoteness }.words(side)
+}
+
+/// The moves of an analysis: a table when graded (result and plies, chances,
+/// points), the plan's moves first, else a wrapped list.
+pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
+    let Some(first) = moves.first() else {
+        return "No legal moves.\n".into();
+    };
+    let name = |m: &GradedMove| m.notation.clone();
+    match &first.grade {
+        MoveGrade::Solved { .. } => {
+            let bound = moves.iter().any(|m| {
+                matches!(
+                    m.grade,
+                    MoveGrade::Solved {
+                        remoteness: Some(Remoteness::AtMost(_)),
+                        ..
+                    }
+                )
+            });
+            let rows: Vec<Vec<String>> = moves
+                .iter()
+                .map(|m| match &m.grade {
+                    MoveGrade::Solved { value, remoteness } => vec![
+                        name(m),
+                        value.to_string(),
+                        match (value, remoteness) {
+                            (Value::Draw, _) | (_, None) => "—".into(),
+                            (_, Some(r)) => r.short(),
+                        },
+                    ],
+                    _ => vec![name(m), String::new(), String::new()],
+                })
+                .collect();
+            let mut out = wrap(
+                &format!(
+                    "Moves, best first (the result for the mover; plies to the end with perfect play{}):",
+                    if bound {
+                        "; ≤ marks a bound, not an exact count"
+                    } else {
+                        ""
+                    }
+                ),
+                width,
+                "",
+                "",
+            );
+            out += &table(
+                &["move", "result", "plies"].map(String::from),
+                &rows,
+                width,
+                "",
+            );
+            out
+        }
+        MoveGrade::WinChance { .. } => {
+            let estimate = moves
+                .iter()
+                .any(|m| matches!(m.grade, MoveGrade::WinChance { exact: false, .. }));
+            let rows: Vec<Vec<String>> = moves
+                .iter()
+                .map(|m| match m.grade {
+                    MoveGrade::WinChance { chance, exact } => vec![
+                        name(m),
+                        if exact {
+                            percent(chance)
+                        } else {
+                            format!("about {:.0}%", chance * 100.0)
+                        },
+                    ],
+                    _ => vec![name(m), String::new()],
+                })
+                .collect();
+            let mut out = wrap(
+                if estimate {
+                    "Moves, best first by the computer's look-ahead (estimated chance to win):"
+                } else {
+                    "Moves, best first (chance to win with best play on both sides):"
+                },
+                width,
+                "",
+                "",
+            );
+            out += &table(
+                &["move", "chance to win"].map(String::from),
+                &rows,
+                width,
+                "",
+            );
+            out
+        }
+        MoveGrade::Points { .. } => {
+            let shown = 15;
+            let rows: Vec<Vec<String>> = moves
+                .iter()
+                .take(shown)
+                .map(|m| match m.grade {
+                    MoveGrade::Points { points } => vec![name(m), format!("+{points}")],
+                    _ => vec![name(m), String::new()],
+                })
+                .collect();
+            let mut out = wrap(
+                &format!(
+                    "Moves by the points they bring now ({} in all{}):",
+                    moves.len(),
+                    if moves.len() > shown {
+                        format!(", the best {shown} shown")
+                    } else {
+                        String::new()
+                    }
+                ),
+                width,
+                "",
+                "",
+            );
+            out += &table(&["move", "points"].map(String::from), &rows, width, "");
+            out
+        }
+        MoveGrade::Plan { moves_left } => {
+            let plan: Vec<String> = moves
+                .iter()
+                .filter(|m| matches!(m.grade, MoveGrade::Plan { .. }))
+                .map(name)
+                .collect();
+            let mut out = wrap(
+                &format!(
+                    "Moves of a solution ({moves_left} in all from here; {} other legal moves):",
+                    moves.len() - plan.len()
+                ),
+                width,
+                "",
+                "",
+            );
+            out += &list(&plan, "   ", width, "  ");
+            out
+        }
+        MoveGrade::Ungraded => {
+            let names: Vec<String> = moves.iter().map(name).collect();
+            let mut out = format!("Legal moves ({}):\n", names.len());
+            out += &list(&names, "   ", width, "  ");
+            out
+        }
+    }
 }
 
 /// `tabula analyze` (and the play prompt's `hint`) as readable text.
-pub fn analysis_text(v: &Json, with_position: bool) -> String {
+pub fn analysis_text(a: &Analysis, with_position: bool, width: usize) -> String {
     let mut out = String::new();
-    let side = v["to_move"].as_str();
+    let side = a.to_move.as_deref();
     if with_position {
-        out += &format!(
-            "Position: {}{}\n",
-            v["position"].as_str().unwrap_or(""),
-            side.map(|s| format!(" ({s} to move)")).unwrap_or_default()
+        out += &wrap(
+            &format!(
+                "Position: {}{}",
+                a.position,
+                side.map(|s| format!(" ({s} to move)")).unwrap_or_default()
+            ),
+            width,
+            "",
+            "  ",
         );
     }
-    if let Some(value) = v["value"].as_str() {
-        out += &format!(
-            "Value: {}.\n",
-            value_phrase(value, v["remoteness"].as_u64(), side)
-        );
+    if let Some(v) = &a.value {
+        out += &wrap(&format!("Value: {}.", v.words(side)), width, "", "  ");
     }
-    if let Some(extra) = v.get("extra") {
-        match extra.as_object() {
-            Some(o) => {
-                if let Some(rule) = o.get("rule").and_then(Json::as_str) {
-                    out += &format!("{rule}\n");
-                }
-                out += &fields(
-                    o,
-                    &["rule", "seconds", "remoteness", "remoteness_exact"],
-                    "",
-                );
-            }
-            None => out += &format!("Analysis: {}\n", brief("analysis", extra)),
-        }
+    out += &sections_text(&a.sections, width);
+    if let Some(note) = &a.note {
+        out += &wrap(note, width, "", "");
     }
-    let pointed = v["moves"]
-        .as_array()
-        .is_some_and(|m| m.iter().any(|m| m.get("points").is_some()));
-    if let Some(note) = v["note"].as_str().filter(|_| !pointed) {
-        out += &format!("({note})\n");
-    }
-    if let Some(moves) = v["moves"].as_array() {
-        out += &moves_text(moves);
-    }
+    out += &moves_text(&a.moves, width);
     out
 }
 
-/// `tabula solve` as readable text: the strong solution of a two-player game, or
-/// a game's own report (puzzle solvers, searches) field by field.
-pub fn solve_text(title: &str, v: &Json) -> String {
-    let Some(obj) = v.as_object() else {
-        return format!("{v}\n");
+/// The play prompt's `hint`: the suggestion and why, then the analysis.
+pub fn hint_text(h: &Hint, width: usize) -> String {
+    let mut out = match &h.best {
+        Some(m) => wrap(
+            &format!("Hint: play {}. {}", m.notation, h.reason),
+            width,
+            "",
+            "  ",
+        ),
+        None => wrap(&format!("Hint: {}", h.reason), width, "", "  "),
     };
+    out += &analysis_text(&h.analysis, false, width);
+    out
+}
+
+/// The solver's figures, one per line.
+fn figures_text(f: &SolveFigures, width: usize) -> String {
     let mut out = String::new();
-    let start = v.get("start").and_then(Json::as_object);
-    let strong = start.is_some() && obj.contains_key("wins") && obj.contains_key("positions");
-    if !strong {
-        out += &format!("{title}\n");
-        out += &fields(obj, &["game", "seconds"], "");
-        if let Some(s) = v["seconds"].as_f64() {
-            out += &format!("Time: {}\n", duration(s));
+    if let Some(p) = f.positions {
+        out += &wrap(
+            &format!("Positions: {}", thousands(p as i128)),
+            width,
+            "",
+            "  ",
+        );
+    }
+    if let Some(s) = f.sweeps {
+        out += &format!("Sweeps: {s}\n");
+    }
+    if let Some(b) = f.peak_bytes {
+        out += &format!("Peak memory: {}\n", tabula_core::format_bytes(b));
+    }
+    out += &format!("Time: {}\n", duration(f.seconds));
+    out
+}
+
+/// Rows of presses shown at most, beyond which `--json` has them.
+const MAX_SHOWN_ROWS: usize = 200;
+
+/// A puzzle's solution as text.
+fn solution_text(s: &PuzzleSolution, width: usize) -> String {
+    match s {
+        PuzzleSolution::Presses {
+            grid: g,
+            rows,
+            total,
+        } => {
+            let mut out = wrap(
+                &format!(
+                    "Presses ({} in all; press each button as often as shown, in any order):",
+                    thousands(*total as i128)
+                ),
+                width,
+                "",
+                "  ",
+            );
+            let n = g.len().max(rows.len());
+            if n > MAX_SHOWN_ROWS {
+                out += &wrap(
+                    &format!(
+                        "The board has {} rows, too many to show here; --json lists them.",
+                        thousands(n as i128)
+                    ),
+                    width,
+                    "  ",
+                    "  ",
+                );
+            } else {
+                let numbers: Vec<Vec<i64>> = g
+                    .iter()
+                    .map(|r| r.iter().map(|&v| v as i64).collect())
+                    .collect();
+                out += &grid(&numbers, width, "  ");
+            }
+            out
         }
-        return out;
+        PuzzleSolution::Line {
+            moves,
+            score,
+            cleared,
+        } => {
+            let mut out = wrap(
+                &format!(
+                    "The line ({} move{}, {score} points{}):",
+                    moves.len(),
+                    if moves.len() == 1 { "" } else { "s" },
+                    if *cleared { ", the board cleared" } else { "" }
+                ),
+                width,
+                "",
+                "  ",
+            );
+            let numbered: Vec<String> = moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("{}. {m}", i + 1))
+                .collect();
+            out += &list(&numbered, "  ", width, "  ");
+            out
+        }
+        PuzzleSolution::Impossible { reason } => wrap(reason, width, "", ""),
     }
-    let position = v["position"].as_str().unwrap_or("the start");
-    out += &format!("{title}: strong solution from {position}\n");
-    let value = start
-        .and_then(|s| s.get("value"))
-        .and_then(Json::as_str)
-        .unwrap_or("");
-    let rem = start
-        .and_then(|s| s.get("remoteness"))
-        .and_then(Json::as_u64);
-    out += &format!(
-        "Value of this position: {}.\n",
-        value_phrase(value, rem, None)
-    );
-    let n = |k: &str| v[k].as_u64().unwrap_or(0);
-    let total = n("positions").max(1);
-    let rows = [
-        ("won for the side to move", n("wins")),
-        ("lost for the side to move", n("losses")),
-        ("drawn", n("draws")),
-    ]
-    .iter()
-    .map(|(what, c)| {
-        vec![
-            what.to_string(),
-            thousands(*c as i128),
-            percent(*c as f64 / total as f64),
-        ]
-    })
-    .chain(std::iter::once(vec![
-        "positions reachable".to_string(),
-        thousands(n("positions") as i128),
-        "100.0%".into(),
-    ]))
-    .collect();
-    out += &table(&["positions", "count", "share"], rows).to_string();
-    out.push('\n');
-    if let Some(m) = v["max_remoteness"].as_u64() {
-        out += &format!("Longest forced win: {m} plies.\n");
+}
+
+/// `tabula solve` as readable text.
+pub fn solve_text(title: &str, r: &SolveReport, width: usize) -> String {
+    let mut out = wrap(title, width, "", "  ");
+    out += &wrap(&r.summary, width, "", "");
+    if let Some(p) = &r.position {
+        out += &wrap(&format!("Position: {p}"), width, "", "  ");
     }
-    out += &fields(
-        obj,
-        &[
-            "game",
-            "variant",
-            "position",
-            "positions",
-            "wins",
-            "losses",
-            "draws",
-            "start",
-            "max_remoteness",
-            "seconds",
-        ],
-        "",
-    );
-    if let Some(s) = v["seconds"].as_f64() {
-        out += &format!("Time: {}\n", duration(s));
+    if let Some(s) = &r.solution {
+        out += &solution_text(s, width);
     }
+    out += &sections_text(&r.sections, width);
+    out += &figures_text(&r.figures, width);
     out
 }
 
 /// `tabula count` as readable text.
-pub fn count_text(title: &str, v: &Json) -> String {
-    match v.as_object() {
-        Some(o) => format!("{title}: counts\n{}", fields(o, &["game"], "")),
-        None => format!("{v}\n"),
-    }
+pub fn count_text(title: &str, c: &CountReport, width: usize) -> String {
+    let mut out = wrap(&format!("{title}: counts"), width, "", "  ");
+    out += &wrap(&c.summary, width, "", "");
+    out += &sections_text(&c.sections, width);
+    out
 }
 
-/// `tabula train` as readable text: the summary and the learning curve as a chart.
-pub fn train_text(title: &str, v: &Json) -> String {
-    let Some(obj) = v.as_object() else {
-        return format!("{v}\n");
-    };
-    let n = |k: &str| v[k].as_u64();
-    let mut out = format!(
-        "{title}: the learning machine ({}) trained for {} games against {}\n",
-        v["learner"].as_str().unwrap_or("?"),
-        thousands(n("games").unwrap_or(0) as i128),
-        v["opponent"].as_str().unwrap_or("?"),
-    );
-    let games = n("games").unwrap_or(0).max(1) as f64;
-    let rows = ["wins", "losses", "draws", "resignations"]
-        .iter()
-        .filter_map(|k| {
-            let c = n(k)?;
-            Some(vec![
-                k.to_string(),
-                thousands(c as i128),
-                percent(c as f64 / games),
-            ])
-        })
-        .collect();
-    out += &table(&["the machine's games", "count", "share"], rows).to_string();
-    out.push('\n');
-    match (n("unbeatable_after"), v["unbeatable_checked"].as_bool()) {
-        (Some(0), _) => out += "Unbeatable from the start: no line of play beats its beads.\n",
-        (Some(g), _) => {
-            out += &format!(
-                "Unbeatable after game {}: no line of play beats the beads it has left.\n",
-                thousands(g as i128)
-            )
-        }
-        (None, Some(true)) => out += "Not yet unbeatable: some line of play still beats it.\n",
-        (None, _) => {}
-    }
-    if let Some(g) = n("last_loss") {
-        out += &format!("Its last loss: game {}.\n", thousands(g as i128));
-    }
-    if let Some(g) = n("first_run_of_100_non_losses_ended_at") {
-        out += &format!(
-            "First 100 games in a row without a loss: by game {}.\n",
-            thousands(g as i128)
-        );
-    }
-    if let Some(rules) = v["machine_rules"].as_str() {
-        out += &format!("The machine: {rules}.\n");
-    }
-    if let (Some(boxes), Some(beads)) = (n("matchboxes"), n("beads")) {
-        out += &format!(
-            "It made {} matchboxes and has {} beads left in them",
-            thousands(boxes as i128),
-            thousands(beads as i128)
-        );
-        match (
-            n("learner_positions"),
-            n("learner_positions_up_to_symmetry"),
-        ) {
-            (Some(all), Some(classes)) => {
-                out += &format!(
-                    "; it can meet {} positions ({} up to symmetry).\n",
-                    thousands(all as i128),
-                    thousands(classes as i128)
-                )
-            }
-            _ => out += ".\n",
-        }
-    }
-    if let Some(seed) = n("seed") {
-        out += &format!("Seed: {seed} (the same seed replays the same training).\n");
-    }
-    // Anything a newer engine adds, as plain fields.
-    out += &fields(
-        obj,
-        &[
-            "game",
-            "games",
-            "wins",
-            "losses",
-            "draws",
-            "resignations",
-            "curve",
-            "learner",
-            "opponent",
-            "unbeatable_after",
-            "unbeatable_checked",
-            "learner_seat",
-            "seconds",
-            "last_loss",
-            "first_run_of_100_non_losses_ended_at",
-            "machine",
-            "machine_rules",
-            "matchboxes",
-            "beads",
-            "learner_positions",
-            "learner_positions_up_to_symmetry",
-            "seed",
-            "block",
-            "learned",
-            "moves",
-        ],
-        "",
-    );
-    if let Some(curve) = v["curve"].as_array() {
-        out += &curve_chart(curve);
-    }
-    if let Some(s) = v["seconds"].as_f64() {
-        out += &format!("Time: {}\n", duration(s));
-    }
+/// `tabula train` as readable text: the summary, the sections and the
+/// learning curve as a chart.
+pub fn train_text(title: &str, t: &Training, width: usize) -> String {
+    let mut out = wrap(title, width, "", "  ");
+    out += &wrap(&t.summary, width, "", "");
+    out += &sections_text(&t.sections, width);
+    out += &curve_chart(&t.curve.points, width);
+    out += &format!("Time: {}\n", duration(t.figures.seconds));
     out
 }
 
 /// The learning curve: one bar per block of games, `#` for the machine's losses
 /// and `=` for draws (a shrinking bar is a machine that learns).
-pub fn curve_chart(curve: &[Json]) -> String {
+pub fn curve_chart(curve: &[tabula_core::CurvePoint], width: usize) -> String {
     if curve.is_empty() {
         return String::new();
     }
-    const WIDTH: usize = 40;
-    let mut out = String::from(
-        "Learning curve (each bar: the machine's losses # and draws = in a block of games):\n",
+    let mut out = wrap(
+        "Learning curve (each bar: the machine's losses # and draws = in a block of games):",
+        width,
+        "",
+        "",
     );
-    let size = |b: &Json| {
-        ["wins", "losses", "draws"]
-            .iter()
-            .map(|k| b[k].as_u64().unwrap_or(0))
-            .sum::<u64>()
-    };
+    let size = |b: &tabula_core::CurvePoint| b.wins + b.losses + b.draws;
     let biggest = curve.iter().map(size).max().unwrap_or(1).max(1);
-    let span = curve
-        .last()
-        .and_then(|b| b["to"].as_u64())
-        .unwrap_or(0)
-        .to_string()
-        .len();
+    let span = curve.last().map_or(1, |b| b.to.to_string().len());
+    let tail_len = |b: &tabula_core::CurvePoint| {
+        format!(" {} lost, {} drawn of {}", b.losses, b.draws, size(b))
+            .chars()
+            .count()
+    };
+    let tail = curve.iter().map(tail_len).max().unwrap_or(0);
+    // "  games " + from + "-" + to + " |" + bar + "|" + tail
+    let fixed = 8 + 2 * span + 1 + 2 + 1 + tail;
+    let bar_width = width.saturating_sub(fixed).clamp(10, 40);
     for b in curve {
-        let (from, to) = (
-            b["from"].as_u64().unwrap_or(0),
-            b["to"].as_u64().unwrap_or(0),
-        );
-        let (l, d) = (
-            b["losses"].as_u64().unwrap_or(0),
-            b["draws"].as_u64().unwrap_or(0),
-        );
-        let scale = |x: u64| ((x as f64 / biggest as f64) * WIDTH as f64).round() as usize;
-        let bar = "#".repeat(scale(l)) + &"=".repeat(scale(d));
+        let scale = |x: u64| ((x as f64 / biggest as f64) * bar_width as f64).round() as usize;
+        let bar = "#".repeat(scale(b.losses)) + &"=".repeat(scale(b.draws));
+        let bar: String = bar.chars().take(bar_width).collect();
         out += &format!(
-            "  games {from:>span$}-{to:<span$} |{bar:<WIDTH$}| {l} lost, {d} drawn of {}\n",
+            "  games {:>span$}-{:<span$} |{bar:<bar_width$}| {} lost, {} drawn of {}\n",
+            b.from,
+            b.to,
+            b.losses,
+            b.draws,
             size(b)
         );
     }
@@ -783,63 +654,86 @@ pub fn curve_chart(curve: &[Json]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use tabula_core::PositionValue;
 
     #[test]
     fn numbers_read_as_people_write_them() {
         assert_eq!(thousands(64_140_783), "64,140,783");
         assert_eq!(thousands(-1000), "-1,000");
         assert_eq!(thousands(999), "999");
-        assert_eq!(scalar("seconds", &json!(0.000647)).unwrap(), "647.0 µs");
-        assert_eq!(scalar("win_chance", &json!(0.504114)).unwrap(), "50.4%");
+        assert_eq!(duration(0.000647), "647.0 µs");
+        assert_eq!(inline(&FactValue::Percent(0.504114)).unwrap(), "50.4%");
+        assert_eq!(inline(&FactValue::Number(1e-12)).unwrap(), "1e-12");
+        assert_eq!(inline(&FactValue::Number(0.0123456)).unwrap(), "0.01235");
+        assert_eq!(inline(&FactValue::Seconds(0.0)).unwrap(), "0 s");
+        assert_eq!(inline(&FactValue::Integer(1234567)).unwrap(), "1,234,567");
+        assert_eq!(inline(&FactValue::Flag(false)).unwrap(), "no");
         assert_eq!(
-            scalar("first_mover_wins", &json!(0.5041140662)).unwrap(),
-            "50.41% (probability 0.504114066)"
-        );
-        assert_eq!(scalar("wins", &json!(3)).unwrap(), "3");
-        assert_eq!(scalar("tolerance", &json!(1e-12)).unwrap(), "1e-12");
-        assert_eq!(scalar("ratio", &json!(0.0123456)).unwrap(), "0.01235");
-        assert_eq!(scalar("cpu_seconds", &json!(0.0)).unwrap(), "0 s");
-        assert_eq!(
-            scalar("peak_memory_bytes", &json!(5_853_184)).unwrap(),
-            "5.6 MiB"
-        );
-        assert_eq!(scalar("table_bytes", &json!(999)).unwrap(), "999 bytes");
-        assert_eq!(
-            scalar("solving_bytes", &json!(54_146_207_850u64)).unwrap(),
-            "50.4 GiB"
-        );
-        assert_eq!(
-            scalar("solo_expected_turns", &json!(66.50292205810547)).unwrap(),
+            inline(&FactValue::Number(66.50292205810547)).unwrap(),
             "66.5"
         );
-        assert_eq!(scalar("cached", &json!(false)).unwrap(), "no");
-        assert_eq!(scalar("x", &json!(null)), None);
     }
 
     #[test]
-    fn a_draw_has_no_remoteness() {
-        let text = value_phrase("draw", Some(0), None);
+    fn a_draw_has_no_remoteness_and_a_bound_says_so() {
+        let text = value_phrase(Value::Draw, Some(Remoteness::Exact(0)), None);
         assert!(!text.contains('0'), "{text}");
         assert_eq!(
-            value_phrase("loss", Some(6), Some("White")),
+            value_phrase(Value::Loss, Some(Remoteness::Exact(6)), Some("White")),
             "a loss for White in 6 plies"
         );
+        assert_eq!(
+            value_phrase(Value::Loss, Some(Remoteness::AtMost(112)), Some("O")),
+            "a loss for O in at most 112 plies"
+        );
+        let moves = vec![GradedMove {
+            notation: "1:3->1".into(),
+            cells: vec![],
+            grade: MoveGrade::solved(Value::Win, Remoteness::AtMost(9)),
+        }];
+        let text = moves_text(&moves, 80);
+        assert!(text.contains("≤ 9") && text.contains("bound"), "{text}");
     }
 
     #[test]
-    fn grids_and_side_by_side_records() {
-        let g = grid_text(
-            &[vec!["1".into(), "0".into()], vec!["0".into(), "1".into()]],
-            "",
-        );
+    fn wrapping_keeps_every_line_within_the_width() {
+        let long = "word ".repeat(50) + &"x".repeat(200);
+        for w in [40, 80] {
+            let text = wrap(&long, w, "", "  ");
+            assert!(text.lines().all(|l| l.chars().count() <= w), "{text}");
+            assert!(text.contains("word word"));
+        }
+        let items: Vec<String> = (0..300).map(|i| format!("{i}:1->2")).collect();
+        let text = list(&items, ", ", 80, "  ");
+        assert!(text.starts_with("  0:1->2, 1:1->2,"), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        let rows: Vec<Vec<i64>> = (0..3).map(|_| (0..64).collect()).collect();
+        let text = grid(&rows, 80, "  ");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.contains("64"), "{text}");
+    }
+
+    #[test]
+    fn grids_show_rows_and_columns_from_one() {
+        let g = grid(&[vec![1, 0], vec![0, 1]], 80, "");
         assert_eq!(g, "   1 2\n1  1 .\n2  . 1\n");
-        let o = json!({"a": {"total": 1, "x": 2, "y": 3}, "b": {"total": 4, "x": 5, "y": 6}});
-        let text = fields(o.as_object().unwrap(), &[], "");
-        let total_line = text.lines().find(|l| l.contains("Total")).unwrap();
-        assert!(
-            total_line.contains('1') && total_line.contains('4'),
-            "{text}"
-        );
+    }
+
+    #[test]
+    fn win_chances_name_each_seat() {
+        let v = PositionValue::WinChances {
+            chances: vec![
+                tabula_core::SeatChance {
+                    seat: "Player 1".into(),
+                    chance: 0.531,
+                },
+                tabula_core::SeatChance {
+                    seat: "Player 2".into(),
+                    chance: 0.469,
+                },
+            ],
+        };
+        let text = v.words(None);
+        assert!(text.contains("Player 1 wins 53.1%"), "{text}");
     }
 }

@@ -178,11 +178,20 @@ pub enum MoveGrade {
     WinChance {
         /// 0..=1.
         chance: f64,
+        /// True for the chance under best play by both (an exact solution);
+        /// false for a player's estimate (its look-ahead).
+        exact: bool,
     },
     /// Points the move scores at once (puzzles).
     Points {
         /// Points.
         points: i64,
+    },
+    /// The move is part of a plan that finishes the puzzle (Poggle's presses):
+    /// `moves_left` moves in all from here, this one included.
+    Plan {
+        /// Moves the plan takes from here.
+        moves_left: u64,
     },
     /// Nothing is known about this move beyond its legality.
     Ungraded,
@@ -322,6 +331,19 @@ pub struct Analysis {
     pub note: Option<String>,
 }
 
+/// What a game adds to the generic analysis of a position (its analysis hook).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisExtra {
+    /// The position's value when the game knows it and no exact oracle does
+    /// (the chances of a dice game); ignored when an oracle grades the position.
+    pub value: Option<PositionValue>,
+    /// Every legal move graded by the game, best first, replacing the engine's
+    /// ungraded list when no oracle grades them.
+    pub moves: Option<Vec<GradedMove>>,
+    /// The game's own facts.
+    pub sections: Vec<Section>,
+}
+
 /// A hint for the player to move: the move to play, why, and what follows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Hint {
@@ -334,14 +356,75 @@ pub struct Hint {
     pub analysis: Analysis,
 }
 
+impl Hint {
+    /// The hint an analysis gives: its first graded move (moves are best first)
+    /// and why, in a sentence for a player.
+    pub fn from_analysis(analysis: Analysis) -> Self {
+        let best = analysis
+            .moves
+            .first()
+            .filter(|m| m.grade != MoveGrade::Ungraded)
+            .cloned();
+        let reason = match &best {
+            None if analysis.moves.is_empty() => "There is no move to make here.".to_string(),
+            None => "Nothing here tells one move from another: any legal move will do.".into(),
+            Some(m) => match &m.grade {
+                MoveGrade::Solved { value, remoteness } => {
+                    let when = remoteness.map(Remoteness::words).unwrap_or_default();
+                    match value {
+                        Value::Win => format!("{} wins {when} with perfect play.", m.notation),
+                        Value::Draw => format!(
+                            "No move wins against perfect play; {} holds the draw.",
+                            m.notation
+                        ),
+                        Value::Loss => format!(
+                            "Every move loses against perfect play; {} holds out longest (it loses {when}).",
+                            m.notation
+                        ),
+                    }
+                }
+                MoveGrade::WinChance { chance, exact: true } => format!(
+                    "{} gives the best chance to win with best play on both sides: {:.1}%.",
+                    m.notation,
+                    chance * 100.0
+                ),
+                MoveGrade::WinChance { chance, exact: false } => format!(
+                    "The strongest computer player's look-ahead rates {} best: about {:.0}% to win.",
+                    m.notation,
+                    chance * 100.0
+                ),
+                MoveGrade::Points { points } => format!(
+                    "{} scores the most points now (+{points}); this looks no further ahead.",
+                    m.notation
+                ),
+                MoveGrade::Plan { moves_left } => format!(
+                    "{} is part of a solution that finishes in {moves_left} move{} from here.",
+                    m.notation,
+                    if *moves_left == 1 { "" } else { "s" }
+                ),
+                MoveGrade::Ungraded => String::new(),
+            },
+        };
+        Hint {
+            best,
+            reason,
+            analysis,
+        }
+    }
+}
+
 /// A puzzle's solution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PuzzleSolution {
     /// How often to press each button, one row per board row (Lights Out).
     Presses {
-        /// Press counts, row by row.
-        grid: Vec<Vec<i64>>,
+        /// Press counts, row by row (empty on boards wider than 1000 buttons,
+        /// where `rows` holds them).
+        grid: Vec<Vec<u8>>,
+        /// The press counts as text rows in the game's position notation, used
+        /// instead of `grid` on boards wider than 1000 buttons (empty otherwise).
+        rows: Vec<String>,
         /// Presses in all.
         total: u64,
     },
@@ -390,6 +473,57 @@ pub struct SolveReport {
     pub sections: Vec<Section>,
     /// The solver's figures.
     pub figures: SolveFigures,
+}
+
+/// What a strong solution counts: positions by their value for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StrongCounts {
+    /// Positions reachable from the position solved.
+    pub positions: u64,
+    /// Won for the side to move.
+    pub wins: u64,
+    /// Lost for the side to move.
+    pub losses: u64,
+    /// Drawn.
+    pub draws: u64,
+    /// The longest forced win, in plies.
+    pub max_remoteness: u32,
+}
+
+impl SolveReport {
+    /// The report of a strong solution: the value of the position solved (for
+    /// `side`, the side to move there) and the positions counted by value.
+    pub fn strong(
+        value: PositionValue,
+        side: Option<&str>,
+        counts: StrongCounts,
+        seconds: f64,
+    ) -> Self {
+        let total = counts.positions.max(1) as f64;
+        let share = |n: u64| FactValue::Text(format!("{n} ({:.1}%)", n as f64 * 100.0 / total));
+        let section = Section::new("Every position reachable, by its value")
+            .with("Positions", FactValue::Integer(counts.positions as i64))
+            .with("Won for the side to move", share(counts.wins))
+            .with("Lost for the side to move", share(counts.losses))
+            .with("Drawn", share(counts.draws))
+            .with(
+                "Longest forced win",
+                FactValue::Text(plies_words(counts.max_remoteness)),
+            );
+        SolveReport {
+            summary: format!("This position is {}.", value.words(side)),
+            position: None,
+            value: Some(value),
+            solution: None,
+            sections: vec![section],
+            figures: SolveFigures {
+                positions: Some(counts.positions),
+                seconds,
+                peak_bytes: None,
+                sweeps: None,
+            },
+        }
+    }
 }
 
 /// `tabula count`: what a game counts about itself (positions up to symmetry, …).

@@ -280,8 +280,11 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
             };
             let use_cache = obj.get("cache").and_then(Json_::as_bool).unwrap_or(true);
             let cache_key = use_cache.then(|| {
+                // The results' version keeps a report of an older shape from
+                // being served from the cache.
                 json!([
                     "solve",
+                    tabula_core::RESULTS_VERSION,
                     info.name,
                     info.variant,
                     position,
@@ -580,7 +583,12 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
                     }
                 }
             }
-            let report = game.solve(&request, &progress)?;
+            let info = game.info();
+            let report = crate::routes::versioned(
+                &info.name,
+                &info.variant,
+                &game.solve(&request, &progress)?,
+            );
             if let Some(key) = &cache_key {
                 st.store()
                     .cache_put(key, &serde_json::to_vec(&report).unwrap_or_default())?;
@@ -633,12 +641,14 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
                     }
                 }
             };
-            let report = game.train_streamed(&options, &progress, &curve)?;
-            if let (Some(key), Some(learned)) = (&store_as, report.get("learned")) {
-                if !learned.is_null() {
-                    st.store().put_learned(key, learned)?;
+            let trained = game.train_streamed(&options, &progress, &curve)?;
+            if let Some(key) = &store_as {
+                if !trained.learned.is_null() {
+                    st.store().put_learned(key, &trained.learned)?;
                 }
             }
+            let info = game.info();
+            let report = crate::routes::versioned(&info.name, &info.variant, &trained.training);
             Ok(json!({"report": report, "stored": store_as}))
         }
     }

@@ -39,7 +39,9 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tabula_core::{Budget, Report};
+use tabula_core::{
+    Budget, FactValue, PuzzleSolution, Report, Section, SolveFigures, SolveReport, Table,
+};
 
 /// A game found: final score and clicks `(column, height above the floor)`.
 #[derive(Clone, Debug, Default)]
@@ -732,7 +734,17 @@ pub fn solve_report(
     game: &SameGame,
     request: &Report,
     progress: &dyn Fn(f64),
-) -> Result<serde_json::Value, String> {
+) -> Result<SolveReport, String> {
+    let (board, result) = run(game, request, progress)?;
+    Ok(report(&board, game.scoring, request.seed, &result))
+}
+
+/// The search of [`solve_report`]: the board searched and the best game found.
+fn run(
+    game: &SameGame,
+    request: &Report,
+    progress: &dyn Fn(f64),
+) -> Result<(Board, SearchResult), String> {
     let board = match &request.position {
         Some(text) => parse_board(text).map_err(|e| format!("bad board: {e}"))?,
         None => game.start_board(),
@@ -788,7 +800,7 @@ pub fn solve_report(
     })
     .map_err(|_| "the search failed".to_string())?;
     progress(1.0);
-    Ok(report_json(&board, game.scoring, request.seed, &result))
+    Ok((board, result))
 }
 
 /// The JSON of a search result.
@@ -814,6 +826,103 @@ pub fn report_json(
         "playouts": result.playouts,
         "stages": result.stages,
     })
+}
+
+/// The typed `tabula solve samegame` report of a search result: the line of
+/// clicks as the solution, the search's figures and its stages.
+pub fn report(board: &Board, scoring: Scoring, seed: u64, result: &SearchResult) -> SolveReport {
+    let algorithm = match result.algorithm {
+        Algorithm::Nested => "nested Monte Carlo search (level by level)",
+        Algorithm::Beam => "beam search (width by width)",
+        Algorithm::Nrpa => "nested rollout policy adaptation",
+    };
+    let summary = format!(
+        "The best game found scores {} points in {} click{}{}{}.",
+        result.score,
+        result.moves.len(),
+        if result.moves.len() == 1 { "" } else { "s" },
+        if result.cleared {
+            " and clears the board"
+        } else {
+            ""
+        },
+        if result.optimal {
+            " (the best possible: the search tried every game)"
+        } else {
+            ""
+        }
+    );
+    let search = Section::new("The search")
+        .with(
+            "Board",
+            FactValue::Text(format!("{} wide, {} high", board.width(), board.height())),
+        )
+        .with("Scoring", FactValue::Text(scoring.name().into()))
+        .with("Score at the start", FactValue::Integer(board.score()))
+        .with(
+            "Blocks left at the end",
+            FactValue::Integer(result.blocks_left as i64),
+        )
+        .with("Method", FactValue::Text(algorithm.into()))
+        .with("Proven best", FactValue::Flag(result.optimal))
+        .with(
+            "Games played out",
+            FactValue::Integer(result.playouts as i64),
+        )
+        .with("Random seed", FactValue::Integer(seed as i64));
+    let mut sections = vec![search];
+    if !result.stages.is_empty() {
+        let rows = result
+            .stages
+            .iter()
+            .map(|st| {
+                vec![
+                    st.size.to_string(),
+                    st.runs.to_string(),
+                    st.score.map(|x| x.to_string()).unwrap_or_default(),
+                    format!("{:.2} s", st.seconds),
+                    if st.completed {
+                        "yes"
+                    } else {
+                        "no, out of time"
+                    }
+                    .to_string(),
+                ]
+            })
+            .collect();
+        sections.push(
+            Section::new("Stages").with(
+                "Stages",
+                FactValue::Table(Table {
+                    columns: ["level or width", "runs", "best score", "time", "finished"]
+                        .map(String::from)
+                        .to_vec(),
+                    rows,
+                }),
+            ),
+        );
+    }
+    SolveReport {
+        summary,
+        position: None,
+        value: None,
+        solution: Some(PuzzleSolution::Line {
+            moves: result
+                .moves
+                .iter()
+                .map(|[r, c]| format!("{r} {c}"))
+                .collect(),
+            score: result.score,
+            cleared: result.cleared,
+        }),
+        sections,
+        figures: SolveFigures {
+            positions: None,
+            seconds: result.seconds,
+            peak_bytes: None,
+            sweeps: None,
+        },
+    }
 }
 
 #[cfg(test)]
