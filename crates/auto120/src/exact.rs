@@ -36,7 +36,7 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{format_bytes, waiting_budget, Budget, TableCell, TableError};
+use tabula_core::{format_bytes, waiting_budget, Budget, Ledger, TableCell, TableError};
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
@@ -832,15 +832,33 @@ fn shared(
         return Ok(s);
     }
     let needed = estimate(n).solving_bytes;
-    if needed > max_memory && !cell.is_building() {
-        return Err(SolveError::Memory {
-            needed,
-            budget: max_memory,
-        });
+    // The solve's peak is held in the process's ledger from before it starts
+    // (refused when other tables leave too little room) and shrinks to the
+    // table's bytes once solved; a caller that finds the solve under way waits
+    // for it and holds nothing.
+    let mut held = None;
+    if !cell.is_building() {
+        if needed > max_memory {
+            return Err(SolveError::Memory {
+                needed,
+                budget: max_memory,
+            });
+        }
+        let what = format!("the exact table of Multiplication Ludo with {n} markers");
+        held = Some(
+            Ledger::global()
+                .reserve(&what, needed)
+                .map_err(|e| SolveError::Failed(e.to_string()))?,
+        );
     }
     cell.get_or_build(
         move |report| {
-            solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, report).map_err(|e| error_text(n, &e))
+            let mut held = held.ok_or("the table's memory was not reserved")?;
+            let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, report)
+                .map_err(|e| error_text(n, &e))?;
+            held.settle(solution.stats().table_bytes);
+            held.keep_for_process();
+            Ok(solution)
         },
         until,
         progress,

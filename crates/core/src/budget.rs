@@ -91,6 +91,19 @@ pub enum BudgetError {
         /// The budget, in bytes.
         limit: u64,
     },
+    /// The tables this process already holds ([`crate::Ledger`]) leave too
+    /// little of its memory limit for another.
+    #[error("{what} would need about {}, but other tables already hold {} of the {} this program may use for them", format_bytes(*.needed), format_bytes(*.held), format_bytes(*.limit))]
+    Held {
+        /// What was refused, in plain words ("the Four Field Kono table").
+        what: String,
+        /// Its estimate, in bytes.
+        needed: u64,
+        /// What the other tables hold, in bytes.
+        held: u64,
+        /// The process's limit, in bytes.
+        limit: u64,
+    },
     /// The deadline passed.
     #[error("stopped: the time limit was reached")]
     Time,

@@ -10,6 +10,7 @@ mod budget;
 mod bytes;
 mod error;
 mod game;
+pub mod ledger;
 mod oracle;
 mod presentation;
 mod registered;
@@ -28,6 +29,7 @@ pub use budget::{
 pub use bytes::{format_bytes, parse_bytes};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
+pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
 pub use presentation::{
     default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Tool, ToolAnswer,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use tabula_core::Game;
-use tabula_core::{Registered, Variant, VariantOption};
+use tabula_core::{Ledger, Meter, Registered, Variant, VariantOption};
 
 type BuildFn = fn(&Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
 
@@ -218,14 +218,24 @@ impl Cache {
     }
 
     /// Forgets the least recently used games until the cache holds at most
-    /// [`CACHE_GAMES`] games and the solution tables alive in the process (the
+    /// [`CACHE_GAMES`] games, the solution tables alive in the process (the
     /// cache's and those of matches being played, [`tables_in_use`]) fit in
-    /// [`cache_max_memory`], or only `keep` is left. Tables a match still holds
-    /// stay until it goes; a game built again meanwhile shares them.
-    fn shrink(&mut self, keep: Option<&(String, String)>) {
-        let limit = cache_max_memory();
+    /// [`cache_max_memory`] and in `within` (what the process's ledger asks
+    /// for), and every table the process holds (the ledger's: Kono's and
+    /// Auto120's tables too) fits the process's limit, or only `keep` is left.
+    /// Tables a match still holds stay until it goes; a game built again
+    /// meanwhile shares them.
+    fn shrink(&mut self, keep: Option<&(String, String)>, within: Option<u64>) {
+        let limit = match within {
+            Some(target) => cache_max_memory().min(target),
+            None => cache_max_memory(),
+        };
+        let ledger = Ledger::global();
         loop {
-            if self.games.len() <= CACHE_GAMES && tables_in_use() <= limit {
+            if self.games.len() <= CACHE_GAMES
+                && tables_in_use() <= limit
+                && ledger.in_use() <= ledger.limit()
+            {
                 return;
             }
             let oldest = self
@@ -247,9 +257,26 @@ impl Cache {
 fn cache() -> std::sync::MutexGuard<'static, Cache> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     CACHE
-        .get_or_init(Default::default)
+        .get_or_init(|| {
+            Ledger::global().add_meter(Arc::new(EngineTables));
+            Mutex::default()
+        })
         .lock()
         .unwrap_or_else(|p| p.into_inner())
+}
+
+/// The engine's solution tables in the process's [`Ledger`]: counted as
+/// [`tables_in_use`] (the cache's and the matches'), and made smaller by
+/// forgetting cached games when another table needs the room.
+struct EngineTables;
+
+impl Meter for EngineTables {
+    fn bytes(&self) -> u64 {
+        tables_in_use()
+    }
+    fn shrink_to(&self, target: u64) {
+        cache().shrink(None, Some(target));
+    }
 }
 
 /// What the cache holds now: `(games, bytes)`.
@@ -274,7 +301,7 @@ pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError>
         if let Some(found) = c.games.get_mut(&key) {
             found.used = now;
             let handle = found.handle.clone();
-            c.shrink(Some(&key));
+            c.shrink(Some(&key), None);
             return Ok(handle);
         }
     }
@@ -289,12 +316,12 @@ pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError>
             used: now,
         },
     );
-    c.shrink(Some(&key));
+    c.shrink(Some(&key), None);
     Ok(handle)
 }
 
 /// Enforces the cache's bounds now ([`build`] does at every call): a server calls
 /// it when matches being played have let tables go or grown.
 pub fn trim_cache() {
-    cache().shrink(None);
+    cache().shrink(None, None);
 }

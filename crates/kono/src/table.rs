@@ -9,7 +9,7 @@ use crate::solve::{decode, solve};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{Budget, Graded, TableCell};
+use tabula_core::{Budget, Graded, Ledger, Reservation, TableCell};
 
 /// The top side's pieces at the start (rows 4 and 3).
 pub const START_TOP: u32 = 0x00FF;
@@ -68,6 +68,11 @@ impl KonoTable {
         Self::solve_from(rules, start(), progress)
     }
 
+    /// Bytes the table keeps in memory: its values.
+    pub fn memory_bytes(&self) -> u64 {
+        std::mem::size_of_val(self.values.as_slice()) as u64
+    }
+
     /// The value of a position for the side to move, if the table covers it.
     pub fn grade(&self, mover: u32, opponent: u32) -> Option<Graded> {
         if mover & opponent != 0
@@ -108,6 +113,8 @@ struct Kept {
     table: Arc<KonoTable>,
     source: Source,
     path: Option<PathBuf>,
+    /// The table's bytes in the process's ledger, for as long as it is kept.
+    _held: Reservation,
 }
 
 /// The tables of both rule sets, each built once per process on a thread and rayon
@@ -154,36 +161,59 @@ pub fn full_table(
     if let Some(kept) = cell.get() {
         return Ok((kept.table.clone(), Source::Memory, kept.path.clone()));
     }
-    if !cell.is_building() {
+    // The build's peak is held in the process's ledger from before it starts
+    // (refused when other tables leave too little room) and shrinks to the
+    // table's own bytes once built. A caller that finds the build under way
+    // waits for it and holds nothing.
+    let held = if cell.is_building() {
+        None
+    } else {
+        let needed = bytes_needed(rules);
         budget
-            .fits("the Four Field Kono table", bytes_needed(rules))
+            .fits("the Four Field Kono table", needed)
             .map_err(|e| e.to_string())?;
-    }
+        Some(
+            Ledger::global()
+                .reserve("the Four Field Kono table", needed)
+                .map_err(|e| e.to_string())?,
+        )
+    };
     let kept = cell
-        .get_or_build(move |report| Ok(build(rules, report)), budget, progress)
+        .get_or_build(
+            move |report| {
+                // Only the caller that starts the build has a reservation; one
+                // that lost the race to start it waits for that build instead.
+                let held = held.ok_or("the table's memory was not reserved")?;
+                Ok(build(rules, report, held))
+            },
+            budget,
+            progress,
+        )
         .map_err(|e| e.to_string())?;
     Ok((kept.table.clone(), kept.source, kept.path.clone()))
 }
 
-fn build(rules: KonoRules, progress: &dyn Fn(f64)) -> Kept {
+/// Loads or solves the table, then holds only its own bytes in the ledger.
+fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Kept {
     let path = cache::cache_path(rules);
-    if let Some(p) = &path {
-        if let Ok(t) = cache::load(p, rules) {
+    let (table, source, path) = match path.as_ref().and_then(|p| cache::load(p, rules).ok()) {
+        Some(t) => {
             progress(1.0);
-            return Kept {
-                table: Arc::new(t),
-                source: Source::Disk,
-                path,
-            };
+            (Arc::new(t), Source::Disk, path)
         }
-    }
-    let t = Arc::new(KonoTable::solve_full(rules, progress));
-    let written = path
-        .as_ref()
-        .and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
+        None => {
+            let t = Arc::new(KonoTable::solve_full(rules, progress));
+            let written = path
+                .as_ref()
+                .and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
+            (t, Source::Solved, written)
+        }
+    };
+    held.settle(table.memory_bytes());
     Kept {
-        table: t,
-        source: Source::Solved,
-        path: written,
+        table,
+        source,
+        path,
+        _held: held,
     }
 }

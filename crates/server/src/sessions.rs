@@ -161,10 +161,17 @@ impl Sessions {
     /// lock is held while it is taken out, so no request can pick it up meanwhile.
     /// Returns `Err` (503, in plain words) when the tables still exceed the budget.
     fn make_room(&self) -> Result<(), ApiError> {
-        let limit = tabula_engine::cache_max_memory();
+        let ledger = tabula_core::Ledger::global();
         loop {
             tabula_engine::trim_cache();
-            let used = tabula_engine::tables_in_use();
+            // The sessions' tables within the cache's bound, and every table of
+            // the process (Kono's and Auto120's too) within its ledger's limit.
+            let (used, limit) = match tabula_engine::tables_in_use() {
+                games if games > tabula_engine::cache_max_memory() => {
+                    (games, tabula_engine::cache_max_memory())
+                }
+                _ => (ledger.in_use(), ledger.limit()),
+            };
             if used <= limit {
                 return Ok(());
             }
