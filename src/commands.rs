@@ -401,22 +401,90 @@ pub fn count(a: CountArgs) -> Result<()> {
 }
 
 #[derive(Args, Debug)]
-pub struct CgtArgs {
-    /// The sum, e.g. "1* + 2* + 3*".
-    pub expr: String,
+pub struct ToolArgs {
+    /// The tool's name (`tabula tool` lists them).
+    pub name: Option<String>,
+    /// What the tool works on, e.g. "1* + 2* + 3*".
+    pub input: Option<String>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn cgt(a: CgtArgs) -> Result<()> {
-    let value = tabula_nim::cgt::evaluate(&a.expr).map_err(|e| anyhow::anyhow!("{e}"))?;
-    if a.json {
-        return print_json(&serde_json::to_value(value)?);
+/// Every tool the games declare, with the title of the game offering it.
+fn all_tools() -> Result<Vec<(String, tabula_core::Tool)>> {
+    let mut out = Vec::new();
+    for e in registry() {
+        let info = build(e.name, "")?.info();
+        out.extend(
+            info.presentation
+                .tools
+                .into_iter()
+                .map(|t| (info.title.clone(), t)),
+        );
     }
-    println!("{} = {}", a.expr.trim(), value);
-    println!("{}", value.winner().describe());
+    Ok(out)
+}
+
+/// `tabula tool NAME INPUT`: a tool a game declares in its presentation, found
+/// by name among all games; without a name, the list of tools.
+pub fn tool(a: ToolArgs) -> Result<()> {
+    let tools = all_tools()?;
+    let Some(name) = a.name else {
+        if a.json {
+            return print_json(&serde_json::to_value(
+                tools.iter().map(|(_, t)| t).collect::<Vec<_>>(),
+            )?);
+        }
+        for (game, t) in &tools {
+            println!("{}  {} ({game}): {}", t.name, t.title, t.about);
+            println!("    e.g. tabula tool {} \"{}\"", t.name, t.example);
+        }
+        return Ok(());
+    };
+    let Some((_, t)) = tools
+        .iter()
+        .find(|(_, t)| t.name.eq_ignore_ascii_case(&name))
+    else {
+        let names: Vec<&str> = tools.iter().map(|(_, t)| t.name).collect();
+        bail!(
+            "no tool named '{}' (the games offer: {})",
+            name.chars().take(40).collect::<String>(),
+            names.join(", ")
+        );
+    };
+    let Some(input) = a.input else {
+        bail!(
+            "{} needs an input, e.g. tabula tool {} \"{}\"",
+            t.title,
+            t.name,
+            t.example
+        );
+    };
+    let answer = t.answer(&input)?;
+    if a.json {
+        return print_json(&answer.data);
+    }
+    for line in answer.lines {
+        println!("{line}");
+    }
     Ok(())
+}
+
+/// A word that is no command of its own names a game's tool:
+/// `tabula cgt EXPR [--json]` is `tabula tool cgt EXPR [--json]`.
+pub fn tool_by_name(words: Vec<String>) -> Result<()> {
+    let json = words.iter().any(|w| w == "--json");
+    let mut rest = words.into_iter().filter(|w| w != "--json");
+    let name = rest.next();
+    let input = rest.next();
+    if let Some(extra) = rest.next() {
+        bail!(
+            "unexpected argument '{}' (quote the input as one argument)",
+            extra.chars().take(40).collect::<String>()
+        );
+    }
+    tool(ToolArgs { name, input, json })
 }
 
 #[derive(Args, Debug)]

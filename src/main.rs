@@ -43,10 +43,13 @@ enum Command {
     Count(commands::CountArgs),
     /// How to play a game, its variants and how to write moves.
     Rules(commands::RulesArgs),
-    /// Evaluate a sum of integers and nimbers, e.g. "1* + 2* + 3*".
-    Cgt(commands::CgtArgs),
+    /// A tool a game offers (without a name: the list), e.g. `tool cgt "1* + 2* + 3*"`.
+    Tool(commands::ToolArgs),
     /// Run the HTTP server and web UI.
     Serve(commands::ServeArgs),
+    /// A game's tool by its name alone (`tabula cgt EXPR` is `tabula tool cgt EXPR`).
+    #[command(external_subcommand)]
+    Other(Vec<String>),
 }
 
 /// Writing into a closed pipe (`tabula games | head -1`) ends the program quietly with
@@ -109,7 +112,8 @@ fn main() {
         Command::Simulate(a) => commands::simulate(a),
         Command::Count(a) => commands::count(a),
         Command::Rules(a) => commands::rules(a),
-        Command::Cgt(a) => commands::cgt(a),
+        Command::Tool(a) => commands::tool(a),
+        Command::Other(words) => commands::tool_by_name(words),
         Command::Serve(a) => commands::serve(a),
     };
     if let Err(e) = result {

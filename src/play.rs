@@ -126,27 +126,6 @@ fn prepare(handle: &dyn tabula_engine::DynGame, title: &str) {
     pb.finish_and_clear();
 }
 
-fn default_ai(info: &tabula_engine::GameInfo) -> String {
-    if let Some(name) = &info.default_opponent {
-        return name.clone();
-    }
-    let players = &info.players;
-    for want in [
-        "perfect",
-        "best",
-        "nim",
-        "alphabeta",
-        "search",
-        "scenario",
-        "expectimax",
-    ] {
-        if players.iter().any(|p| p.name == want) {
-            return want.to_string();
-        }
-    }
-    "random".to_string()
-}
-
 fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<String>> {
     let seats = info.seats.len();
     if let Some(p) = &a.players {
@@ -162,7 +141,8 @@ fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<Stri
         (Some(ai), Some(l)) => format!("{ai}:level={l}"),
         (None, Some(l)) => format!("level:{l}"),
         (Some(ai), None) => ai.clone(),
-        (None, None) => default_ai(info),
+        // The one rule, decided by the engine for every face (the browser reads the same).
+        (None, None) => info.default_opponent.clone(),
     };
     if seats == 1 {
         return Ok(vec![match a.human.as_str() {

@@ -72,6 +72,8 @@ export const putSettings = (game, settings) => api.put(`/api/settings/${enc(game
 export const tallies = (game) => api.get(`/api/tallies?game=${enc(game)}`);
 export const best = (game) => api.get(`/api/best/${enc(game)}`);
 export const rules = (game) => api.get(`/api/games/${enc(game)}/rules`);
+/// A tool a game declares (its presentation's `tools`): `{tool, lines, data}`.
+export const runTool = (game, tool, input) => api.post(`/api/games/${enc(game)}/tools/${enc(tool)}`, { input });
 
 /// Starts a background job and follows its event stream. `onProgress(data)` gets
 /// every progress event's data; the promise resolves with the job's report.

@@ -1,29 +1,50 @@
-// The few panels special to one game, keyed by the game's registry name (the
-// issue asks for them): watching a matchbox machine learn (Hexapawn, Tic-tac-toe),
-// the die and a win-rate table (Auto120), score, best scores and a replay of the
-// solver's line (SameGame), solvability and the solution overlay (Poggle).
+// The extra cards of the game page, switched on by the game's declaration (its
+// presentation's `panels`, from the game list API): watching a learning machine
+// learn, the die and a win-rate table, a puzzle's score card (time, best scores,
+// the solver's line replayed), a puzzle's solution drawn on the board, and the
+// game's own facts about the position. Nothing here knows a game by name.
 
 import * as API from './api.js';
 import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
-import { colourName, extraSentences, pressWords, playerWords } from './words.js';
+import { colourName, playerWords } from './words.js';
+import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf } from './results.js';
 
-export function extrasFor(name, page) {
-  switch (name) {
-    case 'hexapawn':
-      return new LearnPanel(page, { player: 'matchbox', seat: 1, games: 200 });
-    case 'tictactoe':
-      return new LearnPanel(page, { player: 'menace', seat: 0, games: 1000 });
-    case 'auto120':
-      return new Auto120Panel(page);
-    case 'samegame':
-      return new SameGamePanel(page);
-    case 'poggle':
-      return new PogglePanel(page);
-    default:
-      return null;
+const PANELS = {
+  learn: (page, p) => new LearnPanel(page, p),
+  dice: (page, p) => new DicePanel(page, p),
+  score: (page, p) => new ScorePanel(page, p),
+  solution: (page, p) => new SolutionPanel(page, p),
+  facts: (page, p) => new FactsPanel(page, p),
+};
+
+/// The page's extra cards, from the game's declared panels; null when it has none.
+export function extrasFor(page) {
+  const list = (page.info.presentation?.panels || []).map((p) => PANELS[p.kind]?.(page, p)).filter(Boolean);
+  for (const tool of page.info.presentation?.tools || []) list.push(new ToolPanel(page, tool));
+  return list.length ? new Extras(list) : null;
+}
+
+/// Several declared panels seen by the page as one: each hook goes to every panel.
+class Extras {
+  constructor(list) {
+    this.list = list;
+    this.panel = list.map((p) => p.panel);
+    this.rendersExtra = list.some((p) => p.rendersExtra);
+    this.statusShown = list.find((p) => p.statusShown)?.statusShown;
   }
+
+  onStart() { for (const p of this.list) p.onStart?.(); }
+  onView(mv, previous) { for (const p of this.list) p.onView?.(mv, previous); }
+  onHint(data) { for (const p of this.list) p.onHint?.(data); }
+  onGroup(cells) { for (const p of this.list) p.onGroup?.(cells); }
+  onCell(id, e) { return this.list.some((p) => p.onCell?.(id, e)); }
+  onHover(id) { return this.list.some((p) => p.onHover?.(id)); }
+  overlayCounts() { for (const p of this.list) { const c = p.overlayCounts?.(); if (c) return c; } return null; }
+  destroy() { for (const p of this.list) p.destroy?.(); }
+  get replaying() { return this.list.some((p) => p.replaying); }
+  async interrupt() { await Promise.all(this.list.filter((p) => p.replaying).map((p) => p.interrupt())); }
 }
 
 const card = (title, ...body) => h('section.card.card-extra', h('h2', title), ...body);
@@ -38,6 +59,37 @@ function progressBar() {
   };
   bar.done = () => (bar.hidden = true);
   return bar;
+}
+
+// ---------------------------------------------------------------------------
+// A tool the game offers (a calculator): text in, the server's answer in words.
+
+class ToolPanel {
+  constructor(page, tool) {
+    this.page = page;
+    this.tool = tool;
+    const label = `${tool.title}: what to work out`;
+    this.input = h('input.text.tool-input', { type: 'text', maxlength: 4096, placeholder: tool.example, 'aria-label': label, spellcheck: 'false', autocomplete: 'off' });
+    this.answer = h('div.tool-answer', { 'aria-live': 'polite' });
+    const form = h('form.tool-form', {
+      onsubmit: (e) => {
+        e.preventDefault();
+        this.run();
+      },
+    }, this.input, h('button.btn', { type: 'submit' }, 'Work it out'));
+    this.panel = card(tool.title, h('p.small', tool.about), form, this.answer);
+  }
+
+  async run() {
+    const input = this.input.value.trim() || this.tool.example;
+    if (!this.input.value.trim()) this.input.value = input;
+    try {
+      const r = await API.runTool(this.page.name, this.tool.name, input);
+      fill(this.answer, ...(r.lines || []).map((line, i) => h(i === 0 ? 'p.tool-result' : 'p.small', line)));
+    } catch (e) {
+      fill(this.answer, h('p.small.tool-error', e.message));
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -62,12 +114,10 @@ class LearnPanel {
     // trained and the ones you play are the same machine's.
     const seatName = page.info.seats[defaults.seat];
     this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this.playMachine() },
-      `Play against the ${defaults.player === 'menace' ? 'MENACE' : 'matchbox'} machine (it plays ${seatName})`);
+      `Play against the ${defaults.machine} machine (it plays ${seatName})`);
     this.playTrained = h('span', { hidden: true });
     this.panel = card('Watch it learn',
-      h('p.small', defaults.player === 'menace'
-        ? 'MENACE keeps a matchbox of beads for every position it meets: beads for moves that led to wins are added, those that lost are taken away.'
-        : "Gardner's machine keeps a matchbox for every position it meets, one bead per move; after a loss it removes the bead that led to it."),
+      h('p.small', defaults.about),
       this.useBtn,
       this.boxEl,
       h('h3', 'Learning curve'),
@@ -244,7 +294,8 @@ function matchbox(box, small = false, lid = null) {
 }
 
 // ---------------------------------------------------------------------------
-// Auto120: the die, and a win-rate table from a quick simulation.
+// Dice: the last roll drawn as a die, and a win-rate table from a quick simulation
+// between the computer players the game names.
 
 const PIPS = {
   1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
@@ -262,9 +313,10 @@ export function dieFace(n, size = 64) {
   return svg;
 }
 
-class Auto120Panel {
-  constructor(page) {
+class DicePanel {
+  constructor(page, declared) {
     this.page = page;
+    this.declared = declared;
     this.dieEl = h('div.die-area');
     this.tableEl = h('div.sim-table');
     this.bar = progressBar();
@@ -299,7 +351,7 @@ class Auto120Panel {
 
   async simulate() {
     const kinds = (this.page.info.players || []).map((p) => p.name).filter((n) => n !== 'human');
-    const named = ['scenario', 'best', 'random', 'expectimax'].filter((k) => kinds.includes(k));
+    const named = (this.declared.players || []).filter((k) => kinds.includes(k));
     const pool = named.length >= 2 ? named.slice(0, 3) : kinds.slice(0, 3);
     const pairs = [];
     for (let i = 0; i < pool.length; i++) for (let j = i + 1; j < pool.length; j++) pairs.push([pool[i], pool[j]]);
@@ -332,7 +384,7 @@ class Auto120Panel {
         const games = r.games || 1;
         const rate = r.win_rate?.value ?? (r.wins?.[0] ?? 0) / games;
         return h('tr',
-          h('td', playerWords(kindNamed(a))), h('td', playerWords(kindNamed(b))),
+          h('td', playerWords(kindNamed(a), this.page.info)), h('td', playerWords(kindNamed(b), this.page.info)),
           h('td.num', h('span.rate-bar', { style: `--rate:${rate}` }), pct(rate)),
           h('td.num.muted', r.win_rate ? `${Math.round(100 * r.win_rate.low)}–${Math.round(100 * r.win_rate.high)}%` : ''));
       }))));
@@ -340,13 +392,16 @@ class Auto120Panel {
 }
 
 // ---------------------------------------------------------------------------
-// SameGame: score, blocks left, best scores, and the solver's line replayed.
+// A puzzle's score card: score, coloured cells left, optionally the time, the best
+// scores and the solver's line replayed.
 
-class SameGamePanel {
-  constructor(page) {
+class ScorePanel {
+  constructor(page, declared) {
     this.page = page;
+    this.declared = declared;
+    this.cell = page.info.presentation?.coloured_cell || 'cell';
     // Status lines this panel's score card already shows (not repeated under the board).
-    this.statusShown = /^(score|blocks left)\b/i;
+    this.statusShown = new RegExp(`^(score|${this.cell}s left)\\b`, 'i');
     this.scoreEl = h('div.big-numbers');
     this.bestEl = h('div.best');
     this.bar = progressBar();
@@ -358,33 +413,32 @@ class SameGamePanel {
     this.panel = card('Score',
       this.scoreEl,
       this.preview,
-      h('div.train-form', this.playBtn, this.seconds, this.stopBtn),
-      this.bar, this.note,
-      h('h3', 'Best scores'),
-      this.bestEl);
+      declared.computer_line ? [h('div.train-form', this.playBtn, this.seconds, this.stopBtn), this.bar, this.note] : null,
+      declared.best_scores ? [h('h3', 'Best scores'), this.bestEl] : null);
   }
 
   onStart() {
-    this.refreshBest();
+    if (this.declared.best_scores) this.refreshBest();
   }
 
-  /// Hovering a group: what removing it would score.
+  /// Hovering a group: what removing it would score, by the rule the game
+  /// declares for the variant being played.
   onGroup(cells) {
     const n = cells.length;
-    const scoring = /scoring=(\w+)/.exec(this.page.info.variant)?.[1] || 'standard';
-    const points = scoring === 'blocks' ? n : Math.max(0, (n - 2) ** 2);
-    this.preview.textContent = n >= 2 ? `This group of ${n} scores ${formatNumber(points)} point${points === 1 ? '' : 's'}.` : '';
+    const rule = this.page.info.presentation?.panels?.find((p) => p.kind === 'score')?.group_points;
+    const points = groupPoints(rule, n);
+    this.preview.textContent = n >= 2 && points !== null ? `This group of ${n} scores ${formatNumber(points)} point${points === 1 ? '' : 's'}.` : '';
   }
 
   onView(mv, previous) {
     const blocks = (mv.view.cells || []).filter((c) => c.colour !== undefined && c.colour !== null).length;
-    // The game's elapsed time, when the server keeps it (seed 001), ticking while it runs.
+    // The game's elapsed time, when the server keeps it, ticking while it runs.
     this.clock = null;
-    if (typeof mv.seconds === 'number') this.clock = { base: mv.seconds, at: performance.now(), running: !mv.outcome };
+    if (this.declared.timer && typeof mv.seconds === 'number') this.clock = { base: mv.seconds, at: performance.now(), running: !mv.outcome };
     const timeEl = h('span.big-value.elapsed', clockText(mv.seconds ?? 0));
     fill(this.scoreEl,
       h('div.big', h('span.big-value', formatNumber(mv.score ?? 0)), h('span.big-label', 'score')),
-      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', 'blocks left')),
+      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', `${this.cell}s left`)),
       this.clock ? h('div.big', timeEl, h('span.big-label', 'time')) : null);
     clearInterval(this.ticker);
     if (this.clock?.running) {
@@ -393,7 +447,7 @@ class SameGamePanel {
         timeEl.textContent = clockText(this.clock.base + (performance.now() - this.clock.at) / 1000);
       }, 1000);
     }
-    if (mv.outcome && !previous?.outcome) this.refreshBest();
+    if (this.declared.best_scores && mv.outcome && !previous?.outcome) this.refreshBest();
   }
 
   async refreshBest() {
@@ -472,8 +526,9 @@ class SameGamePanel {
         this.note.textContent = 'The board changed while the computer searched, so its line was not played.';
         return;
       }
-      const line = result.moves || [];
-      this.note.textContent = `Found a line of ${line.length} moves scoring ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}. Replaying it…`;
+      const found = lineOf(result);
+      const line = found.moves;
+      this.note.textContent = `Found a line of ${line.length} moves scoring ${formatNumber(found.score)}${found.cleared ? ', clearing the board' : ''}. Replaying it…`;
       // The line's moves are the computer's: the board is handed to it while it
       // plays them (as set-up moves, each undone like a move), so a score it
       // finishes is recorded as the computer's, never as yours.
@@ -536,20 +591,25 @@ class SameGamePanel {
 }
 
 // ---------------------------------------------------------------------------
-// Poggle: is this board solvable, the solution drawn on the buttons, a hint.
+// A puzzle's solution: can this board be solved, the press counts drawn on the
+// cells, and which cell to press next.
 
-class PogglePanel {
+class SolutionPanel {
   constructor(page) {
     this.page = page;
     this.rendersExtra = true;
     this.msg = h('div.solvable');
     this.showBtn = h('button.btn', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggle() }, 'Show the solution');
-    this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.nextPress() }, 'Which button next?');
+    this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.nextPress() }, `Which ${this.cellWord()} next?`);
     this.details = h('div');
     this.goal = h('p.goal');
     this.panel = card('Solution', this.goal, this.msg, h('div.actions', this.showBtn, this.hintBtn), this.details);
     this.counts = null;
     this.show = false;
+  }
+
+  cellWord() {
+    return this.page.info.presentation?.coloured_cell || 'cell';
   }
 
   overlayCounts() {
@@ -559,7 +619,10 @@ class PogglePanel {
   async onView(mv) {
     this.analysis = null;
     this.counts = null;
-    fill(this.goal, 'Goal: every button ', h('span.swatch', { style: `background:${PALETTE[0]}` }), ` ${colourName(0)}.`);
+    const goal = this.page.info.presentation?.goal_colour;
+    if (goal !== undefined && goal !== null) {
+      fill(this.goal, `Goal: every ${this.cellWord()} `, h('span.swatch', { style: `background:${PALETTE[goal % PALETTE.length]}` }), ` ${colourName(goal)}.`);
+    }
     let data;
     try {
       data = await API.hint(this.page.id);
@@ -570,20 +633,22 @@ class PogglePanel {
     if (this.page.mv !== mv) return;
     this.analysis = data;
     const extra = data.extra || {};
-    this.counts = presses(extra, mv.view.cells || []);
-    const solvable = extra.solvable ?? (this.counts ? true : undefined);
+    this.counts = presses(solutionGrid(data), mv.view.cells || []);
+    const impossible = data.solution?.kind === 'impossible' ? data.solution : null;
+    const solvable = impossible ? false : extra.solvable ?? (this.counts ? true : undefined);
     const solved = !!mv.outcome;
+    const cells = `${this.cellWord()}s`;
     let text;
-    if (solved) text = 'Solved: every button shows the first colour.';
+    if (solved) text = `Solved: every ${this.cellWord()} shows the goal colour.`;
     else if (solvable === true) text = `This board can be solved${this.counts ? ` in ${[...this.counts.values()].reduce((a, b) => a + b, 0)} presses` : ''}.`;
-    else if (solvable === false) text = extra.reason || extra.message || 'This board cannot be solved: no set of presses turns every button to the first colour.';
-    else text = extra.message || 'Solvability unknown.';
+    else if (solvable === false) text = impossible?.reason || extra.reason || extra.message || data.reason || `This board cannot be solved: no set of presses turns every one of its ${cells} to the goal colour.`;
+    else text = data.reason || extra.message || 'Whether this board can be solved is not known.';
     fill(this.msg, h(`p.solvable-text.${solved || solvable ? 'yes' : solvable === false ? 'no' : 'maybe'}`, text));
     this.showBtn.disabled = !this.counts || solved;
     this.hintBtn.disabled = !this.counts || solved;
-    const { solution, presses: _p, ...rest } = extra;
-    const facts = extraSentences('poggle', rest);
-    fill(this.details, facts.length ? h('ul.hint-facts', ...facts.map((t) => h('li', t))) : '');
+    // The grid is drawn on the board; the other facts are listed.
+    const { solution: _s, presses: _p, ...rest } = extra;
+    fill(this.details, ...resultFacts({ ...data, extra: rest }, { skip: (f) => f.value?.kind === 'grid' }));
     this.page.refreshHighlights();
   }
 
@@ -598,25 +663,61 @@ class PogglePanel {
     if (!this.counts) return;
     const next = [...this.counts].find(([, n]) => n > 0);
     if (!next) return;
-    const hint = this.analysis?.extra?.hint;
-    const move = hint ? (this.page.mv.legal_moves || []).find((m) => m.move === hint) : null;
-    this.page.flashCells(move ? move.cells : [next[0]]);
-    toast(`Press ${hint ? pressWords(hint) : 'the highlighted button'} next (lit on the board).`, 'info', 3000);
+    const best = bestOf(this.analysis);
+    const move = best ? (this.page.mv.legal_moves || []).find((m) => m.move === best.move) : null;
+    const cells = move ? move.cells : [next[0]];
+    this.page.flashCells(cells);
+    toast(`Press ${this.page._cellName(cells[cells.length - 1])} next (lit on the board).`, 'info', 3000);
   }
 }
 
-/// Presses per button from a Poggle analysis: the first array of whole numbers
-/// as long as the board under a likely name.
-function presses(extra, cells) {
-  const candidates = [extra.presses, extra.solution?.presses, extra.solution, extra.x, extra.press_counts];
-  for (const c of candidates) {
-    let arr = c;
-    if (Array.isArray(arr) && Array.isArray(arr[0])) arr = arr.flat();
-    if (Array.isArray(arr) && arr.length === cells.length && arr.every((n) => Number.isInteger(n))) {
-      return new Map(cells.map((cell, i) => [cell.id, arr[i]]));
-    }
+/// Presses per cell: a grid (rows of whole numbers) or a flat list as long as the board.
+function presses(grid, cells) {
+  let arr = grid;
+  if (Array.isArray(arr) && Array.isArray(arr[0])) arr = arr.flat();
+  if (Array.isArray(arr) && arr.length === cells.length && arr.every((n) => Number.isInteger(n))) {
+    return new Map(cells.map((cell, i) => [cell.id, arr[i]]));
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------
+// The game's own facts about the position (its analysis's sections) in a card:
+// filled by each hint, and for every position while "Keep showing" is on.
+
+class FactsPanel {
+  constructor(page, declared) {
+    this.page = page;
+    this.rendersExtra = true;
+    this.body = h('div.facts-body', h('p.muted.small', 'Ask for a hint, or press Show, to see them for this position.'));
+    this.follow = false;
+    this.followBtn = h('button.btn.btn-small', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggle() }, 'Show');
+    this.panel = card(declared.title, this.followBtn, this.body);
+  }
+
+  toggle() {
+    this.follow = !this.follow;
+    this.followBtn.setAttribute('aria-pressed', String(this.follow));
+    this.followBtn.textContent = this.follow ? 'Stop showing' : 'Show';
+    if (this.follow && this.page.mv) this.onView(this.page.mv);
+  }
+
+  async onView(mv) {
+    if (!this.follow) return;
+    let data;
+    try {
+      data = await API.hint(this.page.id);
+    } catch (e) {
+      fill(this.body, h('p.muted.small', `Not available here: ${e.message}`));
+      return;
+    }
+    if (this.page.mv === mv) this.onHint(data);
+  }
+
+  onHint(data) {
+    const facts = resultFacts(data);
+    fill(this.body, ...(facts.length ? facts : [h('p.muted.small', 'Nothing more to say about this position.')]));
+  }
 }
 
 function clockText(seconds) {

@@ -1,19 +1,19 @@
 // The page of one game: the board, the click and keyboard protocol, and the side panel.
 //
-// Everything here works from the game's GameInfo and MatchView alone; the few
-// panels special to one game live in extras.js, keyed by game name.
+// Everything here works from the game's GameInfo and MatchView alone: the extra
+// panels a game declares (its presentation) live in extras.js, and a game's own
+// browser code, if it declares any, is served from its crate and imported here.
 
 import * as API from './api.js';
-import { Board, STYLED_MARKS, ORIGINAL_PALETTE, shade } from './render.js';
+import { Board, STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { loadSettings, saveSettings, seatDefaults } from './settings.js';
 import { extrasFor } from './extras.js';
 import { Review } from './review.js';
 import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
-import { NorthcottMethods } from './northcott.js';
 import { PanelMethods } from './panels.js';
-import { grade, extraSentences, presetOf, withOption, plain, colourName, parseVariant, pressWords, cap } from './words.js';
+import { presetOf, withOption, plain, colourName, parseVariant, cap } from './words.js';
 
 const sessionKey = (game) => `tabula.session.${game}`;
 /// Marks a session that began from a position of its own (a shared link, or an
@@ -62,6 +62,17 @@ export class GamePage {
     this.setCrumbs([{ text: 'Games', href: '/' }, { text: this.info.title }]);
     document.title = `${this.info.title} · Tabula`;
     this.settings = await loadSettings(this.name, this.info.seats);
+    // A game's own browser code (its click protocol), declared in its presentation
+    // and served from its crate: loaded only for the games that declare one.
+    this.own = null;
+    if (this.info.presentation?.module) {
+      try {
+        this.own = await import(`/games/${encodeURIComponent(this.name)}/module.js`);
+      } catch (e) {
+        toast(`Part of this game's page could not be loaded (${e.message}); plain clicks still play.`);
+      }
+    }
+    if (!this.alive) return;
     this._layout();
     document.addEventListener('keydown', this.onKey);
 
@@ -211,12 +222,12 @@ export class GamePage {
     this.board = new Board(this.boardWrap, {
       interactive: true,
       onCell: (id, e) => this._click(id, e),
-      onContext: this.name === 'northcott' ? (id, e) => this._click(id, e) : null,
+      onContext: this.own?.rightClick ? (id, e) => this._click(id, e) : null,
       onHover: (id) => this._hover(id),
       seatColour: (seat) => this.settings.colours[seat] || '#888',
-      palette: () => (this.originalColours() ? ORIGINAL_PALETTE : null),
+      palette: () => this.chosenPalette()?.colours ?? null,
     });
-    this.boardWrap.classList.toggle('original-palette', this.originalColours());
+    this.boardWrap.classList.toggle('dark-palette', !!this.chosenPalette()?.dark_board);
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this._boardKey(e));
     this.board.svg.addEventListener('focus', () => {
@@ -247,7 +258,7 @@ export class GamePage {
     this.playersEl = h('div.players');
 
     const card = (title, ...body) => h('section.card', h('h2', title), ...body);
-    this.extras = extrasFor(this.name, this);
+    this.extras = extrasFor(this);
     this.actionsEl = h('div.actions.board-actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn, this.shareBtn);
     this.variantForm = (info.options || []).length ? this._variantChooser() : null;
     const panel = h('aside.panel', { 'aria-label': 'Game panel' },
@@ -284,10 +295,7 @@ export class GamePage {
 
   _keyHelpText() {
     const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint.';
-    if (this.name === 'northcott') {
-      return 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to move the other side\'s piece without a reply (a set-up, undone like a move); Esc cancels. Keys: arrows, Enter moves O, X moves X.';
-    }
-    return base;
+    return this.own?.keyHelp || base;
   }
 
   // ----- showing a view -----
@@ -485,10 +493,7 @@ export class GamePage {
     }
     this._hideChooser();
     if (this.extras?.onCell?.(id, e)) return;
-    if (this.name === 'northcott') {
-      this._northcott(id, e);
-      return;
-    }
+    if (this.own?.click?.(this, id, e)) return;
     this.cursor = id;
     if (e?.detail === 0 || e?.keyboard) this.board.setCursor(id);
     const mv = this.mv;
@@ -734,7 +739,7 @@ export class GamePage {
     this.board.setCursor(id);
     const c = this.board.cellData(id);
     const piece = (this.mv?.view.pieces || []).filter((p) => p.cell === id);
-    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour, this.originalColours())} ${this.info.puzzle && this.name === 'poggle' ? 'button' : 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
+    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour, this.chosenPalette())} ${this.info.presentation?.coloured_cell || 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
     this._say(`${this._cellName(id)}: ${what}`);
     this._hover(id);
   }
@@ -757,10 +762,7 @@ export class GamePage {
       else this._click(this.cursor, { keyboard: true, button: 0, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, type: 'key' });
       return;
     }
-    if (this.name === 'northcott' && (e.key === 'x' || e.key === 'X') && this.cursor !== null) {
-      e.preventDefault();
-      this._click(this.cursor, { keyboard: true, button: 2, ctrlKey: e.ctrlKey, shiftKey: e.shiftKey, type: 'key' });
-    }
+    this.own?.key?.(this, e);
   }
 
   _globalKey(e) {
@@ -825,7 +827,7 @@ export class GamePage {
 }
 
 // The page's methods by concern, each in its own module.
-for (const mixin of [HintMethods, PlayerMethods, PanelMethods, NorthcottMethods]) {
+for (const mixin of [HintMethods, PlayerMethods, PanelMethods]) {
   for (const key of Object.getOwnPropertyNames(mixin.prototype)) {
     if (key !== 'constructor') Object.defineProperty(GamePage.prototype, key, Object.getOwnPropertyDescriptor(mixin.prototype, key));
   }

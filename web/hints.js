@@ -4,7 +4,7 @@
 
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { grade, extraSentences, plain, pressWords } from './words.js';
+import { analysisOf, bestOf, gradeBadge, gradeOf, groupPoints, lineOf, percent, positionSentence, remotenessOf, resultFacts } from './results.js';
 
 export class HintMethods {
   // ----- hints -----
@@ -42,35 +42,34 @@ export class HintMethods {
   _moveValues() {
     const d = this.hintData;
     if (!d) return [];
-    const graded = (d.moves || []).filter((m) => m.value && m.cells?.length);
+    const graded = (analysisOf(d).moves || []).filter((m) => gradeOf(m).value && m.cells?.length);
     const prefix = this.selection;
     const shown = prefix.length ? graded.filter((m) => prefix.every((c, i) => m.cells[i] === c)) : graded;
-    const rs = graded.map((m) => m.remoteness ?? 0);
-    const maxR = Math.max(1, ...rs);
+    const plies = (m) => remotenessOf(gradeOf(m).remoteness)?.plies ?? 0;
+    const maxR = Math.max(1, ...graded.map(plies));
     return shown.map((m) => {
-      const g = grade(m);
-      const r = m.remoteness ?? 0;
-      const shade = m.value === 'draw' ? 0.8 : m.value === 'win' ? 1 - 0.55 * (r / maxR) : 0.45 + 0.55 * (r / maxR);
-      return { key: m.move, cells: m.cells, kind: m.value, shade, text: g.text, title: `${m.move}: ${g.words}` };
+      const g = gradeBadge(m);
+      const value = gradeOf(m).value;
+      const r = plies(m);
+      const shade = value === 'draw' ? 0.8 : value === 'win' ? 1 - 0.55 * (r / maxR) : 0.45 + 0.55 * (r / maxR);
+      return { key: m.move, cells: m.cells, kind: value, shade, text: g.text, title: `${m.move}: ${g.words}` };
     });
   }
 
   _renderHint() {
     const d = this.hintData;
+    const a = analysisOf(d);
     const parts = [];
     const seat = this._seatName(this.mv.to_move ?? 0);
-    if (d.value) {
-      const r = d.remoteness;
-      const plies = d.value !== 'draw' && r !== undefined && r !== null ? ` in ${r} pl${r === 1 ? 'y' : 'ies'}` : '';
-      const v = d.value === 'win' ? `${seat}, to move, wins${plies}` : d.value === 'loss' ? `${seat}, to move, loses${plies}` : 'the game is a draw';
-      parts.push(h('p.hint-summary', `With best play ${v}.`));
-    }
-    const graded = (d.moves || []).filter((m) => m.value);
+    const summary = positionSentence(d, seat);
+    if (summary) parts.push(h('p.hint-summary', summary));
+    const moves = a.moves || [];
+    const graded = moves.filter((m) => gradeOf(m).value);
     if (graded.length) {
-      parts.push(h('p.muted.small', 'Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end. Select a piece to see only its moves; choose a move to see the best play that follows.'));
-      this.hintItems = new Map();
+      const bound = graded.some((m) => remotenessOf(gradeOf(m).remoteness)?.bound);
+      parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}. Select a piece to see only its moves; choose a move to see the best play that follows.`));
       parts.push(h('ul.hint-moves', ...graded.map((m) => {
-        const g = grade(m);
+        const g = gradeBadge(m);
         const pv = h('div.pv', { hidden: true });
         const item = h('li',
           h('button.hint-move', {
@@ -82,80 +81,95 @@ export class HintMethods {
           pv);
         return item;
       })));
+    } else {
+      // Moves graded by chance or points (dice games, puzzles): a short list, best first.
+      const other = moves.map((m) => [m, gradeBadge(m)]).filter(([, g]) => g).slice(0, 8);
+      if (other.length) {
+        parts.push(h('ul.hint-moves.hint-other', ...other.map(([m, g]) => h('li',
+          h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move), h('span.muted', g.words)))));
+      }
     }
-    const sentences = extraSentences(this.name, d.extra);
     const own = this._ownHint(d);
     if (own) parts.push(own);
-    if (sentences.length && !this.extras?.rendersExtra) parts.push(h('ul.hint-facts', ...sentences.map((t) => h('li', t))));
-    if (!graded.length && !own && !sentences.length) parts.push(h('p.muted.small', 'No analysis is available for this position.'));
+    const facts = this.extras?.rendersExtra ? [] : resultFacts(d);
+    parts.push(...facts);
+    if (a.note) parts.push(h('p.muted.small', a.note));
+    if (!graded.length && !own && !facts.length && !a.note && !summary) parts.push(h('p.muted.small', 'No analysis is available for this position.'));
     fill(this.hintList, ...parts);
   }
 
-  /// Games without exact grades: their own suggestion in words, and the cells lit.
+  /// The hint's own suggestion in words with its cells lit: the game's solver run
+  /// from here when the game declares hints that search, else the hint's best
+  /// move and reason.
   _ownHint(d) {
-    const extra = d.extra || {};
-    if (this.name === 'poggle' && extra.hint) {
-      const move = (d.moves || []).find((m) => m.move === extra.hint);
-      if (move) this.flashCells(move.cells);
-      return h('p.hint-summary', `Press ${pressWords(extra.hint)} next (lit on the board).`);
-    }
-    if (this.name === 'auto120') {
-      // Where the variant is solved (1-3 markers) the exact solver's chances decide,
-      // not the search's top move; otherwise the search's estimate.
-      const exact = (extra.exact?.moves || []).filter((m) => typeof m.win_probability === 'number');
-      const candidates = exact.length ? exact : (extra.best_moves || []).filter((m) => typeof m.win_probability === 'number');
-      if (!candidates.length) return null;
-      const top = Math.max(...candidates.map((m) => m.win_probability));
-      const best = candidates.filter((m) => top - m.win_probability < 1e-9);
-      const cells = best.flatMap((b) => (d.moves || []).find((m) => m.move === b.move)?.cells.slice(-1) ?? []);
-      if (cells.length) this.flashCells([...new Set(cells)]);
-      const names = best.map((b) => b.move);
-      const which = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (equally good)`;
-      const chance = `${Math.round(100 * top)}%`;
-      return h('p.hint-summary', exact.length
-        ? `Move ${which}: with perfect play from here you win ${chance} of the time (exact).`
-        : `Move ${which}: about ${chance} chance to win with the computer's best play (an estimate from its search).`);
-    }
-    if (this.name === 'samegame') {
-      const p = h('p.hint-summary', 'Searching for a good next group…');
-      this._sameGameHint(p);
+    const seconds = this.info.presentation?.hint_search_seconds;
+    if (seconds) {
+      const p = h('p.hint-summary', 'Searching for a good next move…');
+      this._searchHint(p, seconds);
       return p;
+    }
+    const best = bestOf(d);
+    if (best) {
+      const move = (analysisOf(d).moves || []).find((m) => m.move === best.move) || (this.mv.legal_moves || []).find((m) => m.move === best.move);
+      const cells = best.cells || move?.cells;
+      if (cells?.length) this.flashCells(cells);
+      // A puzzle's one-cell move reads as the cell to press; any other as its notation.
+      const what = this.info.puzzle && cells?.length === 1 ? `Press ${this._cellName(cells[0])} next` : `Play ${best.move}`;
+      const g = gradeBadge(d.best || move || {});
+      const chance = g?.kind === 'chance' ? ` (${g.words})` : '';
+      const reason = best.reason ? ` ${best.reason}` : '';
+      return h('p.hint-summary', `${what}${chance}${cells?.length ? ' (lit on the board)' : ''}.${reason}`);
+    }
+    // Moves graded by chance only: the best ones lit, in words.
+    const chances = (analysisOf(d).moves || []).filter((m) => typeof gradeOf(m).chance === 'number');
+    if (chances.length) {
+      const top = Math.max(...chances.map((m) => gradeOf(m).chance));
+      const best = chances.filter((m) => top - gradeOf(m).chance < 1e-9);
+      const cells = best.flatMap((m) => m.cells?.slice(-1) ?? []);
+      if (cells.length) this.flashCells([...new Set(cells)]);
+      const names = best.map((m) => m.move);
+      const which = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (equally good)`;
+      return h('p.hint-summary', `Move ${which}: about ${percent(top, 0)} chance to win with best play.`);
     }
     return null;
   }
 
-  /// SameGame: a short search from this board; its first group is lit, with the
-  /// final score the search expects.
-  async _sameGameHint(p) {
+  /// A short run of the game's solver from this position (the game declares
+  /// `hint_search_seconds`): its first move is lit, with the score its line expects.
+  async _searchHint(p, seconds) {
     const mv = this.mv;
-    // When the last move played is the group the previous hint lit, the rest of
+    // When the last move played is the one the previous hint lit, the rest of
     // that hint's line is where this search starts: a hint never loses ground.
     const log = mv.log || [];
-    const kept = this.sameGamePlan;
+    const kept = this.searchPlan;
     const plan = kept && log.length && log[log.length - 1].move === kept.first ? kept.rest : [];
     try {
-      const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds: 1, seed: 1, plan });
+      const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds, seed: 1, plan });
       if (this.mv !== mv || !this.hintData) return;
-      const first = (result.moves || [])[0];
+      const found = lineOf(result);
+      const first = found.moves[0];
       if (first === undefined) {
-        p.textContent = 'No group can be removed.';
+        p.textContent = 'No move is left to play.';
         return;
       }
       const width = Math.round(mv.view.width);
       const id = Array.isArray(first) ? first[0] * width + first[1] : null;
       const move = id !== null ? this.moveAt(id) : (mv.legal_moves || []).find((m) => m.move === first);
-      this.sameGamePlan = move ? {
+      this.searchPlan = move ? {
         first: move.move,
-        rest: (result.moves || []).slice(1).map((m) => (Array.isArray(m) ? `${m[0]} ${m[1]}` : String(m))),
+        rest: found.moves.slice(1).map((m) => (Array.isArray(m) ? `${m[0]} ${m[1]}` : String(m))),
       } : null;
+      const end = `the search expects a final score of ${formatNumber(found.score)}${found.cleared ? ', clearing the board' : ''}`;
       if (move) {
         const mark = this.board.cellData(move.cells[0])?.mark;
         const group = (mv.view.cells || []).filter((c) => mark && c.mark === mark).map((c) => c.id);
         this.flashCells(group.length ? group : move.cells);
         const n = group.length || 1;
-        p.textContent = `Remove the lit group of ${n} (${Math.max(0, (n - 2) ** 2)} points now): the search expects a final score of ${formatNumber(result.score)}${result.cleared ? ', clearing the board' : ''}.`;
+        const rule = this.info.presentation?.panels?.find((x) => x.kind === 'score')?.group_points;
+        const now = groupPoints(rule, n);
+        p.textContent = `Remove the lit group of ${n}${now !== null ? ` (${formatNumber(now)} point${now === 1 ? '' : 's'} now)` : ''}: ${end}.`;
       } else {
-        p.textContent = `The search expects a final score of ${formatNumber(result.score)}.`;
+        p.textContent = `${end.charAt(0).toUpperCase()}${end.slice(1)}.`;
       }
     } catch (e) {
       p.textContent = `No suggestion: ${e.message}`;
@@ -179,7 +193,10 @@ export class HintMethods {
       pv.dataset.done = '1';
       const line = data.line || [];
       fill(pv, line.length
-        ? h('ol.pv-line', ...line.map((e) => h('li', h('span', e.text || e.move), e.value ? h(`span.badge-inline.badge-${e.value}`, grade(e).text) : null)))
+        ? h('ol.pv-line', ...line.map((e) => {
+          const g = gradeBadge(e);
+          return h('li', h('span', e.text || e.move), g ? h(`span.badge-inline.badge-${g.kind}`, { title: g.words }, g.text) : null);
+        }))
         : h('p.muted.small', 'The game ends with this move.'),
       data.truncated ? h('p.muted.small', `The first ${line.length} moves are shown.`) : null);
     } catch (e) {

@@ -6,7 +6,7 @@ import * as API from './api.js';
 import { STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
-import { plain, colourName, parseVariant, presetOf, optionLabel } from './words.js';
+import { plain, colourName, parseVariant, presetOf, optionLabel, cap } from './words.js';
 import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
@@ -106,7 +106,7 @@ export class PanelMethods {
       this._persist();
       toast('The new limit applies from the next game.', 'info', 2500);
     });
-    return h('div.colours', ...rows, this._blockColours(), h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
+    return h('div.colours', ...rows, this._paletteChooser(), h('label.toggle', legendToggle, h('span', 'Show the colour legend')), reset,
       h('label.field', h('span', 'Moves you can take back'), undo));
   }
 
@@ -133,24 +133,30 @@ export class PanelMethods {
     return details;
   }
 
-  /// SameGame only: the original game's red, yellow and blue blocks on black, or
+  /// The palette chosen among those the game declares (its presentation's
+  /// `palettes`, such as a game's original colours), or null for the default
   /// colours that stay apart for colour-blind players. Kept in this browser.
-  originalColours() {
-    return this.name === 'samegame' && localStorage.getItem('tabula.samegame.palette') === 'original';
+  chosenPalette() {
+    const name = localStorage.getItem(`tabula.${this.name}.palette`);
+    return (this.info.presentation?.palettes || []).find((p) => p.name === name) || null;
   }
 
-  _blockColours() {
-    if (this.name !== 'samegame') return null;
-    const choices = [['clear', 'Easy to tell apart'], ['original', 'Red, yellow, blue']];
-    const select = h('select', { 'aria-label': 'Block colours' },
-      ...choices.map(([v, t]) => h('option', { value: v, selected: (this.originalColours() ? 'original' : 'clear') === v }, t)));
+  _paletteChooser() {
+    const palettes = this.info.presentation?.palettes || [];
+    if (!palettes.length) return null;
+    const cell = this.info.presentation?.coloured_cell || 'cell';
+    const label = `${cap(cell)} colours`;
+    const chosen = this.chosenPalette()?.name ?? 'clear';
+    const choices = [['clear', 'Easy to tell apart'], ...palettes.map((p) => [p.name, p.label])];
+    const select = h('select', { 'aria-label': label },
+      ...choices.map(([v, t]) => h('option', { value: v, selected: chosen === v }, t)));
     select.addEventListener('change', () => {
-      localStorage.setItem('tabula.samegame.palette', select.value);
-      this.boardWrap.classList.toggle('original-palette', this.originalColours());
+      localStorage.setItem(`tabula.${this.name}.palette`, select.value);
+      this.boardWrap.classList.toggle('dark-palette', !!this.chosenPalette()?.dark_board);
       this.board.recolour();
       this._renderLegend();
     });
-    return h('label.field', h('span', 'Block colours'), select);
+    return h('label.field', h('span', label), select);
   }
 
   _saveForm() {
@@ -190,7 +196,7 @@ export class PanelMethods {
     }
     const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
     if (colours.length && colours.length <= 12) {
-      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', this.name === 'poggle' && c === 0 ? `${colourName(c)} (the goal)` : colourName(c, this.originalColours()))));
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', c === this.info.presentation?.goal_colour ? `${colourName(c)} (the goal)` : colourName(c, this.chosenPalette()))));
     }
     const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
     for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));

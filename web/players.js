@@ -4,7 +4,7 @@
 
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { grade, extraSentences, pressWords, playerWords, playerHelp, cap } from './words.js';
+import { playerWords, playerHelp, cap } from './words.js';
 
 export const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
 export const PRESETS = [
@@ -39,7 +39,7 @@ export class PlayerMethods {
 
     const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
     const kindSelect = h('select', { 'aria-label': 'Computer player' },
-      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: playerHelp(p.help) }, playerWords(p))));
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: playerHelp(p.help) }, playerWords(p, this.info))));
     if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
@@ -180,13 +180,9 @@ export class PlayerMethods {
 
   _computerSpec() {
     if (this.settings.ai && this._supports(this.settings.ai)) return this.settings.ai;
-    const kinds = this._kinds();
-    // The game's own source may prescribe its computer (Northcott's `nim` reply).
-    if (this.info.default_opponent && kinds.includes(this.info.default_opponent)) return this.info.default_opponent;
-    if (kinds.includes('level')) return 'level:66';
-    const custom = kinds.find((k) => !GENERIC_KINDS.has(k));
-    if (custom) return custom;
-    if (kinds.includes('expectimax')) return 'expectimax';
+    // The one rule for the default computer is the server's (the game list's
+    // `default_opponent`, the same the terminal plays); this page never decides.
+    if (this.info.default_opponent && this._supports(this.info.default_opponent)) return this.info.default_opponent;
     return 'random';
   }
 
@@ -237,6 +233,6 @@ export class PlayerMethods {
     if (kind === 'perfect') return 'computer, perfect play';
     if (kind === 'matchbox') return 'matchbox machine';
     if (kind === 'menace') return 'MENACE';
-    return `computer: ${playerWords((this.info.players || []).find((p) => p.name === kind) ?? kind)}`;
+    return `computer: ${playerWords((this.info.players || []).find((p) => p.name === kind) ?? kind, this.info)}`;
   }
 }

@@ -14,10 +14,6 @@ export const PALETTE = [
   '#56b4e9', '#f0e442', '#6b4c9a', '#8c8c8c', '#a6761d',
 ];
 
-/// SameGame's original block colours: red, yellow and blue (colours 1 to 3) on a
-/// black board. Chosen in the Colours card; other colours fall back to PALETTE.
-export const ORIGINAL_PALETTE = [null, '#ff0000', '#ffff40', '#0000ff'];
-
 /// Default seat colours; users change them in the side panel.
 export const SEAT_COLOURS = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
 

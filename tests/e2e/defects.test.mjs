@@ -236,7 +236,7 @@ test('8: hints read as words for SameGame, Poggle and Auto120', async () => {
   const page = await newPage(browser);
   const cases = [
     ['samegame', /final score of [\d,]+/],
-    ['poggle', /Press row \d+, button \d+ next/],
+    ['poggle', /Press row \d+, column \d+ next/],
     ['auto120', /\d+% chance to win/],
   ].filter(([g]) => has(g));
   for (const [game, words] of cases) {

@@ -187,7 +187,7 @@ test('SameGame: the original red, yellow and blue blocks on black can be chosen'
   const fills = () => page.$$eval('.board .cell.coloured .cell-shape', (els) => [...new Set(els.map((e) => e.style.fill))].sort());
   const before = await fills();
   await page.selectOption('select[aria-label="Block colours"]', 'original');
-  await page.waitForFunction(() => document.querySelector('.board-wrap').classList.contains('original-palette'));
+  await page.waitForFunction(() => document.querySelector('.board-wrap').classList.contains('dark-palette'));
   assert.deepEqual(await fills(), ['rgb(0, 0, 255)', 'rgb(255, 0, 0)', 'rgb(255, 255, 64)']);
   assert.notDeepEqual(before, await fills());
   const legend = await page.locator('.legend li').allTextContents();
@@ -197,7 +197,7 @@ test('SameGame: the original red, yellow and blue blocks on black can be chosen'
   // The choice is kept in this browser, and can be undone.
   await page.reload();
   await waitForBoard(page);
-  assert.ok(await page.locator('.board-wrap.original-palette').count());
+  assert.ok(await page.locator('.board-wrap.dark-palette').count());
   await page.selectOption('select[aria-label="Block colours"]', 'clear');
   assert.deepEqual(await fills(), before);
   await page.close();

@@ -4,8 +4,10 @@
 mod abuse;
 mod cli;
 mod crash;
+mod declared;
 mod docs;
 mod hostile;
 mod limits;
+mod names;
 mod seeds;
 mod terminal;

@@ -353,6 +353,35 @@ impl Game for Auto120 {
 }
 
 impl Registered for Auto120 {
+    /// The die and a quick simulation of the computer players, and the
+    /// analysis's chances in a card of their own.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            panels: vec![
+                tabula_core::Panel::Dice {
+                    players: vec!["scenario", "best", "random"],
+                },
+                tabula_core::Panel::Facts {
+                    title: "Chances from here",
+                },
+            ],
+            player_words: vec![
+                tabula_core::PlayerWords {
+                    name: "scenario",
+                    words: "The original program's rules of thumb",
+                },
+                tabula_core::PlayerWords {
+                    name: "best",
+                    words: "Strongest search (race tables)",
+                },
+                tabula_core::PlayerWords {
+                    name: "optimal",
+                    words: "Perfect play (exact chances)",
+                },
+            ],
+            ..Default::default()
+        }
+    }
     const NAME: &'static str = "auto120";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";

@@ -68,8 +68,9 @@ pub struct GameInfo {
     pub chance: bool,
     /// Does an exact solution exist here (perfect player, graded hints)?
     pub exact: bool,
-    /// The computer player the game's source prescribes, if any.
-    pub default_opponent: Option<String>,
+    /// The computer a new game uses when the person names none, by the one rule
+    /// of [`tabula_core::default_opponent`] (the game's declared opponent first).
+    pub default_opponent: String,
     /// The player `level:L` and the presets off/low/medium/high mix with random
     /// moves (`perfect`, or `lookahead` in Mu Torere and Kono); null where the
     /// level is not offered.
@@ -79,6 +80,8 @@ pub struct GameInfo {
     /// The named levels: `[{name, level}]` (off 0, low 25, medium 66, high 95,
     /// perfect 100 — the perfect player itself).
     pub level_presets: Vec<LevelPreset>,
+    /// How the game is shown beyond its board ([`tabula_core::GamePresentation`]).
+    pub presentation: tabula_core::GamePresentation,
 }
 
 /// A named AI level (seed 000's menu).
@@ -580,7 +583,11 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
             exact: self.claims_exact(),
-            default_opponent: G::DEFAULT_OPPONENT.map(str::to_string),
+            default_opponent: tabula_core::default_opponent(
+                G::DEFAULT_OPPONENT,
+                &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+            ),
+            presentation: tabula_core::Registered::presentation(&self.game),
             level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
             level_bases: if level_offered {
                 players

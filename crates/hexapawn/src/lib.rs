@@ -659,6 +659,19 @@ impl Game for Hexapawn {
 }
 
 impl Registered for Hexapawn {
+    /// The page shows Gardner's matchbox machine learning: it plays Black, as in his article.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            panels: vec![tabula_core::Panel::Learn {
+                player: "matchbox",
+                machine: "matchbox",
+                seat: 1,
+                games: 200,
+                about: "Gardner's machine keeps a matchbox for every position it meets, one bead per move; after a loss it removes the bead that led to it.",
+            }],
+            ..Default::default()
+        }
+    }
     const NAME: &'static str = "hexapawn";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Hexapawn";

@@ -261,6 +261,30 @@ pub fn evaluate(expr: &str) -> Result<CgtValue, ParseError> {
     Ok(total)
 }
 
+/// The calculator as a tool the game offers (`tabula tool cgt EXPR`, the web
+/// page's tool card, `POST /api/games/nim/tools/cgt`).
+pub const TOOL: tabula_core::Tool = tabula_core::Tool {
+    name: "cgt",
+    title: "Sums of games",
+    about: "Adds whole numbers (free moves: positive for Left, negative for Right) and nimbers \
+            (3* is a Nim heap of three; * alone is 1*), and says who wins the sum.",
+    example: "1* + 2* + 3*",
+    run: tool_answer,
+};
+
+/// The tool's answer: the value and who wins, in words and as data.
+fn tool_answer(input: &str) -> Result<tabula_core::ToolAnswer, tabula_core::ToolError> {
+    let value = evaluate(input).map_err(|e| tabula_core::ToolError::Input(e.to_string()))?;
+    let outcome = value.winner().describe();
+    Ok(tabula_core::ToolAnswer {
+        lines: vec![
+            format!("{} = {}", input.trim(), value),
+            format!("{}{}.", outcome[..1].to_uppercase(), &outcome[1..]),
+        ],
+        data: serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

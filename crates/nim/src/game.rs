@@ -140,6 +140,20 @@ fn parse_heap_list(text: &str) -> Result<Vec<u32>, String> {
 }
 
 impl Registered for Nim {
+    /// The nim-sum of the position in a card, and the scoring-system calculator.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            panels: vec![tabula_core::Panel::Facts {
+                title: "The nim-sum",
+            }],
+            tools: vec![crate::cgt::TOOL],
+            player_words: vec![tabula_core::PlayerWords {
+                name: "nim",
+                words: "The winning Nim strategy",
+            }],
+            ..Default::default()
+        }
+    }
     const NAME: &'static str = "nim";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Nim";

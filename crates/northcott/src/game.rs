@@ -312,6 +312,14 @@ fn side_word(state: &NorthcottState) -> &'static str {
 }
 
 impl Registered for Northcott {
+    /// Northcott's own click protocol (left button O, right button X, Ctrl or
+    /// Shift sets up) is the crate's browser module.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            module: Some(include_str!("../web/northcott.js")),
+            ..Default::default()
+        }
+    }
     const NAME: &'static str = "northcott";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Northcott's game";

@@ -194,6 +194,20 @@ pub fn random_start(n: usize, k: u32, seed: u64) -> Vec<u8> {
 }
 
 impl Registered for Poggle {
+    /// The solution card (solvable or not, the presses drawn on the buttons) and
+    /// the goal colour named in the legend.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            panels: vec![tabula_core::Panel::Solution],
+            coloured_cell: Some("button"),
+            goal_colour: Some(0),
+            player_words: vec![tabula_core::PlayerWords {
+                name: "solver",
+                words: "The fewest-presses solution",
+            }],
+            ..Default::default()
+        }
+    }
     const RULES: &'static str = include_str!("../docs/rules.md");
     fn play_limit(&self) -> Option<String> {
         self.play_error()

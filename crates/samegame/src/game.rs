@@ -408,6 +408,36 @@ fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
 }
 
 impl Registered for SameGame {
+    /// The score card (with the time, the best scores and the computer's line),
+    /// the original red, yellow and blue palette, and hints that search.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        use tabula_core::{GamePresentation, GroupPoints, Palette, Panel};
+        GamePresentation {
+            panels: vec![Panel::Score {
+                timer: true,
+                best_scores: true,
+                computer_line: true,
+                group_points: Some(match self.scoring {
+                    Scoring::Blocks => GroupPoints::Count,
+                    Scoring::Standard | Scoring::NoBonus => GroupPoints::SquareLessTwo,
+                }),
+            }],
+            palettes: vec![Palette {
+                name: "original",
+                label: "Red, yellow, blue",
+                colours: vec![None, Some("#ff0000"), Some("#ffff40"), Some("#0000ff")],
+                names: vec![None, Some("red"), Some("yellow"), Some("blue")],
+                dark_board: true,
+            }],
+            coloured_cell: Some("block"),
+            hint_search_seconds: Some(1.0),
+            player_words: vec![tabula_core::PlayerWords {
+                name: "search",
+                words: "Search ahead (NRPA)",
+            }],
+            ..Default::default()
+        }
+    }
     const RULES: &'static str = include_str!("../docs/rules.md");
     const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame";

@@ -7,6 +7,7 @@
 
 mod connections;
 mod error;
+mod game_assets;
 mod guard;
 mod jobs;
 mod limits;
@@ -128,6 +129,7 @@ pub const SESSION_RETENTION_SECONDS: i64 = 90 * 24 * 3600;
 /// The whole application: API, static files, error shaping, guards.
 pub fn app(state: Arc<AppState>) -> Router {
     routes::api()
+        .merge(game_assets::routes())
         .merge(web::routes())
         .fallback(|| async { ApiError::not_found("no such path") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

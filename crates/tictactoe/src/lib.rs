@@ -455,6 +455,19 @@ impl Game for TicTacToe {
 }
 
 impl Registered for TicTacToe {
+    /// The page shows MENACE learning: it plays X, as Michie's machine did.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            panels: vec![tabula_core::Panel::Learn {
+                player: "menace",
+                machine: "MENACE",
+                seat: 0,
+                games: 1000,
+                about: "MENACE keeps a matchbox of beads for every position it meets: beads for moves that led to wins are added, those that lost are taken away.",
+            }],
+            ..Default::default()
+        }
+    }
     const RULES: &'static str = include_str!("../docs/rules.md");
     const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";

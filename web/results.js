@@ -1,0 +1,230 @@
+// The typed results games report (hints, analyses, solve reports, training
+// curves; docs/JSON.md), rendered without knowing the game: values and grades
+// with their remoteness (a bound says "at most"), and a game's own facts as
+// titled sections of labelled values formatted by their kind.
+//
+// Results of an older server (before the typed shape) are read too: a bare
+// number remoteness is exact, and a game's `extra` object becomes sentences.
+
+import { h, formatNumber } from './ui.js';
+import { extraSentences } from './words.js';
+
+/// A remoteness as {plies, bound}: `{kind: 'exact'|'at_most'|'unknown', plies}`, a
+/// bare number (exact), or null.
+export function remotenessOf(r) {
+  if (r === null || r === undefined) return null;
+  if (typeof r === 'number') return { plies: r, bound: false };
+  if (typeof r === 'object' && typeof r.plies === 'number') return { plies: r.plies, bound: r.kind === 'at_most' };
+  return null;
+}
+
+const plural = (n) => (n === 1 ? 'ply' : 'plies');
+
+/// "in 11 plies", "in at most 78 plies", or '' when unknown.
+export function remotenessWords(r) {
+  const x = remotenessOf(r);
+  if (!x) return '';
+  return x.bound ? `in at most ${x.plies} ${plural(x.plies)}` : `in ${x.plies} ${plural(x.plies)}`;
+}
+
+/// A move's grade in any shape: the typed `grade` ({kind: solved|win_chance|points|
+/// ungraded}) or the older `value`/`remoteness` fields. Returns {value, remoteness,
+/// chance, points} with only what is known.
+export function gradeOf(m) {
+  const g = m?.grade;
+  if (g && typeof g === 'object') {
+    if (g.kind === 'solved') return { value: g.value, remoteness: g.remoteness ?? null };
+    if (g.kind === 'win_chance') return { chance: g.chance };
+    if (g.kind === 'points') return { points: g.points };
+    if (g.kind === 'plan') return { plan: g.moves_left };
+    return {};
+  }
+  if (m?.value) return { value: m.value, remoteness: m.remoteness ?? null };
+  if (typeof m?.win_probability === 'number') return { chance: m.win_probability };
+  if (typeof m?.points === 'number') return { points: m.points };
+  return {};
+}
+
+/// The badge text and words of a grade: {text: 'W11' | 'W≤78' | 'D' | '53%' | '+9',
+/// kind: win|draw|loss|chance|points, words}. Null when the move is ungraded.
+export function gradeBadge(m) {
+  const g = gradeOf(m);
+  if (g.value) {
+    const r = remotenessOf(g.remoteness);
+    const letter = { win: 'W', draw: 'D', loss: 'L' }[g.value] || '?';
+    const text = g.value === 'draw' ? 'D' : `${letter}${r ? `${r.bound ? '≤' : ''}${r.plies}` : ''}`;
+    const when = remotenessWords(g.remoteness);
+    const words = g.value === 'draw' ? 'draws with best play' : `${g.value === 'win' ? 'wins' : 'loses'}${when ? ` ${when}` : ''}`;
+    return { text, kind: g.value, words };
+  }
+  if (typeof g.chance === 'number') {
+    return { text: percent(g.chance, 0), kind: 'chance', words: `about ${percent(g.chance, 0)} chance to win` };
+  }
+  if (typeof g.plan === 'number') {
+    return { text: `${g.plan}`, kind: 'plan', words: `part of a solution finishing in ${g.plan} move${g.plan === 1 ? '' : 's'}` };
+  }
+  if (typeof g.points === 'number') {
+    return { text: `+${formatNumber(g.points)}`, kind: 'points', words: `scores ${formatNumber(g.points)} point${g.points === 1 ? '' : 's'}` };
+  }
+  return null;
+}
+
+/// The analysis inside a hint (typed: `analysis`), or the hint itself (older shape).
+export function analysisOf(data) {
+  return data?.analysis && typeof data.analysis === 'object' ? data.analysis : data || {};
+}
+
+/// The value of the position for the side to move `seat` (a name), as a sentence.
+export function positionSentence(data, seat) {
+  const a = analysisOf(data);
+  const v = a.value;
+  if (v && typeof v === 'object') {
+    if (v.kind === 'solved') return solvedSentence(v.value, v.remoteness, seat);
+    if (v.kind === 'win_chances' && Array.isArray(v.chances)) {
+      const parts = v.chances.map((c) => `${c.seat} ${percent(c.chance, 1)}`);
+      return `Chances to win with best play: ${parts.join(', ')}.`;
+    }
+    if (v.kind === 'score') {
+      return `Score ${formatNumber(v.points ?? 0)}${typeof v.best_known === 'number' ? `; the best known total from here is ${formatNumber(v.best_known)}` : ''}.`;
+    }
+    return '';
+  }
+  if (typeof v === 'string') return solvedSentence(v, a.remoteness, seat);
+  return '';
+}
+
+function solvedSentence(value, remoteness, seat) {
+  const when = value === 'draw' ? '' : remotenessWords(remoteness);
+  const tail = when ? ` ${when}` : '';
+  if (value === 'win') return `With best play ${seat}, to move, wins${tail}.`;
+  if (value === 'loss') return `With best play ${seat}, to move, loses${tail}.`;
+  if (value === 'draw') return 'With best play the game is a draw.';
+  return '';
+}
+
+/// A share 0..1 as a percentage.
+export function percent(p, digits = 1) {
+  return `${(100 * p).toFixed(digits).replace(/\.0+$/, '')}%`;
+}
+
+function duration(s) {
+  if (s < 0.01) return 'under a hundredth of a second';
+  if (s < 60) return `${s.toFixed(2)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - 60 * m)} s`;
+}
+
+function bytes(n) {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i += 1;
+  }
+  return i === 0 ? `${n} bytes` : `${v.toFixed(1)} ${units[i]}`;
+}
+
+/// A fact's value ({kind, value}) as text, or as an element for grids and tables.
+export function factValue(v) {
+  if (!v || typeof v !== 'object') return String(v ?? '');
+  const x = v.value;
+  switch (v.kind) {
+    case 'text': return String(x);
+    case 'integer': return formatNumber(x);
+    case 'number': return Number.isInteger(x) ? formatNumber(x) : Number(x).toFixed(2);
+    case 'percent': return percent(x, 1);
+    case 'seconds': return duration(x);
+    case 'bytes': return bytes(x);
+    case 'flag': return x ? 'yes' : 'no';
+    case 'list': return (x || []).join(', ');
+    case 'grid': return gridTable(x || []);
+    case 'table': return wordsTable(x || {});
+    default: return typeof x === 'object' ? '' : String(x ?? '');
+  }
+}
+
+/// Rows of numbers as a small table, rows and columns numbered from 1, zeros as dots.
+export function gridTable(rows) {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  return h('table.table.fact-grid',
+    h('thead', h('tr', h('th', ''), ...Array.from({ length: width }, (_, j) => h('th.num', String(j + 1))))),
+    h('tbody', ...rows.map((r, i) => h('tr', h('th', String(i + 1)), ...r.map((n) => h('td.num', n === 0 ? '·' : String(n)))))));
+}
+
+function wordsTable(t) {
+  return h('table.table.fact-table',
+    h('thead', h('tr', ...(t.columns || []).map((c) => h('th', c)))),
+    h('tbody', ...(t.rows || []).map((r) => h('tr', ...r.map((c) => h('td', c))))));
+}
+
+/// The sections of a result (typed: `sections`, in the analysis of a hint too).
+export function sectionsOf(data) {
+  const own = Array.isArray(data?.sections) ? data.sections : [];
+  const inner = Array.isArray(data?.analysis?.sections) ? data.analysis.sections : [];
+  return [...own, ...inner];
+}
+
+/// Sections as blocks of a card: a title, its note and its facts; grids and tables
+/// as tables. `skip(fact)` leaves facts out (a grid already drawn on the board).
+export function sectionCards(sections, { skip = () => false } = {}) {
+  return sections.map((s) => {
+    const facts = (s.facts || []).filter((f) => !skip(f));
+    if (!facts.length && !s.note) return null;
+    return h('div.result-section',
+      s.title ? h('h3', s.title) : null,
+      s.note ? h('p.small', s.note) : null,
+      facts.length ? h('dl.facts', ...facts.flatMap((f) => {
+        const v = factValue(f.value);
+        return [h('dt', f.label), h('dd', v)];
+      })) : null);
+  });
+}
+
+/// The facts of a result in plain words: typed sections, else the older `extra`
+/// object read generically.
+export function resultFacts(data, options = {}) {
+  const sections = sectionsOf(data);
+  if (sections.length) return sectionCards(sections, options);
+  const sentences = extraSentences(data?.extra);
+  return sentences.length ? [h('ul.hint-facts', ...sentences.map((t) => h('li', t)))] : [];
+}
+
+/// A puzzle's press counts: the typed solution's grid, a grid fact in the
+/// sections, or an array of whole numbers in the older `extra`.
+export function solutionGrid(data) {
+  const solution = data?.solution ?? data?.analysis?.solution;
+  if (solution?.kind === 'presses' && Array.isArray(solution.grid)) return solution.grid;
+  for (const s of sectionsOf(data)) {
+    for (const f of s.facts || []) if (f.value?.kind === 'grid') return f.value.value;
+  }
+  const extra = data?.extra || {};
+  for (const c of [extra.presses, extra.solution?.presses, extra.solution, extra.x, extra.press_counts]) {
+    if (Array.isArray(c)) return c;
+  }
+  return null;
+}
+
+/// The suggested move of a hint: typed `best`, else the older `extra.hint`, else the
+/// first move graded best (highest chance) by the analysis.
+export function bestOf(data) {
+  if (data?.best?.move) return { move: data.best.move, cells: data.best.cells || null, reason: data.reason || '' };
+  const extra = data?.extra || {};
+  if (typeof extra.hint === 'string') return { move: extra.hint, cells: null, reason: '' };
+  return null;
+}
+
+/// Points for a group of `n` under a declared rule (`square_less_two`: (n-2)², `count`: n).
+export function groupPoints(rule, n) {
+  if (rule === 'square_less_two') return Math.max(0, (n - 2) ** 2);
+  if (rule === 'count') return n;
+  return null;
+}
+
+/// The line of a solve report: its typed `solution` ({kind: 'line', moves, score,
+/// cleared}), or the fields of the older untyped report.
+export function lineOf(result) {
+  const s = result?.solution;
+  if (s && s.kind === 'line') return { moves: s.moves || [], score: s.score ?? 0, cleared: !!s.cleared };
+  return { moves: result?.moves || [], score: result?.score ?? 0, cleared: !!result?.cleared };
+}
