@@ -440,7 +440,7 @@ fn kono_says_it_is_solving_on_first_use_and_caches_the_solution() {
     assert_success(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("solving Four Field Kono once"), "{err}");
-    assert!(dir.join("kono-standard-v1.bin").exists());
+    assert!(dir.join("kono-standard-v2.table").exists());
     // The second time it loads the cache and says nothing.
     let out = run();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("solving"));

@@ -8,6 +8,7 @@
 
 mod budget;
 mod bytes;
+pub mod disk_cache;
 mod error;
 mod game;
 pub mod ledger;
@@ -23,10 +24,10 @@ mod variant;
 mod view;
 
 pub use budget::{
-    default_max_memory, set_default_max_memory, Budget, BudgetError, CancelFlag,
-    DEFAULT_MAX_MEMORY,
+    default_max_memory, set_default_max_memory, Budget, BudgetError, CancelFlag, DEFAULT_MAX_MEMORY,
 };
 pub use bytes::{format_bytes, parse_bytes};
+pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
 pub use ledger::{Ledger, Meter, Reservation};

@@ -28,13 +28,13 @@ fn loaded(c: &mut Criterion) {
     let rules = KonoRules::Standard;
     let table = KonoTable::solve_full(rules, &|_| {});
     let dir = std::env::temp_dir().join(format!("tabula-kono-bench-{}", std::process::id()));
-    let path = dir.join("kono-standard.bin");
-    cache::save(&table, &path).expect("write the cache file");
+    let disk = tabula_core::DiskCache::new(&dir, 1 << 30);
+    cache::save(&disk, &table).expect("write the cache file");
 
     let mut group = c.benchmark_group("kono");
     group.sample_size(20);
     group.bench_function("cache_load", |b| {
-        b.iter(|| cache::load(&path, rules).expect("load").summary)
+        b.iter(|| cache::load(&disk, rules).expect("load").summary)
     });
 
     // Positions from random games, so the moves measured are typical ones.

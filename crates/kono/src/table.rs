@@ -1,5 +1,5 @@
 //! A solved Kono table with its counts, kept in memory once per process and on
-//! disk in the cache directory.
+//! disk in Tabula's table cache ([`tabula_core::DiskCache`]).
 
 use crate::cache;
 use crate::index::INDEX;
@@ -9,7 +9,7 @@ use crate::solve::{decode, solve};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{Budget, Graded, Ledger, Reservation, TableCell};
+use tabula_core::{Budget, DiskCache, Graded, Ledger, Reservation, TableCell};
 
 /// The top side's pieces at the start (rows 4 and 3).
 pub const START_TOP: u32 = 0x00FF;
@@ -137,11 +137,8 @@ pub fn bytes_needed(rules: KonoRules) -> u64 {
         return 0;
     }
     let positions = INDEX.len();
-    let loadable = cache::cache_path(rules)
-        .and_then(|p| std::fs::metadata(p).ok())
-        .is_some_and(|m| m.len() == cache::file_bytes());
     positions
-        * if loadable {
+        * if cache::looks_cached(rules) {
             LOADING_BYTES_PER_POSITION
         } else {
             SOLVING_BYTES_PER_POSITION
@@ -195,17 +192,16 @@ pub fn full_table(
 
 /// Loads or solves the table, then holds only its own bytes in the ledger.
 fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Kept {
-    let path = cache::cache_path(rules);
-    let (table, source, path) = match path.as_ref().and_then(|p| cache::load(p, rules).ok()) {
+    let disk = DiskCache::open_default();
+    // A file that is missing or fails its check is solved again and rewritten.
+    let (table, source, path) = match disk.as_ref().and_then(|d| cache::load(d, rules).ok()) {
         Some(t) => {
             progress(1.0);
-            (Arc::new(t), Source::Disk, path)
+            (Arc::new(t), Source::Disk, cache::cache_path(rules))
         }
         None => {
             let t = Arc::new(KonoTable::solve_full(rules, progress));
-            let written = path
-                .as_ref()
-                .and_then(|p| cache::save(&t, p).ok().map(|_| p.clone()));
+            let written = disk.as_ref().and_then(|d| cache::save(d, &t).ok());
             (t, Source::Solved, written)
         }
     };

@@ -266,7 +266,7 @@ fn reachability_counts_both_seats() {
 #[test]
 fn cache_round_trip_and_rejects_damage() {
     let dir = std::env::temp_dir().join(format!("tabula-kono-test-{}", std::process::id()));
-    let path = dir.join("kono-standard-test.bin");
+    let disk = tabula_core::DiskCache::new(&dir, 1 << 30);
     let len = index::INDEX.len() as usize;
     let values: Vec<u16> = (0..len)
         .map(|i| [solve::DRAW, solve::WIN | 3, solve::LOSS | 2][i % 3])
@@ -289,34 +289,34 @@ fn cache_round_trip_and_rejects_damage() {
         },
         solve_seconds: 1.5,
     };
-    cache::save(&table, &path).unwrap();
-    let back = cache::load(&path, KonoRules::Standard).unwrap();
+    let path = cache::save(&disk, &table).unwrap();
+    let back = cache::load(&disk, KonoRules::Standard).unwrap();
     assert_eq!(back.values, table.values);
     assert_eq!(back.summary, table.summary);
     assert_eq!(back.solve_seconds, 1.5);
     assert!(
-        cache::load(&path, KonoRules::Gamesman).is_err(),
+        cache::load(&disk, KonoRules::Gamesman).is_err(),
         "other rules"
     );
-    // One flipped byte in the data.
+    // One flipped byte in the data: ignored, never trusted.
     let mut bytes = std::fs::read(&path).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let err = cache::load(&path, KonoRules::Standard)
+    let err = cache::load(&disk, KonoRules::Standard)
         .err()
         .expect("a damaged file is refused");
-    assert!(err.contains("corrupt"), "{err}");
+    assert!(err.to_string().contains("damaged"), "{err}");
     // A truncated file, a file of another version, a missing file.
     bytes[mid] ^= 0x40;
     std::fs::write(&path, &bytes[..bytes.len() - 2]).unwrap();
-    assert!(cache::load(&path, KonoRules::Standard).is_err());
-    bytes[8] = bytes[8].wrapping_add(1);
+    assert!(cache::load(&disk, KonoRules::Standard).is_err());
+    bytes[12] = bytes[12].wrapping_add(1);
     std::fs::write(&path, &bytes).unwrap();
-    assert!(cache::load(&path, KonoRules::Standard).is_err());
+    assert!(cache::load(&disk, KonoRules::Standard).is_err());
     std::fs::remove_file(&path).unwrap();
-    assert!(cache::load(&path, KonoRules::Standard).is_err());
-    let _ = std::fs::remove_dir(&dir);
+    assert!(cache::load(&disk, KonoRules::Standard).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

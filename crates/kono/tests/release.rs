@@ -125,9 +125,9 @@ fn full_solve_release() {
 
         // The cache file holds exactly the table.
         let dir = std::env::temp_dir().join(format!("tabula-kono-release-{}", std::process::id()));
-        let path = dir.join(format!("kono-{}.bin", rules.word()));
-        cache::save(&table, &path).expect("write cache");
-        let back = cache::load(&path, rules).expect("read cache");
+        let disk = tabula_core::DiskCache::new(&dir, 1 << 30);
+        cache::save(&disk, &table).expect("write cache");
+        let back = cache::load(&disk, rules).expect("read cache");
         assert_eq!(back.values, table.values);
         assert_eq!(back.summary, table.summary);
         let _ = std::fs::remove_dir_all(&dir);
