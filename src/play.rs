@@ -1,4 +1,4 @@
-//! `tabula play`: seed 004's game monitor in a terminal — the board with numbered
+//! `tabula play`: the game monitor of Stenger's "Associative Arrays" in a terminal — the board with numbered
 //! squares, a prompt, the move log, `resign`, score tallies with the Cat, and
 //! "play again".
 
@@ -288,7 +288,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     }
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
-    // After a set-up move (seed 002's Ctrl+click) the computer waits for `go`.
+    // After a set-up move (the Northcott slides' Ctrl+click) the computer waits for `go`.
     let mut paused = false;
     loop {
         let v = m.view();

@@ -1,5 +1,5 @@
 // The Players card: which side you play, the computer player and its level
-// slider with seed 000's presets, and watching the computer play itself.
+// slider with the 2006 blog's presets, and watching the computer play itself.
 // Methods of the game page (mixed into GamePage).
 
 import * as API from './api.js';
@@ -13,7 +13,7 @@ export const PRESETS = [
   { name: 'Medium', level: 66 },
   { name: 'High', level: 95 },
 ];
-/// How close the slider must be to a preset for the preset to show as chosen (seed 000's EPSILON).
+/// How close the slider must be to a preset for the preset to show as chosen (the 2006 blog's EPSILON).
 export const EPSILON = 3;
 /// Pause between plies when watching the computer play itself, per speed.
 export const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };

@@ -1,11 +1,11 @@
-//! The matchbox learning machine of seed 004 (Gardner's Hexapawn machine, HER) and
+//! The matchbox learning machine of Stenger's "Associative Arrays" (Gardner's Hexapawn machine, HER) and
 //! its MENACE-style variant (Michie's bead counts), for every game.
 //!
 //! The machine keeps one matchbox per position it has had to move in, keyed by the
 //! position's text (side to move included). A new box gets beads for every legal
 //! move; to move, the machine draws a bead at random and plays it.
 //!
-//! * `mode=gardner` (seed 004): one bead per move. When the machine loses, the last
+//! * `mode=gardner` (Stenger's "Associative Arrays", after Gardner): one bead per move. When the machine loses, the last
 //!   bead it drew is thrown away, so it never loses that way again. If the box it must
 //!   draw from is empty it resigns, which is a loss, and the bead that led there is
 //!   thrown away (the seed's `youLose` after `resign`).

@@ -1,5 +1,5 @@
 //! The generic computer players: random, perfect (from an exact oracle) and
-//! level-mixed (seed 000's "AI level of effort").
+//! level-mixed (the 2006 blog's "AI level of effort").
 
 use crate::retrograde::graded_moves;
 use rand::Rng as _;
@@ -67,7 +67,7 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
 }
 
 /// Level-mixed play: at level L (0..=100) a random legal move with probability
-/// (100-L)%, otherwise the strong player's move. This is seed 000's rule "a random
+/// (100-L)%, otherwise the strong player's move. This is the 2006 blog's rule "a random
 /// move when a random value mod 100 exceeds the level", with the random value
 /// drawn from 1..=100 so that level 0 is always random and level 100 never.
 pub struct LeveledPlayer<G: Game> {
@@ -123,7 +123,7 @@ impl<G: Game> Strategy<G> for LeveledPlayer<G> {
     }
 }
 
-/// The named level presets of seed 000 (Perfect is level 100 with the perfect player).
+/// The named level presets of the 2006 blog (Perfect is level 100 with the perfect player).
 pub const LEVEL_PRESETS: [(&str, u32); 5] = [
     ("off", 0),
     ("low", 25),

@@ -1,5 +1,5 @@
 //! Training a matchbox machine (`tabula train`): many games against an opponent,
-//! with the learning figures of seed 004 — when it last lost, and after which game no
+//! with the learning figures of Stenger's "Associative Arrays" — when it last lost, and after which game no
 //! opponent could beat it any more.
 //!
 //! Opponents:

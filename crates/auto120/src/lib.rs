@@ -1,4 +1,4 @@
-//! Multiplication Ludo ("Auto120", seed 003): two players, four markers each on
+//! Multiplication Ludo ("Auto120" in Alistair Lloyd's "Design and Code" posts): two players, four markers each on
 //! position 1; a marker moves from p to p x roll; exactly 120 retires it, beyond
 //! 120 sends it back to 1, and landing on opposing markers sends them back to 1.
 //! The first player to retire all four markers wins.

@@ -12,7 +12,7 @@ pub const ROWS: u32 = TARGET as u32 / COLUMNS;
 
 const SYMBOL: [char; 2] = ['x', 'o'];
 
-/// The style class of a position, as seed 003's board colours it: `start` (1),
+/// The style class of a position, as the Auto120 posts' board colours it: `start` (1),
 /// `home` (120), `penultimate`, `factor`, `off_path`, `prime` or `unreachable`
 /// (see [`crate::board_facts`]).
 pub fn mark(p: u32) -> Option<&'static str> {

@@ -111,7 +111,7 @@ pub trait Game: Clone + Send + Sync + 'static {
         Ok(())
     }
 
-    /// Plays `mv` as a set-up move (seed 002's Ctrl+click: a correction of the
+    /// Plays `mv` as a set-up move (the Northcott slides' Ctrl+click: a correction of the
     /// position, such as moving the piece of the side not to move) when the game has
     /// such moves and `mv` is one; `None` for ordinary moves. Matches only accept them
     /// in set-up mode; records replay them.

@@ -17,7 +17,7 @@ pub trait Registered: Game + Sized {
     const DEFAULT_OPPONENT: Option<&'static str> = None;
     /// The player the AI level mixes with random moves when the user names none
     /// (`level:25`, the presets `off`/`low`/`medium`/`high`): the strongest player by
-    /// default (`perfect`, else alpha-beta); Mu Torere and Kono use seed 000's
+    /// default (`perfect`, else alpha-beta); Mu Torere and Kono use the 2006 blog's
     /// one-ply `lookahead`, as the seed's "AI level of effort" does.
     const LEVEL_BASE: &'static str = "perfect";
     /// How to play, for players: the game's page `crates/NAME/docs/rules.md` (Markdown,
@@ -43,7 +43,7 @@ pub trait Registered: Game + Sized {
     }
     /// A copy of this game with a fresh start dealt from `rng`, for games whose
     /// variant leaves the start open (SameGame without `seed`: every new game deals a
-    /// new random board, seed 001's New). `None` (the default) keeps the variant's start.
+    /// new random board, the Same Game tutorial's New). `None` (the default) keeps the variant's start.
     fn deal(&self, _rng: &mut crate::Rng) -> Option<Self> {
         None
     }

@@ -84,7 +84,7 @@ pub struct GameInfo {
     pub presentation: tabula_core::GamePresentation,
 }
 
-/// A named AI level (seed 000's menu).
+/// A named AI level (the 2006 blog's menu).
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelPreset {
     /// `off`, `low`, `medium`, `high`, `perfect`.

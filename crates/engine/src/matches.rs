@@ -20,7 +20,7 @@ pub struct MatchConfig {
     /// A start position in the game's text form, instead of the usual start.
     #[serde(default)]
     pub position: Option<String>,
-    /// How many of your own moves can be taken back (seed 000's undo queue depth);
+    /// How many of your own moves can be taken back (the 2006 blog's undo queue depth);
     /// `None` means no limit.
     #[serde(default)]
     pub undo_depth: Option<usize>,
@@ -109,7 +109,7 @@ pub struct MatchRecord {
     /// Learned state of learning players, per seat.
     #[serde(default)]
     pub learned: Vec<Option<serde_json::Value>>,
-    /// When the current game started, how long it took (seed 001 keeps "the time it
+    /// When the current game started, how long it took (the Same Game tutorial keeps "the time it
     /// takes to complete the game" in its document) and the start it dealt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<CurrentGame>,
@@ -234,7 +234,7 @@ pub trait Match: Send {
     /// Starts a new game with the same players (learners keep what they learned,
     /// tallies go on).
     fn new_game(&mut self);
-    /// Seed 004's `win` ("force a win … when used by authorized testers"): the human
+    /// The testers' `win` of Stenger's "Associative Arrays" ("force a win … when used by authorized testers"): the human
     /// to move declares themselves the winner of a two-player game; the other side
     /// loses (learners learn from it).
     fn declare_win(&mut self) -> Result<(), EngineError>;
@@ -281,7 +281,7 @@ pub(crate) struct MatchImpl<G: Registered> {
     /// Units that may still be undone (bounded by the undo depth).
     undo_budget: usize,
     resigned: Option<Seat>,
-    /// The winner declared the win with seed 004's testers' `win` command.
+    /// The winner declared the win with the testers' `win` command of Stenger's "Associative Arrays".
     declared: bool,
     reported: Option<Outcome>,
     tally: Tally,
@@ -952,7 +952,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         self.settle();
         self.states.truncate(1);
         if let Some(last) = &self.dealt {
-            // A fresh deal for every new game (seed 001's New).
+            // A fresh deal for every new game (the Same Game tutorial's New).
             let mut rng = deal_rng(self.config.seed, &last.variant().to_string());
             if let Some(g) = self.handle.game().deal(&mut rng) {
                 self.start = g.initial_state();

@@ -60,7 +60,7 @@ fn new_deals_a_fresh_board_and_restart_replays_it() {
         replayed.view().dealt_variant.as_deref(),
         Some(dealt.as_str())
     );
-    // New: another board (seed 001's OnNewDocument sets the board up afresh).
+    // New: another board (the Same Game tutorial's OnNewDocument sets the board up afresh).
     m.new_game();
     let second = m.view().position;
     assert_ne!(second, first);

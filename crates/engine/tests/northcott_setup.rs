@@ -1,4 +1,4 @@
-//! Northcott's set-up moves (seed 002's Ctrl+click) in a match: either side's piece,
+//! Northcott's set-up moves (the Northcott slides' Ctrl+click) in a match: either side's piece,
 //! no reply, the side to move unchanged, and the record replays them.
 
 use tabula_engine::{build, MatchConfig};

@@ -1,4 +1,4 @@
-//! Hexapawn, Martin Gardner's 1962 game for his matchbox learning machine (seed 004).
+//! Hexapawn, Martin Gardner's 1962 game for his matchbox learning machine (Stenger's "Associative Arrays").
 //!
 //! A 3x3 board, squares numbered across then down with Black at the top:
 //!

@@ -1,4 +1,4 @@
-//! Gardner's matchbox machine learns Hexapawn (seed 004).
+//! Gardner's matchbox machine learns Hexapawn (Stenger's "Associative Arrays").
 
 use tabula_ai::matchbox::{Matchbox, MatchboxOptions};
 use tabula_ai::train::{train, Opponent, TrainOptions};

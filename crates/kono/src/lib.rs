@@ -1,4 +1,4 @@
-//! Four Field Kono (seed 000) with a strong solution of the whole game.
+//! Four Field Kono (as the 2006 blog describes it) with a strong solution of the whole game.
 //!
 //! A 4x4 board starts full: Top's 8 pieces on ranks 4 and 3, Bottom's on ranks
 //! 2 and 1; Top moves first. A move is a step to an orthogonally adjacent empty

@@ -1,4 +1,4 @@
-//! Mu Torere, the Maori game on an eight-pointed star (seed 000).
+//! Mu Torere, the Maori game on an eight-pointed star (as the 2006 blog describes it).
 //!
 //! Each side has four pieces on adjacent rim points; the putahi (centre) starts
 //! empty. A move takes a piece into the one empty point: along the rim to a

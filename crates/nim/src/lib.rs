@@ -1,4 +1,4 @@
-//! Nim and nimbers (seed 000, "The Scoring System I-III").
+//! Nim and nimbers (the 2006 blog's "The Scoring System I-III").
 //!
 //! * [`Nim`]: the game, any number of heaps, normal or misère play, registered as `nim`.
 //! * [`Nimber`]: nim-addition (exclusive or) and Conway's nim-multiplication (a field).

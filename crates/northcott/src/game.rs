@@ -115,7 +115,7 @@ impl NorthcottState {
 }
 
 /// A move: the side to move's piece in `row` goes to column `to` (both 0-based).
-/// A set-up move (seed 002's Ctrl+click correction, `setup` 1 for O, 2 for X) moves
+/// A set-up move (the Northcott slides' Ctrl+click correction, `setup` 1 for O, 2 for X) moves
 /// the other side's piece and leaves the side to move unchanged; it is never a legal
 /// move in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

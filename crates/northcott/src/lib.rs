@@ -1,4 +1,4 @@
-//! Northcott's game, as the "xpat" program of seed 002 plays it.
+//! Northcott's game, as the "xpat" program of the Northcott slides plays it.
 //!
 //! An `NX x NY` board (default 16x4); each row holds one O (the left player, seat 0)
 //! and one X (the right player, seat 1), starting on the left and right edges. A move

@@ -36,7 +36,7 @@ function moveHere(id, e) {
   if (!mv) return;
   this.cursor = id;
   // A cell left of O always takes O and a cell right of X always X, whatever the
-  // button (seed 002's `remark`: the nearest piece); between them the button decides.
+  // button (the Northcott slides' `remark`: the nearest piece); between them the button decides.
   const width = Math.round(mv.view.width);
   const row = Math.floor(id / width);
   const col = id % width;
@@ -81,7 +81,7 @@ function moveHere(id, e) {
 }
 
 /// Ctrl/Shift + click: the piece of `seat` in that row jumps to the cell, with no
-/// reply and the same side to move (seed 002's "correction"). It is a set-up move
+/// reply and the same side to move (the Northcott slides' "correction"). It is a set-up move
 /// of the session (`set X 2:5`): in the move list, undone and redone like any
 /// move, and kept through a reload.
 async function setUp(id, seat) {

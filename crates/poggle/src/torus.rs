@@ -1,5 +1,5 @@
 //! Poggle on a torus (`topology=torus`): the edges wrap, so every button has four
-//! neighbours, as on the wrap-around boards seed 000 mentions (Orbix, Merlin's
+//! neighbours, as on the wrap-around boards the 2006 blog mentions (Orbix, Merlin's
 //! Machine). Light chasing does not apply (the last row feeds back into the first),
 //! so the n^2 x n^2 system `A x = -s (mod k)` is solved directly: its Smith form
 //! modulo each prime power of `k` ([`crate::smith`]) gives solvability, one solution,

@@ -23,7 +23,7 @@ pub struct SameGame {
     /// Colours of the starting board (2..=9).
     pub colours: u8,
     /// Seed of the starting board (see [`Board::random`]); `None` (the default) deals
-    /// a fresh random board for every new game (seed 001's New), and commands that
+    /// a fresh random board for every new game (the Same Game tutorial's New), and commands that
     /// need one fixed board without being given one use seed 1.
     pub seed: Option<u64>,
     /// How groups and clearing score.
@@ -519,7 +519,7 @@ impl Registered for SameGame {
         v
     }
 
-    /// Without a `seed`, every new game deals a fresh random board (seed 001's New);
+    /// Without a `seed`, every new game deals a fresh random board (the Same Game tutorial's New);
     /// the dealt game names its seed, so Restart and a shared link replay it.
     fn deal(&self, rng: &mut tabula_core::Rng) -> Option<Self> {
         use rand::Rng as _;

@@ -584,7 +584,7 @@ fn write_effects_counted(
             .first()
             .map(String::as_str)
             .unwrap_or("human");
-        // The time the game took (seed 001's document keeps it), kept with the result.
+        // The time the game took (the Same Game tutorial's document keeps it), kept with the result.
         let time_ms = record
             .current
             .as_ref()

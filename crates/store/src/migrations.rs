@@ -72,7 +72,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         created_at  INTEGER NOT NULL
     );
     ",
-    // 2: the time a best result took (seed 001 keeps the time to complete a game).
+    // 2: the time a best result took (the Same Game tutorial keeps the time to complete a game).
     "ALTER TABLE best ADD COLUMN time_ms INTEGER;",
     // 3: results of background jobs, kept on disk within a budget.
     "CREATE TABLE job_results (

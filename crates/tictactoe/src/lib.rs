@@ -1,4 +1,4 @@
-//! Tic-tac-toe (noughts and crosses) as in seed 004: squares 1-9 numbered across
+//! Tic-tac-toe (noughts and crosses) as in Stenger's "Associative Arrays": squares 1-9 numbered across
 //! then down, X moves first, three in a row wins, a full board without a line is a
 //! draw (the seed's "Cat" wins).
 //!
