@@ -186,12 +186,23 @@ pub(crate) fn many_sessions_with_tables(ab: &Abuse) {
                     ab.fail(format!("{what}: no legal move to play: {view}"));
                     continue;
                 };
-                let moved = ab.ask(
-                    &format!("{what}: a move"),
-                    "POST",
-                    &format!("/api/sessions/{id}/moves"),
-                    Some(&json!({ "move": mv }).to_string()),
-                );
+                // "Busy" (every thinking slot taken by other sessions' table
+                // builds) is an answer a client is told to retry, as it creates.
+                let started = std::time::Instant::now();
+                let moved = loop {
+                    let a = ab.ask(
+                        &format!("{what}: a move"),
+                        "POST",
+                        &format!("/api/sessions/{id}/moves"),
+                        Some(&json!({ "move": mv }).to_string()),
+                    );
+                    match a {
+                        Some(a) if a.status == 503 && started.elapsed() < super::ANSWER_WITHIN => {
+                            std::thread::sleep(Duration::from_millis(250))
+                        }
+                        other => break other,
+                    }
+                };
                 match moved {
                     Some(a) if a.status == 200 => ids.lock().unwrap().push((what, id)),
                     // A failed ask is already recorded; a refusal is named here.
