@@ -667,7 +667,7 @@ class SolutionPanel {
     const move = best ? (this.page.mv.legal_moves || []).find((m) => m.move === best.move) : null;
     const cells = move ? move.cells : [next[0]];
     this.page.flashCells(cells);
-    toast(`Press ${this.page._cellName(cells[cells.length - 1])} next (lit on the board).`, 'info', 3000);
+    toast(`Press the lit ${this.cellWord()} next${best ? ` (${best.move})` : ''}.`, 'info', 3000);
   }
 }
 

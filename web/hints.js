@@ -114,11 +114,13 @@ export class HintMethods {
       const cells = best.cells || move?.cells;
       if (cells?.length) this.flashCells(cells);
       // A puzzle's one-cell move reads as the cell to press; any other as its notation.
-      const what = this.info.puzzle && cells?.length === 1 ? `Press ${this._cellName(cells[0])} next` : `Play ${best.move}`;
+      const cell = this.info.presentation?.coloured_cell || 'cell';
+      const press = this.info.puzzle && cells?.length === 1;
+      const what = press ? `Press the lit ${cell} next (${best.move})` : `Play ${best.move}${cells?.length ? ' (lit on the board)' : ''}`;
       const g = gradeBadge(d.best || move || {});
-      const chance = g?.kind === 'chance' ? ` (${g.words})` : '';
+      const chance = g?.kind === 'chance' ? `, ${g.words}` : '';
       const reason = best.reason ? ` ${best.reason}` : '';
-      return h('p.hint-summary', `${what}${chance}${cells?.length ? ' (lit on the board)' : ''}.${reason}`);
+      return h('p.hint-summary', `${what}${chance}.${reason}`);
     }
     // Moves graded by chance only: the best ones lit, in words.
     const chances = (analysisOf(d).moves || []).filter((m) => typeof gradeOf(m).chance === 'number');

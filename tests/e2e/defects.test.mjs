@@ -95,18 +95,18 @@ test('3: every move drawn, a square reached by several moves shows each, selecti
   await page.waitForSelector('.board .move-value');
   timings.hint_kono_ms = Date.now() - t0;
   const { data: hint } = await api('GET', `/api/sessions/${sessionOf(page)}/hint`);
-  assert.equal(await page.locator('.board .move-value').count(), hint.moves.length, 'one mark per move, none hidden');
+  assert.equal(await page.locator('.board .move-value').count(), hint.analysis.moves.length, 'one mark per move, none hidden');
   const ends = new Map();
-  for (const m of hint.moves) ends.set(m.cells.at(-1), (ends.get(m.cells.at(-1)) || 0) + 1);
+  for (const m of hint.analysis.moves) ends.set(m.cells.at(-1), (ends.get(m.cells.at(-1)) || 0) + 1);
   assert.ok([...ends.values()].some((n) => n > 1), 'some square is reached by several moves');
   // Select the piece with the most moves: only its moves stay drawn.
   const byStart = new Map();
-  for (const m of hint.moves) byStart.set(m.cells[0], [...(byStart.get(m.cells[0]) || []), m]);
+  for (const m of hint.analysis.moves) byStart.set(m.cells[0], [...(byStart.get(m.cells[0]) || []), m]);
   const [start, own] = [...byStart].sort((a, b) => b[1].length - a[1].length)[0];
   await page.click(`.board [data-cell="${start}"] .cell-shape`);
   await page.waitForFunction((n) => document.querySelectorAll('.board .move-value').length === n, own.length);
   // The list names every move with its value; a move's "why" shows the best play after it.
-  assert.equal(await page.locator('.hint-moves li').count(), hint.moves.length);
+  assert.equal(await page.locator('.hint-moves li').count(), hint.analysis.moves.length);
   await page.locator('.hint-move').first().click();
   await page.waitForSelector('.pv-line li, .pv p');
   await page.screenshot({ path: join(ARTIFACTS, 'kono-move-values.png') });
@@ -236,7 +236,7 @@ test('8: hints read as words for SameGame, Poggle and Auto120', async () => {
   const page = await newPage(browser);
   const cases = [
     ['samegame', /final score of [\d,]+/],
-    ['poggle', /Press row \d+, column \d+ next/],
+    ['poggle', /Press the lit button next \(\d+,\d+\)/],
     ['auto120', /\d+% chance to win/],
   ].filter(([g]) => has(g));
   for (const [game, words] of cases) {

@@ -36,16 +36,20 @@ test('hint: every move graded on the board, one mark per move', async () => {
   await page.click('.board-actions button:has-text("Hint")');
   await page.waitForSelector('.board .move-value');
   const { data: hint } = await api('GET', `/api/sessions/${sessionOf(page)}/hint`);
-  assert.equal(await page.locator('.board .move-value').count(), hint.moves.length);
-  assert.equal(hint.moves.length, view.legal_moves.length);
-  // Each mark says win, draw or loss as the server graded it.
-  for (const m of hint.moves) {
+  // The typed hint (docs/JSON.md): its analysis grades every move.
+  const moves = hint.analysis.moves;
+  assert.equal(await page.locator('.board .move-value').count(), moves.length);
+  assert.equal(moves.length, view.legal_moves.length);
+  // Each mark says win, draw or loss as the server graded it (a bound with ≤).
+  for (const m of moves) {
+    const { value, remoteness } = m.grade;
     const mark = page.locator(`.board .move-value[data-move="${m.move}"]`);
-    assert.match(await mark.getAttribute('class'), new RegExp(`value-${m.value}`));
-    const text = m.value === 'draw' ? 'D' : `${m.value === 'win' ? 'W' : 'L'}${m.remoteness}`;
+    assert.match(await mark.getAttribute('class'), new RegExp(`value-${value}`));
+    const plies = remoteness ? `${remoteness.kind === 'at_most' ? '≤' : ''}${remoteness.plies}` : '';
+    const text = value === 'draw' ? 'D' : `${value === 'win' ? 'W' : 'L'}${plies}`;
     assert.equal(await mark.locator('text').textContent(), text);
   }
-  assert.equal(await page.locator('.hint-moves li').count(), hint.moves.length);
+  assert.equal(await page.locator('.hint-moves li').count(), moves.length);
   console.log(`# timing: tictactoe hint shown in ${Date.now() - t0} ms`);
   await page.screenshot({ path: join(ARTIFACTS, 'tictactoe-hint.png') });
   await page.close();

@@ -98,7 +98,7 @@ test('watch it learn: the curve is drawn while the machine trains, then you play
 
 test('Auto120 hint: where the variant is solved the exact chances decide, said in words', { skip: !has('auto120') }, async () => {
   const page = await newPage(browser);
-  for (const [variant, exact] of [['markers=2', true], ['', false]]) {
+  for (const variant of ['markers=2', '']) {
     await open(page, `/game/auto120?variant=${encodeURIComponent(variant)}`);
     const view = await sessionView(page);
     assert.ok(view.human_to_move, 'your turn at the start');
@@ -107,14 +107,14 @@ test('Auto120 hint: where the variant is solved the exact chances decide, said i
     await summary.waitFor({ timeout: 60_000 });
     const text = await summary.textContent();
     const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/hint`);
-    if (exact) {
-      const moves = data.extra.exact.moves;
-      const top = Math.max(...moves.map((m) => m.win_probability));
-      assert.match(text, new RegExp(`win ${Math.round(100 * top)}% of the time \\(exact\\)`), text);
-      for (const m of moves.filter((m) => top - m.win_probability < 1e-9)) assert.ok(text.includes(m.move), `${m.move} in: ${text}`);
-    } else {
-      assert.match(text, /about \d+% chance to win .*estimate/, text);
-    }
+    // The typed hint (docs/JSON.md): moves graded by their chance, the best one
+    // named with its chance, and the server's reason (exact or an estimate) said.
+    const moves = data.analysis.moves.filter((m) => m.grade.kind === 'win_chance');
+    const top = Math.max(...moves.map((m) => m.grade.chance));
+    assert.match(text, new RegExp(`${Math.round(100 * top)}% chance to win`), text);
+    assert.ok(text.includes(data.best.move), `${data.best.move} in: ${text}`);
+    assert.ok(top - moves.find((m) => m.move === data.best.move).grade.chance < 1e-9, 'the best move has the top chance');
+    if (data.reason) assert.ok(text.includes(data.reason), `the reason in: ${text}`);
     assert.doesNotMatch(text, /\d\.\d{3}|\[|null|undefined/);
     await page.click('button:has-text("Hint")');
   }
