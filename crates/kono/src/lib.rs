@@ -508,7 +508,7 @@ impl Registered for Kono {
                 variant: "",
             },
             tabula_core::Preset {
-                name: "GamesmanClassic's: captures compulsory, one piece left loses",
+                name: "Compulsory captures: one piece left loses",
                 variant: "rules=gamesman",
             },
             tabula_core::Preset {
@@ -524,7 +524,7 @@ impl Registered for Kono {
                 name: "rules",
                 label: "rules",
                 default: "standard",
-                help: "standard: captures optional, who cannot move loses; gamesman: GamesmanClassic's rules (captures compulsory, one piece left loses)",
+                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses",
             },
             VariantOption {
                 name: "nocapture",

@@ -125,7 +125,7 @@ fn cells() -> &'static [TableCell<Kept>; 2] {
     CELLS.get_or_init(|| {
         [
             TableCell::new("the Four Field Kono table"),
-            TableCell::new("the Four Field Kono table (GamesmanClassic's rules)"),
+            TableCell::new("the Four Field Kono table (compulsory captures)"),
         ]
     })
 }

@@ -9,7 +9,7 @@ use tabula_mutorere::MuTorere;
 
 fn main() {
     for variant in [
-        "rules=seed",
+        "rules=usual",
         "rules=best",
         "rules=best,best_plies=4",
         "rules=free",

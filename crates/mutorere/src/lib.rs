@@ -36,7 +36,7 @@ pub struct MuTorere {
 impl Default for MuTorere {
     fn default() -> Self {
         MuTorere {
-            rules: MtRules::Seed,
+            rules: MtRules::Usual,
             misere: false,
         }
     }
@@ -347,7 +347,7 @@ impl Registered for MuTorere {
                 variant: "",
             },
             tabula_core::Preset {
-                name: "Best (1925): that rule only in each player's first move",
+                name: "Opening only: that rule only in each player's first move",
                 variant: "rules=best",
             },
             tabula_core::Preset {
@@ -355,7 +355,7 @@ impl Registered for MuTorere {
                 variant: "rules=free",
             },
             tabula_core::Preset {
-                name: "Best (1917): the first move must leave a reply",
+                name: "Open centre, but the first move must leave a reply",
                 variant: "rules=first_move",
             },
             tabula_core::Preset {
@@ -370,8 +370,8 @@ impl Registered for MuTorere {
             VariantOption {
                 name: "rules",
                 label: "rules",
-                default: "seed",
-                help: "seed (the usual rule): a piece enters the putahi only next to an enemy piece, always; best: only during the opening (Best, 1925); free: no restriction; first_move: no restriction, but the first move must leave the other player a move (Best, 1917)",
+                default: "usual",
+                help: "usual: a piece enters the centre only next to an enemy piece, always; best: only during the opening; free: no restriction; first_move: no restriction, but the first move must leave the other player a move",
             },
             VariantOption {
                 name: "play",
@@ -390,7 +390,12 @@ impl Registered for MuTorere {
 
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         variant.check_known(Self::NAME, &Self::options())?;
-        let word = variant.choice("rules", "seed", &["seed", "best", "free", "first_move"])?;
+        // `seed` is the name this rule had before (kept so saved games still load).
+        let word = variant.choice(
+            "rules",
+            "usual",
+            &["usual", "seed", "best", "free", "first_move"],
+        )?;
         let misere = variant.choice("play", "normal", &["normal", "misere"])? == "misere";
         let plies = variant.int("best_plies", 2, 1, 40)? as u8;
         if word != "best" && variant.get("best_plies").is_some() {
@@ -404,7 +409,7 @@ impl Registered for MuTorere {
             "best" => MtRules::Best { plies },
             "free" => MtRules::Free,
             "first_move" => MtRules::FirstMove,
-            _ => MtRules::Seed,
+            _ => MtRules::Usual,
         };
         Ok(MuTorere { rules, misere })
     }

@@ -5,9 +5,9 @@ use crate::board::{next, prev, Cell, MtMove, MtState, CENTRE, RIM};
 /// When a piece may enter the putahi from the rim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MtRules {
-    /// Only when it has an enemy piece on a rim neighbour, all game long (the seed).
-    Seed,
-    /// Like `Seed` during the first `plies` plies of the game, free afterwards
+    /// Only when it has an enemy piece on a rim neighbour, all game long (the usual rule, as the 2006 blog plays it).
+    Usual,
+    /// Like `Usual` during the first `plies` plies of the game, free afterwards
     /// (Best, 1925, "the first two turns": `plies = 2`, one move for each player).
     Best {
         /// Plies during which the restriction holds.
@@ -24,7 +24,7 @@ impl MtRules {
     /// Whether the putahi restriction holds in `state`.
     pub fn restricted(self, state: &MtState) -> bool {
         match self {
-            MtRules::Seed => true,
+            MtRules::Usual => true,
             MtRules::Best { plies } => state.opening_plies < plies,
             MtRules::Free | MtRules::FirstMove => false,
         }
@@ -43,7 +43,7 @@ impl MtRules {
     /// The rules' word in the variant string.
     pub fn word(self) -> &'static str {
         match self {
-            MtRules::Seed => "seed",
+            MtRules::Usual => "usual",
             MtRules::Best { .. } => "best",
             MtRules::Free => "free",
             MtRules::FirstMove => "first_move",

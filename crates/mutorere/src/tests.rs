@@ -8,7 +8,7 @@ use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, GameExt, Oracle, Strategy, Value};
 
 fn seed() -> MuTorere {
-    MuTorere::new(MtRules::Seed)
+    MuTorere::new(MtRules::Usual)
 }
 
 fn moves_text(game: &MuTorere, state: &MtState) -> Vec<String> {
@@ -266,6 +266,7 @@ fn variants_round_trip_and_reject_bad_values() {
     for text in [
         "",
         "rules=seed",
+        "rules=usual",
         "seed",
         "best",
         "rules=best,best_plies=4",
@@ -379,7 +380,7 @@ fn play_out(
 
 #[test]
 fn perfect_player_never_loses_a_drawn_or_won_position() {
-    for rules in [MtRules::Seed, MtRules::Best { plies: 2 }, MtRules::Free] {
+    for rules in [MtRules::Usual, MtRules::Best { plies: 2 }, MtRules::Free] {
         let g = MuTorere::new(rules);
         let sol: Arc<dyn Oracle<MuTorere>> =
             Arc::new(Solution::solve(&g, &g.initial_state(), 100_000).unwrap());
@@ -441,7 +442,7 @@ fn the_level_mixes_with_the_seeds_lookahead() {
 proptest! {
     #[test]
     fn notation_round_trips(seed_no in 0u64..10_000, plies in 0usize..40, rules in 0u8..3) {
-        let rules = match rules { 0 => MtRules::Seed, 1 => MtRules::Best { plies: 2 }, _ => MtRules::Free };
+        let rules = match rules { 0 => MtRules::Usual, 1 => MtRules::Best { plies: 2 }, _ => MtRules::Free };
         let g = MuTorere::new(rules);
         let s = random_position(&g, seed_no, plies);
         let text = g.format_position(&s);
