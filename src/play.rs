@@ -331,7 +331,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 shown_log = 0;
                 continue;
             }
-            // Seed 004's monitor: "Play again?" answered Yes unless the user says no.
+            // The monitor of Stenger's "Associative Arrays": "Play again?" answered Yes unless the user says no.
             let again = loop {
                 match input.read(&mut out, "Play again? (Y/n) ")? {
                     None => break false,
@@ -429,7 +429,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "resign" => {
                 m.resign()?;
             }
-            // Seed 004: "you can also force a win by entering 'win', although this
+            // Stenger's "Associative Arrays": "you can also force a win by entering 'win', although this
             // is cheating except when used by authorized testers".
             "win" => {
                 if let Err(e) = m.declare_win() {

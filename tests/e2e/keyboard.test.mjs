@@ -1,4 +1,4 @@
-// Seed 000 asks for keyboard-only play: reach the board with Tab, move the cursor
+// The 2006 blog asks for keyboard-only play: reach the board with Tab, move the cursor
 // with the arrow keys, play with Enter, undo with Ctrl+Z — no mouse at all.
 
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-//! Seed 000's one-ply look-ahead move generator ("Mu Torere AI II"), a generic
+//! The 2006 blog's one-ply look-ahead move generator ("Mu Torere AI II"), a generic
 //! player for any two-player game without dice (Mu Torere, Kono and the others).
 //!
 //! Every legal move is marked +1 if it wins at once, -1 if the opponent then has
@@ -16,7 +16,7 @@ pub const LOOKAHEAD: &str = "lookahead";
 pub const LOOKAHEAD_HELP: &str =
     "one-ply look-ahead: takes a winning move, avoids a move after which the opponent wins at once, else random";
 
-/// Seed 000's look-ahead player.
+/// The 2006 blog's look-ahead player.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lookahead;
 
@@ -31,7 +31,7 @@ pub enum Lookout {
     Loses,
 }
 
-/// Marks one move of `seat` in `state` the way the seed's `evaluateMoves` does.
+/// Marks one move of `seat` in `state` the way the 2006 blog's `evaluateMoves` does.
 pub fn look<G: Game>(
     game: &G,
     state: &G::State,

@@ -1,4 +1,4 @@
-//! Seed 003, part 2: the board as the author coloured it in his spreadsheet, and
+//! The Auto120 posts, part 2: the board as the author coloured it in his spreadsheet, and
 //! the "position x roll" landing table beneath it.
 //!
 //! Every square 1..=120 falls in one class: the start (1), home (120, dark blue),

@@ -385,7 +385,7 @@ impl Registered for Auto120 {
     const NAME: &'static str = "auto120";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";
-    /// Seed 003's program plays its scenario heuristic (Sets A-D).
+    /// The Auto120 posts' program plays its scenario heuristic (Sets A-D).
     const DEFAULT_OPPONENT: Option<&'static str> = Some("scenario");
     const SUMMARY: &'static str =
         "Dice race on a 1-120 track where markers multiply their position by the roll and must land exactly on 120.";

@@ -1,4 +1,4 @@
-//! Seed 001's New: a SameGame variant without `seed` deals a fresh random board for
+//! The Same Game tutorial's New: a SameGame variant without `seed` deals a fresh random board for
 //! every new game; the dealt board replays from the record, and the dealt variant
 //! (with its seed) restarts it. The time a game takes is kept in the record.
 

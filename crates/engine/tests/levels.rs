@@ -1,4 +1,4 @@
-//! Seed 000's AI level mixes random moves with any computer player: the game's
+//! The 2006 blog's AI level mixes random moves with any computer player: the game's
 //! own base (the one-ply look-ahead in Mu Torere and Kono, the perfect player
 //! elsewhere) or one the user names.
 

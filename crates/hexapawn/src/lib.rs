@@ -675,7 +675,7 @@ impl Registered for Hexapawn {
     const NAME: &'static str = "hexapawn";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Hexapawn";
-    /// Seed 004 plays you against Gardner's learning matchbox machine.
+    /// Stenger's "Associative Arrays" plays you against Gardner's learning matchbox machine.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
     const SUMMARY: &'static str =
         "Martin Gardner's three-pawn chess on a 3x3 board, made to teach a matchbox machine.";

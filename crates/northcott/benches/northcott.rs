@@ -1,10 +1,10 @@
-//! `cargo bench -p tabula-northcott`: the seed's reply, analysis, and the small-board solve.
+//! `cargo bench -p tabula-northcott`: the slides' reply, analysis, and the small-board solve.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use tabula_ai::retrograde::Solution;
 use tabula_core::{Game, Registered, Variant};
-use tabula_northcott::{analysis, seed_reply, Northcott};
+use tabula_northcott::{analysis, xpat_reply, Northcott};
 
 fn game(size: &str) -> Northcott {
     Northcott::from_variant(&Variant::parse(&format!("size={size}")).unwrap()).unwrap()
@@ -14,8 +14,8 @@ fn benches(c: &mut Criterion) {
     let g = game("64x16");
     let mut s = g.initial_state();
     s.o[3] = 5;
-    c.bench_function("seed_reply_64x16", |b| {
-        b.iter(|| seed_reply(&g, black_box(&s)))
+    c.bench_function("xpat_reply_64x16", |b| {
+        b.iter(|| xpat_reply(&g, black_box(&s)))
     });
     c.bench_function("analyze_64x16", |b| {
         b.iter(|| analysis::analyze(&g, black_box(&s), None))

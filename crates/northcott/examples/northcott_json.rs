@@ -1,4 +1,4 @@
-//! Prints a Northcott position, its analysis JSON and the seed computer's reply:
+//! Prints a Northcott position, its analysis JSON and the slides' computer's reply:
 //! `cargo run -p tabula-northcott --example northcott_json -- 16x4 "O14X/2O12X/O14X/O14X X"`.
 
 use tabula_core::{Game, Registered, Variant};

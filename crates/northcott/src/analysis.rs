@@ -7,7 +7,7 @@
 //! wins in a bounded number of moves (the loser cannot escape into a cycle).
 
 use crate::game::{Northcott, NorthcottMove, NorthcottState, Side};
-use crate::player::{seed_reply, ReplyKind};
+use crate::player::{xpat_reply, ReplyKind};
 use serde::Serialize;
 use std::sync::Mutex;
 use tabula_ai::retrograde::Solution;
@@ -167,13 +167,13 @@ pub struct WinningMove {
     pub gap_after: u8,
 }
 
-/// The seed computer's answer in this position.
+/// The slides' computer's answer in this position.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct SeedReply {
+pub struct XpatReply {
     /// The move in the game's notation.
     #[serde(rename = "move")]
     pub notation: String,
-    /// The seed's function that chose it: `nim` or `lose`.
+    /// The slides' function that chose it: `nim` or `lose`.
     pub function: &'static str,
     /// What it does, in words.
     pub reason: &'static str,
@@ -196,8 +196,8 @@ pub struct NorthcottAnalysis {
     pub rule: String,
     /// Every winning move (empty when the side to move loses).
     pub winning_moves: Vec<WinningMove>,
-    /// What the seed's computer plays here (`null` when the side to move cannot move).
-    pub seed_reply: Option<SeedReply>,
+    /// What the slides' computer plays here (`null` when the side to move cannot move).
+    pub xpat_reply: Option<XpatReply>,
     /// Plies to the end under perfect play: exact on small boards when an oracle was
     /// given, otherwise an upper bound (see `remoteness_exact`).
     pub remoteness: u32,
@@ -233,8 +233,8 @@ pub fn analyze(
             }
         })
         .collect();
-    let seed_reply = if matches!(game.turn(state), Turn::Move(_)) {
-        seed_reply(game, state).map(|(mv, kind)| SeedReply {
+    let xpat_reply = if matches!(game.turn(state), Turn::Move(_)) {
+        xpat_reply(game, state).map(|(mv, kind)| XpatReply {
             notation: game.format_move(state, mv),
             function: if kind == ReplyKind::Nim {
                 "nim"
@@ -264,7 +264,7 @@ pub fn analyze(
             if s != 0 { "wins" } else { "loses" }
         ),
         winning_moves,
-        seed_reply,
+        xpat_reply,
         remoteness,
         remoteness_exact,
     }
@@ -327,8 +327,8 @@ mod tests {
         assert_eq!(a["nim_sum"], 0);
         assert_eq!(a["side_to_move_wins"], false);
         assert_eq!(a["winning_moves"], serde_json::json!([]));
-        assert_eq!(a["seed_reply"]["function"], "lose");
-        assert_eq!(a["seed_reply"]["move"], "1:1->2");
+        assert_eq!(a["xpat_reply"]["function"], "lose");
+        assert_eq!(a["xpat_reply"]["move"], "1:1->2");
         assert_eq!(a["remoteness_exact"], false);
     }
 }

@@ -1,7 +1,7 @@
 //! Northcott's game: the rules, variants, notation and drawing.
 
 use crate::analysis::{self, NorthcottOracle};
-use crate::player::SeedPlayer;
+use crate::player::XpatPlayer;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use tabula_core::{
@@ -20,7 +20,7 @@ pub const SMALL_POSITIONS: u64 = 500_000;
 /// The two sides: O (seat 0, Left, starts on the left edge) and X (seat 1, Right).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
-    /// The left player's pieces, `0`/`O` in the seed.
+    /// The left player's pieces, `0`/`O` in the slides.
     O,
     /// The right player's pieces.
     X,
@@ -68,7 +68,7 @@ pub struct Northcott {
     /// Who moves first from the start.
     pub first: Side,
     /// Actual play ends in a draw when a position (side to move included) occurs this
-    /// many times; 0 turns the rule off (the seed's program, where a game can go on
+    /// many times; 0 turns the rule off (the slides' program, where a game can go on
     /// forever when the side that stands to win keeps retreating instead of winning).
     pub repetition: u8,
 }
@@ -229,7 +229,7 @@ impl Northcott {
         None
     }
 
-    /// The piece a click on `cell` of `row` with `button` moves (the seed's
+    /// The piece a click on `cell` of `row` with `button` moves (the slides'
     /// `remark`): a cell left of O takes O, a cell right of X takes X (the nearest
     /// piece, whatever the button), any other cell the button's piece.
     pub fn clicked_piece(
@@ -249,10 +249,10 @@ impl Northcott {
         }
     }
 
-    /// The seed's Ctrl+click (set-up mode, no reply, the side to move unchanged):
+    /// The slides' Ctrl+click (set-up mode, no reply, the side to move unchanged):
     /// `button` picks the piece (left button O, right button X), but a cell left of O
     /// is always taken by O and a cell right of X by X (the nearest piece), as in the
-    /// seed's `remark`. Moving a piece onto the other one is refused (the seed's program
+    /// seed's `remark`. Moving a piece onto the other one is refused (the slides' program
     /// would let it happen).
     pub fn set_up(
         &self,
@@ -325,7 +325,7 @@ impl Registered for Northcott {
     const TITLE: &'static str = "Northcott's game";
     const SUMMARY: &'static str =
         "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";
-    /// Seed 002's program answers every move with `nim`, else `lose`.
+    /// The Northcott slides' program answers every move with `nim`, else `lose`.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("nim");
 
     fn presets() -> Vec<tabula_core::Preset> {
@@ -675,7 +675,7 @@ impl Game for Northcott {
         _options: &str,
         _seed: u64,
     ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim").then(|| Box::new(SeedPlayer) as Box<dyn Strategy<Self>>)
+        (name == "nim").then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
     }
 
     fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
@@ -752,12 +752,12 @@ fn parse_move(
             "cannot read move '{t}': write ROW:CELL like 2:7 (your piece in row 2 goes to cell 7), or ROW:FROM->CELL like 2:1->7"
         ))
     };
-    // The seed's click: a piece letter (the mouse button: O left, X right), then the
+    // The slides' click: a piece letter (the mouse button: O left, X right), then the
     // row and cell. A cell left of O always takes O, a cell right of X always X (the
-    // nearest piece, as the seed's `remark`); a click for the side not to move is a
+    // nearest piece, as the slides' `remark`); a click for the side not to move is a
     // set-up move (Ctrl+click), accepted only in set-up. `set O 1:3` is a set-up
     // move whichever side is to move: a correction of the mover's own piece, which
-    // keeps the turn as the seed's corrections do.
+    // keeps the turn as the slides' corrections do.
     let (forced, t) = match t.get(..4) {
         Some(w) if w.eq_ignore_ascii_case("set ") => (true, t[4..].trim_start()),
         _ => (false, t),
@@ -901,7 +901,7 @@ fn parse_row(game: &Northcott, text: &str, r: usize) -> Result<(u8, u8), ParseEr
 }
 
 /// Reads `O14X/O14X/O14X/O14X O`: rows top to bottom separated by `/`, each written
-/// with `O`, `X` and counts of empty cells (a `.` is one empty cell; the seed's `0`
+/// with `O`, `X` and counts of empty cells (a `.` is one empty cell; the slides' `0`
 /// for O is accepted), then the side to move (`O` or `X`).
 fn parse_position(game: &Northcott, text: &str) -> Result<NorthcottState, ParseError> {
     let t = text.trim();

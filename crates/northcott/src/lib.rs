@@ -7,7 +7,7 @@
 //! loses. The game is Nim on the gaps between the pieces.
 //!
 //! * [`Northcott`]: the rules, registered as `northcott` (`size=16x4`, `first=o|x`).
-//! * [`player`]: the seed's computer reply (`nim`, else `lose`), custom player `nim`.
+//! * [`player`]: the slides' computer reply (`nim`, else `lose`), custom player `nim`.
 //! * [`analysis`]: the oracle (nim-sum value; remoteness exact on small boards) and the
 //!   analysis (gaps, nim-sum, every winning move).
 
@@ -19,4 +19,4 @@ pub use analysis::{NorthcottAnalysis, NorthcottOracle};
 pub use game::{
     Northcott, NorthcottMove, NorthcottState, Side, MAX_COLS, MAX_ROWS, SMALL_POSITIONS,
 };
-pub use player::{seed_reply, ReplyKind, SeedPlayer};
+pub use player::{xpat_reply, ReplyKind, XpatPlayer};

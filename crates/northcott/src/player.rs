@@ -1,9 +1,9 @@
-//! The seed's computer reply: function `nim`, else function `lose` (slides 38-45).
+//! The slides' computer reply: function `nim`, else function `lose` (slides 38-45).
 
 use crate::game::{Northcott, NorthcottMove, NorthcottState, Side};
 use tabula_core::{Choice, Rng, Seat, Strategy};
 
-/// Which of the seed's functions produced a reply.
+/// Which of the slides' functions produced a reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReplyKind {
     /// `nim`: the winning move, leaving nim-sum 0.
@@ -15,7 +15,7 @@ pub enum ReplyKind {
 }
 
 impl ReplyKind {
-    /// The seed's function and what it did, for the move log.
+    /// The slides' function and what it did, for the move log.
     pub fn reason(self) -> &'static str {
         match self {
             ReplyKind::Nim => "nim: winning move, nim-sum of the gaps now 0",
@@ -27,13 +27,13 @@ impl ReplyKind {
     }
 }
 
-/// The seed's `nim(m)`: the nim-sum `s` of the gaps; if it is 0 there is no winning
+/// The slides' `nim(m)`: the nim-sum `s` of the gaps; if it is 0 there is no winning
 /// move. Otherwise take its most significant bit `b`, the FIRST row (top to bottom)
 /// whose gap has bit `b` set, and invert that gap's bits where `s` has ones (the new
 /// gap is `gap ^ s`, always smaller: an advance); the piece goes `new gap + 1` cells
 /// from the enemy piece.
 ///
-/// The seed starts its search for `b` at the value `8*sizeof(unsigned)` = 32, so it
+/// The slides' program starts its search for `b` at the value `8*sizeof(unsigned)` = 32, so it
 /// only sees bits 0-5 and misbehaves when a gap reaches 64 (boards wider than 65
 /// cells); here the true most significant bit is used, which is the same on every
 /// board of up to 65 cells.
@@ -52,7 +52,7 @@ pub fn nim_reply(game: &Northcott, state: &NorthcottState) -> Option<NorthcottMo
     Some(NorthcottMove::new(row as u8, to))
 }
 
-/// The seed's `lose(m)`: advance one cell toward the enemy in the first row that has a
+/// The slides' `lose(m)`: advance one cell toward the enemy in the first row that has a
 /// gap; if no row has one, retreat one cell in the first row where the piece can
 /// (`lpat` for O, `rpat` for X); `None` when stalemated.
 pub fn lose_reply(game: &Northcott, state: &NorthcottState) -> Option<(NorthcottMove, ReplyKind)> {
@@ -77,19 +77,19 @@ pub fn lose_reply(game: &Northcott, state: &NorthcottState) -> Option<(Northcott
     Some((NorthcottMove::new(row as u8, to), ReplyKind::Retreat))
 }
 
-/// The seed's whole reply (`reset`: `nim`, and `lose` when `nim` finds nothing).
-pub fn seed_reply(game: &Northcott, state: &NorthcottState) -> Option<(NorthcottMove, ReplyKind)> {
+/// The slides' whole reply (`reset`: `nim`, and `lose` when `nim` finds nothing).
+pub fn xpat_reply(game: &Northcott, state: &NorthcottState) -> Option<(NorthcottMove, ReplyKind)> {
     match nim_reply(game, state) {
         Some(mv) => Some((mv, ReplyKind::Nim)),
         None => lose_reply(game, state),
     }
 }
 
-/// The custom player `nim`: the seed's computer.
+/// The custom player `nim`: the slides' computer.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SeedPlayer;
+pub struct XpatPlayer;
 
-impl Strategy<Northcott> for SeedPlayer {
+impl Strategy<Northcott> for XpatPlayer {
     fn choose(
         &mut self,
         game: &Northcott,
@@ -97,7 +97,7 @@ impl Strategy<Northcott> for SeedPlayer {
         _seat: Seat,
         _rng: &mut Rng,
     ) -> Option<Choice<NorthcottMove>> {
-        seed_reply(game, state).map(|(mv, kind)| Choice::because(mv, kind.reason()))
+        xpat_reply(game, state).map(|(mv, kind)| Choice::because(mv, kind.reason()))
     }
 }
 
@@ -141,7 +141,7 @@ mod tests {
         let g = game("8x2");
         let s = g.parse_position("1O3X2/O3X3 X").unwrap();
         assert_eq!(nim_reply(&g, &s), None);
-        let (mv, kind) = seed_reply(&g, &s).unwrap();
+        let (mv, kind) = xpat_reply(&g, &s).unwrap();
         assert_eq!(kind, ReplyKind::Advance);
         assert_eq!(g.format_move(&s, mv), "1:6->5");
     }
@@ -151,20 +151,20 @@ mod tests {
         let g = game("6x2");
         let s = g.parse_position("OX4/2OX2 O").unwrap();
         // Row 1: O on the edge cannot retreat; row 2: O retreats one cell.
-        let (mv, kind) = seed_reply(&g, &s).unwrap();
+        let (mv, kind) = xpat_reply(&g, &s).unwrap();
         assert_eq!(kind, ReplyKind::Retreat);
         assert_eq!(g.format_move(&s, mv), "2:3->2");
         let s = g.parse_position("OX4/2OX2 X").unwrap();
-        let (mv, kind) = seed_reply(&g, &s).unwrap();
+        let (mv, kind) = xpat_reply(&g, &s).unwrap();
         assert_eq!(kind, ReplyKind::Retreat);
         assert_eq!(g.format_move(&s, mv), "1:2->3");
         let s = g.parse_position("OX4/OX4 O").unwrap();
-        assert_eq!(seed_reply(&g, &s), None);
+        assert_eq!(xpat_reply(&g, &s), None);
     }
 
     #[test]
     fn wide_boards_use_the_true_top_bit() {
-        // Gap 100 in one row, 0 in the other: the seed's 32-bit start would miss bit 64.
+        // Gap 100 in one row, 0 in the other: the slides' 32-bit start would miss bit 64.
         let g = game("110x2");
         let s = g.initial_state();
         let mut t = s;

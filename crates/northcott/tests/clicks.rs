@@ -1,4 +1,4 @@
-//! Seed 002's clicks: a cell left of O always takes O and a cell right of X always
+//! The Northcott slides' clicks: a cell left of O always takes O and a cell right of X always
 //! X (the nearest piece, whatever the button), in play as in set-up; set-up moves
 //! either side's piece without a reply and without changing the side to move.
 

@@ -1,4 +1,4 @@
-//! Seed 002's correction of the mover's own piece: `set O 1:3` moves O while O is to
+//! The Northcott slides' correction of the mover's own piece: `set O 1:3` moves O while O is to
 //! move and keeps the turn; it is written back the same way, so records replay it.
 
 use tabula_core::{Game, Registered, Variant};

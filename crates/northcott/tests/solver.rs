@@ -1,4 +1,4 @@
-//! Northcott against the generic retrograde solver, and the seed's computer player.
+//! Northcott against the generic retrograde solver, and the slides' computer player.
 
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use tabula_core::{rng_from_seed, Game, GameExt, Oracle, Registered, Rng, Turn, V
 use tabula_northcott::analysis::{remoteness_upper_bound, winning_moves};
 use tabula_northcott::player::nim_reply;
 use tabula_northcott::{
-    seed_reply, Northcott, NorthcottMove, NorthcottOracle, NorthcottState, Side,
+    xpat_reply, Northcott, NorthcottMove, NorthcottOracle, NorthcottState, Side,
 };
 
 fn game(size: &str) -> Northcott {
@@ -135,14 +135,14 @@ fn oracle_gives_exact_remoteness_on_small_boards() {
 
 #[test]
 fn seed_player_wins_every_won_position_of_small_boards() {
-    // From every position where the nim-sum is not zero, the seed's computer wins
+    // From every position where the nim-sum is not zero, the slides' computer wins
     // against every defence (checked exhaustively by the solver on 5x2 boards: its
     // move always leads to a position lost for the opponent).
     let g = game("5x3");
     let sol = Solution::solve(&g, &g.initial_state(), 1_000_000).unwrap();
     for (state, graded) in sol.iter() {
         if graded.value == Value::Win {
-            let (mv, _) = seed_reply(&g, state).unwrap();
+            let (mv, _) = xpat_reply(&g, state).unwrap();
             let mut t = *state;
             g.play_unchecked(&mut t, mv);
             assert_eq!(
@@ -210,7 +210,7 @@ enum End {
     Unfinished,
 }
 
-/// Plays the seed's computer (as `computer`) against `opponent` until the game ends
+/// Plays the slides' computer (as `computer`) against `opponent` until the game ends
 /// (stalemate, or the game's repetition rule) or `max_plies`. Returns the plies, how it
 /// ended, and whether the computer ever had a non-zero nim-sum on its turn.
 fn play_out(
@@ -235,7 +235,7 @@ fn play_out(
         }
         let mv = if s.side() == computer {
             let before = g.nim_sum(&s);
-            let (mv, _) = seed_reply(g, &s).expect("a side that can move has a reply");
+            let (mv, _) = xpat_reply(g, &s).expect("a side that can move has a reply");
             let mut t = s;
             g.play_unchecked(&mut t, mv);
             if before != 0 {
@@ -331,7 +331,7 @@ proptest! {
         let limit = 4 * nx * ny + 10;
         let mut plies = 0;
         while !g.turn(&s).is_over() && plies < limit {
-            let (mv, _) = seed_reply(&g, &s).unwrap();
+            let (mv, _) = xpat_reply(&g, &s).unwrap();
             g.play_unchecked(&mut s, mv);
             plies += 1;
         }
@@ -345,21 +345,21 @@ proptest! {
 
 #[test]
 fn a_winning_opponent_can_keep_a_losing_computer_going_forever() {
-    // Documented limit of "games always end": the seed's rules allow a cycle when the
+    // Documented limit of "games always end": the slides' rules allow a cycle when the
     // computer is LOST and its opponent chooses to loop instead of winning.
     let g = game("4x2");
     let start = g.parse_position("1OX1/1OX1 O").unwrap();
     let mut s = start;
     let opponent_line = ["2:3->4", "2:4->3"];
     for reply_text in opponent_line {
-        let (mv, _) = seed_reply(&g, &s).unwrap(); // O retreats in row 1 / advances back
+        let (mv, _) = xpat_reply(&g, &s).unwrap(); // O retreats in row 1 / advances back
         g.play_unchecked(&mut s, mv);
         let reply = g.parse_move(&s, reply_text).unwrap();
         g.play_unchecked(&mut s, reply);
         assert_eq!(g.nim_sum(&s), 0);
     }
     assert_eq!(s, start);
-    // Without the repetition rule (repetition=0, the seed's program) this goes on for
+    // Without the repetition rule (repetition=0, the slides' program) this goes on for
     // ever; with the default rule a match stops at the third occurrence.
     assert_eq!(g.play_draw_rule().repetitions, Some(3));
 }

@@ -471,7 +471,7 @@ impl Registered for TicTacToe {
     const RULES: &'static str = include_str!("../docs/rules.md");
     const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";
-    /// Seed 004 plays you against the learning matchbox machine.
+    /// Stenger's "Associative Arrays" plays you against the learning matchbox machine.
     const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
     const SUMMARY: &'static str =
         "Noughts and crosses on squares 1-9: X moves first, three in a row wins, a full board is the Cat's game.";
