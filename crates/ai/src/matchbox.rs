@@ -8,7 +8,7 @@
 //! * `mode=gardner` (Stenger's "Associative Arrays", after Gardner): one bead per move. When the machine loses, the last
 //!   bead it drew is thrown away, so it never loses that way again. If the box it must
 //!   draw from is empty it resigns, which is a loss, and the bead that led there is
-//!   thrown away (the seed's `youLose` after `resign`).
+//!   thrown away (Stenger's `youLose` after `resign`).
 //! * `mode=menace`: a box starts with `initial` beads per move (by the machine's move
 //!   number in the game: `initial=4:3:2:1` gives 4 on its first move, 3 on its second,
 //!   …, the last number repeating). After a win every bead it drew gets `win` more

@@ -1,7 +1,7 @@
-//! The track 1..=120 and the sets of positions the seed talks about, all derived
+//! The track 1..=120 and the sets of positions the posts talk about, all derived
 //! from the rules (a marker multiplies its position by a roll of 2..=6 and must land
 //! exactly on 120) rather than typed in, so that the tests can check them against
-//! the seed's published lists.
+//! the posts' published lists.
 
 /// The position a marker must land on exactly to retire.
 pub const TARGET: u8 = 120;
@@ -50,7 +50,7 @@ const fn flags() -> [u8; TARGET as usize + 1] {
         }
         p += 1;
     }
-    // Can still finish exactly on 120 (downwards): the "path" of the seed.
+    // Can still finish exactly on 120 (downwards): the "path" of the posts.
     let mut can_finish = [false; TARGET as usize + 1];
     can_finish[n] = true;
     let mut p = n;
@@ -98,7 +98,7 @@ pub fn is_reachable(p: u32) -> bool {
     flag(p, REACHABLE)
 }
 
-/// True if a marker on `p` can still land exactly on 120 (the seed's "path" or
+/// True if a marker on `p` can still land exactly on 120 (the posts' "path" or
 /// "fast track"); 1 and 120 included.
 #[inline]
 pub fn is_on_path(p: u32) -> bool {
@@ -174,7 +174,7 @@ mod tests {
         for p in [9u32, 16, 25, 50, 64, 72, 90, 100] {
             assert!(is_reachable(p) && !is_on_path(p), "{p}");
         }
-        // The fastest journey of the seed: 4, 20, 120.
+        // The fastest journey of the posts: 4, 20, 120.
         assert!(is_factor(4) && is_penultimate(20) && is_on_path(120));
     }
 

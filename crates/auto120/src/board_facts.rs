@@ -15,7 +15,7 @@ use crate::board::{
 use serde::Serialize;
 use serde_json::{json, Value};
 
-/// The class of a square, as the seed's board colours it.
+/// The class of a square, as the posts' board colours it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SquareClass {
@@ -112,7 +112,7 @@ pub struct LandingRow {
     pub lands: [u8; 5],
 }
 
-/// The seed's "position x roll" table: every position a marker can stand on
+/// The posts' "position x roll" table: every position a marker can stand on
 /// (below 120) against the moving rolls 2-6. A roll of 1 forfeits the turn.
 pub fn landing_table() -> Vec<LandingRow> {
     (1..TARGET)
@@ -227,7 +227,7 @@ mod tests {
             }
         }
         let row = |p: u8| table.iter().find(|r| r.position == p).unwrap().clone();
-        // The fastest journey of the seed: 4, 20, 120.
+        // The fastest journey of the posts: 4, 20, 120.
         assert_eq!(row(1).lands[2], 4);
         assert_eq!(row(4).lands[3], 20);
         assert_eq!(row(20).lands[4], 120);

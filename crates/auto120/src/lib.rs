@@ -549,7 +549,7 @@ mod tests {
             ..Report::default()
         };
         assert!(one.solve_report(&bad, &|_| {}).unwrap().is_err());
-        // The seed's game does not fit the default budget: refused before any work.
+        // The posts' game does not fit the default budget: refused before any work.
         let e = Auto120::default()
             .solve_report(&Report::default(), &|_| {})
             .unwrap()

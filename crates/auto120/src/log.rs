@@ -1,4 +1,4 @@
-//! The move log in the seed's spirit: one line per decision, naming the roll, the
+//! The move log in the posts' spirit: one line per decision, naming the roll, the
 //! rule that chose the move and what the move did.
 //!
 //! A roll and the marker move that uses it are two plies; the roll is reported in

@@ -1,13 +1,13 @@
-//! The seed's heuristic player: scenario sets A, B, C and D, tried in that order.
+//! The posts' heuristic player: scenario sets A, B, C and D, tried in that order.
 //!
-//! Readings of the seed where its text leaves room (see crates/auto120/docs/auto120.md):
-//! - A moves a marker onto a penultimate position, exactly the seed's set
-//!   {20, 24, 30, 40, 60} (derived: one roll of 2..6 from 120). The seed's text
+//! Readings of the posts where their text leaves room (see crates/auto120/docs/auto120.md):
+//! - A moves a marker onto a penultimate position, exactly the posts' set
+//!   {20, 24, 30, 40, 60} (derived: one roll of 2..6 from 120). The posts' text
 //!   puts 120 itself in neither A nor B (Part 2 counts five penultimate and nine
 //!   factor positions, 120 apart), so by default a marker reaches 120 only when
 //!   Set D happens to pick it. The option `finish` adds 120 to the Set A targets,
-//!   as the seed author's published programs do; that player is much stronger.
-//! - A and B pick at random among the markers that qualify (the seed: "it will pick
+//!   as the posts' author's published programs do; that player is much stronger.
+//! - A and B pick at random among the markers that qualify (the posts: "it will pick
 //!   one at random"; B uses "the same searching logic").
 //! - C "bumps an opposing marker without leaving the fast track": a marker that
 //!   stands on the path (a divisor of 120) is never moved off it just to bump, so C
@@ -27,10 +27,10 @@ use crate::Auto120;
 use rand::Rng as _;
 use tabula_core::{Choice, Rng, Seat, Strategy};
 
-/// The seed's scenario-set player.
+/// The posts' scenario-set player.
 #[derive(Clone, Debug, Default)]
 pub struct Scenario {
-    /// Add 120 to the Set A targets (the seed author's programs; not the seed's text).
+    /// Add 120 to the Set A targets (the posts' author's programs; not the posts' text).
     pub finish: bool,
 }
 
@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn a_targets_penultimate_positions_and_with_finish_120() {
         assert_eq!(pick("4,1,1,1/1,1,1,1:1r5"), (0, 'A'));
-        // By the seed's text 120 is no target: 1x6 = 6 is a factor (B).
+        // By the posts' text 120 is no target: 1x6 = 6 is a factor (B).
         assert_eq!(pick("1,20,120,120/1,1,1,1:1r6"), (0, 'B'));
         let s = parse_position("1,20,120,120/1,1,1,1:1r6").unwrap();
         let finish = Scenario { finish: true }

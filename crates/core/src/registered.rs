@@ -18,7 +18,7 @@ pub trait Registered: Game + Sized {
     /// The player the AI level mixes with random moves when the user names none
     /// (`level:25`, the presets `off`/`low`/`medium`/`high`): the strongest player by
     /// default (`perfect`, else alpha-beta); Mu Torere and Kono use the 2006 blog's
-    /// one-ply `lookahead`, as the seed's "AI level of effort" does.
+    /// one-ply `lookahead`, as the blog's "AI level of effort" does.
     const LEVEL_BASE: &'static str = "perfect";
     /// How to play, for players: the game's page `crates/NAME/docs/rules.md` (Markdown,
     /// usually `include_str!`), shown by `tabula rules GAME`, the web page's "How to

@@ -16,7 +16,7 @@
 //! far row, by capturing every enemy pawn, or when the opponent is to move and has
 //! no legal move. There are no draws.
 //!
-//! Moves are typed as in the seed: the from square, a space, the to square (`7 4`).
+//! Moves are typed as in Stenger's article: the from square, a space, the to square (`7 4`).
 //! Position text: the rows from the top (`B`, `W` or `.`), joined by `/`, a space and
 //! the side to move (`W` or `B`): the start is `BBB/.../WWW W`.
 //!
@@ -397,7 +397,7 @@ impl Game for Hexapawn {
             })
             .collect();
         let mut tokens: Vec<&str> = cleaned.split_whitespace().collect();
-        // The seed's 3x3 board also reads two digits without a space ("74").
+        // Stenger's 3x3 board also reads two digits without a space ("74").
         let joined;
         if tokens.len() == 1 && n <= 9 && tokens[0].chars().count() == 2 {
             joined = tokens[0].chars().map(|c| c.to_string()).collect::<Vec<_>>();

@@ -238,7 +238,7 @@ fn evaluate_favours_the_side_ahead() {
     assert_eq!(g.evaluate(&won, WHITE), 1.0);
 }
 
-/// The seed's own rules (Listing 2), written with its square arithmetic on an array
+/// Stenger's own rules (Listing 2), written with its square arithmetic on an array
 /// of owners: squares 1-9, player 1 White, 2 Black.
 mod seed_rules {
     pub fn legal(board: &[u8; 10], who: u8, from: usize, to: usize) -> bool {
@@ -277,7 +277,7 @@ mod seed_rules {
     }
 }
 
-/// Every position reached under the seed's rules, with its game state in ours: the
+/// Every position reached under Stenger's rules, with its game state in ours: the
 /// seed's boards paired with ours, checking move lists and results on the way.
 fn walk_with_seed_rules() -> Vec<([u8; 10], u8, Pawns)> {
     let g = Hexapawn::default();
@@ -290,7 +290,7 @@ fn walk_with_seed_rules() -> Vec<([u8; 10], u8, Pawns)> {
         let seed_moves = seed_rules::all_legal(&board, who);
         let reached_far_row = (1..=3).any(|i| board[i] == 1) || (7..=9).any(|i| board[i] == 2);
         if reached_far_row {
-            // The seed declares the mover the winner as the pawn arrives.
+            // Stenger's article declares the mover the winner as the pawn arrives.
             assert_eq!(
                 g.turn(&state),
                 Turn::Over(Outcome::Win(if who == 1 { BLACK } else { WHITE }))

@@ -1,8 +1,8 @@
 //! The Mu Torere board: eight rim points (kewai) around the centre (putahi).
 //!
 //! Points are numbered as users type them: `0` is the putahi, `1..=8` the rim,
-//! clockwise from the top-left point (the seed's `places[0]`), so rim point `p`
-//! is the seed's index `p - 1`.
+//! clockwise from the top-left point (the blog's `places[0]`), so rim point `p`
+//! is the blog's index `p - 1`.
 
 use serde::Serialize;
 

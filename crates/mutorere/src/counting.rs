@@ -2,7 +2,7 @@
 //!
 //! Generic: a permutation group is the list of all its elements, each a
 //! permutation of the points `0..n` (`perm[i]` is where point `i` goes); a
-//! colouring request says how many points get each colour. The seed counts Mu
+//! colouring request says how many points get each colour. The blog counts Mu
 //! Torere arrangements this way; nothing here knows about Mu Torere.
 
 use std::collections::{BTreeMap, HashSet};
@@ -34,7 +34,7 @@ pub fn cycle_index(group: &[Vec<usize>]) -> String {
     for g in group {
         *terms.entry(cycle_type(g)).or_default() += 1;
     }
-    // Identity first (most cycles), then by growing cycle lengths, as the seed writes it.
+    // Identity first (most cycles), then by growing cycle lengths, as the blog writes it.
     let mut terms: Vec<(Vec<usize>, usize)> = terms.into_iter().collect();
     terms.sort_by(|(a, _), (b, _)| b.len().cmp(&a.len()).then(a.cmp(b)));
     let monomial = |lengths: &[usize]| {
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn three_vertex_graphs_have_one_way_per_edge_count() {
-        // The seed's warm-up: edges of a 3-vertex graph under all 6 permutations.
+        // The blog's warm-up: edges of a 3-vertex graph under all 6 permutations.
         let group: Vec<Vec<usize>> = vec![
             vec![0, 1, 2],
             vec![0, 2, 1],

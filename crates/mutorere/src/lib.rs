@@ -112,7 +112,7 @@ impl Game for MuTorere {
         &SEATS
     }
 
-    /// White (moving first) on points 7, 8, 1, 2 — the seed's user "on the left and
+    /// White (moving first) on points 7, 8, 1, 2 — the blog's user "on the left and
     /// the top" — and Black on 3, 4, 5, 6.
     fn initial_state(&self) -> MtState {
         let mut cells = [Cell::Empty; POINTS];

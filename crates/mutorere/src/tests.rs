@@ -218,7 +218,7 @@ fn symmetries_map_moves_and_keep_values() {
 #[test]
 fn count_report_matches_the_seed_and_hand_counts() {
     let r = count_report();
-    // The seed: 10 + 35 + 35 = 80 up to rotation.
+    // The blog: 10 + 35 + 35 = 80 up to rotation.
     assert_eq!(r["rotation"]["centre_empty"], 10);
     assert_eq!(r["rotation"]["centre_white"], 35);
     assert_eq!(r["rotation"]["centre_black"], 35);
@@ -390,7 +390,7 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
                 continue;
             }
             let perfect_seat = (game_no % 2) as usize;
-            // Every other kind of player: random, the seed's look-ahead, level-mixed
+            // Every other kind of player: random, the blog's look-ahead, level-mixed
             // (Low 25, Medium 66, High 95 over the perfect player) and perfect itself.
             let leveled =
                 |level: u32| LeveledPlayer::new(level, Box::new(PerfectPlayer::new(sol.clone())));

@@ -17,7 +17,7 @@ pub fn point_centre(p: u8) -> (f64, f64) {
     if p == 0 {
         return (SIZE / 2.0, SIZE / 2.0);
     }
-    // Point 1 sits just left of the top, as the seed draws the octagon.
+    // Point 1 sits just left of the top, as the blog draws the octagon.
     let angle = (-112.5 + 45.0 * f64::from(p - 1)).to_radians();
     (
         SIZE / 2.0 + RADIUS * angle.cos(),

@@ -298,7 +298,7 @@ pub struct NimAnalysis {
     pub heaps: Vec<u32>,
     /// Nim-sum of the heaps (the position's nimber in normal play).
     pub nim_sum: Nimber,
-    /// The nim-sum in the seed's notation (`0`, `3*`).
+    /// The nim-sum in the blog's notation (`0`, `3*`).
     pub nim_sum_text: String,
     /// Seat name of the side to move.
     pub side_to_move: &'static str,

@@ -1,7 +1,7 @@
-//! The seed's scoring-system calculator: sums of integers and nimbers.
+//! The blog's scoring-system calculator: sums of integers and nimbers.
 //!
 //! `evaluate("1* + 2* + 3*")` is `0` (the second player wins); `evaluate("-1 + 1*")` is
-//! `-1 + 1*` (Right wins). Notation, as in the seed: `3*` is the nimber of a Nim heap of
+//! `-1 + 1*` (Right wins). Notation, as in the blog: `3*` is the nimber of a Nim heap of
 //! three (`*3` in Winning Ways, also accepted), `*` alone is `1*`, a bare number is an
 //! integer (that many free moves for Left, or for Right when negative). Terms are
 //! joined by `+` and `-`; a term may carry one sign of its own (`1 - -2`). Subtracting a

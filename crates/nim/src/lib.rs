@@ -3,7 +3,7 @@
 //! * [`Nim`]: the game, any number of heaps, normal or misère play, registered as `nim`.
 //! * [`Nimber`]: nim-addition (exclusive or) and Conway's nim-multiplication (a field).
 //! * [`analysis`]: who wins, every winning move, the exact oracle with remoteness.
-//! * [`cgt`]: the seed's scoring-system calculator, `1* + 2* + 3* = 0`.
+//! * [`cgt`]: the blog's scoring-system calculator, `1* + 2* + 3* = 0`.
 
 pub mod analysis;
 pub mod cgt;

@@ -182,7 +182,7 @@ impl From<u64> for Nimber {
     }
 }
 
-/// The seed's notation: `0`, `1*`, `3*`.
+/// The blog's notation: `0`, `1*`, `3*`.
 impl fmt::Display for Nimber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 == 0 {

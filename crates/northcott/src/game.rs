@@ -252,7 +252,7 @@ impl Northcott {
     /// The slides' Ctrl+click (set-up mode, no reply, the side to move unchanged):
     /// `button` picks the piece (left button O, right button X), but a cell left of O
     /// is always taken by O and a cell right of X by X (the nearest piece), as in the
-    /// seed's `remark`. Moving a piece onto the other one is refused (the slides' program
+    /// slides' `remark`. Moving a piece onto the other one is refused (the slides' program
     /// would let it happen).
     pub fn set_up(
         &self,

@@ -20,7 +20,7 @@ use crate::poly::{self, Poly};
 /// The start of a chase: the colours the board shows before any press.
 #[derive(Clone, Copy, Debug)]
 pub enum Start<'a> {
-    /// Every button at colour 1 (the seed's puzzle).
+    /// Every button at colour 1 (the blog's puzzle).
     Ones,
     /// Row-major colours.
     Grid(&'a [u8]),

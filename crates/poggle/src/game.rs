@@ -19,7 +19,7 @@ pub const PLAY_LIMIT: usize = 30;
 /// How the board starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StartRule {
-    /// Every button at colour 1 (the seed's puzzle).
+    /// Every button at colour 1 (the blog's puzzle).
     Ones,
     /// Random presses from the solved board (so always solvable), from `seed`.
     Random,
@@ -28,7 +28,7 @@ pub enum StartRule {
 /// The shape of the board's neighbourhoods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Topology {
-    /// A flat board: edge buttons have fewer neighbours (the seed's Poggle, Lights Out).
+    /// A flat board: edge buttons have fewer neighbours (the blog's Poggle, Lights Out).
     Flat,
     /// The edges wrap around (Orbix, Merlin's Machine): every button has four neighbours.
     Torus,

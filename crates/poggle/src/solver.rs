@@ -3,7 +3,7 @@
 //!
 //! Pressing button `i` `x_i` times turns a start `s` into `s + A x (mod k)`, with `A`
 //! the n^2 x n^2 "button and its orthogonal neighbours" matrix, so a solution is an
-//! `x` with `A x = -s (mod k)`; from the seed's all-ones start that is `A x = -1`.
+//! `x` with `A x = -s (mod k)`; from the blog's all-ones start that is `A x = -1`.
 //! Light chasing ([`crate::chase`]) reduces this to the n x n first-row system
 //! `M x_0 = -c_n`, which is solved modulo each prime power of `k` by polynomial
 //! arithmetic ([`crate::modular`], [`crate::binary`] for two colours) and glued with

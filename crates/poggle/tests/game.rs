@@ -46,7 +46,7 @@ fn pressing_changes_a_plus_and_the_seed_solution_wins() {
     let corner = g.parse_move(&s, "1,1").unwrap();
     g.play_unchecked(&mut s, corner);
     assert_eq!(g.format_position(&s), "201/022/121");
-    // The seed's 3x3, 3-colour solution is 010/111/010.
+    // The blog's 3x3, 3-colour solution is 010/111/010.
     let mut s = g.initial_state();
     for mv in ["1,2", "2,1", "2,2", "2,3", "3,2"] {
         let m = g.parse_move(&s, mv).unwrap();

@@ -1,4 +1,4 @@
-//! The solver against the seed's tables, published counts, brute force and itself.
+//! The solver against the blog's tables, published counts, brute force and itself.
 
 use proptest::prelude::*;
 use tabula_poggle::{apply_presses, quiet_pattern, solve, Method, SolveOptions, Start};

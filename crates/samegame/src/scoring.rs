@@ -8,7 +8,7 @@ pub enum Scoring {
     Standard,
     /// `(n-2)^2` for a group of `n` blocks, no bonus for clearing.
     NoBonus,
-    /// One point per block removed (the seed counts blocks remaining and nothing else).
+    /// One point per block removed (the tutorial counts blocks remaining and nothing else).
     Blocks,
 }
 

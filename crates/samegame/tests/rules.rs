@@ -1,5 +1,5 @@
 //! Rules checked against an independent, deliberately naive implementation that
-//! follows the seed's own algorithm (recursive DeleteBlocks, then CompactBoard:
+//! follows the tutorial's own algorithm (recursive DeleteBlocks, then CompactBoard:
 //! first everything down, then empty columns moved left), on a row-major grid.
 
 use proptest::prelude::*;
@@ -7,14 +7,14 @@ use rand::Rng as _;
 use tabula_core::{Game, MoveError, Outcome, Registered, Turn, Variant};
 use tabula_samegame::{parse_board, Board, Click, SameGame, Scoring};
 
-/// The seed's board: `grid[row][col]`, row 0 at the top, 0 = background.
+/// The tutorial's board: `grid[row][col]`, row 0 at the top, 0 = background.
 #[derive(Clone, Debug, PartialEq)]
 struct Reference {
     grid: Vec<Vec<u8>>,
     score: i64,
 }
 
-// Index loops on purpose: this mirrors the seed's C++.
+// Index loops on purpose: this mirrors the tutorial's C++.
 #[allow(clippy::needless_range_loop)]
 impl Reference {
     fn rows(&self) -> usize {
@@ -38,7 +38,7 @@ impl Reference {
             + self.delete_neighbours(row, col + 1, colour)
     }
 
-    /// The seed's DeleteBlocks: -1 when nothing can be deleted.
+    /// The tutorial's DeleteBlocks: -1 when nothing can be deleted.
     fn delete_blocks(&mut self, row: usize, col: usize) -> isize {
         let colour = self.grid[row][col];
         if colour == 0 {
@@ -82,7 +82,7 @@ impl Reference {
         }
     }
 
-    /// The seed's IsGameOver.
+    /// The tutorial's IsGameOver.
     fn is_game_over(&self) -> bool {
         for c in 0..self.cols() {
             for r in (0..self.rows()).rev() {

@@ -1,6 +1,6 @@
 //! Tic-tac-toe (noughts and crosses) as in Stenger's "Associative Arrays": squares 1-9 numbered across
 //! then down, X moves first, three in a row wins, a full board without a line is a
-//! draw (the seed's "Cat" wins).
+//! draw (Stenger's "Cat" wins).
 //!
 //! The board is two 9-bit masks, so a move is one `or` and the end-of-game test is
 //! two table look-ups; random playouts run well above ten million moves a second.
