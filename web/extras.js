@@ -215,7 +215,9 @@ class LearnPanel {
       seat: this.defaults.seat, opponent, store: true, watch: true, games,
       seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(games / 20)),
     };
-    const toPoints = (curve) => (curve || []).map((b) => {
+    // The curve: a list of blocks (progress events), or the typed result's
+    // `{block, points}`.
+    const toPoints = (curve) => (Array.isArray(curve) ? curve : curve?.points || []).map((b) => {
       const n = b.wins + b.losses + b.draws || 1;
       return { x: b.to, win: b.wins / n, loss: b.losses / n, draw: b.draws / n };
     });
@@ -232,12 +234,12 @@ class LearnPanel {
         this.summary.textContent = `Training: ${done} of ${games} games played…`;
       });
       this.drawCurve(toPoints(result.curve), games);
-      this.summary.textContent = `${result.games ?? games} games: ${result.wins ?? 0} won, ${result.draws ?? 0} drawn, ${result.losses ?? 0} lost` +
+      this.summary.textContent = result.summary || (`${result.games ?? games} games: ${result.wins ?? 0} won, ${result.draws ?? 0} drawn, ${result.losses ?? 0} lost` +
         (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
-        (result.last_loss ? ` · last loss in game ${result.last_loss}` : '');
+        (result.last_loss ? ` · last loss in game ${result.last_loss}` : ''));
       // You now play the machine just trained: its boxes are the ones shown.
       await this.playMachine();
-      toast(`Trained for ${result.games ?? games} games: you now play the trained machine.`, 'success', 3500);
+      toast(`Trained for ${result.games ?? result.curve?.points?.at(-1)?.to ?? games} games: you now play the trained machine.`, 'success', 3500);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {

@@ -6,6 +6,7 @@
 import * as API from './api.js';
 import { el } from './render.js';
 import { h, fill, toast } from './ui.js';
+import { remotenessOf } from './results.js';
 
 const INVERT = { win: 'loss', loss: 'win', draw: 'draw' };
 
@@ -95,7 +96,18 @@ export class Review {
         return;
       }
       if (this.page.mv !== mv) return;
-      this.values = data.values || [];
+      // Each entry as {to_move: seat index, value: win|draw|loss, remoteness: plies}:
+      // the typed shape (`to_move` a seat's name, `value` a solved PositionValue)
+      // or the older one.
+      const seats = this.page.info.seats;
+      this.values = (data.values || []).map((p) => {
+        const solved = p.value && typeof p.value === 'object' ? (p.value.kind === 'solved' ? p.value : null) : p;
+        return {
+          to_move: typeof p.to_move === 'number' ? p.to_move : seats.indexOf(p.to_move),
+          value: solved?.value ?? null,
+          remoteness: remotenessOf(solved?.remoteness)?.plies ?? null,
+        };
+      });
       this.drawChart();
       this.page.renderLogMarks();
     }, 300);
