@@ -62,7 +62,7 @@ export class HintMethods {
     const parts = [];
     const seat = this._seatName(this.mv.to_move ?? 0);
     const summary = positionSentence(d, seat);
-    if (summary) parts.push(h('p.hint-summary', summary));
+    if (summary) parts.push(h('p.hint-value', summary));
     const moves = a.moves || [];
     const graded = moves.filter((m) => gradeOf(m).value);
     if (graded.length) {

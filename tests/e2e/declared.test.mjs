@@ -116,7 +116,7 @@ for (const [width, height] of SIZES) {
   test(`${width} px: a remoteness that is only a bound says "at most" in the hint`, { skip: !has('northcott') }, async () => {
     const page = await open('northcott', width, height, ['human', 'nim']);
     await page.click('.board-actions button:has-text("Hint")');
-    await page.locator('.hint-list .hint-summary').first().waitFor({ timeout: 30_000 });
+    await page.locator('.hint-list .hint-value').first().waitFor({ timeout: 30_000 });
     const text = await page.locator('.hint-list').textContent();
     assert.match(text, /in at most \d+ plies/, text.slice(0, 300));
     const badges = await page.locator('.hint-moves .badge-inline').allTextContents();
