@@ -694,6 +694,7 @@ class FactsPanel {
     this.body = h('div.facts-body', h('p.muted.small', 'Ask for a hint, or press Show, to see them for this position.'));
     this.follow = false;
     this.followBtn = h('button.btn.btn-small', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggle() }, 'Show');
+    this.title = declared.title;
     this.panel = card(declared.title, this.followBtn, this.body);
   }
 
@@ -717,7 +718,7 @@ class FactsPanel {
   }
 
   onHint(data) {
-    const facts = resultFacts(data);
+    const facts = resultFacts(data, { card: this.title });
     fill(this.body, ...(facts.length ? facts : [h('p.muted.small', 'Nothing more to say about this position.')]));
   }
 }

@@ -166,13 +166,14 @@ export function sectionsOf(data) {
 }
 
 /// Sections as blocks of a card: a title, its note and its facts; grids and tables
-/// as tables. `skip(fact)` leaves facts out (a grid already drawn on the board).
-export function sectionCards(sections, { skip = () => false } = {}) {
+/// as tables. `skip(fact)` leaves facts out (a grid already drawn on the board);
+/// a section titled as the card (`card`) shows no title of its own.
+export function sectionCards(sections, { skip = () => false, card = null } = {}) {
   return sections.map((s) => {
     const facts = (s.facts || []).filter((f) => !skip(f));
     if (!facts.length && !s.note) return null;
     return h('div.result-section',
-      s.title ? h('h3', s.title) : null,
+      s.title && s.title.toLowerCase() !== String(card).toLowerCase() ? h('h3', s.title) : null,
       s.note ? h('p.small', s.note) : null,
       facts.length ? h('dl.facts', ...facts.flatMap((f) => {
         const v = factValue(f.value);
