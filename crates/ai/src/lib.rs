@@ -1,6 +1,7 @@
 //! Players and solvers that work for every game implementing [`tabula_core::Game`].
 
 pub mod alphabeta;
+pub mod chance_solve;
 pub mod expectimax;
 pub mod grundy;
 pub mod lookahead;
