@@ -213,6 +213,14 @@ pub struct MatchView {
 pub trait Match: Send {
     /// Everything a front end shows.
     fn view(&self) -> MatchView;
+    /// The view's `legal_moves` alone (the moves of the side to move with their
+    /// cells), without building the rest of the view: a server asks for them
+    /// around every move it plays.
+    fn legal_moves(&self) -> Vec<MoveInfo>;
+    /// True when a person plays some seat.
+    fn has_human(&self) -> bool;
+    /// True when a person plays the seat to move now (the view's `human_to_move`).
+    fn human_to_move(&self) -> bool;
     /// Who acts next (resignations and draw rules included).
     fn turn(&self) -> Turn;
     /// Plays a human move given as text. Fails (leaving the match unchanged) when
@@ -468,6 +476,25 @@ impl<G: Registered> MatchImpl<G> {
         self.specs.iter().any(PlayerSpec::is_human)
     }
 
+    /// The legal moves with their cells when a player is to move at `turn` (none
+    /// at a chance node or the end).
+    fn moves_of(&self, turn: Turn) -> Vec<MoveInfo> {
+        if !matches!(turn, Turn::Move(_)) {
+            return Vec::new();
+        }
+        let game = self.handle.game();
+        let state = self.state();
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| MoveInfo {
+                mv: game.format_move(state, m),
+                cells: game.move_cells(state, m),
+            })
+            .collect()
+    }
+
     /// Draw by the game's play rules (repetition, no progress), if it applies now.
     fn rule_draw(&self) -> Option<String> {
         let rule = self.handle.game().play_draw_rule();
@@ -720,18 +747,7 @@ impl<G: Registered> Match for MatchImpl<G> {
         let state = self.state();
         let turn = self.turn();
         let human_to_move = matches!(turn, Turn::Move(s) if self.specs[s].is_human());
-        let mut legal_moves = Vec::new();
-        if let Turn::Move(_) = turn {
-            let mut moves = Vec::new();
-            game.legal_moves(state, &mut moves);
-            legal_moves = moves
-                .into_iter()
-                .map(|m| MoveInfo {
-                    mv: game.format_move(state, m),
-                    cells: game.move_cells(state, m),
-                })
-                .collect();
-        }
+        let legal_moves = self.moves_of(turn);
         let outcome = match turn {
             Turn::Over(o) => Some(o),
             _ => None,
@@ -775,6 +791,18 @@ impl<G: Registered> Match for MatchImpl<G> {
             can_redo: !self.redo.is_empty(),
             tally: self.tally.clone(),
         }
+    }
+
+    fn legal_moves(&self) -> Vec<MoveInfo> {
+        self.moves_of(self.turn())
+    }
+
+    fn has_human(&self) -> bool {
+        MatchImpl::has_human(self)
+    }
+
+    fn human_to_move(&self) -> bool {
+        matches!(self.turn(), Turn::Move(s) if self.specs[s].is_human())
     }
 
     fn turn(&self) -> Turn {

@@ -400,11 +400,6 @@ struct Played {
     cells: Vec<u32>,
 }
 
-/// True when some seat of the match is played by a person.
-pub(crate) fn has_human(m: &dyn Match) -> bool {
-    m.view().seats.iter().any(|s| s.player == "human")
-}
-
 /// The cells of a move just played, found among the moves that were open before
 /// it (by the text asked for or the text logged).
 fn cells_of(before: &[tabula_engine::MoveInfo], asked: &str, entry: &LogEntry) -> Vec<u32> {
@@ -417,7 +412,12 @@ fn cells_of(before: &[tabula_engine::MoveInfo], asked: &str, entry: &LogEntry) -
 
 /// One computer or chance ply with the cells its move touched.
 fn step_with_cells(m: &mut Box<dyn Match>) -> Result<Option<Played>, tabula_engine::EngineError> {
-    let before = m.view().legal_moves;
+    // A person to move: `step` plays nothing, so the moves are not listed (the
+    // common case: every reply loop ends here).
+    if m.human_to_move() {
+        return Ok(None);
+    }
+    let before = m.legal_moves();
     Ok(m.step()?.map(|entry| {
         let cells = before
             .into_iter()
@@ -433,7 +433,7 @@ fn step_with_cells(m: &mut Box<dyn Match>) -> Result<Option<Played>, tabula_engi
 /// person is not advanced: it is watched through `step`.
 fn replies(m: &mut Box<dyn Match>) -> Vec<Played> {
     let mut out = Vec::new();
-    if !has_human(m.as_ref()) {
+    if !m.has_human() {
         return out;
     }
     while out.len() < 10_000 {
@@ -453,7 +453,8 @@ async fn play_move(
     let st2 = st.clone();
     let (played, session) = thinking(&st, move || {
         st2.sessions.change(&id, move |m, _| {
-            let before = m.view().legal_moves;
+            // Only the moves: the view is built once, after the move and replies.
+            let before = m.legal_moves();
             if req.setup {
                 let entry = m.play_setup(&req.mv)?;
                 let cells = cells_of(&before, &req.mv, &entry);

@@ -21,6 +21,7 @@ pub(crate) use gate::CommitGate;
 use crate::error::ApiError;
 use axum::http::StatusCode;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
@@ -35,7 +36,29 @@ pub struct SessionOut {
     /// Session id.
     pub id: String,
     /// The view.
-    pub view: MatchView,
+    pub view: SharedView,
+}
+
+/// A view serialised once, as the JSON the API sends: the answer of the change
+/// that wrote it and the session's `last_view` share the text. A session keeps
+/// one string between requests instead of the view's many small allocations,
+/// and nothing is copied.
+#[derive(Clone)]
+pub struct SharedView(Arc<RawValue>);
+
+impl SharedView {
+    /// The JSON of `view`.
+    pub fn of(view: &MatchView) -> Result<Self, ApiError> {
+        serde_json::value::to_raw_value(view)
+            .map(|raw| SharedView(Arc::from(raw)))
+            .map_err(|e| ApiError::internal(format!("the view could not be written: {e}")))
+    }
+}
+
+impl Serialize for SharedView {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 /// A match being played.
@@ -45,8 +68,9 @@ pub struct Session {
     /// tables are what the session holds in memory.
     game: Arc<dyn DynGame>,
     inner: Mutex<Inner>,
-    /// The view as last written, for readers while the computer thinks.
-    last_view: Mutex<Option<MatchView>>,
+    /// The view as last written, for readers while the computer thinks (shared
+    /// with the answer that wrote it: a change builds its view once).
+    last_view: Mutex<Option<SharedView>>,
     /// Milliseconds since the registry started, at the last use.
     last_used: AtomicU64,
 }
@@ -225,7 +249,7 @@ impl Sessions {
         let mut m = game.resume(&blank)?;
         m = self.with_stored_learning(game.as_ref(), m)?;
         // Computer against computer starts at its first ply and is watched through `step`.
-        if crate::routes::has_human(m.as_ref()) {
+        if m.has_human() {
             let _ = m.advance()?;
         }
         self.insert_new(game, m, info.puzzle)
@@ -237,7 +261,7 @@ impl Sessions {
         let puzzle = game.info().puzzle;
         self.make_room()?;
         let mut m = game.resume(record)?;
-        if crate::routes::has_human(m.as_ref()) {
+        if m.has_human() {
             let _ = m.advance()?;
         }
         self.insert_new(game, m, puzzle)
@@ -288,6 +312,7 @@ impl Sessions {
         let id = tabula_store::random_id();
         let record = m.record();
         let view = m.view();
+        let shared = SharedView::of(&view)?;
         self.store.write(|w| {
             w.put_session(&id, &record)?;
             // A match can end before anyone clicks (computer against computer).
@@ -304,12 +329,12 @@ impl Sessions {
                 gone: false,
             }),
             last_used: AtomicU64::new(self.now_ms()),
-            last_view: Mutex::new(Some(view.clone())),
+            last_view: Mutex::new(Some(shared.clone())),
         });
         if let Ok(mut live) = self.live.write() {
             live.insert(id.clone(), session);
         }
-        Ok(SessionOut { id, view })
+        Ok(SessionOut { id, view: shared })
     }
 
     /// The match of a stored record, with what a session keeps beside it.
@@ -343,7 +368,7 @@ impl Sessions {
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
         self.make_room()?;
         let inner = self.rebuild(game.as_ref(), &record)?;
-        let view = inner.m.view();
+        let view = SharedView::of(&inner.m.view())?;
         let session = Arc::new(Session {
             id: id.to_string(),
             game,
@@ -372,7 +397,7 @@ impl Sessions {
             .and_then(|record| self.rebuild(s.game.as_ref(), &record));
         match rebuilt {
             Ok(fresh) => {
-                *lock(&s.last_view) = Some(fresh.m.view());
+                *lock(&s.last_view) = SharedView::of(&fresh.m.view()).ok();
                 *inner = fresh;
             }
             Err(_) => {
@@ -435,10 +460,10 @@ impl Sessions {
 
     /// The view of a session without waiting: while the computer thinks for it
     /// (its lock is held), the view as last written. Blocking.
-    pub fn view(&self, id: &str) -> Result<MatchView, ApiError> {
+    pub fn view(&self, id: &str) -> Result<SharedView, ApiError> {
         let s = self.get(id)?;
         match s.inner.try_lock() {
-            Ok(inner) if !inner.gone => return Ok(inner.m.view()),
+            Ok(inner) if !inner.gone => return SharedView::of(&inner.m.view()),
             Err(std::sync::TryLockError::WouldBlock) => {
                 if let Some(view) = lock(&s.last_view).clone() {
                     return Ok(view);
@@ -446,7 +471,7 @@ impl Sessions {
             }
             _ => {}
         }
-        self.enter(id, |_, inner| Ok(inner.m.view()))
+        self.enter(id, |_, inner| SharedView::of(&inner.m.view()))
     }
 
     /// Runs an action on a session and writes the result before answering. When
@@ -476,6 +501,13 @@ impl Sessions {
             };
             let record = inner.m.record();
             let view = inner.m.view();
+            let shared = match SharedView::of(&view) {
+                Ok(shared) => shared,
+                Err(e) => {
+                    self.restore(s, inner);
+                    return Err(e);
+                }
+            };
             let written = self.store.write(|w| {
                 w.put_session(&s.id, &record)?;
                 write_effects_counted(
@@ -497,12 +529,12 @@ impl Sessions {
                 inner.counted = record.config.players.clone();
             }
             inner.tally = record.tally;
-            *lock(&s.last_view) = Some(view.clone());
+            *lock(&s.last_view) = Some(shared.clone());
             Ok((
                 out,
                 SessionOut {
                     id: s.id.clone(),
-                    view,
+                    view: shared,
                 },
             ))
         })?;
@@ -728,6 +760,35 @@ mod tests {
         assert_eq!((score.value, score.player.as_str()), (1234, "human"));
         assert_eq!(score.time_ms, Some(12_500));
         assert_eq!(moves.time_ms, Some(12_500));
+    }
+
+    #[test]
+    fn a_shared_view_is_sent_as_the_view_itself() {
+        let (_d, _store, _record, view) = setup();
+        let out = SessionOut {
+            id: "x".into(),
+            view: SharedView::of(&view).unwrap(),
+        };
+        let text = serde_json::to_string(&view).unwrap();
+        assert_eq!(
+            serde_json::to_string(&out).unwrap(),
+            format!(r#"{{"id":"x","view":{text}}}"#)
+        );
+        // Flattened into a move's answer, as `routes::MoveOut` does.
+        #[derive(Serialize)]
+        struct Flat {
+            #[serde(flatten)]
+            session: SessionOut,
+            played: Vec<u32>,
+        }
+        let flat = Flat {
+            session: out,
+            played: vec![5],
+        };
+        assert_eq!(
+            serde_json::to_value(&flat).unwrap(),
+            json!({"id": "x", "view": view, "played": [5]})
+        );
     }
 
     #[test]
