@@ -60,13 +60,15 @@ impl Writer<'_> {
             return Ok(());
         }
         let key = serde_json::to_string(players)?;
+        // Cached statements (both): every game that ends in a session runs them.
         let found: Option<(String, i64, i64)> = self
             .conn
-            .query_row(
+            .prepare_cached(
                 "SELECT wins, cat, games FROM tallies WHERE game = ?1 AND variant = ?2 AND players = ?3",
-                params![game, variant, key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
+            )?
+            .query_row(params![game, variant, key], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
             .optional()?;
         let (mut wins, cat, games): (Vec<u64>, u64, u64) = match found {
             Some((w, c, g)) => (serde_json::from_str(&w)?, c as u64, g as u64),
@@ -77,10 +79,11 @@ impl Writer<'_> {
         for (w, d) in wins.iter_mut().zip(&delta.wins) {
             *w = apply(*w, *d);
         }
-        self.conn.execute(
+        self.conn.prepare_cached(
             "INSERT INTO tallies (game, variant, players, wins, cat, games, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
              ON CONFLICT(game, variant, players) DO UPDATE SET wins = excluded.wins, cat = excluded.cat,
                  games = excluded.games, updated_at = excluded.updated_at",
+        )?.execute(
             params![
                 game,
                 variant,
