@@ -30,6 +30,20 @@ pub fn print_json(v: &Json) -> Result<()> {
     }
 }
 
+/// Prints a result in its documented JSON shape: the shape's version, the game
+/// and its variant, then the result's fields (docs/JSON.md).
+fn print_result<T: serde::Serialize>(
+    handle: &dyn tabula_engine::DynGame,
+    result: &T,
+) -> Result<()> {
+    let info = handle.info();
+    print_json(&serde_json::to_value(tabula_core::Versioned::new(
+        &info.name,
+        &info.variant,
+        result,
+    ))?)
+}
+
 pub fn games(as_json: bool) -> Result<()> {
     let mut all = Vec::new();
     for e in registry() {
@@ -39,18 +53,34 @@ pub fn games(as_json: bool) -> Result<()> {
     if as_json {
         return print_json(&serde_json::to_value(&all)?);
     }
+    // Each game's lines wrapped to the terminal, continued under its summary.
+    let width = report::width();
+    let indent = " ".repeat(14);
+    let mut out = String::new();
     for g in all {
-        println!("{:<12} {} — {}", g.name, g.title, g.summary);
+        out += &report::wrap(
+            &format!("{} — {}", g.title, g.summary),
+            width,
+            &format!("{:<13} ", g.name),
+            &indent,
+        );
         for o in &g.options {
-            println!(
-                "{:14}--variant {}=… (default {}): {}",
-                "", o.name, o.default, o.help
+            out += &report::wrap(
+                &format!("--variant {}=… (default {}): {}", o.name, o.default, o.help),
+                width,
+                &indent,
+                &format!("{indent}  "),
             );
         }
-        let players: Vec<_> = g.players.iter().map(|p| p.name.as_str()).collect();
-        println!("{:14}players: {}", "", players.join(", "));
+        let players: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
+        out += &report::wrap(
+            &format!("players: {}", players.join(", ")),
+            width,
+            &indent,
+            &format!("{indent}  "),
+        );
     }
-    Ok(())
+    print_text(&out)
 }
 
 #[derive(Args, Debug)]
@@ -110,9 +140,13 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     })?;
     pb.finish_and_clear();
     if a.json {
-        return print_json(&out);
+        return print_result(handle.as_ref(), &out);
     }
-    print_text(&report::solve_text(&title_of(handle.as_ref()), &out))
+    print_text(&report::solve_text(
+        &title_of(handle.as_ref()),
+        &out,
+        report::width(),
+    ))
 }
 
 /// The game's title and its variant, as a report's heading.
@@ -223,12 +257,13 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
     let handle = build(&a.game.game, &a.game.variant)?;
     let out = handle.analyze(a.position.as_deref())?;
     if a.json {
-        return print_json(&out);
+        return print_result(handle.as_ref(), &out);
     }
+    let width = report::width();
     print_text(&format!(
-        "{}\n{}",
-        title_of(handle.as_ref()),
-        report::analysis_text(&out, true)
+        "{}{}",
+        report::wrap(&title_of(handle.as_ref()), width, "", "  "),
+        report::analysis_text(&out, true, width)
     ))
 }
 
@@ -300,26 +335,26 @@ pub fn train(a: TrainArgs) -> Result<()> {
             .with_context(|| format!("{} is not saved matchboxes", path.display()))?;
     }
     let pb = bar(1000, "training", a.json);
-    let mut out = handle.train(&options, &|f| {
+    let out = handle.train(&options, &|f| {
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
     })?;
     pb.finish_and_clear();
     let saved = match &a.save {
         Some(path) => {
-            let learned = out.get("learned").cloned().unwrap_or(Json::Null);
-            let text = serde_json::to_string_pretty(&learned)?;
+            let text = serde_json::to_string_pretty(&out.learned)?;
             crate::files::save(path, &text, crate::files::MAX_SAVED_BYTES)
         }
         None => Ok(()),
     };
-    if let Some(o) = out.as_object_mut() {
-        o.remove("learned");
-    }
     // The report of a training whose boxes could not be saved is still shown.
     if a.json {
-        print_json(&out)?;
+        print_result(handle.as_ref(), &out.training)?;
     } else {
-        print_text(&report::train_text(&title_of(handle.as_ref()), &out))?;
+        print_text(&report::train_text(
+            &title_of(handle.as_ref()),
+            &out.training,
+            report::width(),
+        ))?;
     }
     Ok(saved?)
 }
@@ -395,9 +430,13 @@ pub fn count(a: CountArgs) -> Result<()> {
     let handle = build(&a.game.game, &a.game.variant)?;
     let out = handle.count()?;
     if a.json {
-        return print_json(&out);
+        return print_result(handle.as_ref(), &out);
     }
-    print_text(&report::count_text(&title_of(handle.as_ref()), &out))
+    print_text(&report::count_text(
+        &title_of(handle.as_ref()),
+        &out,
+        report::width(),
+    ))
 }
 
 #[derive(Args, Debug)]

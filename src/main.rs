@@ -6,6 +6,7 @@ mod play;
 mod progress;
 mod report;
 mod style;
+mod wrapping;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};

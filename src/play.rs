@@ -251,7 +251,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
             })?
         }
     };
-    let mut out = anstream::stdout().lock();
+    // Every line within the terminal's width (report::width), whatever the game prints.
+    let mut out = crate::wrapping::Wrapping::new(anstream::stdout().lock(), report::width());
     let mut input = Input::new();
     let v = m.view();
     let words = build(&v.game, "")
@@ -535,7 +536,7 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
 
 fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
     match m.hint() {
-        Ok(h) => write!(out, "{}", report::analysis_text(&h, false))?,
+        Ok(h) => write!(out, "{}", report::hint_text(&h, report::width()))?,
         Err(e) => writeln!(out, "No hint: {e}")?,
     }
     Ok(())

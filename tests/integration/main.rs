@@ -11,3 +11,4 @@ mod limits;
 mod names;
 mod seeds;
 mod terminal;
+mod width;

@@ -4,7 +4,7 @@
 use rand::seq::SliceRandom;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
-use tabula_core::{Choice, Game, Outcome, Rng, Seat, Strategy, Turn};
+use tabula_core::{Choice, Game, Outcome, Players, Rng, Seat, Strategy, Turn};
 
 const WIN: i32 = 1_000_000;
 
@@ -87,7 +87,7 @@ pub struct AlphaBeta<G: Game> {
     aborted: bool,
 }
 
-impl<G: Game> AlphaBeta<G> {
+impl<G: Players> AlphaBeta<G> {
     /// A searcher with the given limits.
     pub fn new(limits: SearchLimits) -> Self {
         AlphaBeta {
@@ -269,7 +269,7 @@ impl<G: Game> AlphaBeta<G> {
     }
 }
 
-impl<G: Game> Strategy<G> for AlphaBeta<G> {
+impl<G: Players> Strategy<G> for AlphaBeta<G> {
     fn choose(
         &mut self,
         game: &G,

@@ -11,7 +11,7 @@
 
 use rand::Rng as _;
 use std::time::{Duration, Instant};
-use tabula_core::{Choice, Game, Outcome, Rng, Seat, Strategy, Turn};
+use tabula_core::{Choice, Game, Outcome, Players, Rng, Seat, Strategy, Turn};
 
 /// Deepest search a time-limited player will try.
 pub const MAX_DEPTH: u32 = 64;
@@ -94,7 +94,7 @@ impl Expectimax {
 
     /// The value of every legal move at a decision node, for the seat to move, after
     /// a search of `depth` plies below the root (the move itself counts as one).
-    pub fn move_values<G: Game>(
+    pub fn move_values<G: Players>(
         &self,
         game: &G,
         state: &G::State,
@@ -130,7 +130,7 @@ struct Search<'a, G: Game> {
     cut: bool,
 }
 
-impl<G: Game> Search<'_, G> {
+impl<G: Players> Search<'_, G> {
     fn root_values(&mut self, state: &G::State, depth: u32) -> Option<Vec<(G::Move, f64)>> {
         let mut moves = Vec::new();
         self.game.legal_moves(state, &mut moves);
@@ -207,7 +207,7 @@ impl<G: Game> Search<'_, G> {
     }
 }
 
-impl<G: Game> Strategy<G> for Expectimax {
+impl<G: Players> Strategy<G> for Expectimax {
     fn choose(
         &mut self,
         game: &G,
@@ -285,7 +285,9 @@ impl<G: Game> Strategy<G> for Expectimax {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_core::{ParseError, View};
+    use tabula_core::{
+        ExactAnalysis, MatchRules, Notation, ParseError, Players, Presentation, Symmetry, View,
+    };
 
     /// A dice race: each turn the mover rolls 1 (probability 1/4) or 2 (3/4) and
     /// either adds the roll to their own counter or subtracts it from the
@@ -359,6 +361,9 @@ mod tests {
                 }
             }
         }
+    }
+
+    impl Notation for Race {
         fn parse_move(&self, _s: &RaceState, _t: &str) -> Result<RaceMove, ParseError> {
             Err(ParseError::new("test game"))
         }
@@ -371,16 +376,28 @@ mod tests {
         fn format_position(&self, s: &RaceState) -> String {
             format!("{s:?}")
         }
+    }
+
+    impl Presentation for Race {
         fn render_text(&self, s: &RaceState) -> String {
             format!("{s:?}")
         }
         fn view(&self, _s: &RaceState) -> View {
             View::default()
         }
+    }
+
+    impl Symmetry for Race {}
+
+    impl ExactAnalysis for Race {}
+
+    impl Players for Race {
         fn evaluate(&self, s: &RaceState, seat: Seat) -> f64 {
             ((s.score[seat] - s.score[1 - seat]) as f64 / self.goal as f64).clamp(-1.0, 1.0)
         }
     }
+
+    impl MatchRules for Race {}
 
     #[test]
     fn finishing_move_is_found_and_valued_as_a_win() {

@@ -8,7 +8,7 @@
 //! reported as a cycle (Grundy theory needs a finite, acyclic game).
 
 use rustc_hash::FxHashMap;
-use tabula_core::{Game, Outcome, Turn};
+use tabula_core::{Game, Notation, Outcome, Turn};
 use thiserror::Error;
 
 /// Why a Grundy value could not be computed.
@@ -46,7 +46,7 @@ struct Frame<S> {
     seen: Vec<u64>,
 }
 
-impl<G: Game> Grundy<G> {
+impl<G: Notation> Grundy<G> {
     /// An empty memo that refuses to hold more than `max_positions` positions.
     pub fn new(max_positions: usize) -> Self {
         Grundy {
@@ -72,7 +72,7 @@ impl<G: Game> Grundy<G> {
 
     /// The Grundy value of `state`.
     pub fn value(&mut self, game: &G, state: &G::State) -> Result<u64, GrundyError> {
-        if !game.is_impartial() {
+        if !G::IMPARTIAL {
             return Err(GrundyError::NotImpartial(game.name().to_string()));
         }
         if let Some(v) = self.get(state) {
@@ -163,7 +163,7 @@ pub fn mex(mut values: Vec<u64>) -> u64 {
 }
 
 /// The Grundy value of one position (a fresh memo of at most `max_positions`).
-pub fn grundy_value<G: Game>(
+pub fn grundy_value<G: Notation>(
     game: &G,
     state: &G::State,
     max_positions: usize,
@@ -174,7 +174,10 @@ pub fn grundy_value<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_core::{ParseError, Seat, View};
+    use tabula_core::{
+        ExactAnalysis, MatchRules, Notation, ParseError, Players, Presentation, Seat, Symmetry,
+        View,
+    };
 
     /// A subtraction game on one heap: take any amount from `take`, or (when `cyclic`)
     /// also add one counter back, which makes the graph cyclic.
@@ -231,6 +234,10 @@ mod tests {
             s.size = (s.size as i64 + mv) as u32;
             s.mover ^= 1;
         }
+        const IMPARTIAL: bool = true;
+    }
+
+    impl Notation for Subtraction {
         fn parse_move(&self, _: &Heap, _: &str) -> Result<i64, ParseError> {
             Err(ParseError::new("unused"))
         }
@@ -243,16 +250,24 @@ mod tests {
         fn format_position(&self, s: &Heap) -> String {
             s.size.to_string()
         }
+    }
+
+    impl Presentation for Subtraction {
         fn render_text(&self, s: &Heap) -> String {
             s.size.to_string()
         }
         fn view(&self, _: &Heap) -> View {
             View::default()
         }
-        fn is_impartial(&self) -> bool {
-            true
-        }
     }
+
+    impl Symmetry for Subtraction {}
+
+    impl ExactAnalysis for Subtraction {}
+
+    impl Players for Subtraction {}
+
+    impl MatchRules for Subtraction {}
 
     const NIM_TAKES: &[u32] = &[
         1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,

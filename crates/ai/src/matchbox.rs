@@ -30,7 +30,7 @@
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use tabula_core::{Choice, Game, Outcome, Rng, Seat, Strategy};
+use tabula_core::{Choice, Game, Notation, Outcome, Rng, Seat, Strategy, Symmetry};
 
 /// How the machine learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -343,7 +343,7 @@ pub struct Matchbox<G: Game> {
     support_version: u64,
 }
 
-impl<G: Game> Matchbox<G> {
+impl<G: Notation + Symmetry> Matchbox<G> {
     /// A machine with no boxes yet.
     pub fn new(game: &G, options: MatchboxOptions) -> Self {
         Matchbox {
@@ -634,7 +634,7 @@ impl<G: Game> Matchbox<G> {
     }
 }
 
-impl<G: Game> Strategy<G> for Matchbox<G> {
+impl<G: Notation + Symmetry> Strategy<G> for Matchbox<G> {
     fn choose(
         &mut self,
         game: &G,
@@ -706,7 +706,10 @@ impl<G: Game> Strategy<G> for Matchbox<G> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use tabula_core::{rng_from_seed, ParseError, Turn, View};
+    use tabula_core::{
+        rng_from_seed, ExactAnalysis, MatchRules, Notation, ParseError, Players, Presentation,
+        Symmetry, Turn, View,
+    };
 
     /// Two piles; take 1 or 2 from one pile; whoever takes the last counter wins.
     /// Swapping the piles is its one symmetry.
@@ -760,6 +763,9 @@ pub(crate) mod tests {
             s.piles[mv.pile as usize] -= mv.n;
             s.to_move ^= 1;
         }
+    }
+
+    impl Notation for Piles {
         fn parse_move(&self, s: &P, text: &str) -> Result<Take, ParseError> {
             let b = text.as_bytes();
             let mv = match b {
@@ -790,15 +796,18 @@ pub(crate) mod tests {
         fn format_position(&self, s: &P) -> String {
             format!("{} {} {}", s.piles[0], s.piles[1], s.to_move)
         }
+    }
+
+    impl Presentation for Piles {
         fn render_text(&self, s: &P) -> String {
             self.format_position(s)
         }
         fn view(&self, _s: &P) -> View {
             View::default()
         }
-        fn is_small(&self) -> bool {
-            true
-        }
+    }
+
+    impl Symmetry for Piles {
         fn symmetry_count(&self) -> usize {
             2
         }
@@ -823,6 +832,16 @@ pub(crate) mod tests {
             }
         }
     }
+
+    impl ExactAnalysis for Piles {
+        fn is_small(&self) -> bool {
+            true
+        }
+    }
+
+    impl Players for Piles {}
+
+    impl MatchRules for Piles {}
 
     fn at(a: u8, b: u8, to_move: u8) -> P {
         P {

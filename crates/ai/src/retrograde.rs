@@ -5,11 +5,15 @@
 //! in order of remoteness, so a win is recorded with its *shortest* forced line and a
 //! loss with its *longest* resistance — exactly what the perfect player needs.
 
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 use serde::Serialize;
 use std::collections::VecDeque;
+use std::hash::{BuildHasher, Hash};
 use std::time::Instant;
-use tabula_core::{Budget, BudgetError, Game, Graded, Oracle, Outcome, Seat, Turn, Value};
+use tabula_core::{
+    Budget, BudgetError, ExactAnalysis, Game, Graded, Oracle, Outcome, Seat, Turn, Value,
+};
 use thiserror::Error;
 
 /// Why a game could not be solved by the generic solver.
@@ -29,17 +33,33 @@ pub enum SolveError {
     Budget(#[from] BudgetError),
 }
 
-/// Bytes the solver needs per position, about: the hash index (a slot, its control
-/// byte, growth slack), the list of states while discovering, the child and parent
-/// edges (`branching` per position) and the per-position arrays.
+/// Bytes the solver needs per position, about: the list of states (with its growth
+/// slack), the hash index over it (a position number and a control byte a slot,
+/// growth slack), the child and parent edges (`branching` per position) and the
+/// per-position arrays.
 pub fn bytes_per_position(state_bytes: usize, heap_bytes: usize, branching: f64) -> f64 {
-    let slot = (state_bytes + 4).next_multiple_of(8) as f64 + 1.0;
-    2.0 * slot + 2.0 * heap_bytes as f64 + 1.5 * state_bytes as f64 + 8.0 * branching + 48.0
+    let slot = (std::mem::size_of::<u32>() + 1) as f64;
+    2.0 * slot + 2.0 * heap_bytes as f64 + 2.0 * state_bytes as f64 + 8.0 * branching + 48.0
+}
+
+/// The hash of a position for the solver's index.
+fn hash_of<S: Hash>(state: &S) -> u64 {
+    FxBuildHasher.hash_one(state)
+}
+
+/// Bytes of a hash table of `u32` slots holding up to `capacity` entries: a slot and
+/// a control byte per bucket (buckets are a power of two, at most 7/8 full).
+fn index_bytes(capacity: usize) -> usize {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = (capacity.saturating_mul(8) / 7).next_power_of_two().max(4);
+    buckets * (std::mem::size_of::<u32>() + 1) + 16
 }
 
 /// The memory a solve of `game` from `start` would need, about, when the game
-/// bounds its positions ([`Game::position_bound`]); the branching is the start's.
-pub fn estimate_bytes<G: Game>(game: &G, start: &G::State) -> Option<u64> {
+/// bounds its positions ([`ExactAnalysis::position_bound`]); the branching is the start's.
+pub fn estimate_bytes<G: ExactAnalysis>(game: &G, start: &G::State) -> Option<u64> {
     let bound = game.position_bound(start)?;
     let mut buf = Vec::new();
     game.legal_moves(start, &mut buf);
@@ -76,23 +96,32 @@ const LOSS: u8 = 2;
 const DRAW: u8 = 3;
 
 /// The value and remoteness of every position reachable from a start.
+///
+/// Positions are kept once, in the order they were found; the index is a hash table
+/// of position numbers into that list (not a map from positions), which halves the
+/// memory of a table of small positions.
 pub struct Solution<G: Game> {
-    index: FxHashMap<G::State, u32>,
+    states: Vec<G::State>,
+    index: HashTable<u32>,
     value: Vec<u8>,
     remoteness: Vec<u32>,
     stats: SolveStats,
 }
 
 impl<G: Game> Solution<G> {
-    /// About how many bytes the solution holds: its position index (a hash table:
-    /// key, position number and a control byte per slot) and its value tables.
+    /// About how many bytes the solution holds: its positions, their index (a hash
+    /// table of position numbers, buckets counted as allocated) and its value tables.
+    /// Heap memory inside positions (games whose positions are not flat) is not seen.
     pub fn memory_bytes(&self) -> u64 {
-        let slot = std::mem::size_of::<G::State>() + std::mem::size_of::<u32>() + 1;
-        (self.index.capacity() * slot
+        (self.states.capacity() * std::mem::size_of::<G::State>()
+            + index_bytes(self.index.capacity())
             + self.value.capacity()
             + self.remoteness.capacity() * std::mem::size_of::<u32>()) as u64
     }
+}
 
+/// Solving needs the game's size facts ([`ExactAnalysis`]) for its memory estimate.
+impl<G: ExactAnalysis> Solution<G> {
     /// Solves every position reachable from `start`, refusing graphs of more than
     /// `max_positions` positions.
     pub fn solve(game: &G, start: &G::State, max_positions: usize) -> Result<Self, SolveError> {
@@ -140,17 +169,19 @@ impl<G: Game> Solution<G> {
         let heap_bytes = game.state_heap_bytes(start);
         let began = Instant::now();
         // Forward pass: discover positions, record each one's mover and children.
-        let mut index: FxHashMap<G::State, u32> = FxHashMap::default();
+        let mut index: HashTable<u32> = HashTable::new();
         let mut states: Vec<G::State> = Vec::new();
         let mut mover: Vec<u8> = Vec::new();
         let mut child_start: Vec<u32> = vec![0];
         let mut children: Vec<u32> = Vec::new();
-        let mut terminal: Vec<Option<Outcome>> = Vec::new();
+        // Values start known at the ends of the game (one byte a position rather
+        // than a whole `Option<Outcome>`).
+        let mut value: Vec<u8> = Vec::new();
 
-        index.insert(start.clone(), 0);
         states.push(start.clone());
+        index.insert_unique(hash_of(start), 0, |&i| hash_of(&states[i as usize]));
         mover.push(0);
-        terminal.push(None);
+        value.push(UNKNOWN);
         let mut buf = Vec::new();
         let mut next = 0usize;
         while next < states.len() {
@@ -158,7 +189,6 @@ impl<G: Game> Solution<G> {
             match game.turn(&state) {
                 Turn::Chance => return Err(SolveError::Chance),
                 Turn::Over(outcome) => {
-                    terminal[next] = Some(outcome);
                     if next == 0 {
                         // A start that is already over: nobody moved into it. In every
                         // game here the side to move at a won position is the loser.
@@ -167,6 +197,11 @@ impl<G: Game> Solution<G> {
                             _ => 0,
                         };
                     }
+                    value[next] = match outcome {
+                        Outcome::Win(w) if w as u8 == mover[next] => WIN,
+                        Outcome::Win(_) => LOSS,
+                        Outcome::Draw | Outcome::Ended => DRAW,
+                    };
                 }
                 Turn::Move(seat) => {
                     mover[next] = seat as u8;
@@ -176,19 +211,23 @@ impl<G: Game> Solution<G> {
                     for &mv in &buf {
                         let mut child = state.clone();
                         game.play_unchecked(&mut child, mv);
-                        let id = match index.get(&child) {
-                            Some(&id) => id,
+                        let hash = hash_of(&child);
+                        let found = index.find(hash, |&i| states[i as usize] == child).copied();
+                        let id = match found {
+                            Some(id) => id,
                             None => {
                                 let id = states.len();
                                 if id >= max_positions {
                                     return Err(SolveError::TooLarge(max_positions));
                                 }
-                                index.insert(child.clone(), id as u32);
                                 states.push(child);
+                                index.insert_unique(hash, id as u32, |&i| {
+                                    hash_of(&states[i as usize])
+                                });
                                 // A terminal position's "side to move" is the player who
                                 // would move next: the opponent of whoever moved into it.
                                 mover.push(1 - seat as u8);
-                                terminal.push(None);
+                                value.push(UNKNOWN);
                                 id as u32
                             }
                         };
@@ -214,7 +253,9 @@ impl<G: Game> Solution<G> {
         let branching = children.len() as f64 / next.max(1) as f64;
         let bytes = states.len() as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
         budget.fits(&what, bytes as u64)?;
-        drop(states);
+        // The positions stay (the index points into them); their growth slack goes
+        // before the backward pass allocates its arrays.
+        states.shrink_to_fit();
         let n = mover.len();
 
         // Reverse edges.
@@ -234,20 +275,19 @@ impl<G: Game> Solution<G> {
                 fill[c as usize] += 1;
             }
         }
-
-        let mut value = vec![UNKNOWN; n];
-        let mut remoteness = vec![0u32; n];
+        drop(fill);
+        // The backward pass needs only each position's count of unresolved
+        // children: the forward edges go before its arrays are made.
+        drop(children);
         let mut pending: Vec<u32> = (0..n)
             .map(|i| child_start[i + 1] - child_start[i])
             .collect();
+        drop(child_start);
+
+        let mut remoteness = vec![0u32; n];
         let mut queue = VecDeque::new();
         for i in 0..n {
-            if let Some(outcome) = terminal[i] {
-                value[i] = match outcome {
-                    Outcome::Win(w) if w as u8 == mover[i] => WIN,
-                    Outcome::Win(_) => LOSS,
-                    Outcome::Draw | Outcome::Ended => DRAW,
-                };
+            if value[i] != UNKNOWN {
                 if value[i] != DRAW {
                     queue.push_back(i as u32);
                 }
@@ -309,6 +349,7 @@ impl<G: Game> Solution<G> {
         progress(1.0);
         let start_grade = grade_of(value[0], remoteness[0]);
         Ok(Solution {
+            states,
             index,
             value,
             remoteness,
@@ -323,7 +364,9 @@ impl<G: Game> Solution<G> {
             },
         })
     }
+}
 
+impl<G: Game> Solution<G> {
     /// Counts, start value and timing.
     pub fn stats(&self) -> &SolveStats {
         &self.stats
@@ -332,18 +375,16 @@ impl<G: Game> Solution<G> {
     /// The value of a position for its side to move, if it was reachable from the start.
     pub fn grade(&self, state: &G::State) -> Option<Graded> {
         self.index
-            .get(state)
+            .find(hash_of(state), |&i| self.states[i as usize] == *state)
             .map(|&i| grade_of(self.value[i as usize], self.remoteness[i as usize]))
     }
 
     /// Every solved position with its grade (for exports and exhaustive tests).
     pub fn iter(&self) -> impl Iterator<Item = (&G::State, Graded)> + '_ {
-        self.index.iter().map(|(s, &i)| {
-            (
-                s,
-                grade_of(self.value[i as usize], self.remoteness[i as usize]),
-            )
-        })
+        self.states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s, grade_of(self.value[i], self.remoteness[i])))
     }
 }
 

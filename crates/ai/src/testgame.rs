@@ -2,7 +2,10 @@
 //! whoever cannot move loses. With `grow`, a player may also add one counter while
 //! the pile is below `cap`, which makes the game graph cyclic.
 
-use tabula_core::{Game, Outcome, ParseError, Turn, View};
+use tabula_core::{
+    ExactAnalysis, Game, MatchRules, Notation, Outcome, ParseError, Players, Presentation,
+    Symmetry, Turn, View,
+};
 
 #[derive(Clone, Debug)]
 pub struct Pile {
@@ -56,6 +59,9 @@ impl Game for Pile {
         s.n = (s.n as i64 + mv as i64) as u32;
         s.to_move = 1 - s.to_move;
     }
+}
+
+impl Notation for Pile {
     fn parse_move(&self, _s: &PileState, text: &str) -> Result<i8, ParseError> {
         text.parse().map_err(|_| ParseError::new("not a number"))
     }
@@ -74,6 +80,9 @@ impl Game for Pile {
     fn format_position(&self, s: &PileState) -> String {
         format!("{} {}", s.n, s.to_move)
     }
+}
+
+impl Presentation for Pile {
     fn render_text(&self, s: &PileState) -> String {
         self.format_position(s)
     }
@@ -81,3 +90,11 @@ impl Game for Pile {
         View::default()
     }
 }
+
+impl Symmetry for Pile {}
+
+impl ExactAnalysis for Pile {}
+
+impl Players for Pile {}
+
+impl MatchRules for Pile {}

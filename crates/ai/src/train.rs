@@ -26,7 +26,17 @@ use rand::Rng as _;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use tabula_core::{rng_from_seed, Game, Outcome, Rng, Seat, Strategy, Turn};
+use tabula_core::{
+    rng_from_seed, ExactAnalysis, MatchRules, Notation, Outcome, Rng, Seat, Strategy, Symmetry,
+    Turn,
+};
+
+/// What training asks of a game: its notation (boxes are keyed by the position's
+/// text), its symmetries (one box per class of positions), its size (whether the
+/// perfect opponent can be built) and its rules of actual play (games end in draws
+/// as matches do). Every registered game has them all.
+pub trait Trainable: Notation + Symmetry + ExactAnalysis + MatchRules {}
+impl<G: Notation + Symmetry + ExactAnalysis + MatchRules> Trainable for G {}
 
 /// Who the machine trains against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +116,10 @@ impl TrainOptions {
     /// `opponent` (`"random"`…), `seat` (number or seat name), `player` (`"matchbox"`
     /// or `"menace"`), `options` (the matchbox options text), `block`, `learned`,
     /// `max_plies`. Missing fields keep their defaults.
-    pub fn from_json<G: Game>(game: &G, json: &serde_json::Value) -> Result<TrainOptions, String> {
+    pub fn from_json<G: Trainable>(
+        game: &G,
+        json: &serde_json::Value,
+    ) -> Result<TrainOptions, String> {
         let mut o = TrainOptions::default();
         let obj = json
             .as_object()
@@ -265,12 +278,12 @@ pub struct TrainEvent<'a> {
 }
 
 /// Trains a machine and reports.
-pub fn train<G: Game>(game: &G, options: &TrainOptions) -> Result<TrainReport, String> {
+pub fn train<G: Trainable>(game: &G, options: &TrainOptions) -> Result<TrainReport, String> {
     train_observed(game, options, &mut |_| {})
 }
 
 /// As [`train`], reporting the fraction of games done.
-pub fn train_with_progress<G: Game>(
+pub fn train_with_progress<G: Trainable>(
     game: &G,
     options: &TrainOptions,
     progress: &dyn Fn(f64),
@@ -281,7 +294,7 @@ pub fn train_with_progress<G: Game>(
 }
 
 /// As [`train`], calling `observe` after every game.
-pub fn train_observed<G: Game>(
+pub fn train_observed<G: Trainable>(
     game: &G,
     options: &TrainOptions,
     observe: &mut dyn FnMut(&TrainEvent),
@@ -454,7 +467,7 @@ impl Tally {
 }
 
 /// The opponent's side of the table.
-enum Trainer<G: Game> {
+enum Trainer<G: Trainable> {
     Random(RandomPlayer),
     Perfect(PerfectPlayer<G>),
     Exploit(Box<LossSearch<G>>),
@@ -462,7 +475,7 @@ enum Trainer<G: Game> {
 }
 
 /// Plays one game; returns the outcome, whether the machine resigned, and the moves.
-fn play_game<G: Game>(
+fn play_game<G: Trainable>(
     game: &G,
     machine: &mut Matchbox<G>,
     learner: Seat,
@@ -540,14 +553,14 @@ fn play_game<G: Game>(
 /// Searches the game for a line on which the machine, playing only moves it still
 /// has beads for, loses. Results are remembered until the machine's possible moves
 /// change. A position met again on the current line counts as not lost (cycles).
-struct LossSearch<G: Game> {
+struct LossSearch<G: Trainable> {
     learner: Seat,
     version: Option<u64>,
     memo: HashMap<G::State, bool>,
     on_line: HashSet<G::State>,
 }
 
-impl<G: Game> LossSearch<G> {
+impl<G: Trainable> LossSearch<G> {
     fn new(learner: Seat) -> Self {
         LossSearch {
             learner,
@@ -648,7 +661,7 @@ impl<G: Game> LossSearch<G> {
 
 /// Positions reachable from the start with `seat` to move: in all, and once per
 /// symmetry class (by the smallest text among the images). `None` past `limit`.
-fn count_decision_positions<G: Game>(
+fn count_decision_positions<G: Trainable>(
     game: &G,
     seat: Seat,
     limit: usize,
@@ -689,6 +702,7 @@ mod tests {
     use super::*;
     use crate::matchbox::tests::Piles;
     use serde_json::json;
+    use tabula_core::Game;
 
     #[test]
     fn options_come_from_json_with_defaults() {

@@ -6,6 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rand::Rng as _;
 use std::hint::black_box;
 use tabula_auto120::{Auto120, Best, Move, Scenario};
+use tabula_core::Notation;
 use tabula_core::{rng_from_seed, Game, Strategy, Turn};
 
 fn scenario_game(c: &mut Criterion) {

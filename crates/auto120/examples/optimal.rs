@@ -20,7 +20,7 @@ use tabula_ai::players::RandomPlayer;
 use tabula_ai::simulate::simulate;
 use tabula_auto120::exact::{self, Solution};
 use tabula_auto120::{Auto120, Move, State};
-use tabula_core::{Choice, Game, Rng, Seat, Strategy};
+use tabula_core::{Choice, Players, Rng, Seat, Strategy};
 
 /// Loss totals of one player, in units of 1e-12 (integers so that threads can add).
 #[derive(Default)]

@@ -18,6 +18,7 @@ use std::time::Instant;
 use tabula_ai::players::RandomPlayer;
 use tabula_ai::simulate::{game_seed, simulate, SimReport};
 use tabula_auto120::{Auto120, Move, Scenario};
+use tabula_core::Players;
 use tabula_core::{rng_from_seed, Game, Outcome, Strategy, Turn};
 
 fn player(name: &str) -> Box<dyn Strategy<Auto120>> {

@@ -150,6 +150,57 @@ pub fn facts_json() -> Value {
     })
 }
 
+/// The board's classes and the landing table as sections every face shows.
+pub fn sections() -> Vec<tabula_core::Section> {
+    use tabula_core::{FactValue, Section, Table};
+    let classes = SquareClass::ALL
+        .iter()
+        .map(|&c| {
+            let positions: Vec<String> = (1..=u32::from(TARGET))
+                .filter(|&p| classify(p) == Some(c))
+                .map(|p| p.to_string())
+                .collect();
+            vec![
+                c.name().replace('_', " "),
+                c.meaning().to_string(),
+                positions.join(" "),
+            ]
+        })
+        .collect();
+    let mut columns = vec!["from".to_string()];
+    columns.extend((MIN_MOVING_ROLL..=DIE_FACES).map(|r| format!("x{r}")));
+    columns.push("class".into());
+    let rows = landing_table()
+        .into_iter()
+        .map(|row| {
+            let mut cells = vec![row.position.to_string()];
+            for (i, &d) in row.lands.iter().enumerate() {
+                let r = MIN_MOVING_ROLL + i as u8;
+                let blown = u32::from(row.position) * u32::from(r) > u32::from(TARGET);
+                cells.push(if blown {
+                    "1 (blown out)".to_string()
+                } else {
+                    d.to_string()
+                });
+            }
+            cells.push(row.class.name().replace('_', " "));
+            cells
+        })
+        .collect();
+    vec![
+        Section::new("The squares of the board").with(
+            "Classes",
+            FactValue::Table(Table {
+                columns: ["class", "meaning", "squares"].map(String::from).to_vec(),
+                rows: classes,
+            }),
+        ),
+        Section::new("Where markers land")
+            .note("For each square a marker can stand on, where each roll takes it; a roll of 1 forfeits the turn.")
+            .with("Landing", FactValue::Table(Table { columns, rows })),
+    ]
+}
+
 /// The landing table as text: one line per position, one column per roll, a blow
 /// out written as `1!`.
 pub fn landing_text() -> String {

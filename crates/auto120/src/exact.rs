@@ -36,7 +36,10 @@ use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{format_bytes, waiting_budget, Budget, Ledger, TableCell, TableError};
+use tabula_core::{
+    format_bytes, waiting_budget, Budget, FactValue, Ledger, Section, SolveFigures, SolveReport,
+    Table, TableCell, TableError,
+};
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
@@ -944,6 +947,119 @@ pub fn report_json(
         }
     }
     Ok(out)
+}
+
+/// The typed `tabula solve auto120` report: solves the variant (or takes the
+/// solution this process already has) and describes it; with a position, also
+/// its exact chances and, at a decision, every move's. The board's classes and
+/// landing table come with it, as reference.
+pub fn report(
+    markers: usize,
+    budget: &Budget,
+    position: Option<&State>,
+    progress: &dyn Fn(f64),
+) -> Result<SolveReport, String> {
+    let n = markers.clamp(1, MARKERS);
+    let sol =
+        shared(n, budget.max_memory_bytes, budget, progress).map_err(|e| error_text(n, &e))?;
+    let st = sol.stats();
+    let p = st.first_mover_wins;
+    let summary = format!(
+        "With best play on both sides, the first player to roll wins {:.2}% of games \
+         ({n} marker{} each).",
+        p * 100.0,
+        if n == 1 { "" } else { "s" }
+    );
+    let mut solved = Section::new("The exact solution")
+        .with("Markers each", FactValue::Integer(n as i64))
+        .with(
+            "First player to roll wins",
+            FactValue::Text(format!("{:.2}% (probability {p:.9})", p * 100.0)),
+        )
+        .with("Positions", FactValue::Integer(st.positions as i64))
+        .with(
+            "Sweeps of the start layer",
+            FactValue::Integer(st.sweeps as i64),
+        )
+        .with(
+            "Largest change in the last sweep",
+            FactValue::Number(st.tolerance),
+        )
+        .with("Threads", FactValue::Integer(st.threads as i64));
+    if let Some(cpu) = st.cpu_seconds {
+        solved.push("Processor time", FactValue::Seconds(cpu));
+    }
+    solved.push(
+        "Tables at their largest",
+        FactValue::Bytes(st.peak_table_bytes),
+    );
+    solved.push("Tables kept", FactValue::Bytes(st.table_bytes));
+    let layers = Section::new("Layers by markers retired").with(
+        "Layers",
+        FactValue::Table(Table {
+            columns: ["retired (roller, other)", "positions", "sweeps"]
+                .map(String::from)
+                .to_vec(),
+            rows: st
+                .layers
+                .iter()
+                .map(|l| {
+                    vec![
+                        format!("{}, {}", l.retired[0], l.retired[1]),
+                        l.positions.to_string(),
+                        l.sweeps.to_string(),
+                    ]
+                })
+                .collect(),
+        }),
+    );
+    let four = estimate(MARKERS);
+    let whole = Section::new("The whole game (four markers each)")
+        .note("What solving the full game would take; it is refused beyond the memory limit.")
+        .with("Positions to store", FactValue::Integer(four.slots as i64))
+        .with("Memory to solve", FactValue::Bytes(four.solving_bytes))
+        .with("Memory to keep", FactValue::Bytes(four.table_bytes));
+    let mut sections = vec![solved, layers, whole];
+    let mut value = None;
+    if let Some(state) = position {
+        if let (Some(v), Some(s)) = (sol.value(state), state.side()) {
+            value = Some(crate::analysis::chances(s, v));
+        }
+        let rows: Vec<Vec<String>> = sol
+            .move_values(state)
+            .into_iter()
+            .map(|(m, p)| {
+                vec![
+                    crate::notation::format_move(crate::state::Move::Marker(m)),
+                    format!("{:.2}%", p * 100.0),
+                ]
+            })
+            .collect();
+        if !rows.is_empty() {
+            sections.push(Section::new("Moves from this position").with(
+                "Moves",
+                FactValue::Table(Table {
+                    columns: ["move", "chance to win"].map(String::from).to_vec(),
+                    rows,
+                }),
+            ));
+        }
+    }
+    sections.extend(crate::board_facts::sections());
+    Ok(SolveReport {
+        summary,
+        position: None,
+        value,
+        solution: None,
+        counts: None,
+        sections,
+        figures: SolveFigures {
+            positions: Some(st.positions),
+            seconds: st.seconds,
+            peak_bytes: peak_rss_bytes(),
+            sweeps: Some(st.sweeps),
+        },
+    })
 }
 
 #[cfg(test)]

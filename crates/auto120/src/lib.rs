@@ -7,6 +7,7 @@
 //! begins with one (the die). See crates/auto120/docs/auto120.md for the notation, the log
 //! format and the players.
 
+mod analysis;
 pub mod best;
 pub mod board;
 pub mod board_facts;
@@ -26,6 +27,7 @@ pub use state::{Move, MoveEffect, State};
 
 use state::NO_SIDE;
 use tabula_ai::expectimax::Expectimax;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, ParseError, PlayerKind, Registered, Report, Seat, Strategy, Turn, Variant,
     VariantError, VariantOption, View,
@@ -164,7 +166,9 @@ impl Game for Auto120 {
             _ => {}
         }
     }
+}
 
+impl Notation for Auto120 {
     fn format_move(&self, _state: &State, mv: Move) -> String {
         notation::format_move(mv)
     }
@@ -180,7 +184,9 @@ impl Game for Auto120 {
     fn format_position(&self, state: &State) -> String {
         notation::format_position(state)
     }
+}
 
+impl Presentation for Auto120 {
     fn render_text(&self, state: &State) -> String {
         view::render_text(state)
     }
@@ -193,6 +199,53 @@ impl Game for Auto120 {
         view::move_cells(state, mv)
     }
 
+    fn describe_move(&self, state: &State, mv: Move) -> String {
+        log::describe_move(state, mv)
+    }
+
+    fn log_line(
+        &self,
+        state: &State,
+        _seat: Option<Seat>,
+        mv: Move,
+        reason: Option<&str>,
+    ) -> Option<String> {
+        Some(log::log_line(state, mv, reason))
+    }
+}
+
+impl Symmetry for Auto120 {}
+
+impl ExactAnalysis for Auto120 {
+    /// `tabula solve auto120 --variant markers=N`: the exact solution's summary
+    /// (refused with a message when it cannot fit the memory budget).
+    fn solve_report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<tabula_core::SolveReport, String>> {
+        let position = match &request.position {
+            Some(text) => match self.parse_position(text) {
+                Ok(s) => Some(s),
+                Err(e) => return Some(Err(e.to_string())),
+            },
+            None => None,
+        };
+        let budget = &request.budget;
+        Some(exact::report(
+            self.markers(),
+            budget,
+            position.as_ref(),
+            progress,
+        ))
+    }
+
+    fn analysis_extra(&self, state: &State) -> Option<tabula_core::AnalysisExtra> {
+        Some(analysis::analysis(self, state))
+    }
+}
+
+impl Players for Auto120 {
     /// The race evaluation: 2 P(win) - 1 for `seat`, where P(win) comes from the
     /// exact solo finishing-time distributions of both players (bumps ignored
     /// beyond the current position). At a decision node the side to move takes its
@@ -279,78 +332,9 @@ impl Game for Auto120 {
             _ => None,
         }
     }
-
-    /// `tabula solve auto120 --variant markers=N`: the exact solution's summary
-    /// (refused with a message when it cannot fit the memory budget).
-    fn solve_report(
-        &self,
-        request: &Report,
-        progress: &dyn Fn(f64),
-    ) -> Option<Result<serde_json::Value, String>> {
-        let position = match &request.position {
-            Some(text) => match self.parse_position(text) {
-                Ok(s) => Some(s),
-                Err(e) => return Some(Err(e.to_string())),
-            },
-            None => None,
-        };
-        let budget = &request.budget;
-        Some(exact::report_json(
-            self.markers(),
-            budget,
-            position.as_ref(),
-            progress,
-        ))
-    }
-
-    fn describe_move(&self, state: &State, mv: Move) -> String {
-        log::describe_move(state, mv)
-    }
-
-    fn log_line(
-        &self,
-        state: &State,
-        _seat: Option<Seat>,
-        mv: Move,
-        reason: Option<&str>,
-    ) -> Option<String> {
-        Some(log::log_line(state, mv, reason))
-    }
-
-    fn analysis_extra(&self, state: &State) -> Option<serde_json::Value> {
-        let t = solo::tables();
-        let expected: Vec<f64> = (0..2).map(|s| t.expected_turns(state.markers[s])).collect();
-        let mut extra = serde_json::json!({
-            "penultimate": board::positions(board::is_penultimate),
-            "factor": board::positions(board::is_factor),
-            "solo_expected_turns": expected,
-            "retired": [state.retired(0), state.retired(1)],
-            "board": board_facts::facts_json(),
-        });
-        if let Some(sol) = self.analysis_solution() {
-            let moves: Vec<serde_json::Value> = sol
-                .move_values(state)
-                .into_iter()
-                .map(|(m, p)| serde_json::json!({"move": notation::format_move(Move::Marker(m)), "win_probability": p}))
-                .collect();
-            extra["exact"] = serde_json::json!({
-                "win_probability": sol.value(state),
-                "moves": moves,
-            });
-        }
-        if let Turn::Move(_) = state.turn() {
-            let ranked: Vec<serde_json::Value> = Best::default()
-                .for_markers(self.markers())
-                .without_building()
-                .rank_moves(state)
-                .into_iter()
-                .map(|(m, p)| serde_json::json!({"move": notation::format_move(Move::Marker(m)), "win_probability": p}))
-                .collect();
-            extra["best_moves"] = serde_json::Value::Array(ranked);
-        }
-        Some(extra)
-    }
 }
+
+impl MatchRules for Auto120 {}
 
 impl Registered for Auto120 {
     /// The die and a quick simulation of the computer players, and the
@@ -526,24 +510,32 @@ mod tests {
             .solve_report(&Report::default(), &|_| {})
             .unwrap()
             .unwrap();
-        for key in [
-            "positions",
-            "first_mover_wins",
-            "sweeps",
-            "seconds",
-            "peak_table_bytes",
-        ] {
-            assert!(v.get(key).is_some(), "{key}");
-        }
-        assert!((v["first_mover_wins"].as_f64().unwrap() - 0.504114066).abs() < 1e-9);
-        assert_eq!(v["positions"], 1191);
+        assert_eq!(v.figures.positions, Some(1191));
+        assert!(v.figures.sweeps.is_some() && v.figures.seconds >= 0.0);
+        let fact = |v: &tabula_core::SolveReport, label: &str| {
+            v.sections
+                .iter()
+                .flat_map(|s| &s.facts)
+                .find(|f| f.label == label)
+                .map(|f| f.value.clone())
+        };
+        assert!(fact(&v, "Tables at their largest").is_some());
+        assert_eq!(
+            fact(&v, "First player to roll wins"),
+            Some(tabula_core::FactValue::Text(
+                "50.41% (probability 0.504114066)".into()
+            ))
+        );
         // A position's exact value and its moves.
         let at = Report {
             position: Some("20/4:1r6".into()),
             ..Report::default()
         };
         let v = one.solve_report(&at, &|_| {}).unwrap().unwrap();
-        assert_eq!(v["moves"][0]["win_probability"], 1.0);
+        match fact(&v, "Moves") {
+            Some(tabula_core::FactValue::Table(t)) => assert_eq!(t.rows[0][1], "100.00%"),
+            other => panic!("{other:?}"),
+        }
         let bad = Report {
             position: Some("7/1:1".into()),
             ..Report::default()
@@ -562,18 +554,36 @@ mod tests {
         let two = Auto120::with_markers(2);
         let s = two.parse_position("4,1/6,1:1r5").unwrap();
         let extra = two.analysis_extra(&s).unwrap();
-        let moves = extra["exact"]["moves"].as_array().unwrap();
+        let chances = |extra: &tabula_core::AnalysisExtra| -> Vec<(f64, bool)> {
+            extra
+                .moves
+                .iter()
+                .flatten()
+                .filter_map(|m| match m.grade {
+                    tabula_core::MoveGrade::WinChance { chance, exact } => Some((chance, exact)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let moves = chances(&extra);
         assert_eq!(moves.len(), 2);
-        let p: Vec<f64> = moves
-            .iter()
-            .map(|m| m["win_probability"].as_f64().unwrap())
-            .collect();
+        let p: Vec<f64> = moves.iter().map(|m| m.0).collect();
+        assert!(moves.iter().all(|m| m.1), "exact: {moves:?}");
         assert!(p[0] >= p[1] && p[0] > 0.5 && p[1] < 1.0, "{p:?}");
-        assert_eq!(extra["exact"]["win_probability"].as_f64(), Some(p[0]));
-        // Four markers: no exact table unless this process already solved one.
+        match &extra.value {
+            Some(tabula_core::PositionValue::WinChances { chances }) => {
+                assert_eq!(chances[0].chance, p[0]);
+                assert!((chances[0].chance + chances[1].chance - 1.0).abs() < 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Four markers: no exact table unless this process already solved one;
+        // the best player's look-ahead ranks the moves, said to be an estimate.
         let four = Auto120::default();
         let s = four.parse_position("4,1,1,1/6,1,1,1:1r5").unwrap();
-        assert!(four.analysis_extra(&s).unwrap().get("exact").is_none());
+        let extra = four.analysis_extra(&s).unwrap();
+        assert!(extra.value.is_none());
+        assert!(chances(&extra).iter().all(|m| !m.1), "{extra:?}");
         assert!(two.custom_player("optimal", "", 1).is_some());
         assert!(four.custom_player("optimal", "", 1).is_none());
     }

@@ -107,14 +107,19 @@ pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
     }
 }
 
+/// Squares on a line of the terminal drawing.
+const TEXT_COLUMNS: u32 = 8;
+
 /// A terminal drawing: the grid with `*` on penultimate and `+` on factor
 /// positions, Player 1's markers as `x` and Player 2's as `o` followed by their
 /// marker numbers; markers on 1 and 120 are listed below the grid.
 pub fn render_text(state: &State) -> String {
     let mut out = String::new();
-    for row in 0..ROWS {
-        for col in 0..COLUMNS {
-            let p = row * COLUMNS + col + 1;
+    // Eight squares a line (not the view's ten) keep the drawing within 80
+    // columns: a square takes 10 (number, mark, up to five marker letters).
+    for row in 0..TARGET as u32 / TEXT_COLUMNS {
+        for col in 0..TEXT_COLUMNS {
+            let p = row * TEXT_COLUMNS + col + 1;
             let sign = if is_penultimate(p) {
                 '*'
             } else if is_factor(p) {
@@ -136,10 +141,12 @@ pub fn render_text(state: &State) -> String {
                 }
             }
             out.push_str(&format!("{p:>3}{sign}{occupants:<5}"));
-            if col + 1 < COLUMNS {
+            if col + 1 < TEXT_COLUMNS {
                 out.push(' ');
             }
         }
+        let end = out.trim_end_matches(' ').len();
+        out.truncate(end);
         out.push('\n');
     }
     for (seat, symbol) in SYMBOL.iter().enumerate() {
@@ -220,5 +227,14 @@ mod tests {
             t.contains("Retired: Player 1 1 of 4, Player 2 0 of 4"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn text_fits_80_columns_with_four_markers_on_a_square() {
+        // Square 8 ends a line of the drawing: its five letters are the widest cell.
+        let s = parse_position("8,8,8,8/40,40,40,40:2r3").unwrap();
+        let t = render_text(&s);
+        assert!(t.contains("  8+x1234"), "{t}");
+        assert!(t.lines().all(|l| l.chars().count() <= 80), "{t}");
     }
 }

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 use tabula_auto120::exact::{self, Solution};
 use tabula_auto120::{Auto120, Move, State};
+use tabula_core::Notation;
 use tabula_core::{Game, Registered, Turn, Variant};
 
 /// A position with the die to roll, from the roller's side: both players'

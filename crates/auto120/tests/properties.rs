@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use rand::Rng as _;
 use tabula_auto120::{Auto120, Move, State};
 use tabula_core::{rng_from_seed, Game, Outcome, Strategy, Turn};
+use tabula_core::{Notation, Players};
 
 const TARGET: u8 = 120;
 

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 use tabula_auto120::{exact, Auto120, Optimal};
+use tabula_core::Notation;
 use tabula_core::{rng_from_seed, Budget, Game, Strategy};
 
 #[test]

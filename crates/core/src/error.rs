@@ -32,6 +32,10 @@ pub enum MoveError {
         /// Why it is illegal.
         reason: String,
     },
+    /// The move is not among the legal moves of the position (a game that does not
+    /// say why; games that know the reason use [`MoveError::Illegal`]).
+    #[error("that move is not legal in this position")]
+    NotLegal,
     /// The game is already over.
     #[error("the game is over")]
     GameOver,

@@ -3,12 +3,13 @@
 //! A [`Game`] value holds the rules and the variant options (board size, number of
 //! colours, …); its `State` is one position, side to move included. Everything else
 //! in Tabula — solvers, players, the CLI, the HTTP server, the web UI — is written
-//! against these traits, so adding a game means implementing [`Game`] once and
-//! registering it.
+//! against these traits, so adding a game means implementing [`Game`] and its capability
+//! traits ([`capabilities`]) once and registering it.
 
 mod budget;
 mod bytes;
 pub mod disk_cache;
+pub mod capabilities;
 mod error;
 mod game;
 pub mod ledger;
@@ -27,9 +28,13 @@ pub use budget::{
     default_max_memory, set_default_max_memory, Budget, BudgetError, CancelFlag, DEFAULT_MAX_MEMORY,
 };
 pub use bytes::{format_bytes, parse_bytes};
+pub use capabilities::{
+    ExactAnalysis, MatchRules, Notation, PlayDrawRule, PlayerKind, Players, Presentation, Report,
+    Symmetry,
+};
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};
-pub use game::{Game, GameExt, PlayDrawRule, PlayerKind, Report};
+pub use game::{Game, GameExt};
 pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
 pub use presentation::{
@@ -38,9 +43,9 @@ pub use presentation::{
 };
 pub use registered::Registered;
 pub use results::{
-    Analysis, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade, PositionValue,
-    PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport, Table, Training,
-    TrainingCurve, Versioned, RESULTS_VERSION,
+    Analysis, AnalysisExtra, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade,
+    PositionValue, PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport,
+    StrongCounts, Table, Training, TrainingCurve, Versioned, RESULTS_VERSION,
 };
 pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};

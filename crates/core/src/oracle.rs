@@ -81,6 +81,13 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// is outside what the oracle knows (not reachable from the start it solved).
     fn grade(&self, game: &G, state: &G::State) -> Option<Graded>;
 
+    /// Whether the remoteness [`Oracle::grade`] gives for this position is exact;
+    /// `false` when it is only an upper bound (the nim-sum rules of Nim and
+    /// Northcott on boards too large to search), which every face must say.
+    fn remoteness_exact(&self, _game: &G, _state: &G::State) -> bool {
+        true
+    }
+
     /// About how many bytes of memory the oracle holds (its tables and memos), so
     /// caches can be bounded in bytes. A rule that keeps no table reports 0.
     fn memory_bytes(&self) -> u64 {

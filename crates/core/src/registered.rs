@@ -1,10 +1,18 @@
-use crate::{Game, Preset, Variant, VariantError, VariantOption};
+use crate::{
+    ExactAnalysis, GamePresentation, MatchRules, Players, Presentation, Preset, Symmetry, Variant,
+    VariantError, VariantOption,
+};
 
 /// A game that can be listed in the registry and built from variant options.
 ///
-/// Implementing this (plus [`Game`]) is all a new game needs; the engine's registry
-/// then lists it with one line, and the CLI, server, solvers and UI work for it.
-pub trait Registered: Game + Sized {
+/// Implementing this (plus [`Game`](crate::Game) and its capability traits: the
+/// supertraits below, checked by the compiler) is all a new game needs; the
+/// engine's registry then lists it with one line, and the CLI, server, solvers and
+/// UI work for it. [`Presentation`] brings [`crate::Notation`] with it; the optional
+/// capabilities may be declared empty (`impl Symmetry for MyGame {}`).
+pub trait Registered:
+    Presentation + Symmetry + ExactAnalysis + Players + MatchRules + Sized
+{
     /// Registry name, as typed on the command line (`kono`, `mu-torere`).
     const NAME: &'static str;
     /// Human title (`Four Field Kono`).
@@ -48,15 +56,14 @@ pub trait Registered: Game + Sized {
         None
     }
     /// How the game is shown beyond its board, moves and hints: extra panels,
-    /// tools, its own browser module, palettes ([`crate::GamePresentation`]). The
-    /// faces switch these on from the declaration and know no game by name. It may
-    /// depend on the variant (the scoring rule a score card previews). Nothing extra
-    /// by default.
-    fn presentation(&self) -> crate::GamePresentation {
-        crate::GamePresentation::default()
+    /// tools, its own browser module, palettes ([`GamePresentation`]). The faces
+    /// switch these on from the declaration and know no game by name. It may depend
+    /// on the variant (the scoring rule a score card previews). Nothing extra by default.
+    fn presentation(&self) -> GamePresentation {
+        GamePresentation::default()
     }
     /// Extra `tabula count` report (Burnside counts), if the game has one.
-    fn count_report(&self) -> Option<serde_json::Value> {
+    fn count_report(&self) -> Option<crate::CountReport> {
         None
     }
 }

@@ -469,6 +469,9 @@ pub struct SolveReport {
     pub value: Option<PositionValue>,
     /// A puzzle's solution.
     pub solution: Option<PuzzleSolution>,
+    /// A strong solution's positions counted by value, for scripts (the faces
+    /// show them from `sections`).
+    pub counts: Option<StrongCounts>,
     /// What else the game tells (counts by result, the exact chances, …).
     pub sections: Vec<Section>,
     /// The solver's figures.
@@ -476,7 +479,7 @@ pub struct SolveReport {
 }
 
 /// What a strong solution counts: positions by their value for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StrongCounts {
     /// Positions reachable from the position solved.
     pub positions: u64,
@@ -515,6 +518,7 @@ impl SolveReport {
             position: None,
             value: Some(value),
             solution: None,
+            counts: Some(counts),
             sections: vec![section],
             figures: SolveFigures {
                 positions: Some(counts.positions),

@@ -1,6 +1,8 @@
-//! Checks every registered game must pass: random playouts stay legal, notation
-//! round-trips, undo restores the exact state, saved records replay exactly, bad
-//! text never panics, and the perfect player never gives away a win.
+//! Checks every registered game must pass: random playouts stay legal, the laws of
+//! each capability hold (notation round-trips; symmetries are invertible, map legal
+//! moves to legal moves and keep turns and exact values; the presentation names
+//! every legal move), undo restores the exact state, saved records replay exactly,
+//! bad text never panics, and the perfect player never gives away a win.
 //!
 //! They are generic over the game type and reached through [`crate::GameEntry::check`],
 //! so the shared test runs them for every game in the registry.
@@ -10,12 +12,13 @@ use crate::matches::{Match, MatchConfig, MatchImpl};
 use rand::Rng as _;
 use std::sync::Arc;
 use tabula_ai::retrograde::graded_moves;
-use tabula_core::{Registered, Turn, Value};
+use tabula_core::{Graded, Notation, Oracle, Presentation, Registered, Symmetry, Turn, Value};
 
 /// Runs every check on `game` with random choices from `seed`.
 pub fn check_game<G: Registered>(game: G, seed: u64) -> Result<(), String> {
     let handle = Handle::new(game);
     playouts(handle.game(), seed)?;
+    capability_laws(&handle, seed)?;
     undo_and_replay(&handle, seed)?;
     garbage(handle.game(), seed)?;
     perfect_keeps_wins(&handle, seed)?;
@@ -99,6 +102,160 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
             }
             let mv = moves[rng.gen_range(0..moves.len())];
             game.play_unchecked(&mut state, mv);
+        }
+    }
+    Ok(())
+}
+
+/// The laws of the optional capabilities, on positions of random playouts: the
+/// symmetry laws for every symmetry the game declares (values compared where the
+/// game is small enough to have an exact oracle here), and the presentation's
+/// words for every legal move.
+fn capability_laws<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Result<(), String> {
+    let game = handle.game();
+    let oracle = if game.is_small() && game.symmetry_count() > 1 {
+        handle.oracle()
+    } else {
+        None
+    };
+    let mut rng = tabula_core::rng_from_seed(seed ^ 0x5177);
+    let mut moves = Vec::new();
+    for _ in 0..6 {
+        let mut state = game.initial_state();
+        for _ in 0..200 {
+            symmetry_laws(game, oracle.as_deref(), &state)?;
+            presentation_laws(game, &state)?;
+            moves.clear();
+            game.legal_moves(&state, &mut moves);
+            if game.turn(&state).is_over() || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.play_unchecked(&mut state, mv);
+        }
+    }
+    Ok(())
+}
+
+/// Checks the [`Symmetry`] laws at `state`: symmetry 0 is the identity; every
+/// symmetry has an inverse in range that undoes it; the image has the same turn,
+/// its legal moves are exactly the images of the legal moves, and playing an
+/// image move gives the image of the position after the move; with an `oracle`,
+/// the image has the same value and remoteness.
+pub fn symmetry_laws<G: Symmetry + Notation>(
+    game: &G,
+    oracle: Option<&dyn Oracle<G>>,
+    state: &G::State,
+) -> Result<(), String> {
+    let name = game.name();
+    let count = game.symmetry_count();
+    let text = game.format_position(state);
+    if count == 0 {
+        return Err(format!(
+            "{name}: no symmetries (the identity counts as one)"
+        ));
+    }
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    if game.map_state(state, 0) != *state || moves.iter().any(|&m| game.map_move(state, m, 0) != m)
+    {
+        return Err(format!(
+            "{name}: symmetry 0 is not the identity at '{text}'"
+        ));
+    }
+    let turn = game.turn(state);
+    let grade = |s: &G::State| -> Option<Graded> { oracle.and_then(|o| o.grade(game, s)) };
+    let value = grade(state);
+    let mut image_moves = Vec::new();
+    for k in 1..count {
+        let back = game.inverse_symmetry(k);
+        if back >= count {
+            return Err(format!(
+                "{name}: the inverse of symmetry {k} is {back}, out of range"
+            ));
+        }
+        let image = game.map_state(state, k);
+        if game.map_state(&image, back) != *state {
+            return Err(format!(
+                "{name}: symmetry {k} then its inverse {back} does not give back '{text}'"
+            ));
+        }
+        if game.turn(&image) != turn {
+            return Err(format!(
+                "{name}: symmetry {k} changes whose turn it is at '{text}'"
+            ));
+        }
+        image_moves.clear();
+        game.legal_moves(&image, &mut image_moves);
+        let mut mapped: Vec<G::Move> = Vec::with_capacity(moves.len());
+        for &m in &moves {
+            let m2 = game.map_move(state, m, k);
+            if !image_moves.contains(&m2) {
+                return Err(format!(
+                    "{name}: symmetry {k} maps the legal move '{}' at '{text}' to a move that is not legal in the image",
+                    game.format_move(state, m)
+                ));
+            }
+            if game.map_move(&image, m2, back) != m {
+                return Err(format!(
+                    "{name}: symmetry {k} then its inverse does not give back the move '{}' at '{text}'",
+                    game.format_move(state, m)
+                ));
+            }
+            let mut after = state.clone();
+            game.play_unchecked(&mut after, m);
+            let mut image_after = image.clone();
+            game.play_unchecked(&mut image_after, m2);
+            if image_after != game.map_state(&after, k) {
+                return Err(format!(
+                    "{name}: under symmetry {k}, playing '{}' at '{text}' and mapping differ",
+                    game.format_move(state, m)
+                ));
+            }
+            if !mapped.contains(&m2) {
+                mapped.push(m2);
+            }
+        }
+        if mapped.len() != image_moves.len() {
+            return Err(format!(
+                "{name}: symmetry {k} at '{text}': {} legal moves map onto {} of the image's {}",
+                moves.len(),
+                mapped.len(),
+                image_moves.len()
+            ));
+        }
+        if value.is_some() && grade(&image) != value {
+            return Err(format!(
+                "{name}: symmetry {k} changes the value of '{text}' ({value:?} against {:?})",
+                grade(&image)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The presentation's laws at `state`: every legal move is described in words
+/// (the move log never shows an empty line for a move of a player), and the
+/// board drawing is not empty.
+fn presentation_laws<G: Presentation>(game: &G, state: &G::State) -> Result<(), String> {
+    let name = game.name();
+    if game.render_text(state).trim().is_empty() {
+        return Err(format!(
+            "{name}: the board drawing of '{}' is empty",
+            game.format_position(state)
+        ));
+    }
+    if let Turn::Move(_) = game.turn(state) {
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        for mv in moves {
+            if game.describe_move(state, mv).trim().is_empty() {
+                return Err(format!(
+                    "{name}: the move '{}' at '{}' is described by nothing",
+                    game.format_move(state, mv),
+                    game.format_position(state)
+                ));
+            }
         }
     }
     Ok(())
@@ -282,4 +439,139 @@ fn perfect_keeps_wins<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Resu
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::symmetry_laws;
+    use tabula_ai::retrograde::Solution;
+    use tabula_core::{ExactAnalysis, Game, Notation, Oracle, Outcome, ParseError, Symmetry, Turn};
+
+    /// Three cells in a row; players take turns filling one; whoever fills the
+    /// middle wins. Its one symmetry besides the identity is the mirror.
+    #[derive(Clone)]
+    struct Row {
+        /// How the mirror is (mis)implemented.
+        fault: Fault,
+    }
+
+    #[derive(Clone, Copy, PartialEq)]
+    enum Fault {
+        None,
+        /// Moves are not mirrored with the board.
+        MovesUnmapped,
+        /// The inverse of the mirror is out of range.
+        BadInverse,
+        /// The mirror hands the move to the other side.
+        SwapsTurn,
+    }
+
+    /// Cells (bit i: cell i filled) and the side to move.
+    type RowState = (u8, usize);
+
+    impl Game for Row {
+        type State = RowState;
+        type Move = u8;
+        fn name(&self) -> &'static str {
+            "row"
+        }
+        fn seats(&self) -> &'static [&'static str] {
+            &["A", "B"]
+        }
+        fn initial_state(&self) -> RowState {
+            (0, 0)
+        }
+        fn turn(&self, s: &RowState) -> Turn {
+            if s.0 & 2 != 0 {
+                Turn::Over(Outcome::Win(1 - s.1))
+            } else {
+                Turn::Move(s.1)
+            }
+        }
+        fn legal_moves(&self, s: &RowState, out: &mut Vec<u8>) {
+            if !self.turn(s).is_over() {
+                out.extend((0..3).filter(|i| s.0 & (1 << i) == 0));
+            }
+        }
+        fn play_unchecked(&self, s: &mut RowState, mv: u8) {
+            s.0 |= 1 << mv;
+            s.1 = 1 - s.1;
+        }
+    }
+
+    impl Notation for Row {
+        fn parse_move(&self, _: &RowState, text: &str) -> Result<u8, ParseError> {
+            text.parse().map_err(|_| ParseError::new("a cell 0..2"))
+        }
+        fn format_move(&self, _: &RowState, mv: u8) -> String {
+            mv.to_string()
+        }
+        fn parse_position(&self, _: &str) -> Result<RowState, ParseError> {
+            Err(ParseError::new("not needed"))
+        }
+        fn format_position(&self, s: &RowState) -> String {
+            format!("{:03b} {}", s.0, s.1)
+        }
+    }
+
+    impl Symmetry for Row {
+        fn symmetry_count(&self) -> usize {
+            2
+        }
+        fn map_state(&self, s: &RowState, k: usize) -> RowState {
+            if k == 0 {
+                return *s;
+            }
+            let mirrored = (s.0 & 2) | ((s.0 & 1) << 2) | ((s.0 >> 2) & 1);
+            let side = if self.fault == Fault::SwapsTurn {
+                1 - s.1
+            } else {
+                s.1
+            };
+            (mirrored, side)
+        }
+        fn map_move(&self, _: &RowState, mv: u8, k: usize) -> u8 {
+            if k == 0 || self.fault == Fault::MovesUnmapped {
+                mv
+            } else {
+                2 - mv
+            }
+        }
+        fn inverse_symmetry(&self, k: usize) -> usize {
+            if self.fault == Fault::BadInverse {
+                k + 5
+            } else {
+                k
+            }
+        }
+    }
+
+    impl ExactAnalysis for Row {}
+
+    /// Every position of the row, from the start.
+    fn positions() -> Vec<RowState> {
+        (0u8..8).flat_map(|b| [(b, 0), (b, 1)]).collect()
+    }
+
+    #[test]
+    fn a_true_mirror_keeps_the_laws_with_and_without_values() {
+        let game = Row { fault: Fault::None };
+        let solution = Solution::solve(&game, &game.initial_state(), 100).unwrap();
+        for s in positions() {
+            symmetry_laws(&game, None, &s).unwrap();
+            symmetry_laws(&game, Some(&solution as &dyn Oracle<Row>), &s).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_broken_mirror_is_caught() {
+        for fault in [Fault::MovesUnmapped, Fault::BadInverse, Fault::SwapsTurn] {
+            let game = Row { fault };
+            let caught = positions()
+                .iter()
+                .filter_map(|s| symmetry_laws(&game, None, s).err())
+                .next();
+            assert!(caught.is_some(), "a broken mirror passed");
+        }
+    }
 }

@@ -2,10 +2,12 @@
 
 use crate::matches::{Match, MatchConfig, MatchImpl, MatchRecord};
 use crate::players::{generic_player_kinds, PlayerSpec};
+use crate::trained::Trained;
 use crate::EngineError;
 use serde::Serialize;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
 use tabula_ai::expectimax::Expectimax;
 use tabula_ai::lookahead::Lookahead;
@@ -17,6 +19,10 @@ use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOpt
 use tabula_core::{
     waiting_budget, Game, GameExt, Oracle, PlayerKind, Preset, Registered, Report, Strategy,
     TableCell, Turn, VariantOption,
+};
+use tabula_core::{
+    Analysis, CountReport, GradedMove, Hint, MoveGrade, PositionValue, Remoteness, SolveReport,
+    StrongCounts,
 };
 
 /// The most positions the generic solver will explore.
@@ -102,11 +108,11 @@ pub trait DynGame: Send + Sync {
     /// Rebuilds a saved match.
     fn resume(&self, record: &MatchRecord) -> Result<Box<dyn Match>, EngineError>;
     /// `tabula solve`: the game's own report, or the generic strong solution.
-    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<SolveReport, EngineError>;
     /// `tabula analyze`: the value of a position and every legal move graded.
-    fn analyze(&self, position: Option<&str>) -> Result<Json, EngineError>;
+    fn analyze(&self, position: Option<&str>) -> Result<Analysis, EngineError>;
     /// `tabula count`: the game's counting report.
-    fn count(&self) -> Result<Json, EngineError>;
+    fn count(&self) -> Result<CountReport, EngineError>;
     /// `tabula simulate`: many games between two players on all cores.
     fn simulate(
         &self,
@@ -116,7 +122,7 @@ pub trait DynGame: Send + Sync {
         tick: &(dyn Fn() + Sync),
     ) -> Result<SimReport, EngineError>;
     /// `tabula train`: a learning player trains against an opponent.
-    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError>;
+    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Trained, EngineError>;
     /// As [`DynGame::train`], also calling `curve(blocks, of)` each time a block of
     /// games ends, with the learning curve so far (`[{from, to, wins, losses, draws}]`,
     /// the report's `curve` as it grows) and how many blocks the whole run has, so a
@@ -126,7 +132,7 @@ pub trait DynGame: Send + Sync {
         options: &Json,
         progress: &dyn Fn(f64),
         curve: &dyn Fn(&Json, u64),
-    ) -> Result<Json, EngineError> {
+    ) -> Result<Trained, EngineError> {
         let _ = curve;
         self.train(options, progress)
     }
@@ -441,65 +447,101 @@ impl<G: Registered> Handle<G> {
     }
 
     /// The value of `state` and every legal move graded (plus the game's own analysis).
-    pub fn analyze_state(&self, state: &G::State) -> Result<Json, EngineError> {
+    pub fn analyze_state(&self, state: &G::State) -> Analysis {
         let game = &self.game;
         let turn = game.turn(state);
-        let mut out = json!({
-            "game": G::NAME,
-            "variant": game.variant().to_string(),
-            "position": game.format_position(state),
-            "turn": turn,
-        });
-        if let Turn::Move(seat) = turn {
-            out["to_move"] = json!(game.seats()[seat]);
-        }
-        if let Some(extra) = game.analysis_extra(state) {
-            out["extra"] = extra;
-        }
+        let extra = game.analysis_extra(state).unwrap_or_default();
+        let mut out = Analysis {
+            position: game.format_position(state),
+            to_move: match turn {
+                Turn::Move(seat) => game.seats().get(seat).map(|s| s.to_string()),
+                _ => None,
+            },
+            value: None,
+            moves: Vec::new(),
+            sections: extra.sections,
+            note: None,
+        };
         self.ensure_solved_from(state);
         if let Some(oracle) = self.grade_anywhere() {
             if let Some(g) = oracle.grade(game, state) {
-                out["value"] = json!(g.value);
-                out["remoteness"] = json!(g.remoteness);
+                let r = Remoteness::new(g.remoteness, oracle.remoteness_exact(game, state));
+                out.value = Some(PositionValue::solved(g.value, r));
             }
-            let moves: Vec<Json> = graded_moves(game, oracle.as_ref(), state)
+            out.moves = graded_moves(game, oracle.as_ref(), state)
                 .into_iter()
                 .map(|(mv, g)| {
-                    json!({
-                        "move": game.format_move(state, mv),
-                        "cells": game.move_cells(state, mv),
-                        "value": g.value,
-                        "remoteness": g.remoteness,
-                    })
-                })
-                .collect();
-            out["moves"] = json!(moves);
-        } else if let Turn::Move(_) = turn {
-            // Puzzles with a score grade each move by the points it brings, most first.
-            let before = game.score(state);
-            let mut moves: Vec<(Option<i64>, Json)> = game
-                .moves(state)
-                .into_iter()
-                .map(|mv| {
-                    let mut j = json!({"move": game.format_move(state, mv), "cells": game.move_cells(state, mv)});
-                    let mut points = None;
-                    if let Some(b) = before {
-                        let mut next = state.clone();
-                        game.play_unchecked(&mut next, mv);
-                        points = game.score(&next).map(|a| a - b);
-                        j["points"] = json!(points);
+                    // A move's remoteness is its position's plus one: exact when that is.
+                    let mut next = state.clone();
+                    game.play_unchecked(&mut next, mv);
+                    let exact = oracle.remoteness_exact(game, &next);
+                    GradedMove {
+                        notation: game.format_move(state, mv),
+                        cells: game.move_cells(state, mv),
+                        grade: MoveGrade::solved(g.value, Remoteness::new(g.remoteness, exact)),
                     }
-                    (points, j)
                 })
                 .collect();
-            if before.is_some() {
-                moves.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
-            }
-            let moves: Vec<Json> = moves.into_iter().map(|(_, j)| j).collect();
-            out["moves"] = json!(moves);
-            out["note"] = json!("no exact solution for this game: moves are listed without grades");
         }
-        Ok(out)
+        if out.value.is_none() {
+            out.value = extra.value;
+        }
+        if !out.moves.is_empty() || !matches!(turn, Turn::Move(_)) {
+            return out;
+        }
+        if let Some(moves) = extra.moves {
+            out.moves = moves;
+            return out;
+        }
+        // Puzzles with a score grade each move by the points it brings, most first.
+        let before = game.score(state);
+        let mut moves: Vec<(Option<i64>, GradedMove)> = game
+            .moves(state)
+            .into_iter()
+            .map(|mv| {
+                let points = before.and_then(|b| {
+                    let mut next = state.clone();
+                    game.play_unchecked(&mut next, mv);
+                    game.score(&next).map(|a| a - b)
+                });
+                let grade = match points {
+                    Some(points) => MoveGrade::Points { points },
+                    None => MoveGrade::Ungraded,
+                };
+                let m = GradedMove {
+                    notation: game.format_move(state, mv),
+                    cells: game.move_cells(state, mv),
+                    grade,
+                };
+                (points, m)
+            })
+            .collect();
+        match before {
+            Some(points) => {
+                moves.sort_by_key(|(p, _)| std::cmp::Reverse(*p));
+                if out.value.is_none() {
+                    out.value = Some(PositionValue::Score {
+                        points,
+                        best_known: None,
+                    });
+                }
+            }
+            None => {
+                out.note = Some(
+                    "There is no exact solution for this game here, so the moves are listed \
+                     without grades."
+                        .into(),
+                )
+            }
+        }
+        out.moves = moves.into_iter().map(|(_, m)| m).collect();
+        out
+    }
+
+    /// A hint for the side to move in `state`: the best move of its analysis
+    /// and why, in words.
+    pub fn hint_state(&self, state: &G::State) -> Hint {
+        Hint::from_analysis(self.analyze_state(state))
     }
 }
 
@@ -528,6 +570,14 @@ impl<G: Game> Oracle<G> for Extended<G> {
         self.base
             .grade(game, state)
             .or_else(|| self.handle_extra.iter().find_map(|s| s.grade(state)))
+    }
+
+    fn remoteness_exact(&self, game: &G, state: &G::State) -> bool {
+        // The extra solutions are retrograde, hence exact; the base says for itself.
+        match self.base.grade(game, state) {
+            Some(_) => self.base.remoteness_exact(game, state),
+            None => true,
+        }
     }
 }
 
@@ -587,7 +637,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
                 G::DEFAULT_OPPONENT,
                 &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
             ),
-            presentation: tabula_core::Registered::presentation(&self.game),
+            presentation: self.game.presentation(),
             level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
             level_bases: if level_offered {
                 players
@@ -649,9 +699,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         Ok(Box::new(m))
     }
 
-    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+    fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<SolveReport, EngineError> {
         if let Some(r) = self.game.solve_report(request, progress) {
-            return r.map_err(EngineError::Unsupported);
+            let mut report = r.map_err(EngineError::Unsupported)?;
+            if report.position.is_none() {
+                report.position = request.position.clone();
+            }
+            return Ok(report);
         }
         if !self.may_have_oracle() {
             return Err(EngineError::Unsupported(format!(
@@ -672,29 +726,35 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         )
         .map_err(|e| EngineError::Unsupported(e.to_string()))?;
         let st = sol.stats();
-        Ok(json!({
-            "game": G::NAME,
-            "variant": self.game.variant().to_string(),
-            "position": self.game.format_position(&start),
-            "positions": st.positions,
-            "wins": st.wins,
-            "losses": st.losses,
-            "draws": st.draws,
-            "start": {"value": st.start.value, "remoteness": st.start.remoteness},
-            "max_remoteness": st.max_remoteness,
-            "seconds": st.seconds,
-        }))
+        let side = match self.game.turn(&start) {
+            Turn::Move(seat) => self.game.seats().get(seat).copied(),
+            _ => None,
+        };
+        let value = PositionValue::solved(st.start.value, Remoteness::Exact(st.start.remoteness));
+        let counts = StrongCounts {
+            positions: st.positions as u64,
+            wins: st.wins as u64,
+            losses: st.losses as u64,
+            draws: st.draws as u64,
+            max_remoteness: st.max_remoteness,
+        };
+        let mut report = SolveReport::strong(value, side, counts, st.seconds);
+        report.position = request
+            .position
+            .as_ref()
+            .map(|_| self.game.format_position(&start));
+        Ok(report)
     }
 
-    fn analyze(&self, position: Option<&str>) -> Result<Json, EngineError> {
+    fn analyze(&self, position: Option<&str>) -> Result<Analysis, EngineError> {
         let state = match position {
             Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
             None => self.game.initial_state(),
         };
-        self.analyze_state(&state)
+        Ok(self.analyze_state(&state))
     }
 
-    fn count(&self) -> Result<Json, EngineError> {
+    fn count(&self) -> Result<CountReport, EngineError> {
         self.game
             .count_report()
             .ok_or_else(|| EngineError::Unsupported(format!("{} has no counting report", G::TITLE)))
@@ -743,7 +803,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         ))
     }
 
-    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Json, EngineError> {
+    fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Trained, EngineError> {
         if !self.may_have_oracle() {
             return Err(EngineError::Unsupported(format!(
                 "{} cannot train a matchbox machine: it needs a two-player game without dice",
@@ -751,9 +811,10 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             )));
         }
         let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        let began = Instant::now();
         let report =
             train_with_progress(&self.game, &opts, progress).map_err(EngineError::Unsupported)?;
-        serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
+        Ok(Trained::from_report(report, began.elapsed().as_secs_f64()))
     }
 
     fn train_streamed(
@@ -761,7 +822,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         options: &Json,
         progress: &dyn Fn(f64),
         curve: &dyn Fn(&Json, u64),
-    ) -> Result<Json, EngineError> {
+    ) -> Result<Trained, EngineError> {
         if !self.may_have_oracle() {
             return self.train(options, progress);
         }
@@ -775,8 +836,9 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
                 }
             }
         };
+        let began = Instant::now();
         let report =
             train_observed(&self.game, &opts, &mut observe).map_err(EngineError::Unsupported)?;
-        serde_json::to_value(&report).map_err(|e| EngineError::Invalid(e.to_string()))
+        Ok(Trained::from_report(report, began.elapsed().as_secs_f64()))
     }
 }

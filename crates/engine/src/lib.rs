@@ -15,6 +15,7 @@ mod record_check;
 mod registry;
 mod rules;
 mod stored;
+mod trained;
 mod variant_words;
 
 pub use error::EngineError;
@@ -29,4 +30,5 @@ pub use registry::{
     tables_in_use, trim_cache, GameEntry, CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
+pub use trained::Trained;
 pub use variant_words::variant_words;

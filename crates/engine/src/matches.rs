@@ -219,6 +219,8 @@ pub trait Match: Send {
     fn legal_moves(&self) -> Vec<MoveInfo>;
     /// True when a person plays some seat.
     fn has_human(&self) -> bool;
+    /// True when the computer plays some seat (its moves need a thinking budget).
+    fn has_computer(&self) -> bool;
     /// True when a person plays the seat to move now (the view's `human_to_move`).
     fn human_to_move(&self) -> bool;
     /// Who acts next (resignations and draw rules included).
@@ -247,7 +249,7 @@ pub trait Match: Send {
     /// loses (learners learn from it).
     fn declare_win(&mut self) -> Result<(), EngineError>;
     /// Every legal move graded for the side to move, best first, plus the game's own analysis.
-    fn hint(&self) -> Result<serde_json::Value, EngineError>;
+    fn hint(&self) -> Result<tabula_core::Hint, EngineError>;
     /// A record that rebuilds this match exactly.
     fn record(&self) -> MatchRecord;
     /// The learned state of the player in `seat`, if it learns.
@@ -801,6 +803,10 @@ impl<G: Registered> Match for MatchImpl<G> {
         MatchImpl::has_human(self)
     }
 
+    fn has_computer(&self) -> bool {
+        self.specs.iter().any(|s| !s.is_human())
+    }
+
     fn human_to_move(&self) -> bool {
         matches!(self.turn(), Turn::Move(s) if self.specs[s].is_human())
     }
@@ -1030,8 +1036,8 @@ impl<G: Registered> Match for MatchImpl<G> {
         }
     }
 
-    fn hint(&self) -> Result<serde_json::Value, EngineError> {
-        self.handle.analyze_state(self.state())
+    fn hint(&self) -> Result<tabula_core::Hint, EngineError> {
+        Ok(self.handle.hint_state(self.state()))
     }
 
     fn record(&self) -> MatchRecord {

@@ -13,6 +13,7 @@ fn solve(game: &str, variant: &str, budget: Budget) -> Result<serde_json::Value,
     build(game, variant)
         .unwrap()
         .solve(&request, &|_| {})
+        .map(|r| serde_json::to_value(r).unwrap())
         .map_err(|e| e.to_string())
 }
 
@@ -42,23 +43,23 @@ fn too_large_graphs_are_refused_at_once() {
 fn what_fits_is_solved_and_the_limit_is_the_callers() {
     // Nim 3-4-5: at most 4 x 5 x 6 heap sizes x 2 sides = 240 positions.
     let v = solve("nim", "heaps=3-4-5", Budget::new(1 << 30)).unwrap();
-    let positions = v["positions"].as_u64().unwrap();
+    let positions = v["figures"]["positions"].as_u64().unwrap();
     assert!(positions > 100 && positions <= 240, "{v}");
-    assert_eq!(v["start"]["value"], "win");
+    assert_eq!(v["value"]["value"], "win");
     // The same refused under a budget of 10 KB, and solved again under 10 MB.
     assert!(solve("nim", "heaps=3-4-5", Budget::new(10 << 10))
         .unwrap_err()
         .contains("memory limit"));
     assert_eq!(
-        solve("nim", "heaps=3-4-5", Budget::new(10 << 20)).unwrap()["positions"],
+        solve("nim", "heaps=3-4-5", Budget::new(10 << 20)).unwrap()["figures"]["positions"],
         positions
     );
     // Northcott 6x3 (first player wins in 17) is small.
     let v = solve("northcott", "size=6x3", Budget::default()).unwrap();
     assert_eq!(
         (
-            v["start"]["value"].as_str(),
-            v["start"]["remoteness"].as_u64()
+            v["value"]["value"].as_str(),
+            v["value"]["remoteness"]["plies"].as_u64()
         ),
         (Some("win"), Some(17))
     );

@@ -10,7 +10,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rand::Rng as _;
-use tabula_core::{Game, GameExt, Registered, Turn, Variant};
+use tabula_core::{GameExt, Registered, Turn, Variant};
 use tabula_engine::{build, parse_player_spec, MatchConfig};
 
 /// Cases per property: `PROPTEST_CASES`, else 256.
@@ -289,7 +289,7 @@ fn fuzz_variants<G: Registered>() {
 
 /// A short random game in a fuzzed variant: each move's text reads back to a
 /// legal move, each position prints and reads back to itself.
-fn walk<G: Game>(game: &G, mut state: G::State, seed: u64) -> Result<(), TestCaseError> {
+fn walk<G: Registered>(game: &G, mut state: G::State, seed: u64) -> Result<(), TestCaseError> {
     let mut rng = tabula_core::rng_from_seed(seed);
     for _ in 0..12 {
         if matches!(game.turn(&state), Turn::Over(_)) {
@@ -320,7 +320,7 @@ fn walk<G: Game>(game: &G, mut state: G::State, seed: u64) -> Result<(), TestCas
 }
 
 /// A position reached by `plies` random moves (chance included) from the start.
-fn reached<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
+fn reached<G: Registered>(game: &G, seed: u64, plies: usize) -> G::State {
     let mut rng = tabula_core::rng_from_seed(seed);
     let mut state = game.initial_state();
     for _ in 0..plies {
@@ -338,7 +338,7 @@ fn reached<G: Game>(game: &G, seed: u64, plies: usize) -> G::State {
 }
 
 /// Everything a front end does with a position a user typed: none may panic.
-fn use_position<G: Game>(game: &G, state: &G::State) {
+fn use_position<G: Registered>(game: &G, state: &G::State) {
     let turn = game.turn(state);
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);

@@ -55,7 +55,7 @@ fn new_variants_are_listed_with_their_solver() {
             assert!(info.exact, "{name} {variant}: solved");
             let report = handle.solve(&Default::default(), &|_| {}).unwrap();
             assert!(
-                report["positions"].as_u64().unwrap() > 0,
+                report.figures.positions.unwrap() > 0,
                 "{name} {variant}"
             );
         }

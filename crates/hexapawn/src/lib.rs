@@ -28,6 +28,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, GameExt, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantError,
     VariantOption, View, ViewCell, ViewPiece,
@@ -382,7 +383,9 @@ impl Game for Hexapawn {
         }
         s.to_move ^= 1;
     }
+}
 
+impl Notation for Hexapawn {
     fn parse_move(&self, s: &Pawns, text: &str) -> Result<Step, ParseError> {
         let n = u32::from(self.squares());
         let example = if n == 9 { "7 4" } else { "from to, like 8 5" };
@@ -534,7 +537,9 @@ impl Game for Hexapawn {
         text.push(LETTERS[s.side_to_move()]);
         text
     }
+}
 
+impl Presentation for Hexapawn {
     fn render_text(&self, s: &Pawns) -> String {
         let width = if self.squares() > 9 { 2 } else { 1 };
         let mut out = String::from("  (Black)\n");
@@ -597,13 +602,9 @@ impl Game for Hexapawn {
     fn move_cells(&self, _s: &Pawns, mv: Step) -> Vec<u32> {
         vec![u32::from(mv.from) + 1, u32::from(mv.to) + 1]
     }
+}
 
-    /// Every board the variant accepts is solved by the generic solver (the
-    /// largest, 6x4, has 5.9 million positions; see `crates/hexapawn/docs/hexapawn.md`).
-    fn is_small(&self) -> bool {
-        true
-    }
-
+impl Symmetry for Hexapawn {
     fn symmetry_count(&self) -> usize {
         2
     }
@@ -631,7 +632,17 @@ impl Game for Hexapawn {
             }
         }
     }
+}
 
+impl ExactAnalysis for Hexapawn {
+    /// Every board the variant accepts is solved by the generic solver (the
+    /// largest, 6x4, has 5.9 million positions; see `crates/hexapawn/docs/hexapawn.md`).
+    fn is_small(&self) -> bool {
+        true
+    }
+}
+
+impl Players for Hexapawn {
     /// Material and how far the pawns have come, from `seat`'s side (reversed in misère play).
     fn evaluate(&self, s: &Pawns, seat: Seat) -> f64 {
         if let Some(w) = self.winner(*s) {
@@ -657,6 +668,8 @@ impl Game for Hexapawn {
         v.clamp(-0.95, 0.95)
     }
 }
+
+impl MatchRules for Hexapawn {}
 
 impl Registered for Hexapawn {
     /// The page shows Gardner's matchbox machine learning: it plays Black, as in his article.

@@ -2,6 +2,7 @@
 
 use proptest::prelude::*;
 use tabula_core::{Game, GameExt, Turn};
+use tabula_core::{Notation, Symmetry};
 use tabula_hexapawn::Hexapawn;
 
 proptest! {

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use tabula_ai::retrograde::Solution;
 use tabula_core::{Game, GameExt, Outcome, Registered, Turn, Value, Variant};
+use tabula_core::{Notation, Presentation};
 use tabula_hexapawn::{Hexapawn, Pawns, BLACK, WHITE};
 
 /// Negamax with remoteness: (side to move wins, plies to the end under perfect play).

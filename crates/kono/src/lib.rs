@@ -25,9 +25,9 @@ pub mod verify;
 pub use rules::KonoRules;
 pub use table::KonoTable;
 
-use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, Registered, Report, Seat,
     Shape, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
@@ -263,7 +263,9 @@ impl Game for Kono {
         self.play_unchecked(state, mv);
         Ok(())
     }
+}
 
+impl Notation for Kono {
     fn parse_move(&self, _state: &KonoState, text: &str) -> Result<KonoMove, ParseError> {
         let (from, to) = notation::parse_cells(text)?;
         if !rules::is_step(from, to) && !rules::is_jump(from, to) {
@@ -288,6 +290,16 @@ impl Game for Kono {
         )
     }
 
+    fn parse_position(&self, text: &str) -> Result<KonoState, ParseError> {
+        notation::parse_position(text)
+    }
+
+    fn format_position(&self, state: &KonoState) -> String {
+        notation::format_position(state)
+    }
+}
+
+impl Presentation for Kono {
     fn describe_move(&self, state: &KonoState, mv: KonoMove) -> String {
         let text = self.format_move(state, mv);
         if mv.is_capture() {
@@ -300,14 +312,6 @@ impl Game for Kono {
         } else {
             text
         }
-    }
-
-    fn parse_position(&self, text: &str) -> Result<KonoState, ParseError> {
-        notation::parse_position(text)
-    }
-
-    fn format_position(&self, state: &KonoState) -> String {
-        notation::format_position(state)
     }
 
     fn render_text(&self, state: &KonoState) -> String {
@@ -377,7 +381,9 @@ impl Game for Kono {
     fn move_cells(&self, _state: &KonoState, mv: KonoMove) -> Vec<u32> {
         vec![u32::from(mv.from), u32::from(mv.to)]
     }
+}
 
+impl Symmetry for Kono {
     /// Left-right mirror (the only board symmetry that keeps each side's home ranks).
     fn symmetry_count(&self) -> usize {
         2
@@ -404,31 +410,9 @@ impl Game for Kono {
             to: m(mv.to),
         }
     }
+}
 
-    fn play_draw_rule(&self) -> PlayDrawRule {
-        PlayDrawRule {
-            repetitions: Some(3),
-            plies_without_progress: (self.no_capture_limit > 0).then_some(self.no_capture_limit),
-        }
-    }
-
-    fn is_progress(&self, _state: &KonoState, mv: KonoMove) -> bool {
-        mv.is_capture()
-    }
-
-    /// Material first, mobility second.
-    fn evaluate(&self, state: &KonoState, seat: Seat) -> f64 {
-        let (mine, theirs) = if seat == 0 {
-            (u32::from(state.top), u32::from(state.bottom))
-        } else {
-            (u32::from(state.bottom), u32::from(state.top))
-        };
-        let material = f64::from(mine.count_ones()) - f64::from(theirs.count_ones());
-        let mobility =
-            f64::from(self.mobility(mine, theirs)) - f64::from(self.mobility(theirs, mine));
-        ((material + 0.1 * mobility) / 8.0).clamp(-1.0, 1.0)
-    }
-
+impl ExactAnalysis for Kono {
     fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
         // Within the process's memory limit, waited for as long as the thread's
         // budget allows (a computer move in the server), else no exact play.
@@ -442,8 +426,36 @@ impl Game for Kono {
         &self,
         request: &Report,
         progress: &dyn Fn(f64),
-    ) -> Option<Result<serde_json::Value, String>> {
+    ) -> Option<Result<tabula_core::SolveReport, String>> {
         Some(self.report(request, progress))
+    }
+}
+
+impl Players for Kono {
+    /// Material first, mobility second.
+    fn evaluate(&self, state: &KonoState, seat: Seat) -> f64 {
+        let (mine, theirs) = if seat == 0 {
+            (u32::from(state.top), u32::from(state.bottom))
+        } else {
+            (u32::from(state.bottom), u32::from(state.top))
+        };
+        let material = f64::from(mine.count_ones()) - f64::from(theirs.count_ones());
+        let mobility =
+            f64::from(self.mobility(mine, theirs)) - f64::from(self.mobility(theirs, mine));
+        ((material + 0.1 * mobility) / 8.0).clamp(-1.0, 1.0)
+    }
+}
+
+impl MatchRules for Kono {
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: Some(3),
+            plies_without_progress: (self.no_capture_limit > 0).then_some(self.no_capture_limit),
+        }
+    }
+
+    fn is_progress(&self, _state: &KonoState, mv: KonoMove) -> bool {
+        mv.is_capture()
     }
 }
 
@@ -453,41 +465,67 @@ impl Kono {
         &self,
         request: &Report,
         progress: &dyn Fn(f64),
-    ) -> Result<serde_json::Value, String> {
+    ) -> Result<tabula_core::SolveReport, String> {
+        use tabula_core::{FactValue, PositionValue, Remoteness, Section, StrongCounts};
         let position = match &request.position {
             Some(text) => Some(self.parse_position(text).map_err(|e| e.to_string())?),
             None => None,
         };
         let began = Instant::now();
-        let (table, source, path) = table::full_table(self.rules, &request.budget, progress)?;
+        let (table, source, _path) = table::full_table(self.rules, &request.budget, progress)?;
         let seconds = began.elapsed().as_secs_f64();
         let s = &table.summary;
-        let mut report = json!({
-            "game": "kono",
-            "rules": self.rules.word(),
-            "positions": s.positions,
-            "wins": s.wins,
-            "losses": s.losses,
-            "draws": s.draws,
-            "start": s.start,
-            "max_remoteness": s.max_remoteness,
-            "seconds": seconds,
-            "solve_seconds": table.solve_seconds,
-            "cached": source != table::Source::Solved,
-            "source": match source {
-                table::Source::Memory => "memory",
-                table::Source::Disk => "disk",
-                table::Source::Solved => "solved",
-            },
-            "cache_file": path.map(|p| p.display().to_string()),
-            "table_positions": table.values.len(),
-        });
+        let value = |g: Graded| PositionValue::solved(g.value, Remoteness::Exact(g.remoteness));
+        let seat_name = |state: &KonoState| match self.turn(state) {
+            Turn::Move(seat) => self.seats().get(seat).copied(),
+            _ => None,
+        };
+        let counts = StrongCounts {
+            positions: s.positions,
+            wins: s.wins,
+            losses: s.losses,
+            draws: s.draws,
+            max_remoteness: s.max_remoteness,
+        };
+        let start = self.initial_state();
+        let mut report =
+            tabula_core::SolveReport::strong(value(s.start), seat_name(&start), counts, seconds);
+        report.summary = format!("From the start: {}", report.summary);
+        report.sections.push(
+            Section::new("The table")
+                .with("Rules", FactValue::Text(self.rules.word().into()))
+                .with(
+                    "Where it came from",
+                    FactValue::Text(
+                        match source {
+                            table::Source::Memory => "already in memory",
+                            table::Source::Disk => "read from the disk cache",
+                            table::Source::Solved => "solved now",
+                        }
+                        .into(),
+                    ),
+                )
+                .with(
+                    "Time the solve took",
+                    FactValue::Seconds(table.solve_seconds),
+                )
+                .with(
+                    "Positions in the table",
+                    FactValue::Integer(table.values.len() as i64),
+                ),
+        );
         if let Some(state) = position {
             let (m, o) = state.masks();
-            report["position"] = json!({
-                "text": self.format_position(&state),
-                "grade": table.grade(m, o),
-            });
+            if let Some(g) = table.grade(m, o) {
+                let v = value(g);
+                report.summary = format!(
+                    "This position is {} ({})",
+                    v.words(seat_name(&state)),
+                    report.summary.trim_end_matches('.').to_lowercase()
+                );
+                report.value = Some(v);
+            }
+            report.position = Some(self.format_position(&state));
         }
         Ok(report)
     }

@@ -19,6 +19,7 @@ pub use rules::MtRules;
 
 use board::{next, prev, CENTRE, POINTS, RIM};
 use serde_json::json;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Outcome, ParseError, PlayDrawRule, Registered, Seat, Turn, Variant,
     VariantError, VariantOption, View,
@@ -195,7 +196,9 @@ impl Game for MuTorere {
         self.rules.play(state, mv);
         Ok(())
     }
+}
 
+impl Notation for MuTorere {
     fn parse_move(&self, state: &MtState, text: &str) -> Result<MtMove, ParseError> {
         notation::parse_move(state, text)
     }
@@ -211,7 +214,9 @@ impl Game for MuTorere {
     fn format_position(&self, state: &MtState) -> String {
         notation::format_position(self.rules, state)
     }
+}
 
+impl Presentation for MuTorere {
     fn render_text(&self, state: &MtState) -> String {
         view::render_text(state, &self.status(state).join("; "))
     }
@@ -223,11 +228,9 @@ impl Game for MuTorere {
     fn move_cells(&self, _state: &MtState, mv: MtMove) -> Vec<u32> {
         vec![u32::from(mv.from), u32::from(mv.to)]
     }
+}
 
-    fn is_small(&self) -> bool {
-        true
-    }
-
+impl Symmetry for MuTorere {
     fn symmetry_count(&self) -> usize {
         16
     }
@@ -254,20 +257,15 @@ impl Game for MuTorere {
             k
         }
     }
+}
 
-    /// Play ends in a draw when a position recurs three times (the game graph has
-    /// cycles and no captures, so there is no move-count rule).
-    fn play_draw_rule(&self) -> PlayDrawRule {
-        PlayDrawRule {
-            repetitions: Some(3),
-            plies_without_progress: None,
-        }
+impl ExactAnalysis for MuTorere {
+    fn is_small(&self) -> bool {
+        true
     }
+}
 
-    fn is_progress(&self, _state: &MtState, _mv: MtMove) -> bool {
-        false
-    }
-
+impl Players for MuTorere {
     /// Mobility difference: a side with more ways to move is further from being
     /// blocked (reversed in misère play, where being blocked wins).
     fn evaluate(&self, state: &MtState, seat: Seat) -> f64 {
@@ -283,8 +281,111 @@ impl Game for MuTorere {
     }
 }
 
+impl MatchRules for MuTorere {
+    /// Play ends in a draw when a position recurs three times (the game graph has
+    /// cycles and no captures, so there is no move-count rule).
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: Some(3),
+            plies_without_progress: None,
+        }
+    }
+
+    fn is_progress(&self, _state: &MtState, _mv: MtMove) -> bool {
+        false
+    }
+}
+
 /// Colour counts of a full arrangement over the centre then the rim: 4 White, 4 Black, 1 empty.
 const PIECES: [usize; 3] = [4, 4, 1];
+
+/// The `tabula count mu-torere` report, typed: the counts of arrangements up to
+/// each group of symmetries side by side, by Burnside's lemma and by enumeration.
+pub fn count_results() -> tabula_core::CountReport {
+    use counting::{
+        burnside_orbits, cycle_index, cyclic_group, dihedral_group, orbits_by_enumeration,
+    };
+    use tabula_core::{CountReport, FactValue, Section, Table};
+    let identity: Vec<Vec<usize>> = vec![(0..POINTS).collect()];
+    let groups = [
+        (
+            "rotations",
+            cyclic_group(RIM as usize, 1),
+            cyclic_group(RIM as usize, 0),
+        ),
+        (
+            "rotations and reflections",
+            dihedral_group(RIM as usize, 1),
+            dihedral_group(RIM as usize, 0),
+        ),
+    ];
+    let labelled = burnside_orbits(&identity, &PIECES);
+    let mut rows: Vec<Vec<String>> = vec![
+        vec!["arrangements".into(), labelled.to_string()],
+        vec!["centre empty".into(), String::new()],
+        vec!["centre white".into(), String::new()],
+        vec!["centre black".into(), String::new()],
+        vec!["counted one by one".into(), labelled.to_string()],
+        vec!["with the side to move".into(), (2 * labelled).to_string()],
+    ];
+    let mut cycle_indices = Vec::new();
+    let mut agree = true;
+    for (name, star, rim) in &groups {
+        let empty = burnside_orbits(rim, &[4, 4, 0]);
+        let white = burnside_orbits(rim, &[3, 4, 1]);
+        let black = burnside_orbits(rim, &[4, 3, 1]);
+        let total = burnside_orbits(star, &PIECES);
+        let enumerated = orbits_by_enumeration(star, &PIECES);
+        agree &= total == enumerated && total == empty + white + black;
+        for (row, v) in rows
+            .iter_mut()
+            .zip([total, empty, white, black, enumerated, 2 * total])
+        {
+            row.push(v.to_string());
+        }
+        cycle_indices.push(vec![
+            name.to_string(),
+            star.len().to_string(),
+            cycle_index(rim),
+        ]);
+    }
+    CountReport {
+        summary: format!(
+            "Mu Torere's {POINTS} points hold 4 White, 4 Black and one empty point: {labelled} \
+             arrangements, {} up to rotation and {} up to rotation and reflection.",
+            rows[0][2], rows[0][3]
+        ),
+        sections: vec![
+            Section::new("Arrangements")
+                .note(if agree {
+                    "Burnside's lemma and counting one by one agree."
+                } else {
+                    "Burnside's lemma and counting one by one DISAGREE."
+                })
+                .with(
+                    "Counts",
+                    FactValue::Table(Table {
+                        columns: [
+                            "",
+                            "as drawn",
+                            "up to rotation",
+                            "up to rotation and reflection",
+                        ]
+                        .map(String::from)
+                        .to_vec(),
+                        rows,
+                    }),
+                ),
+            Section::new("The groups acting on the rim").with(
+                "Groups",
+                FactValue::Table(Table {
+                    columns: ["group", "order", "cycle index"].map(String::from).to_vec(),
+                    rows: cycle_indices,
+                }),
+            ),
+        ],
+    }
+}
 
 /// The `tabula count mu-torere` report: arrangements of 4 White, 4 Black and one
 /// empty point up to rotation, and up to rotation and reflection, by Burnside's
@@ -426,8 +527,8 @@ impl Registered for MuTorere {
         v
     }
 
-    fn count_report(&self) -> Option<serde_json::Value> {
-        Some(count_report())
+    fn count_report(&self) -> Option<tabula_core::CountReport> {
+        Some(count_results())
     }
 }
 

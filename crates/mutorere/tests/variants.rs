@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use tabula_ai::retrograde::Solution;
 use tabula_core::{Game, GameExt, Outcome, Registered, Turn, Value, Variant};
+use tabula_core::{Notation, Presentation};
 use tabula_mutorere::{MtState, MuTorere};
 
 fn game(variant: &str) -> MuTorere {

@@ -1,7 +1,7 @@
 //! Prints the JSON that `tabula analyze nim` and `tabula cgt` add, for the docs:
 //! `cargo run -p tabula-nim --example nim_json -- "3 4 5" "1* + 2*"`.
 
-use tabula_core::Game;
+use tabula_core::{ExactAnalysis, Notation};
 use tabula_nim::{cgt, Nim};
 
 fn main() {

@@ -6,7 +6,7 @@ use crate::Nimber;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Mutex;
-use tabula_core::{Game, Graded, Oracle, Value};
+use tabula_core::{FactValue, Graded, Notation, Oracle, Section, Table, Value};
 
 /// Most distinct heap multisets a remoteness search may visit.
 pub const REMOTENESS_MAX_POSITIONS: u64 = 200_000;
@@ -258,6 +258,10 @@ impl Oracle<Nim> for NimOracle {
         self.grade_heaps(&state.heaps)
     }
 
+    fn remoteness_exact(&self, _game: &Nim, state: &NimState) -> bool {
+        remoteness_is_exact(&state.heaps)
+    }
+
     fn memory_bytes(&self) -> u64 {
         // A memo entry: its heap list (heap vector and its heaps), the remoteness
         // and the hash table's slot overhead.
@@ -312,6 +316,66 @@ pub struct NimAnalysis {
     pub remoteness: u32,
     /// Whether `remoteness` is exact (memoised search) or only an upper bound.
     pub remoteness_exact: bool,
+}
+
+impl NimAnalysis {
+    /// The analysis as sections every face shows: the rule that decides the
+    /// position and the moves that win.
+    pub fn sections(&self) -> Vec<Section> {
+        let mut rule = Section::new("The nim-sum")
+            .note(format!("{}.", capitalise(&self.rule)))
+            .with(
+                "Heaps",
+                FactValue::List(self.heaps.iter().map(u32::to_string).collect()),
+            )
+            .with("Nim-sum", FactValue::Text(self.nim_sum_text.clone()));
+        if !self.remoteness_exact {
+            rule.push(
+                "Plies to the end",
+                FactValue::Text(format!(
+                    "at most {} (too many positions to count them exactly)",
+                    self.remoteness
+                )),
+            );
+        }
+        let mut out = vec![rule];
+        if !self.winning_moves.is_empty() {
+            let rows = self
+                .winning_moves
+                .iter()
+                .map(|m| {
+                    vec![
+                        m.notation.clone(),
+                        m.heap.to_string(),
+                        m.from.to_string(),
+                        m.to.to_string(),
+                        m.take.to_string(),
+                    ]
+                })
+                .collect();
+            out.push(
+                Section::new("Winning moves").with(
+                    "Moves",
+                    FactValue::Table(Table {
+                        columns: ["move", "heap", "from", "to", "take"]
+                            .map(String::from)
+                            .to_vec(),
+                        rows,
+                    }),
+                ),
+            );
+        }
+        out
+    }
+}
+
+/// The first letter in capitals.
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
 }
 
 /// The analysis of a position.

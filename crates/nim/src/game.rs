@@ -5,9 +5,10 @@ use crate::player::NimPlayer;
 use crate::Nimber;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
-    Game, Graded, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn,
-    Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Game, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
+    VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most counters (all heaps together) a variant may start with to be played: each
@@ -283,6 +284,11 @@ impl Game for Nim {
         state.mover ^= 1;
     }
 
+    /// Both players take from the same heaps: Sprague-Grundy applies.
+    const IMPARTIAL: bool = true;
+}
+
+impl Notation for Nim {
     fn parse_move(&self, state: &NimState, text: &str) -> Result<NimMove, ParseError> {
         parse_move(state, text)
     }
@@ -309,7 +315,9 @@ impl Game for Nim {
             format!("{heaps} R")
         }
     }
+}
 
+impl Presentation for Nim {
     fn render_text(&self, state: &NimState) -> String {
         let mut s = String::new();
         let width = state.heaps.iter().copied().max().unwrap_or(0).min(40) as usize;
@@ -347,10 +355,22 @@ impl Game for Nim {
         vec![cell_id(state, mv.heap as usize, mv.to)]
     }
 
-    fn is_impartial(&self) -> bool {
-        true
+    fn describe_move(&self, state: &NimState, mv: NimMove) -> String {
+        let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
+        format!(
+            "{} (heap {} from {} to {}, taking {})",
+            self.format_move(state, mv),
+            mv.heap as usize + 1,
+            from,
+            mv.to,
+            from.saturating_sub(mv.to)
+        )
     }
+}
 
+impl Symmetry for Nim {}
+
+impl ExactAnalysis for Nim {
     fn position_bound(&self, start: &NimState) -> Option<u64> {
         Some(
             start
@@ -374,6 +394,19 @@ impl Game for Nim {
         count <= 4_000_000
     }
 
+    fn exact_oracle(&self, _progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+        Some(Arc::new(analysis::NimOracle::new(self.play)))
+    }
+
+    fn analysis_extra(&self, state: &NimState) -> Option<tabula_core::AnalysisExtra> {
+        Some(tabula_core::AnalysisExtra {
+            sections: analysis::analyze(self, state).sections(),
+            ..Default::default()
+        })
+    }
+}
+
+impl Players for Nim {
     fn evaluate(&self, state: &NimState, seat: Seat) -> f64 {
         let mover_wins = self.mover_wins(&state.heaps);
         let good = mover_wins == (seat == state.mover as Seat);
@@ -399,31 +432,9 @@ impl Game for Nim {
     ) -> Option<Box<dyn Strategy<Self>>> {
         (name == "nim").then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
     }
-
-    fn exact_oracle(&self, _progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
-        Some(Arc::new(analysis::NimOracle::new(self.play)))
-    }
-
-    fn analysis_extra(&self, state: &NimState) -> Option<serde_json::Value> {
-        serde_json::to_value(analysis::analyze(self, state)).ok()
-    }
-
-    fn describe_move(&self, state: &NimState, mv: NimMove) -> String {
-        let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
-        format!(
-            "{} (heap {} from {} to {}, taking {})",
-            self.format_move(state, mv),
-            mv.heap as usize + 1,
-            from,
-            mv.to,
-            from.saturating_sub(mv.to)
-        )
-    }
-
-    fn quick_grade(&self, state: &NimState) -> Option<Graded> {
-        analysis::NimOracle::new(self.play).grade_heaps(&state.heaps)
-    }
 }
+
+impl MatchRules for Nim {}
 
 /// Cell id of counter `index` (0-based from the bottom) of heap `heap`.
 fn cell_id(state: &NimState, heap: usize, index: u32) -> u32 {

@@ -2,6 +2,7 @@
 
 use tabula_ai::grundy::{grundy_value, Grundy, GrundyError};
 use tabula_ai::retrograde::Solution;
+use tabula_core::{ExactAnalysis, Notation};
 use tabula_core::{Game, Registered, Value, Variant};
 use tabula_nim::{Nim, NimState, Play};
 

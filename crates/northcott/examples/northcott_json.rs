@@ -1,6 +1,7 @@
 //! Prints a Northcott position, its analysis JSON and the slides' computer's reply:
 //! `cargo run -p tabula-northcott --example northcott_json -- 16x4 "O14X/2O12X/O14X/O14X X"`.
 
+use tabula_core::{ExactAnalysis, Notation, Presentation};
 use tabula_core::{Game, Registered, Variant};
 use tabula_northcott::Northcott;
 

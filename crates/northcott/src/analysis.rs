@@ -11,7 +11,8 @@ use crate::player::{xpat_reply, ReplyKind};
 use serde::Serialize;
 use std::sync::Mutex;
 use tabula_ai::retrograde::Solution;
-use tabula_core::{Game, Graded, Oracle, Turn, Value};
+use tabula_core::{ExactAnalysis, Notation};
+use tabula_core::{FactValue, Game, Graded, Oracle, Section, Table, Turn, Value};
 
 /// Every move that leaves the opponent a zero nim-sum, row by row. Unlike Nim, a
 /// retreat can win too: when `gap ^ nim-sum` is larger than the gap and the piece has
@@ -145,6 +146,11 @@ impl Oracle<Northcott> for NorthcottOracle {
         let (remoteness, _) = self.remoteness(game, state);
         Some(Graded { value, remoteness })
     }
+
+    fn remoteness_exact(&self, game: &Northcott, state: &NorthcottState) -> bool {
+        // Solved once and kept: asking after `grade` finds the same solution.
+        self.remoteness(game, state).1
+    }
 }
 
 /// One winning move in the analysis.
@@ -203,6 +209,82 @@ pub struct NorthcottAnalysis {
     pub remoteness: u32,
     /// Whether `remoteness` is exact.
     pub remoteness_exact: bool,
+}
+
+impl NorthcottAnalysis {
+    /// The analysis as sections every face shows: the gaps and their nim-sum,
+    /// the moves that win, and what the slides' computer would play.
+    pub fn sections(&self) -> Vec<Section> {
+        let mut rule = Section::new("The gaps and their nim-sum")
+            .note(format!(
+                "The nim-sum of the gaps is {}: {} to move {}.",
+                self.nim_sum,
+                self.side_to_move,
+                if self.side_to_move_wins {
+                    "wins"
+                } else {
+                    "loses"
+                }
+            ))
+            .with("Board", FactValue::Text(self.size.clone()))
+            .with(
+                "Gaps, top row first",
+                FactValue::List(self.gaps.iter().map(u8::to_string).collect()),
+            )
+            .with("Nim-sum", FactValue::Integer(self.nim_sum as i64));
+        if !self.remoteness_exact {
+            rule.push(
+                "Plies to the end",
+                FactValue::Text(format!(
+                    "at most {} (too many positions to count them exactly)",
+                    self.remoteness
+                )),
+            );
+        }
+        let mut out = vec![rule];
+        if !self.winning_moves.is_empty() {
+            let rows = self
+                .winning_moves
+                .iter()
+                .map(|m| {
+                    vec![
+                        m.notation.clone(),
+                        m.row.to_string(),
+                        m.from.to_string(),
+                        m.to.to_string(),
+                        m.kind.to_string(),
+                        format!("{} -> {}", m.gap_before, m.gap_after),
+                    ]
+                })
+                .collect();
+            out.push(
+                Section::new("Winning moves").with(
+                    "Moves",
+                    FactValue::Table(Table {
+                        columns: ["move", "row", "from", "to", "kind", "gap"]
+                            .map(String::from)
+                            .to_vec(),
+                        rows,
+                    }),
+                ),
+            );
+        }
+        if let Some(r) = &self.xpat_reply {
+            out.push(
+                Section::new("What the 2006 program plays here")
+                    .note({
+                        // The reason names the program's function first ("nim: ..."):
+                        // a player reads only what it does.
+                        let what = r.reason.split_once(": ").map_or(r.reason, |(_, w)| w);
+                        let mut chars = what.chars();
+                        let first = chars.next().map(|c| c.to_uppercase().to_string());
+                        format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+                    })
+                    .with("Move", FactValue::Text(r.notation.clone())),
+            );
+        }
+        out
+    }
 }
 
 /// The analysis of a position (`oracle` gives exact remoteness on small boards).

@@ -4,6 +4,7 @@ use crate::analysis::{self, NorthcottOracle};
 use crate::player::XpatPlayer;
 use std::fmt::Write as _;
 use std::sync::Arc;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat,
     Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
@@ -488,27 +489,9 @@ impl Game for Northcott {
         self.play_unchecked(state, mv);
         Ok(())
     }
+}
 
-    fn try_setup(
-        &self,
-        state: &mut NorthcottState,
-        mv: NorthcottMove,
-    ) -> Option<Result<(), MoveError>> {
-        let side = match mv.setup {
-            1 => Side::O,
-            2 => Side::X,
-            _ => return None,
-        };
-        Some(
-            self.set_up(state, mv.row as usize, mv.to as usize, side)
-                .map(|next| *state = next)
-                .map_err(|reason| MoveError::Illegal {
-                    mv: self.format_move(state, mv),
-                    reason,
-                }),
-        )
-    }
-
+impl Notation for Northcott {
     fn parse_move(&self, state: &NorthcottState, text: &str) -> Result<NorthcottMove, ParseError> {
         parse_move(self, state, text)
     }
@@ -555,7 +538,9 @@ impl Game for Northcott {
         let _ = write!(s, " {}", side_word(state));
         s
     }
+}
 
+impl Presentation for Northcott {
     fn render_text(&self, state: &NorthcottState) -> String {
         let w = self.nx().to_string().len() + 1;
         let mut s = String::new();
@@ -638,57 +623,6 @@ impl Game for Northcott {
         vec![(base + from) as u32, (base + mv.to as usize) as u32]
     }
 
-    fn is_small(&self) -> bool {
-        self.position_count() <= SMALL_POSITIONS
-    }
-
-    fn position_bound(&self, _start: &NorthcottState) -> Option<u64> {
-        Some(self.position_count())
-    }
-
-    fn play_draw_rule(&self) -> PlayDrawRule {
-        PlayDrawRule {
-            repetitions: (self.repetition > 0).then_some(self.repetition as u32),
-            plies_without_progress: None,
-        }
-    }
-
-    fn evaluate(&self, state: &NorthcottState, seat: Seat) -> f64 {
-        let mover_wins = self.nim_sum(state) != 0;
-        if mover_wins == (seat == state.mover as Seat) {
-            0.9
-        } else {
-            -0.9
-        }
-    }
-
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "nim",
-            "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
-        )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        _options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim").then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
-    }
-
-    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
-        Some(Arc::new(NorthcottOracle::new(*self, progress)))
-    }
-
-    fn analysis_extra(&self, state: &NorthcottState) -> Option<serde_json::Value> {
-        // Tiny boards: exact remoteness is cheap enough to solve on the spot.
-        let oracle =
-            (self.position_count() <= 50_000).then(|| NorthcottOracle::new(*self, &|_| {}));
-        serde_json::to_value(analysis::analyze(self, state, oracle.as_ref())).ok()
-    }
-
     fn describe_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
         let r = (mv.row as usize).min(MAX_ROWS - 1);
         if mv.setup != 0 {
@@ -723,6 +657,88 @@ impl Game for Northcott {
             state.gap(r),
             after.gap(r)
         )
+    }
+}
+
+impl Symmetry for Northcott {}
+
+impl ExactAnalysis for Northcott {
+    fn is_small(&self) -> bool {
+        self.position_count() <= SMALL_POSITIONS
+    }
+
+    fn position_bound(&self, _start: &NorthcottState) -> Option<u64> {
+        Some(self.position_count())
+    }
+
+    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+        Some(Arc::new(NorthcottOracle::new(*self, progress)))
+    }
+
+    fn analysis_extra(&self, state: &NorthcottState) -> Option<tabula_core::AnalysisExtra> {
+        // Tiny boards: exact remoteness is cheap enough to solve on the spot.
+        let oracle =
+            (self.position_count() <= 50_000).then(|| NorthcottOracle::new(*self, &|_| {}));
+        Some(tabula_core::AnalysisExtra {
+            sections: analysis::analyze(self, state, oracle.as_ref()).sections(),
+            ..Default::default()
+        })
+    }
+}
+
+impl Players for Northcott {
+    fn evaluate(&self, state: &NorthcottState, seat: Seat) -> f64 {
+        let mover_wins = self.nim_sum(state) != 0;
+        if mover_wins == (seat == state.mover as Seat) {
+            0.9
+        } else {
+            -0.9
+        }
+    }
+
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        vec![PlayerKind::new(
+            "nim",
+            "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
+        )]
+    }
+
+    fn custom_player(
+        &self,
+        name: &str,
+        _options: &str,
+        _seed: u64,
+    ) -> Option<Box<dyn Strategy<Self>>> {
+        (name == "nim").then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
+    }
+}
+
+impl MatchRules for Northcott {
+    fn try_setup(
+        &self,
+        state: &mut NorthcottState,
+        mv: NorthcottMove,
+    ) -> Option<Result<(), MoveError>> {
+        let side = match mv.setup {
+            1 => Side::O,
+            2 => Side::X,
+            _ => return None,
+        };
+        Some(
+            self.set_up(state, mv.row as usize, mv.to as usize, side)
+                .map(|next| *state = next)
+                .map_err(|reason| MoveError::Illegal {
+                    mv: self.format_move(state, mv),
+                    reason,
+                }),
+        )
+    }
+
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: (self.repetition > 0).then_some(self.repetition as u32),
+            plies_without_progress: None,
+        }
     }
 }
 

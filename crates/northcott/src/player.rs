@@ -104,6 +104,7 @@ impl Strategy<Northcott> for XpatPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_core::Notation;
     use tabula_core::{Game, Registered, Variant};
 
     fn game(size: &str) -> Northcott {

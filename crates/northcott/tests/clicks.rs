@@ -3,6 +3,7 @@
 //! either side's piece without a reply and without changing the side to move.
 
 use tabula_core::{Game, Registered, Variant};
+use tabula_core::{MatchRules, Notation};
 use tabula_northcott::{Northcott, Side};
 
 fn game() -> Northcott {

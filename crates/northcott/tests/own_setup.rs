@@ -2,6 +2,7 @@
 //! move and keeps the turn; it is written back the same way, so records replay it.
 
 use tabula_core::{Game, Registered, Variant};
+use tabula_core::{MatchRules, Notation, Presentation};
 use tabula_northcott::Northcott;
 
 #[test]

@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use tabula_ai::retrograde::Solution;
 use tabula_core::{rng_from_seed, Game, GameExt, Oracle, Registered, Rng, Turn, Value, Variant};
+use tabula_core::{ExactAnalysis, MatchRules, Notation};
 use tabula_northcott::analysis::{remoteness_upper_bound, winning_moves};
 use tabula_northcott::player::nim_reply;
 use tabula_northcott::{

@@ -1,17 +1,17 @@
 //! Poggle as a Tabula game: variants, positions, presses, views, reports.
 
-use crate::report::{count_json, reason_text, rows_json, solution_json, solve_json};
+use crate::report::{solution_report, solve_report};
 use crate::solver::{apply_presses, solve, Solution, SolveOptions, MAX_COLOURS, MAX_SOLVE_SIZE};
 use crate::text;
 use crate::torus;
 use crate::Start;
 use rand::Rng as _;
-use serde_json::{json, Value};
 use std::time::Instant;
 use tabula_core::{
     rng_from_seed, Choice, Game, Outcome, ParseError, PlayerKind, Registered, Report, Rng, Seat,
     Shape, Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell,
 };
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
 /// Largest board side for interactive play (the solver goes to [`MAX_SOLVE_SIZE`]).
 pub const PLAY_LIMIT: usize = 30;
@@ -395,7 +395,9 @@ impl Game for Poggle {
             bump(r * n + c + 1);
         }
     }
+}
 
+impl Notation for Poggle {
     fn parse_move(&self, _state: &PoggleState, text_in: &str) -> Result<Press, ParseError> {
         if let Some(e) = self.play_error() {
             return Err(ParseError::new(e));
@@ -423,7 +425,9 @@ impl Game for Poggle {
     fn format_position(&self, state: &PoggleState) -> String {
         text::format_board(&state.cells, self.size, self.colours)
     }
+}
 
+impl Presentation for Poggle {
     fn render_text(&self, state: &PoggleState) -> String {
         if let Some(e) = self.play_error() {
             return e + "\n";
@@ -519,16 +523,15 @@ impl Game for Poggle {
         vec![mv.row as u32 * self.size as u32 + mv.col as u32]
     }
 
-    fn is_small(&self) -> bool {
-        if self.size > PLAY_LIMIT {
-            return false;
-        }
-        let cells = (self.size * self.size) as u32;
-        (self.colours as u64)
-            .checked_pow(cells)
-            .is_some_and(|p| p <= 2_000_000)
+    fn describe_move(&self, _state: &PoggleState, mv: Press) -> String {
+        format!(
+            "press {}",
+            text::format_press(mv.row as usize, mv.col as usize)
+        )
     }
+}
 
+impl Symmetry for Poggle {
     fn symmetry_count(&self) -> usize {
         8
     }
@@ -566,7 +569,37 @@ impl Game for Poggle {
             k
         }
     }
+}
 
+impl ExactAnalysis for Poggle {
+    fn is_small(&self) -> bool {
+        if self.size > PLAY_LIMIT {
+            return false;
+        }
+        let cells = (self.size * self.size) as u32;
+        (self.colours as u64)
+            .checked_pow(cells)
+            .is_some_and(|p| p <= 2_000_000)
+    }
+
+    fn solve_report(
+        &self,
+        request: &Report,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<tabula_core::SolveReport, String>> {
+        Some(self.report(request))
+    }
+
+    fn analysis_extra(&self, state: &PoggleState) -> Option<tabula_core::AnalysisExtra> {
+        if state.cells.len() != self.size * self.size {
+            return None;
+        }
+        let sol = self.solve_state(state).ok()?;
+        Some(crate::report::analysis_extra(&sol))
+    }
+}
+
+impl Players for Poggle {
     fn evaluate(&self, state: &PoggleState, _seat: Seat) -> f64 {
         if state.cells.is_empty() {
             return 0.0;
@@ -590,47 +623,13 @@ impl Game for Poggle {
     ) -> Option<Box<dyn Strategy<Self>>> {
         (name == "solver").then(|| Box::new(SolverPlayer) as Box<dyn Strategy<Self>>)
     }
-
-    fn solve_report(
-        &self,
-        request: &Report,
-        _progress: &dyn Fn(f64),
-    ) -> Option<Result<Value, String>> {
-        Some(self.report(request))
-    }
-
-    fn analysis_extra(&self, state: &PoggleState) -> Option<Value> {
-        if state.cells.len() != self.size * self.size {
-            return None;
-        }
-        let began = Instant::now();
-        let sol = self.solve_state(state).ok()?;
-        let n = self.size;
-        let hint = sol.presses.as_deref().and_then(|p| first_press(n, p));
-        Some(json!({
-            "solvable": sol.solvable,
-            "solutions": count_json(&sol.count),
-            "hint": hint.map(|h| text::format_press(h.row as usize, h.col as usize)),
-            "hint_presses": hint.and_then(|h| sol.presses.as_ref().map(|p| p[h.row as usize * n + h.col as usize])),
-            "solution": sol.presses.as_ref().map(|p| rows_json(p, n, self.colours)),
-            "fewest": sol.fewest,
-            "total_presses": sol.total_presses(),
-            "reason": reason_text(&sol),
-            "seconds": began.elapsed().as_secs_f64(),
-        }))
-    }
-
-    fn describe_move(&self, _state: &PoggleState, mv: Press) -> String {
-        format!(
-            "press {}",
-            text::format_press(mv.row as usize, mv.col as usize)
-        )
-    }
 }
+
+impl MatchRules for Poggle {}
 
 impl Poggle {
     /// The `tabula solve` report: the position given, else this variant's start.
-    pub fn report(&self, request: &Report) -> Result<Value, String> {
+    pub fn report(&self, request: &Report) -> Result<tabula_core::SolveReport, String> {
         // A few bytes a button: the board, the presses, the board they are checked
         // on and the solution's text (10000x10000 peaked at about 300 MB).
         let buttons = (self.size * self.size) as u64;
@@ -658,21 +657,24 @@ impl Poggle {
             };
             let began = Instant::now();
             let sol = torus::solve(self.size, self.colours, &cells, &options)?;
-            let mut out = solution_json(&sol, kind, began.elapsed().as_secs_f64());
-            out["topology"] = json!("torus");
-            return Ok(out);
+            return Ok(solution_report(
+                &sol,
+                kind,
+                began.elapsed().as_secs_f64(),
+                true,
+            ));
         }
         match &request.position {
             Some(text_in) => {
                 let cells =
                     text::parse_board(text_in, self.size, self.colours).map_err(|e| e.message)?;
-                solve_json(self.size, self.colours, Some(&cells), "position", &options)
+                solve_report(self.size, self.colours, Some(&cells), "position", &options)
             }
             None => match self.start_cells() {
                 Some(cells) => {
-                    solve_json(self.size, self.colours, Some(&cells), "random", &options)
+                    solve_report(self.size, self.colours, Some(&cells), "random", &options)
                 }
-                None => solve_json(self.size, self.colours, None, "ones", &options),
+                None => solve_report(self.size, self.colours, None, "ones", &options),
             },
         }
     }

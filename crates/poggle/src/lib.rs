@@ -28,7 +28,7 @@ pub use game::{
     random_start, random_torus_start, Poggle, PoggleState, Press, SolverPlayer, StartRule,
     Topology, PLAY_LIMIT,
 };
-pub use report::{solution_json, solve_json};
+pub use report::{solution_json, solution_report, solve_json, solve_report};
 pub use solver::{
     apply_presses, check_puzzle, quiet_pattern, solve, Method, ModulusSummary, Obstruction,
     Solution, SolveOptions, MAX_COLOURS, MAX_SOLVE_SIZE,

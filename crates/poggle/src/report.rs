@@ -257,6 +257,7 @@ pub fn solution_report(sol: &Solution, start_kind: &str, seconds: f64, torus: bo
                 reason: impossible_words(sol),
             },
         }),
+        counts: None,
         sections,
         figures: SolveFigures {
             positions: None,

@@ -1,7 +1,41 @@
 //! Poggle through the `Game` interface: rules, text forms, variants, views, reports.
 
 use std::collections::{HashMap, VecDeque};
-use tabula_core::{Game, GameExt, Outcome, Registered, Report, Turn, Variant};
+use tabula_core::{ExactAnalysis, Notation, Players, Presentation, Symmetry};
+use tabula_core::{
+    AnalysisExtra, FactValue, Game, GameExt, MoveGrade, Outcome, PuzzleSolution, Registered,
+    Report, SolveReport, Turn, Variant,
+};
+
+/// A fact of a report's sections by its label.
+fn fact(r: &SolveReport, label: &str) -> Option<FactValue> {
+    r.sections
+        .iter()
+        .flat_map(|s| &s.facts)
+        .find(|f| f.label == label)
+        .map(|f| f.value.clone())
+}
+
+fn solvable(r: &SolveReport) -> bool {
+    fact(r, "Solvable") == Some(FactValue::Flag(true))
+}
+
+/// The press grid of a solved report.
+fn presses(r: &SolveReport) -> Vec<Vec<u8>> {
+    match &r.solution {
+        Some(PuzzleSolution::Presses { grid, .. }) => grid.clone(),
+        other => panic!("no presses: {other:?}"),
+    }
+}
+
+/// The presses a hint's analysis plans in all, and its first press.
+fn planned(extra: &AnalysisExtra) -> Option<(u64, String)> {
+    let first = extra.moves.as_ref()?.first()?.clone();
+    match first.grade {
+        MoveGrade::Plan { moves_left } => Some((moves_left, first.notation)),
+        _ => None,
+    }
+}
 use tabula_poggle::{Poggle, PoggleState, Press, StartRule};
 
 fn game(v: &str) -> Poggle {
@@ -97,8 +131,8 @@ fn oversized_boards_are_refused_for_play_but_solved() {
         .solve_report(&Report::default(), &|_| {})
         .unwrap()
         .unwrap();
-    assert_eq!(report["solvable"], true);
-    assert_eq!(report["presses"].as_array().unwrap().len(), 31);
+    assert!(solvable(&report));
+    assert_eq!(presses(&report).len(), 31);
 }
 
 #[test]
@@ -112,8 +146,11 @@ fn random_starts_are_solvable_and_reproducible() {
             .solve_report(&Report::default(), &|_| {})
             .unwrap()
             .unwrap();
-        assert_eq!(report["solvable"], true, "seed {seed}");
-        assert_eq!(report["start"], "random");
+        assert!(solvable(&report), "seed {seed}");
+        assert_eq!(
+            fact(&report, "Start"),
+            Some(FactValue::Text("a random board".into()))
+        );
     }
     assert_ne!(
         game("size=6,colours=6,start=random,seed=1").initial_state(),
@@ -166,14 +203,14 @@ fn solve_report_json() {
         .solve_report(&Report::default(), &|_| {})
         .unwrap()
         .unwrap();
-    assert_eq!(r["solvable"], true);
-    assert_eq!(r["solutions"], 1);
+    assert!(solvable(&r));
+    assert_eq!(fact(&r, "Solutions"), Some(FactValue::Integer(1)));
+    assert_eq!(presses(&r), vec![vec![3, 2, 3], vec![2, 3, 2], vec![3, 2, 3]]);
     assert_eq!(
-        r["presses"],
-        serde_json::json!([[3, 2, 3], [2, 3, 2], [3, 2, 3]])
+        fact(&r, "Proven the fewest presses"),
+        Some(FactValue::Flag(true))
     );
-    assert_eq!(r["fewest"], true);
-    assert!(r["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(r.figures.seconds >= 0.0);
 
     let g = game("size=4,colours=2");
     let r = g
@@ -186,22 +223,29 @@ fn solve_report_json() {
         )
         .unwrap()
         .unwrap();
-    assert_eq!(r["solvable"], false);
-    assert_eq!(r["solutions"], 0);
-    assert!(r["presses"].is_null());
-    assert!(r["reason"]
-        .as_str()
-        .unwrap()
-        .contains("not in the column space"));
-    assert_eq!(r["obstruction"]["invariant"], 1);
+    assert!(!solvable(&r));
+    assert_eq!(fact(&r, "Solutions"), Some(FactValue::Integer(0)));
+    match &r.solution {
+        Some(PuzzleSolution::Impossible { reason }) => {
+            assert!(reason.contains("No presses can solve this board"), "{reason}")
+        }
+        other => panic!("not refuted: {other:?}"),
+    }
+    assert_eq!(
+        fact(&r, "The sum on this board"),
+        Some(FactValue::Integer(1))
+    );
     // The 4x4 board from all ones: 16 solutions, the fewest press four buttons.
     let r = g
         .solve_report(&Report::default(), &|_| {})
         .unwrap()
         .unwrap();
-    assert_eq!(r["solutions"], 16);
-    assert_eq!(r["total_presses"], 4);
-    assert_eq!(r["fewest"], true);
+    assert_eq!(fact(&r, "Solutions"), Some(FactValue::Integer(16)));
+    assert_eq!(fact(&r, "Presses in all"), Some(FactValue::Integer(4)));
+    assert_eq!(
+        fact(&r, "Proven the fewest presses"),
+        Some(FactValue::Flag(true))
+    );
 
     let bad = g
         .solve_report(
@@ -215,11 +259,22 @@ fn solve_report_json() {
     assert!(bad.unwrap_err().contains("expected 4 rows"));
 
     // Big counts are decimal strings; big boards list rows as text.
-    let r = tabula_poggle::solve_json(1279, 2, None, "ones", &Default::default()).unwrap();
-    assert_eq!(r["solutions"].as_str().unwrap().len(), 309); // 2^1024
-    assert_eq!(r["presses_format"], "row-text");
-    assert_eq!(r["presses"][0].as_str().unwrap().len(), 1279);
-    assert_eq!(r["fewest"], false);
+    let r = tabula_poggle::solve_report(1279, 2, None, "ones", &Default::default()).unwrap();
+    match fact(&r, "Solutions") {
+        Some(FactValue::Text(t)) => assert_eq!(t.len(), 309), // 2^1024
+        other => panic!("{other:?}"),
+    }
+    match &r.solution {
+        Some(PuzzleSolution::Presses { grid, rows, .. }) => {
+            assert!(grid.is_empty());
+            assert_eq!(rows[0].len(), 1279);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        fact(&r, "Proven the fewest presses"),
+        Some(FactValue::Flag(false))
+    );
 }
 
 /// Breadth-first search over positions: the fewest single presses to solve.
@@ -262,18 +317,16 @@ fn fewest_presses_equal_breadth_first_distance_and_hints_follow_it() {
         assert!(g.is_small(), "{v}");
         let extra = g.analysis_extra(&s).unwrap();
         let Some(d) = bfs_distance(&g, &s) else {
-            assert_eq!(extra["solvable"], false, "{v}");
+            assert_eq!(planned(&extra), None, "{v}");
             continue;
         };
-        assert_eq!(extra["total_presses"], d as u64, "{v}");
-        assert_eq!(extra["fewest"], true);
+        assert_eq!(planned(&extra).map(|p| p.0), Some(d as u64), "{v}");
+        let note = extra.sections[0].note.clone().unwrap_or_default();
+        assert!(note.contains("the fewest"), "{v}: {note}");
         // Following hints solves in exactly d presses.
         let mut plies = 0;
         while !g.turn(&s).is_over() {
-            let hint = g.analysis_extra(&s).unwrap()["hint"]
-                .as_str()
-                .unwrap()
-                .to_string();
+            let hint = planned(&g.analysis_extra(&s).unwrap()).unwrap().1;
             let m: Press = g.parse_move(&s, &hint).unwrap();
             g.try_play(&mut s, m).unwrap();
             plies += 1;
@@ -286,8 +339,8 @@ fn fewest_presses_equal_breadth_first_distance_and_hints_follow_it() {
     let s = g.parse_position("1000/0000/0000/0000").unwrap();
     assert_eq!(bfs_distance(&g, &s), None);
     let extra = g.analysis_extra(&s).unwrap();
-    assert_eq!(extra["solvable"], false);
-    assert!(extra["hint"].is_null());
+    assert_eq!(planned(&extra), None);
+    assert!(extra.sections[0].note.as_deref().unwrap_or_default().contains("No presses"));
 }
 
 #[test]
@@ -350,5 +403,5 @@ fn two_hundred_fifty_six_colours_play_and_wrap() {
         .solve_report(&Report::default(), &|_| {})
         .unwrap()
         .unwrap();
-    assert_eq!(r["solvable"], true);
+    assert!(solvable(&r));
 }

@@ -9,6 +9,7 @@
 //! `--show` draws the board (and its one-line text) on standard error first.
 
 use std::io::Read as _;
+use tabula_core::{ExactAnalysis, Notation, Presentation};
 use tabula_core::{Game, Registered, Report, Variant};
 use tabula_samegame::SameGame;
 

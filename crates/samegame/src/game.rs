@@ -6,6 +6,7 @@ use crate::scoring::Scoring;
 use crate::search;
 use crate::text::{format_board, parse_board};
 use std::cell::RefCell;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy,
     Turn, Variant, VariantError, VariantOption, View, ViewCell,
@@ -183,7 +184,9 @@ impl Game for SameGame {
         self.play_unchecked(state, mv);
         Ok(())
     }
+}
 
+impl Notation for SameGame {
     fn parse_move(&self, state: &Board, text: &str) -> Result<Click, ParseError> {
         let cleaned: String = text
             .chars()
@@ -240,7 +243,9 @@ impl Game for SameGame {
     fn format_position(&self, state: &Board) -> String {
         format_board(state)
     }
+}
 
+impl Presentation for SameGame {
     fn render_text(&self, state: &Board) -> String {
         let (w, h) = (state.width(), state.height());
         let mut out = String::from("    ");
@@ -317,6 +322,69 @@ impl Game for SameGame {
         Some(state.score())
     }
 
+    fn describe_move(&self, state: &Board, mv: Click) -> String {
+        match self.removable(state, mv) {
+            Ok(g) => format!(
+                "{} {}: {} blocks of colour {} (+{})",
+                mv.row,
+                mv.col,
+                g.size,
+                g.colour,
+                self.scoring.group(g.size as usize)
+                    + if state.blocks_left() == g.size as usize {
+                        self.scoring.clear_bonus()
+                    } else {
+                        0
+                    }
+            ),
+            Err(_) => self.format_move(state, mv),
+        }
+    }
+}
+
+impl Symmetry for SameGame {}
+
+impl ExactAnalysis for SameGame {
+    fn solve_report(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<tabula_core::SolveReport, String>> {
+        Some(search::solve_report(self, request, progress))
+    }
+
+    fn analysis_extra(&self, state: &Board) -> Option<tabula_core::AnalysisExtra> {
+        use tabula_core::{AnalysisExtra, FactValue, Section};
+        let (groups, largest) = with_groups(state, |_, groups| {
+            let removable = groups.iter().filter(|g| g.size >= 2);
+            (
+                removable.clone().count(),
+                removable.map(|g| g.size).max().unwrap_or(0),
+            )
+        });
+        let counts = state.colour_counts();
+        let colours = (1..=state.max_colour().max(1) as usize)
+            .map(|c| format!("colour {c}: {}", counts[c]))
+            .collect();
+        Some(AnalysisExtra {
+            sections: vec![Section::new("The board")
+                .with("Score so far", FactValue::Integer(state.score()))
+                .with(
+                    "Blocks left",
+                    FactValue::Integer(state.blocks_left() as i64),
+                )
+                .with(
+                    "Groups that can be removed",
+                    FactValue::Integer(groups as i64),
+                )
+                .with("Largest group", FactValue::Integer(largest as i64))
+                .with("Blocks of each colour", FactValue::List(colours))],
+            ..AnalysisExtra::default()
+        })
+    }
+}
+
+impl Players for SameGame {
     /// Score plus what the colours left could still bring, squashed into -1..1.
     fn evaluate(&self, state: &Board, _seat: Seat) -> f64 {
         let counts = state.colour_counts();
@@ -345,52 +413,9 @@ impl Game for SameGame {
             .ok()
             .map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
     }
-
-    fn solve_report(
-        &self,
-        request: &Report,
-        progress: &dyn Fn(f64),
-    ) -> Option<Result<serde_json::Value, String>> {
-        Some(search::solve_report(self, request, progress))
-    }
-
-    fn analysis_extra(&self, state: &Board) -> Option<serde_json::Value> {
-        let (groups, largest) = with_groups(state, |_, groups| {
-            let removable = groups.iter().filter(|g| g.size >= 2);
-            (
-                removable.clone().count(),
-                removable.map(|g| g.size).max().unwrap_or(0),
-            )
-        });
-        let counts = state.colour_counts();
-        Some(serde_json::json!({
-            "score": state.score(),
-            "blocks_left": state.blocks_left(),
-            "groups": groups,
-            "largest_group": largest,
-            "colour_counts": (1..=state.max_colour().max(1) as usize).map(|c| counts[c]).collect::<Vec<_>>(),
-        }))
-    }
-
-    fn describe_move(&self, state: &Board, mv: Click) -> String {
-        match self.removable(state, mv) {
-            Ok(g) => format!(
-                "{} {}: {} blocks of colour {} (+{})",
-                mv.row,
-                mv.col,
-                g.size,
-                g.colour,
-                self.scoring.group(g.size as usize)
-                    + if state.blocks_left() == g.size as usize {
-                        self.scoring.clear_bonus()
-                    } else {
-                        0
-                    }
-            ),
-            Err(_) => self.format_move(state, mv),
-        }
-    }
 }
+
+impl MatchRules for SameGame {}
 
 fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
     let mut lines = vec![

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use rand::Rng as _;
 use tabula_core::{Game, MoveError, Outcome, Registered, Turn, Variant};
+use tabula_core::{Notation, Presentation};
 use tabula_samegame::{parse_board, Board, Click, SameGame, Scoring};
 
 /// The tutorial's board: `grid[row][col]`, row 0 at the top, 0 = background.

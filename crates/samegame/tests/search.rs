@@ -1,7 +1,8 @@
 //! The search player: its lines are replayed with the rules, through the public
 //! notation, and must score what the search claims.
 
-use tabula_core::{Game, Registered, Report, Variant};
+use tabula_core::{ExactAnalysis, Notation, Players};
+use tabula_core::{FactValue, Game, PuzzleSolution, Registered, Report, Variant};
 use tabula_samegame::search::{search, Algorithm, SearchOptions};
 use tabula_samegame::{Board, SameGame, Scoring};
 
@@ -162,17 +163,41 @@ fn solve_report_json() {
         seed: 7,
         ..Report::default()
     };
-    let json = g.solve_report(&request, &|_| {}).unwrap().unwrap();
+    let report = g.solve_report(&request, &|_| {}).unwrap().unwrap();
     let start = g.parse_position(board).unwrap();
-    let moves: Vec<[usize; 2]> = serde_json::from_value(json["moves"].clone()).unwrap();
+    let Some(PuzzleSolution::Line {
+        moves,
+        score,
+        cleared,
+    }) = &report.solution
+    else {
+        panic!("a line of clicks: {report:?}")
+    };
+    // The moves as a player types them: "row column".
+    let moves: Vec<[usize; 2]> = moves
+        .iter()
+        .map(|m| {
+            let (r, c) = m.split_once(' ').unwrap();
+            [r.parse().unwrap(), c.parse().unwrap()]
+        })
+        .collect();
     let end = replay(&g, &start, &moves);
-    assert_eq!(json["score"].as_i64(), Some(end.score()));
-    assert_eq!(json["cleared"].as_bool(), Some(end.is_cleared()));
-    assert!(json["seconds"].as_f64().unwrap() >= 0.0);
-    assert_eq!(json["seed"].as_u64(), Some(7));
+    assert_eq!(*score, end.score());
+    assert_eq!(*cleared, end.is_cleared());
+    assert!(report.figures.seconds >= 0.0);
+    let fact = |label: &str| {
+        report
+            .sections
+            .iter()
+            .flat_map(|s| &s.facts)
+            .find(|f| f.label == label)
+            .map(|f| f.value.clone())
+    };
+    assert_eq!(fact("Random seed"), Some(FactValue::Integer(7)));
     // Twelve blocks: no game is longer than six clicks, so the search climbs to an
     // exhaustive level within the budget and says its score is the optimum.
-    assert_eq!(json["optimal"].as_bool(), Some(true));
+    assert_eq!(fact("Proven best"), Some(FactValue::Flag(true)));
+    assert!(report.summary.contains("the best possible"), "{}", report.summary);
     assert_eq!(exhaustive(&g, &start), end.score());
 
     let bad = Report {

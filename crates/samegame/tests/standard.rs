@@ -2,6 +2,7 @@
 //! games Tabula reports on it: every saved line is replayed with the rules, through
 //! the public move notation, and must end with the score reported.
 
+use tabula_core::Notation;
 use tabula_core::{Game, Registered, Variant};
 use tabula_samegame::search::{search, Algorithm, SearchOptions};
 use tabula_samegame::standard::standard_boards;

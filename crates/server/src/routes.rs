@@ -11,6 +11,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json_};
 use std::sync::Arc;
+use tabula_core::MoveGrade;
 use tabula_engine::{build, find, registry, LogEntry, Match, MatchConfig};
 
 type St = State<Arc<AppState>>;
@@ -522,11 +523,26 @@ async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>>
     Ok(Json(MoveOut { session, played }))
 }
 
+/// `GET /hint`: the suggested move, why, and the position's graded analysis,
+/// in the documented results shape (docs/API.md, "Results").
 async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
     Ok(Json(
-        thinking(&st, move || st2.sessions.read(&id, |m| Ok(m.hint()?))).await?,
+        thinking(&st, move || {
+            st2.sessions.read(&id, |m| {
+                let hint = m.hint()?;
+                let view = m.view();
+                Ok(versioned(&view.game, &view.variant, &hint))
+            })
+        })
+        .await?,
     ))
+}
+
+/// A result with the shape's version, the game and the variant.
+pub(crate) fn versioned<T: Serialize>(game: &str, variant: &str, result: &T) -> Json_ {
+    // These results hold no maps with other keys than strings: they always serialise.
+    serde_json::to_value(tabula_core::Versioned::new(game, variant, result)).unwrap_or_default()
 }
 
 /// Longest line of best play `line` shows.
@@ -545,12 +561,11 @@ fn replay_copy(m: &dyn Match) -> ApiResult<(Box<dyn Match>, Vec<String>)> {
     Ok((copy, moves))
 }
 
-/// The value of the position for the side to move, from a hint.
-fn value_of(hint: &Json_) -> Json_ {
+/// The value of the position for the side to move (a `PositionValue`), from a hint.
+fn value_of(hint: &tabula_core::Hint) -> Json_ {
     json!({
-        "value": hint.get("value").cloned().unwrap_or(Json_::Null),
-        "remoteness": hint.get("remoteness").cloned().unwrap_or(Json_::Null),
-        "to_move": hint.get("turn").and_then(|t| t.get("seat")).cloned().unwrap_or(Json_::Null),
+        "value": hint.analysis.value,
+        "to_move": hint.analysis.to_move,
     })
 }
 
@@ -578,9 +593,11 @@ async fn line(
                 copy.play_setup(mv)?;
             }
             let hint = copy.hint()?;
-            let graded = hint["moves"]
-                .as_array()
-                .and_then(|ms| ms.iter().find(|x| x["move"] == q.mv.as_str()))
+            let graded = hint
+                .analysis
+                .moves
+                .iter()
+                .find(|x| x.notation == q.mv)
                 .cloned()
                 .ok_or_else(|| {
                     ApiError::new(
@@ -590,7 +607,7 @@ async fn line(
                 })?;
             Ok((copy, graded))
         })?;
-        if first.get("value").is_none() {
+        if !matches!(first.grade, MoveGrade::Solved { .. }) {
             return Err(ApiError::not_found(
                 "this game has no exact values, so there is no line of best play",
             ));
@@ -599,11 +616,10 @@ async fn line(
         let mut next = first;
         let mut truncated = false;
         loop {
-            let mv = next["move"].as_str().unwrap_or_default().to_string();
-            let entry = copy.play_setup(&mv)?;
+            let entry = copy.play_setup(&next.notation)?;
             line.push(json!({
                 "move": entry.mv, "text": entry.text, "seat": entry.seat,
-                "value": next.get("value"), "remoteness": next.get("remoteness"),
+                "grade": next.grade,
             }));
             if copy.turn().is_over() {
                 break;
@@ -614,8 +630,8 @@ async fn line(
             }
             check_time()?;
             let hint = copy.hint()?;
-            match hint["moves"].as_array().and_then(|m| m.first()) {
-                Some(best) if best.get("value").is_some() => next = best.clone(),
+            match hint.analysis.moves.first() {
+                Some(best) if matches!(best.grade, MoveGrade::Solved { .. }) => next = best.clone(),
                 _ => break,
             }
         }
@@ -644,7 +660,7 @@ async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>
                 copy.play_setup(mv)?;
             }
             let end = if copy.turn().is_over() {
-                json!({"value": null, "remoteness": 0, "to_move": null})
+                json!({"value": null, "to_move": null})
             } else {
                 value_of(&copy.hint()?)
             };

@@ -12,7 +12,7 @@
 
 mod symmetry;
 
-use serde_json::json;
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantError, VariantOption, View,
     ViewCell, ViewPiece,
@@ -244,7 +244,9 @@ impl Game for TicTacToe {
             s.x |= bit & FULL;
         }
     }
+}
 
+impl Notation for TicTacToe {
     fn parse_move(&self, s: &Board, text: &str) -> Result<Square, ParseError> {
         let t = text.trim();
         let n: u8 = match t.parse() {
@@ -342,7 +344,9 @@ impl Game for TicTacToe {
         text.push(MARKS[s.side_to_move()]);
         text
     }
+}
 
+impl Presentation for TicTacToe {
     fn render_text(&self, s: &Board) -> String {
         let mut out = String::new();
         for r in 0..3u8 {
@@ -404,11 +408,9 @@ impl Game for TicTacToe {
     fn move_cells(&self, _s: &Board, mv: Square) -> Vec<u32> {
         vec![u32::from(mv.number())]
     }
+}
 
-    fn is_small(&self) -> bool {
-        true
-    }
-
+impl Symmetry for TicTacToe {
     fn symmetry_count(&self) -> usize {
         8
     }
@@ -427,7 +429,15 @@ impl Game for TicTacToe {
     fn inverse_symmetry(&self, k: usize) -> usize {
         symmetry::inverse(k)
     }
+}
 
+impl ExactAnalysis for TicTacToe {
+    fn is_small(&self) -> bool {
+        true
+    }
+}
+
+impl Players for TicTacToe {
     /// Open lines: each line free of the opponent counts for its owner, more when
     /// it holds more of their marks; a won game is worth +-1.
     fn evaluate(&self, s: &Board, seat: Seat) -> f64 {
@@ -453,6 +463,8 @@ impl Game for TicTacToe {
         (sign * score / 16.0).clamp(-0.95, 0.95)
     }
 }
+
+impl MatchRules for TicTacToe {}
 
 impl Registered for TicTacToe {
     /// The page shows MENACE learning: it plays X, as Michie's machine did.
@@ -512,13 +524,8 @@ impl Registered for TicTacToe {
         v
     }
 
-    fn count_report(&self) -> Option<serde_json::Value> {
-        let (all, distinct) = symmetry::count_reachable();
-        Some(json!({
-            "positions": all,
-            "positions_up_to_symmetry": distinct,
-            "symmetries": SYMMETRY_NAMES,
-        }))
+    fn count_report(&self) -> Option<tabula_core::CountReport> {
+        Some(symmetry::count_results())
     }
 }
 

@@ -72,6 +72,29 @@ pub fn inverse(k: usize) -> usize {
     }
 }
 
+/// The `tabula count tictactoe` report: positions that can arise in play, all
+/// and up to the board's symmetries.
+pub fn count_results() -> tabula_core::CountReport {
+    use tabula_core::{CountReport, FactValue, Section};
+    let (all, distinct) = count_reachable();
+    CountReport {
+        summary: format!(
+            "{all} positions can arise in play; {distinct} up to the board's {} symmetries.",
+            SYMMETRY_NAMES.len()
+        ),
+        sections: vec![Section::new("Positions")
+            .with(
+                "Reachable from the empty board",
+                FactValue::Integer(all as i64),
+            )
+            .with("Up to symmetry", FactValue::Integer(distinct as i64))
+            .with(
+                "Symmetries",
+                FactValue::List(SYMMETRY_NAMES.iter().map(|s| s.to_string()).collect()),
+            )],
+    }
+}
+
 /// Reachable positions counted over all 3^9 boards: in total and up to symmetry.
 pub(crate) fn count_reachable() -> (u32, u32) {
     let (mut all, mut distinct) = (0, 0);

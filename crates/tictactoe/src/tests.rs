@@ -1,6 +1,7 @@
 use super::*;
 use std::collections::{HashMap, HashSet};
 use tabula_core::GameExt;
+use tabula_core::{Notation, Presentation};
 
 fn play(g: &TicTacToe, squares: &[u8]) -> Board {
     let mut s = g.initial_state();
@@ -270,7 +271,7 @@ mod misere {
     use crate::TicTacToe;
     use std::collections::HashMap;
     use tabula_ai::retrograde::Solution;
-    use tabula_core::{Game, Outcome, Registered, Turn, Value, Variant};
+    use tabula_core::{Game, Notation, Outcome, Presentation, Registered, Turn, Value, Variant};
 
     fn misere() -> TicTacToe {
         TicTacToe::from_variant(&Variant::parse("play=misere").unwrap()).unwrap()

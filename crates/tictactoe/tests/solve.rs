@@ -1,6 +1,7 @@
 //! The strong solution by the generic retrograde solver agrees with the published figures.
 
 use tabula_ai::retrograde::Solution;
+use tabula_core::Notation;
 use tabula_core::{Game, Value};
 use tabula_tictactoe::TicTacToe;
 

@@ -1,6 +1,6 @@
 //! The view model marks the line that won, for front ends to show.
 
-use tabula_core::Game;
+use tabula_core::{Notation, Presentation};
 use tabula_tictactoe::TicTacToe;
 
 fn marked(text: &str) -> Vec<u32> {

@@ -915,6 +915,7 @@ pub fn report(board: &Board, scoring: Scoring, seed: u64, result: &SearchResult)
             score: result.score,
             cleared: result.cleared,
         }),
+        counts: None,
         sections,
         figures: SolveFigures {
             positions: None,

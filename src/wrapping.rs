@@ -1,0 +1,105 @@
+//! A writer that keeps every line within the terminal's width: the play
+//! screen's messages, logs and lists are wrapped at spaces with a hanging
+//! indent, so no game needs to know how wide the terminal is.
+
+use std::io::{self, Write};
+
+/// Wraps each line written through it to `width` columns. Lines holding escape
+/// codes (a coloured board) pass unchanged: a board fits by itself. A partial
+/// line (a prompt) goes out as it is when flushed.
+pub struct Wrapping<W: Write> {
+    inner: W,
+    width: usize,
+    line: Vec<u8>,
+    /// Columns already used on the terminal's line by a prompt flushed without
+    /// its end (in a pipe the answer is not echoed, so the next output follows it).
+    used: usize,
+}
+
+impl<W: Write> Wrapping<W> {
+    /// Wraps `inner` at `width` columns.
+    pub fn new(inner: W, width: usize) -> Self {
+        Wrapping {
+            inner,
+            width,
+            line: Vec::new(),
+            used: 0,
+        }
+    }
+
+    fn emit_line(&mut self) -> io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line).into_owned();
+        self.line.clear();
+        let used = std::mem::take(&mut self.used);
+        if text.contains('\u{1b}') || used + text.chars().count() <= self.width {
+            return writeln!(self.inner, "{text}");
+        }
+        let lead = &text[..text.len() - text.trim_start().len()];
+        let rest = format!("{lead}  ");
+        // The prompt's columns count on the first line: wrap as if they were
+        // indent, then leave that indent out (the prompt is already there).
+        let first = format!("{}{lead}", " ".repeat(used));
+        let wrapped = crate::report::wrap(text.trim_start(), self.width, &first, &rest);
+        self.inner.write_all(wrapped[used.min(wrapped.len())..].as_bytes())
+    }
+}
+
+impl<W: Write> Write for Wrapping<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                self.emit_line()?;
+            } else {
+                self.line.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.line.is_empty() {
+            let partial = std::mem::take(&mut self.line);
+            self.used += String::from_utf8_lossy(&partial).chars().count();
+            self.inner.write_all(&partial)?;
+        }
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for Wrapping<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_wrap_and_prompts_pass() {
+        let mut out = Vec::new();
+        {
+            let mut w = Wrapping::new(&mut out, 40);
+            let long = format!("  {}\n", "word ".repeat(30));
+            w.write_all(long.as_bytes()).unwrap();
+            w.write_all(b"short\n> ").unwrap();
+            w.flush().unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+        assert!(text.contains("\n    word"), "{text}");
+        assert!(text.ends_with("short\n> "), "{text}");
+        // After a prompt, the next line's first part leaves room for it.
+        let mut out = Vec::new();
+        {
+            let mut w = Wrapping::new(&mut out, 40);
+            w.write_all(b"Your move: ").unwrap();
+            w.flush().unwrap();
+            w.write_all(format!("{}\n", "word ".repeat(12)).as_bytes()).unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
+        assert!(text.starts_with("Your move: word"), "{text}");
+    }
+}
