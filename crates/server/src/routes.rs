@@ -377,7 +377,7 @@ async fn change_thinking(
     Ok(Json(out))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 struct MoveRequest {
     #[serde(rename = "move")]
     mv: String,
@@ -446,28 +446,49 @@ fn replies(m: &mut Box<dyn Match>) -> Vec<Played> {
     out
 }
 
+/// Plays a person's move and the replies after it (none in set-up mode).
+fn play_and_reply(m: &mut Box<dyn Match>, req: MoveRequest) -> ApiResult<Vec<Played>> {
+    // Only the moves: the view is built once, after the move and replies.
+    let before = m.legal_moves();
+    if req.setup {
+        let entry = m.play_setup(&req.mv)?;
+        let cells = cells_of(&before, &req.mv, &entry);
+        return Ok(vec![Played { entry, cells }]);
+    }
+    let entry = m.play(&req.mv)?;
+    let cells = cells_of(&before, &req.mv, &entry);
+    let mut played = vec![Played { entry, cells }];
+    // The human move stands even if a computer reply failed (an engine bug).
+    played.extend(replies(m));
+    Ok(played)
+}
+
 async fn play_move(
     State(st): St,
     Path(id): Path<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<Json<MoveOut>> {
+    // Only people play: nothing thinks, so the move runs like an undo, without
+    // waiting for a thinker. Checked again under the session's lock (a seat may
+    // have changed player): then nothing is played here and the move goes the
+    // thinking way below.
+    if !st.sessions.may_think(&id) {
+        let (st2, id2, req2) = (st.clone(), id.clone(), req.clone());
+        let done = blocking(move || {
+            st2.sessions.change_unless(
+                &id2,
+                |m| m.has_computer(),
+                move |m, _| play_and_reply(m, req2),
+            )
+        })
+        .await?;
+        if let Some((played, session)) = done {
+            return Ok(Json(MoveOut { session, played }));
+        }
+    }
     let st2 = st.clone();
     let (played, session) = thinking(&st, move || {
-        st2.sessions.change(&id, move |m, _| {
-            // Only the moves: the view is built once, after the move and replies.
-            let before = m.legal_moves();
-            if req.setup {
-                let entry = m.play_setup(&req.mv)?;
-                let cells = cells_of(&before, &req.mv, &entry);
-                return Ok(vec![Played { entry, cells }]);
-            }
-            let entry = m.play(&req.mv)?;
-            let cells = cells_of(&before, &req.mv, &entry);
-            let mut played = vec![Played { entry, cells }];
-            // The human move stands even if a computer reply failed (an engine bug).
-            played.extend(replies(m));
-            Ok(played)
-        })
+        st2.sessions.change(&id, move |m, _| play_and_reply(m, req))
     })
     .await?;
     Ok(Json(MoveOut { session, played }))

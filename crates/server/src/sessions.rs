@@ -23,7 +23,7 @@ use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 use tabula_core::{Outcome, Seat};
@@ -73,6 +73,9 @@ pub struct Session {
     last_view: Mutex<Option<SharedView>>,
     /// Milliseconds since the registry started, at the last use.
     last_used: AtomicU64,
+    /// The computer plays a seat (as of the last request that held the lock):
+    /// its moves go through the thinking pool ([`Sessions::may_think`]).
+    computer: AtomicBool,
 }
 
 struct Inner {
@@ -318,6 +321,7 @@ impl Sessions {
             // A match can end before anyone clicks (computer against computer).
             write_effects(w, &id, &record, &Tally::default(), &view, puzzle)
         })?;
+        let computer = m.has_computer();
         let session = Arc::new(Session {
             id: id.clone(),
             game,
@@ -330,6 +334,7 @@ impl Sessions {
             }),
             last_used: AtomicU64::new(self.now_ms()),
             last_view: Mutex::new(Some(shared.clone())),
+            computer: AtomicBool::new(computer),
         });
         if let Ok(mut live) = self.live.write() {
             live.insert(id.clone(), session);
@@ -372,6 +377,7 @@ impl Sessions {
         let session = Arc::new(Session {
             id: id.to_string(),
             game,
+            computer: AtomicBool::new(inner.m.has_computer()),
             inner: Mutex::new(inner),
             last_used: AtomicU64::new(self.now_ms()),
             last_view: Mutex::new(Some(view)),
@@ -428,7 +434,9 @@ impl Sessions {
             if inner.gone {
                 continue;
             }
-            return f(&s, &mut inner);
+            let out = f(&s, &mut inner);
+            s.computer.store(inner.m.has_computer(), Ordering::Relaxed);
+            return out;
         }
         Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -447,6 +455,18 @@ impl Sessions {
                 inner
             }
         }
+    }
+
+    /// False when only people play the session (as of its last request): a move
+    /// there makes the computer think about nothing, so it need not wait for the
+    /// thinking pool. True when unsure (the session is not in memory). The
+    /// action must still check under the lock: a seat may change player meanwhile.
+    pub fn may_think(&self, id: &str) -> bool {
+        self.live
+            .read()
+            .ok()
+            .and_then(|l| l.get(id).map(|s| s.computer.load(Ordering::Relaxed)))
+            .unwrap_or(true)
     }
 
     /// Reads a session without changing it. Blocking.
@@ -485,62 +505,90 @@ impl Sessions {
         id: &str,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<(T, SessionOut), ApiError> {
-        let out = self.enter(id, |s, inner| {
-            let out = match action(&mut inner.m, self) {
-                Ok(out) if !cancelled() && gate::claim_current() => out,
-                Ok(_) => {
-                    self.restore(s, inner);
-                    return Err(stopped());
-                }
-                Err(e) => {
-                    if cancelled() {
-                        self.restore(s, inner);
-                    }
-                    return Err(e);
-                }
-            };
-            let record = inner.m.record();
-            let view = inner.m.view();
-            let shared = match SharedView::of(&view) {
-                Ok(shared) => shared,
-                Err(e) => {
-                    self.restore(s, inner);
-                    return Err(e);
-                }
-            };
-            let written = self.store.write(|w| {
-                w.put_session(&s.id, &record)?;
-                write_effects_counted(
-                    w,
-                    &s.id,
-                    &record,
-                    &inner.tally,
-                    &view,
-                    inner.puzzle,
-                    &inner.counted,
-                )
-            });
-            if let Err(e) = written {
-                // Memory is ahead of the store: back to the last acknowledged state.
-                self.restore(s, inner);
-                return Err(e.into());
-            }
-            if record.tally.games > inner.tally.games {
-                inner.counted = record.config.players.clone();
-            }
-            inner.tally = record.tally;
-            *lock(&s.last_view) = Some(shared.clone());
-            Ok((
-                out,
-                SessionOut {
-                    id: s.id.clone(),
-                    view: shared,
-                },
-            ))
-        })?;
+        let out = self.enter(id, |s, inner| self.apply(s, inner, action))?;
         // The change may have built tables (a first perfect move): others make room.
         let _ = self.make_room();
         Ok(out)
+    }
+
+    /// [`Sessions::change`], unless `skip` says so of the match under the
+    /// session's lock: then nothing is done or written, and the answer is `None`.
+    pub fn change_unless<T>(
+        &self,
+        id: &str,
+        skip: impl FnOnce(&dyn Match) -> bool,
+        action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
+    ) -> Result<Option<(T, SessionOut)>, ApiError> {
+        let out = self.enter(id, |s, inner| {
+            if skip(inner.m.as_ref()) {
+                return Ok(None);
+            }
+            self.apply(s, inner, action).map(Some)
+        })?;
+        if out.is_some() {
+            let _ = self.make_room();
+        }
+        Ok(out)
+    }
+
+    /// The body of [`Sessions::change`], under the session's lock.
+    fn apply<T>(
+        &self,
+        s: &Session,
+        inner: &mut Inner,
+        action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
+    ) -> Result<(T, SessionOut), ApiError> {
+        let out = match action(&mut inner.m, self) {
+            Ok(out) if !cancelled() && gate::claim_current() => out,
+            Ok(_) => {
+                self.restore(s, inner);
+                return Err(stopped());
+            }
+            Err(e) => {
+                if cancelled() {
+                    self.restore(s, inner);
+                }
+                return Err(e);
+            }
+        };
+        let record = inner.m.record();
+        let view = inner.m.view();
+        let shared = match SharedView::of(&view) {
+            Ok(shared) => shared,
+            Err(e) => {
+                self.restore(s, inner);
+                return Err(e);
+            }
+        };
+        let written = self.store.write(|w| {
+            w.put_session(&s.id, &record)?;
+            write_effects_counted(
+                w,
+                &s.id,
+                &record,
+                &inner.tally,
+                &view,
+                inner.puzzle,
+                &inner.counted,
+            )
+        });
+        if let Err(e) = written {
+            // Memory is ahead of the store: back to the last acknowledged state.
+            self.restore(s, inner);
+            return Err(e.into());
+        }
+        if record.tally.games > inner.tally.games {
+            inner.counted = record.config.players.clone();
+        }
+        inner.tally = record.tally;
+        *lock(&s.last_view) = Some(shared.clone());
+        Ok((
+            out,
+            SessionOut {
+                id: s.id.clone(),
+                view: shared,
+            },
+        ))
     }
 
     /// After a seat changed player: a learner gets its stored matchboxes.
@@ -789,6 +837,48 @@ mod tests {
             serde_json::to_value(&flat).unwrap(),
             json!({"id": "x", "view": view, "played": [5]})
         );
+    }
+
+    #[test]
+    fn only_sessions_the_computer_plays_in_may_think() {
+        let (_d, store, _, _) = setup();
+        let sessions = Sessions::new(Arc::new(store));
+        let game = build("tictactoe", "").unwrap();
+        let config = |second: &str| MatchConfig {
+            players: vec!["human".into(), second.into()],
+            seed: 1,
+            ..Default::default()
+        };
+        let people = sessions.create(game.clone(), config("human")).unwrap().id;
+        let computer = sessions.create(game, config("perfect")).unwrap().id;
+        assert!(!sessions.may_think(&people));
+        assert!(sessions.may_think(&computer));
+        assert!(
+            sessions.may_think(&"0".repeat(32)),
+            "unknown: the thinking way"
+        );
+        // A seat given to the computer: the flag follows it, and a move checked
+        // under the lock is not played the people-only way.
+        sessions
+            .change(&people, |m, _| Ok(m.set_player(1, "perfect")?))
+            .unwrap();
+        assert!(sessions.may_think(&people));
+        let skipped = sessions
+            .change_unless(&people, |m| m.has_computer(), |m, _| Ok(m.play("5")?))
+            .unwrap();
+        assert!(skipped.is_none());
+        let log = sessions.read(&people, |m| Ok(m.view().log)).unwrap();
+        assert!(log.is_empty(), "nothing was played: {log:?}");
+        // Back to people only: played and written.
+        sessions
+            .change(&people, |m, _| Ok(m.set_player(1, "human")?))
+            .unwrap();
+        assert!(!sessions.may_think(&people));
+        let (_, out) = sessions
+            .change_unless(&people, |m| m.has_computer(), |m, _| Ok(m.play("5")?))
+            .unwrap()
+            .expect("played");
+        assert!(serde_json::to_string(&out).unwrap().contains("\"log\":[{"));
     }
 
     #[test]
