@@ -159,6 +159,7 @@ pub fn registry() -> Vec<GameEntry> {
         entry::<tabula_auto120::Auto120>(),
         entry::<tabula_samegame::SameGame>(),
         entry::<tabula_poggle::Poggle>(),
+        entry::<tabula_pig::Pig>(),
     ]
 }
 
