@@ -8,8 +8,8 @@
 
 mod budget;
 mod bytes;
-pub mod disk_cache;
 pub mod capabilities;
+pub mod disk_cache;
 mod error;
 mod game;
 pub mod ledger;

@@ -1,11 +1,11 @@
 //! Poggle through the `Game` interface: rules, text forms, variants, views, reports.
 
 use std::collections::{HashMap, VecDeque};
-use tabula_core::{ExactAnalysis, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     AnalysisExtra, FactValue, Game, GameExt, MoveGrade, Outcome, PuzzleSolution, Registered,
     Report, SolveReport, Turn, Variant,
 };
+use tabula_core::{ExactAnalysis, Notation, Players, Presentation, Symmetry};
 
 /// A fact of a report's sections by its label.
 fn fact(r: &SolveReport, label: &str) -> Option<FactValue> {
@@ -205,7 +205,10 @@ fn solve_report_json() {
         .unwrap();
     assert!(solvable(&r));
     assert_eq!(fact(&r, "Solutions"), Some(FactValue::Integer(1)));
-    assert_eq!(presses(&r), vec![vec![3, 2, 3], vec![2, 3, 2], vec![3, 2, 3]]);
+    assert_eq!(
+        presses(&r),
+        vec![vec![3, 2, 3], vec![2, 3, 2], vec![3, 2, 3]]
+    );
     assert_eq!(
         fact(&r, "Proven the fewest presses"),
         Some(FactValue::Flag(true))
@@ -227,7 +230,10 @@ fn solve_report_json() {
     assert_eq!(fact(&r, "Solutions"), Some(FactValue::Integer(0)));
     match &r.solution {
         Some(PuzzleSolution::Impossible { reason }) => {
-            assert!(reason.contains("No presses can solve this board"), "{reason}")
+            assert!(
+                reason.contains("No presses can solve this board"),
+                "{reason}"
+            )
         }
         other => panic!("not refuted: {other:?}"),
     }
@@ -340,7 +346,11 @@ fn fewest_presses_equal_breadth_first_distance_and_hints_follow_it() {
     assert_eq!(bfs_distance(&g, &s), None);
     let extra = g.analysis_extra(&s).unwrap();
     assert_eq!(planned(&extra), None);
-    assert!(extra.sections[0].note.as_deref().unwrap_or_default().contains("No presses"));
+    assert!(extra.sections[0]
+        .note
+        .as_deref()
+        .unwrap_or_default()
+        .contains("No presses"));
 }
 
 #[test]
