@@ -34,13 +34,17 @@ impl<W: Write> Wrapping<W> {
         if text.contains('\u{1b}') || used + text.chars().count() <= self.width {
             return writeln!(self.inner, "{text}");
         }
+        if used > 0 {
+            // After a prompt, a line that does not fit beside it starts below it.
+            writeln!(self.inner)?;
+            if text.chars().count() <= self.width {
+                return writeln!(self.inner, "{text}");
+            }
+        }
         let lead = &text[..text.len() - text.trim_start().len()];
         let rest = format!("{lead}  ");
-        // The prompt's columns count on the first line: wrap as if they were
-        // indent, then leave that indent out (the prompt is already there).
-        let first = format!("{}{lead}", " ".repeat(used));
-        let wrapped = crate::report::wrap(text.trim_start(), self.width, &first, &rest);
-        self.inner.write_all(wrapped[used.min(wrapped.len())..].as_bytes())
+        let wrapped = crate::report::wrap(text.trim_start(), self.width, lead, &rest);
+        self.inner.write_all(wrapped.as_bytes())
     }
 }
 
@@ -90,7 +94,7 @@ mod tests {
         assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
         assert!(text.contains("\n    word"), "{text}");
         assert!(text.ends_with("short\n> "), "{text}");
-        // After a prompt, the next line's first part leaves room for it.
+        // After a prompt, a line too long to follow it starts on the next line.
         let mut out = Vec::new();
         {
             let mut w = Wrapping::new(&mut out, 40);
@@ -100,6 +104,6 @@ mod tests {
         }
         let text = String::from_utf8(out).unwrap();
         assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
-        assert!(text.starts_with("Your move: word"), "{text}");
+        assert!(text.starts_with("Your move: \nword"), "{text}");
     }
 }

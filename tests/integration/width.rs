@@ -171,6 +171,9 @@ fn a_hint_names_its_move_and_auto120_shows_no_reference_tables() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     let hint = &text[text.find("Hint").unwrap_or(0)..];
+    // The hint ends where the board is drawn again, after a blank line.
+    let hint = &hint[..hint.find("\n\n").unwrap_or(hint.len())];
+    assert!(hint.contains("51.3%"), "{hint}");
     assert!(!hint.contains("no exact solution"), "{hint}");
     assert!(!hint.contains("Where markers land"), "{hint}");
     assert!(hint.lines().count() < 40, "{hint}");
