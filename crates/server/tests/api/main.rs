@@ -11,3 +11,4 @@ mod learning;
 mod limits;
 mod live;
 mod review;
+mod three_requests;
