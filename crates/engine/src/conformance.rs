@@ -448,7 +448,9 @@ fn perfect_keeps_wins<G: Registered>(handle: &Arc<Handle<G>>, seed: u64) -> Resu
 mod tests {
     use super::symmetry_laws;
     use tabula_ai::retrograde::Solution;
-    use tabula_core::{ExactAnalysis, Game, Notation, Oracle, Outcome, ParseError, Symmetry, Turn};
+    use tabula_core::{
+        ExactAnalysis, Game, Graded, Notation, Oracle, Outcome, ParseError, Symmetry, Turn, Value,
+    };
 
     /// Three cells in a row; players take turns filling one; whoever fills the
     /// middle wins. Its one symmetry besides the identity is the mirror.
@@ -576,5 +578,30 @@ mod tests {
                 .next();
             assert!(caught.is_some(), "a broken mirror passed");
         }
+    }
+
+    /// An oracle that calls a position won when its left cell is filled: it
+    /// knows every position but disagrees with the mirror.
+    struct LeftWins;
+
+    impl Oracle<Row> for LeftWins {
+        fn grade(&self, _: &Row, s: &RowState) -> Option<Graded> {
+            let value = if s.0 & 1 != 0 {
+                Value::Win
+            } else {
+                Value::Loss
+            };
+            Some(Graded {
+                value,
+                remoteness: 1,
+            })
+        }
+    }
+
+    #[test]
+    fn values_that_differ_from_the_image_are_caught() {
+        let game = Row { fault: Fault::None };
+        let err = symmetry_laws(&game, Some(&LeftWins as &dyn Oracle<Row>), &(1, 1)).unwrap_err();
+        assert!(err.contains("changes the value"), "{err}");
     }
 }
