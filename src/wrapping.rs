@@ -100,7 +100,8 @@ mod tests {
             let mut w = Wrapping::new(&mut out, 40);
             w.write_all(b"Your move: ").unwrap();
             w.flush().unwrap();
-            w.write_all(format!("{}\n", "word ".repeat(12)).as_bytes()).unwrap();
+            w.write_all(format!("{}\n", "word ".repeat(12)).as_bytes())
+                .unwrap();
         }
         let text = String::from_utf8(out).unwrap();
         assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");

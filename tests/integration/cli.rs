@@ -52,17 +52,18 @@ pub(crate) fn play(args: &[&str], input: &str) -> (Output, String) {
 #[test]
 fn tictactoe_strong_solution_has_5478_positions_and_a_drawn_start() {
     let v = json(&["solve", "tictactoe", "--json"]);
-    assert_eq!(v["positions"], 5478);
-    assert_eq!(v["start"]["value"], "draw");
+    let c = &v["counts"];
+    assert_eq!(c["positions"], 5478);
+    assert_eq!(v["value"]["value"], "draw");
     let total =
-        v["wins"].as_u64().unwrap() + v["losses"].as_u64().unwrap() + v["draws"].as_u64().unwrap();
+        c["wins"].as_u64().unwrap() + c["losses"].as_u64().unwrap() + c["draws"].as_u64().unwrap();
     assert_eq!(total, 5478);
 }
 
 #[test]
 fn hexapawn_start_is_lost_for_white() {
     let v = json(&["solve", "hexapawn", "--json"]);
-    assert_eq!(v["start"]["value"], "loss");
+    assert_eq!(v["value"]["value"], "loss");
 }
 
 #[test]
@@ -70,38 +71,44 @@ fn mu_torere_matches_the_published_analysis() {
     let v = json(&["solve", "mu-torere", "--json"]);
     assert_eq!(
         (
-            v["positions"].as_u64(),
-            v["wins"].as_u64(),
-            v["losses"].as_u64(),
-            v["draws"].as_u64()
+            v["counts"]["positions"].as_u64(),
+            v["counts"]["wins"].as_u64(),
+            v["counts"]["losses"].as_u64(),
+            v["counts"]["draws"].as_u64()
         ),
         (Some(1180), Some(208), Some(128), Some(844))
     );
-    assert_eq!(v["start"]["value"], "draw");
+    assert_eq!(v["value"]["value"], "draw");
 }
 
 #[test]
 fn nim_analysis_finds_the_losing_position_and_the_single_winning_move() {
     let v = json(&["analyze", "nim", "--position", "1 2 3", "--json"]);
-    assert_eq!(v["value"], "loss");
+    assert_eq!(v["value"]["value"], "loss");
     let v = json(&["analyze", "nim", "--position", "3 4 5", "--json"]);
-    assert_eq!(v["value"], "win");
+    assert_eq!(v["value"]["value"], "win");
     let winning: Vec<&Value> = v["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|m| m["value"] == "win")
+        .filter(|m| m["grade"]["value"] == "win")
         .collect();
     assert_eq!(winning.len(), 1, "{winning:?}");
-    let wm = &v["extra"]["winning_moves"];
-    assert_eq!(wm.as_array().unwrap().len(), 1);
+    // The game's own section: one winning move, heap 1 from 3 to 1.
+    let section = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["title"] == "Winning moves")
+        .unwrap();
+    let table = &section["facts"][0]["value"]["value"];
     assert_eq!(
-        (
-            wm[0]["heap"].as_u64(),
-            wm[0]["from"].as_u64(),
-            wm[0]["to"].as_u64()
-        ),
-        (Some(1), Some(3), Some(1))
+        table["columns"],
+        serde_json::json!(["move", "heap", "from", "to", "take"])
+    );
+    assert_eq!(
+        table["rows"],
+        serde_json::json!([["1:3->1", "1", "3", "1", "2"]])
     );
 }
 
@@ -135,8 +142,8 @@ fn analyze_grades_every_move_best_first() {
     assert_eq!(moves.len(), 6);
     // O must block on 9 to draw; every other move loses.
     assert_eq!(moves[0]["move"], "9");
-    assert_eq!(moves[0]["value"], "draw");
-    assert!(moves[1..].iter().all(|m| m["value"] == "loss"));
+    assert_eq!(moves[0]["grade"]["value"], "draw");
+    assert!(moves[1..].iter().all(|m| m["grade"]["value"] == "loss"));
 }
 
 #[test]
@@ -259,6 +266,7 @@ fn training_reports_the_fields_users_rely_on() {
         "1",
         "--json",
     ]);
+    assert_eq!(v["version"], 1, "{v}");
     for key in [
         "games",
         "wins",
@@ -268,12 +276,14 @@ fn training_reports_the_fields_users_rely_on() {
         "unbeatable_after",
         "matchboxes",
         "beads",
-        "curve",
     ] {
-        assert!(v.get(key).is_some(), "missing {key}");
+        assert!(v["counts"].get(key).is_some(), "missing {key}");
     }
+    assert!(v["curve"]["points"].is_array(), "{v}");
     assert!(
-        v["unbeatable_after"].as_u64().is_some_and(|g| g <= 100),
+        v["counts"]["unbeatable_after"]
+            .as_u64()
+            .is_some_and(|g| g <= 100),
         "{v}"
     );
 }

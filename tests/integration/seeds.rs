@@ -58,10 +58,10 @@ fn new_variants_solve_from_the_command_line() {
         "columns=4,rows=4",
         "--json",
     ]);
-    assert_eq!(v["start"]["value"], "win");
-    assert_eq!(v["start"]["remoteness"], 11);
+    assert_eq!(v["value"]["value"], "win");
+    assert_eq!(v["value"]["remoteness"]["plies"], 11);
     let v = json(&["solve", "tictactoe", "--variant", "play=misere", "--json"]);
-    assert_eq!(v["start"]["value"], "draw");
+    assert_eq!(v["value"]["value"], "draw");
     let v = json(&[
         "solve",
         "mu-torere",
@@ -69,7 +69,7 @@ fn new_variants_solve_from_the_command_line() {
         "rules=first_move",
         "--json",
     ]);
-    assert_eq!(v["start"]["value"], "loss");
+    assert_eq!(v["value"]["value"], "loss");
     let v = json(&[
         "solve",
         "poggle",
@@ -77,8 +77,34 @@ fn new_variants_solve_from_the_command_line() {
         "topology=torus,size=4,colours=3",
         "--json",
     ]);
-    assert_eq!(v["topology"], "torus");
-    assert!(v["solvable"].is_boolean());
-    let v = json(&["analyze", "auto120", "--json"]);
-    assert_eq!(v["extra"]["board"]["landing"].as_array().unwrap().len(), 35);
+    let facts: Vec<&serde_json::Value> = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["facts"].as_array().unwrap())
+        .collect();
+    let fact = |label: &str| {
+        facts
+            .iter()
+            .find(|f| f["label"] == label)
+            .map(|f| &f["value"])
+    };
+    assert_eq!(fact("Edges").unwrap()["value"], "wrap around");
+    assert_eq!(fact("Solvable").unwrap()["kind"], "flag");
+    // The board's landing table comes with the solve, one row per square a
+    // marker can stand on below 120.
+    let v = json(&["solve", "auto120", "--variant", "markers=1", "--json"]);
+    let landing = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["title"] == "Where markers land")
+        .unwrap();
+    assert_eq!(
+        landing["facts"][0]["value"]["value"]["rows"]
+            .as_array()
+            .unwrap()
+            .len(),
+        35
+    );
 }

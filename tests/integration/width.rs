@@ -77,7 +77,11 @@ fn every_game_fits_80_columns() {
         solve.extend(v);
         solve.extend(solve_args);
         fits(&solve, None, &mut problems);
-        fits(&["analyze", game, "--variant", variant], None, &mut problems);
+        fits(
+            &["analyze", game, "--variant", variant],
+            None,
+            &mut problems,
+        );
         fits(
             &["play", game, "--variant", variant, "--human", "both"],
             Some("help\nmoves\nhint\nquit\n"),
@@ -86,13 +90,21 @@ fn every_game_fits_80_columns() {
     }
     // The full boards: Auto120's four markers and Northcott's 16x4 (the
     // 700-character list of moves) on the play screen.
-    for (game, variant) in [("auto120", ""), ("northcott", ""), ("samegame", "size=20x15")] {
+    for (game, variant) in [
+        ("auto120", ""),
+        ("northcott", ""),
+        ("samegame", "size=20x15"),
+    ] {
         fits(
             &["play", game, "--variant", variant, "--human", "both"],
             Some("help\nmoves\nhint\nquit\n"),
             &mut problems,
         );
-        fits(&["analyze", game, "--variant", variant], None, &mut problems);
+        fits(
+            &["analyze", game, "--variant", variant],
+            None,
+            &mut problems,
+        );
     }
     for game in ["tictactoe", "mu-torere"] {
         fits(&["count", game], None, &mut problems);
@@ -118,10 +130,7 @@ fn a_remoteness_that_is_a_bound_says_so() {
     // the result and only a bound on the plies.
     let out = run(&["analyze", "northcott"], None);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("a loss for O in at most 112 plies"),
-        "{text}"
-    );
+    assert!(text.contains("a loss for O in at most 112 plies"), "{text}");
     assert!(!text.contains("a loss for O in 112 plies"), "{text}");
     assert!(text.contains("≤ 112"), "{text}");
     let v = json(&["analyze", "northcott", "--json"]);
@@ -162,11 +171,21 @@ fn a_hint_names_its_move_and_auto120_shows_no_reference_tables() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Hint: play "), "{text}");
     assert!(text.contains("Presses:"), "{text}");
-    assert!(!text.contains("Hint presses") && !text.contains("Fewest:"), "{text}");
+    assert!(
+        !text.contains("Hint presses") && !text.contains("Fewest:"),
+        "{text}"
+    );
     // Auto120: the chances, not 75 lines of the board's reference tables, and no
     // "no exact solution" remark next to exact chances.
     let out = run(
-        &["play", "auto120", "--variant", "markers=1", "--human", "both"],
+        &[
+            "play",
+            "auto120",
+            "--variant",
+            "markers=1",
+            "--human",
+            "both",
+        ],
         Some("hint\nquit\n"),
     );
     let text = String::from_utf8_lossy(&out.stdout);

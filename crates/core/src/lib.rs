@@ -45,7 +45,7 @@ pub use registered::Registered;
 pub use results::{
     Analysis, AnalysisExtra, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade,
     PositionValue, PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport,
-    StrongCounts, Table, Training, TrainingCurve, Versioned, RESULTS_VERSION,
+    StrongCounts, Table, Training, TrainingCounts, TrainingCurve, Versioned, RESULTS_VERSION,
 };
 pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};

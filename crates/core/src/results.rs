@@ -74,6 +74,19 @@ impl Remoteness {
     }
 }
 
+/// A count with thousands separators: 5478 → "5,478".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 /// `1 ply`, `11 plies`.
 pub fn plies_words(n: u32) -> String {
     if n == 1 {
@@ -503,12 +516,26 @@ impl SolveReport {
         seconds: f64,
     ) -> Self {
         let total = counts.positions.max(1) as f64;
-        let share = |n: u64| FactValue::Text(format!("{n} ({:.1}%)", n as f64 * 100.0 / total));
-        let section = Section::new("Every position reachable, by its value")
-            .with("Positions", FactValue::Integer(counts.positions as i64))
-            .with("Won for the side to move", share(counts.wins))
-            .with("Lost for the side to move", share(counts.losses))
-            .with("Drawn", share(counts.draws))
+        let row = |what: &str, n: u64| {
+            vec![
+                what.to_string(),
+                thousands(n),
+                format!("{:.1}%", n as f64 * 100.0 / total),
+            ]
+        };
+        let section = Section::new("Positions by their value")
+            .with(
+                "Positions",
+                FactValue::Table(Table {
+                    columns: ["positions", "count", "share"].map(String::from).to_vec(),
+                    rows: vec![
+                        row("won for the side to move", counts.wins),
+                        row("lost for the side to move", counts.losses),
+                        row("drawn", counts.draws),
+                        row("positions reachable", counts.positions),
+                    ],
+                }),
+            )
             .with(
                 "Longest forced win",
                 FactValue::Text(plies_words(counts.max_remoteness)),
@@ -563,11 +590,37 @@ pub struct TrainingCurve {
     pub points: Vec<CurvePoint>,
 }
 
+/// What a training counts, for scripts (the faces show them from `sections`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrainingCounts {
+    /// Games played.
+    pub games: u64,
+    /// The machine's wins.
+    pub wins: u64,
+    /// Its losses, resignations included.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses by resigning at an empty box.
+    pub resignations: u64,
+    /// The last game it lost (1-based), if any.
+    pub last_loss: Option<u64>,
+    /// The game after which no line of play beat its beads (0: from the
+    /// start), when that happened and was checked.
+    pub unbeatable_after: Option<u64>,
+    /// Boxes it made.
+    pub matchboxes: u64,
+    /// Beads left in them.
+    pub beads: u64,
+}
+
 /// A learning machine's training (`tabula train`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Training {
     /// One sentence for a player.
     pub summary: String,
+    /// The figures, for scripts.
+    pub counts: TrainingCounts,
     /// The learning curve.
     pub curve: TrainingCurve,
     /// What else the trainer reports (results, matchboxes, beads, …).

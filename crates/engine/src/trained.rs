@@ -2,7 +2,9 @@
 //! with the machine it trained (opaque, for saving and loading).
 
 use tabula_ai::train::TrainReport;
-use tabula_core::{CurvePoint, FactValue, Section, SolveFigures, Training, TrainingCurve};
+use tabula_core::{
+    CurvePoint, FactValue, Section, SolveFigures, Training, TrainingCounts, TrainingCurve,
+};
 
 /// What `DynGame::train` returns: the result for every face, and the trained
 /// machine's matchboxes to save or store (no face shows them).
@@ -83,6 +85,17 @@ impl Trained {
         Trained {
             training: Training {
                 summary,
+                counts: TrainingCounts {
+                    games: r.games,
+                    wins: r.wins,
+                    losses: r.losses,
+                    draws: r.draws,
+                    resignations: r.resignations,
+                    last_loss: r.last_loss,
+                    unbeatable_after: r.unbeatable_after,
+                    matchboxes: r.matchboxes as u64,
+                    beads: r.beads,
+                },
                 curve: TrainingCurve {
                     block: r.block,
                     points: r
