@@ -352,8 +352,7 @@ fn backup<G: ChanceIndex>(
     scratch.moves.clear();
     game.legal_moves(state, &mut scratch.moves);
     let mut best = f64::NEG_INFINITY;
-    for k in 0..scratch.moves.len() {
-        let mv = scratch.moves[k];
+    for &mv in &scratch.moves {
         let mut next = state.clone();
         game.play_unchecked(&mut next, mv);
         let w = worth(
@@ -362,7 +361,6 @@ fn backup<G: ChanceIndex>(
             mover,
             &|i| f64::from_bits(values[i].load(Ordering::Relaxed)),
             &mut scratch.outcomes,
-            0,
         )?;
         best = best.max(w);
     }
@@ -382,7 +380,6 @@ fn worth<G: ChanceIndex>(
     mover: Seat,
     value: &dyn Fn(usize) -> f64,
     outcomes: &mut [Vec<(G::Move, f64)>],
-    depth: usize,
 ) -> Result<f64, ChanceSolveError> {
     match game.turn(state) {
         Turn::Over(Outcome::Win(w)) => Ok(if w == mover { 1.0 } else { 0.0 }),
@@ -402,11 +399,10 @@ fn worth<G: ChanceIndex>(
             here.clear();
             game.chance_outcomes(state, here);
             let mut sum = 0.0;
-            for k in 0..here.len() {
-                let (mv, p) = here[k];
+            for &(mv, p) in here.iter() {
                 let mut next = state.clone();
                 game.play_unchecked(&mut next, mv);
-                sum += p * worth(game, &next, mover, value, deeper, depth + 1)?;
+                sum += p * worth(game, &next, mover, value, deeper)?;
             }
             Ok(sum)
         }
@@ -441,7 +437,6 @@ impl<G: ChanceIndex> ChanceSolution<G> {
             seat,
             &|i| self.values.get(i).copied().unwrap_or(0.5),
             &mut outcomes,
-            0,
         )
         .ok()
     }

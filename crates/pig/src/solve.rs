@@ -125,9 +125,12 @@ pub fn estimate(game: &Pig) -> u64 {
     chance_solve::estimate_bytes(game.index_len())
 }
 
+/// The tables this process has built or is building, by (goal, dice).
+type Cells = Mutex<HashMap<(u16, u8), TableCell<Solution>>>;
+
 /// The tables this process has built or is building, one per (goal, dice).
-fn cells() -> &'static Mutex<HashMap<(u16, u8), TableCell<Solution>>> {
-    static CELLS: OnceLock<Mutex<HashMap<(u16, u8), TableCell<Solution>>>> = OnceLock::new();
+fn cells() -> &'static Cells {
+    static CELLS: OnceLock<Cells> = OnceLock::new();
     CELLS.get_or_init(Default::default)
 }
 
