@@ -106,7 +106,7 @@ impl Strategy<Pig> for Optimal {
         let (mv, p) = *solution.move_values(state).first()?;
         Some(Choice::because(
             mv,
-            format!("best chance ({:.1}% to win)", 100.0 * p),
+            format!("best chance: {:.1}% to win", 100.0 * p),
         ))
     }
 }
