@@ -95,7 +95,15 @@ fn a_human_game_moves_undoes_redoes_and_is_stored_after_every_move() {
     let (st, undone) = s.post(&format!("/api/sessions/{id}/undo"), &json!({}));
     assert_eq!(st, 200);
     assert_eq!(moves_of(&undone["view"]), vec!["5"]);
-    assert_eq!(s.store().session::<MatchRecord>(&id).unwrap().unwrap().moves.len(), 1);
+    assert_eq!(
+        s.store()
+            .session::<MatchRecord>(&id)
+            .unwrap()
+            .unwrap()
+            .moves
+            .len(),
+        1
+    );
     let (_, redone) = s.post(&format!("/api/sessions/{id}/redo"), &json!({}));
     assert_eq!(moves_of(&redone["view"]), vec!["5", "1"]);
     assert_eq!(
@@ -165,14 +173,18 @@ fn the_computer_replies_and_hints_grade_every_move() {
 
     let (st, hint) = s.get(&format!("/api/sessions/{id}/hint"));
     assert_eq!(st, 200);
-    let graded = hint["moves"].as_array().unwrap();
+    assert_eq!(hint["version"], json!(1), "{hint}");
+    let graded = hint["analysis"]["moves"].as_array().unwrap();
     assert_eq!(graded.len(), 6);
     assert!(
         graded
             .iter()
-            .all(|m| m.get("value").is_some() && m["cells"].is_array()),
+            .all(|m| m["grade"]["kind"] == "solved" && m["cells"].is_array()),
         "{hint}"
     );
+    // The suggestion is the first of them, with a reason in words.
+    assert_eq!(hint["best"], graded[0], "{hint}");
+    assert!(hint["reason"].as_str().is_some_and(|r| !r.is_empty()), "{hint}");
 
     // A computer-only step on a session where nobody is waiting for the computer.
     assert_eq!(
@@ -188,7 +200,12 @@ fn the_computer_replies_and_hints_grade_every_move() {
     assert_eq!(st, 200, "{changed}");
     assert_eq!(changed["view"]["seats"][0]["player"], json!("level:0"));
     assert_eq!(
-        s.store().session::<MatchRecord>(&id).unwrap().unwrap().config.players[0],
+        s.store()
+            .session::<MatchRecord>(&id)
+            .unwrap()
+            .unwrap()
+            .config
+            .players[0],
         "level:0"
     );
     assert_eq!(
@@ -290,7 +307,10 @@ fn bad_input_gets_a_json_4xx_and_leaves_the_session_alone() {
     };
     let after = s.get(&format!("/api/sessions/{id}")).1;
     assert_eq!(untimed(before), untimed(after), "the session is unchanged");
-    assert_eq!(stored_before, s.store().session::<MatchRecord>(&id).unwrap());
+    assert_eq!(
+        stored_before,
+        s.store().session::<MatchRecord>(&id).unwrap()
+    );
     assert_eq!(play(&s, &id, "1").0, 200, "and still playable");
 }
 
@@ -372,7 +392,12 @@ fn jobs_report_progress_and_results_as_server_sent_events() {
     let (last, data) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
     // 5,478 legal positions are reachable in tic-tac-toe; the start is a draw.
-    assert_eq!(data["result"]["report"]["positions"], json!(5478), "{data}");
+    assert_eq!(
+        data["result"]["report"]["counts"]["positions"],
+        json!(5478),
+        "{data}"
+    );
+    assert_eq!(data["result"]["report"]["version"], json!(1), "{data}");
     assert_eq!(data["result"]["cached"], json!(false));
     assert!(events.iter().all(|(n, _)| n == "progress" || n == "done"));
 
@@ -771,26 +796,23 @@ fn a_solve_job_starts_from_the_plan_it_is_given() {
         result["result"]["report"].clone()
     };
     let long = solve(json!({"seconds": 1.0}));
-    let score = long["score"].as_i64().unwrap();
-    let plan: Vec<String> = long["moves"]
+    let score = long["solution"]["score"].as_i64().unwrap();
+    let plan: Vec<String> = long["solution"]["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| match m {
-            Value::Array(rc) => format!("{} {}", rc[0], rc[1]),
-            other => other.as_str().unwrap().to_string(),
-        })
+        .map(|m| m.as_str().unwrap().to_string())
         .collect();
     assert!(!plan.is_empty() && score > 0, "{long}");
     // A search far too short to find that line by itself keeps it when given it.
     let kept = solve(json!({"seconds": 0.001, "plan": plan}));
     assert!(
-        kept["score"].as_i64().unwrap() >= score,
+        kept["solution"]["score"].as_i64().unwrap() >= score,
         "{kept} vs {score}"
     );
     // A plan that does not fit the board is ignored, and a malformed one refused.
     let ignored = solve(json!({"seconds": 0.001, "plan": ["99 99"]}));
-    assert!(ignored["score"].as_i64().is_some(), "{ignored}");
+    assert!(ignored["solution"]["score"].as_i64().is_some(), "{ignored}");
     let (st, err) = s.post(
         "/api/jobs",
         &json!({"kind": "solve", "game": "samegame", "plan": "1 2"}),

@@ -50,12 +50,14 @@ fn a_finished_result_is_read_from_the_store() {
     let id = v["job_id"].as_str().unwrap().to_string();
     let done = wait_for(&server, &id, finished);
     assert_eq!(done["state"], "done", "{done}");
-    let positions = done["result"]["report"]["positions"].clone();
+    let positions = done["result"]["report"]["counts"]["positions"].clone();
     assert!(positions.as_u64().is_some_and(|n| n > 5000), "{done}");
     // The row is in the database, with the same result.
     let store = server.store();
     match store.job(&id).unwrap().unwrap().state {
-        tabula_store::JobState::Done(r) => assert_eq!(r["report"]["positions"], positions),
+        tabula_store::JobState::Done(r) => {
+            assert_eq!(r["report"]["counts"]["positions"], positions)
+        }
         other => panic!("stored as {other:?}"),
     }
     // Taken out of the database behind the server's back: the server no longer

@@ -18,7 +18,7 @@ fn a_watched_training_streams_its_curve_block_by_block() {
     let (last, done) = events.last().unwrap();
     assert_eq!(last, "done", "{events:?}");
     let report = &done["result"]["report"];
-    let full = report["curve"].as_array().unwrap();
+    let full = report["curve"]["points"].as_array().unwrap();
     assert_eq!(full.len(), 20, "200 games in blocks of 10");
     // Every curve sent while training is the start of the final one, and they grow.
     let mut lengths = Vec::new();

@@ -112,11 +112,11 @@ fn the_value_history_marks_the_move_that_threw_away_the_draw() {
     assert_eq!(status, 200, "{out}");
     let values = out["values"].as_array().unwrap();
     assert_eq!(values.len(), 3);
-    assert_eq!(values[0]["value"], "draw");
-    assert_eq!(values[1]["value"], "draw");
-    assert_eq!(values[1]["to_move"], 1);
-    assert_eq!(values[2]["value"], "win", "X to move now wins");
-    assert_eq!(values[2]["to_move"], 0);
+    assert_eq!(values[0]["value"]["value"], "draw");
+    assert_eq!(values[1]["value"]["value"], "draw");
+    assert_eq!(values[1]["to_move"], "O");
+    assert_eq!(values[2]["value"]["value"], "win", "X to move now wins");
+    assert_eq!(values[2]["to_move"], "X");
 }
 
 #[test]
@@ -130,11 +130,11 @@ fn the_line_of_best_play_follows_a_move_to_the_end() {
     assert_eq!(status, 200, "{out}");
     let line = out["line"].as_array().unwrap();
     assert_eq!(line.len(), 1, "3 wins at once: {out}");
-    assert_eq!(line[0]["value"], "win");
+    assert_eq!(line[0]["grade"]["value"], "win");
     // A move that lets O win: the line goes on to O's win.
     let (_, out) = s.get(&format!("/api/sessions/{id}/line?move=7"));
     let line = out["line"].as_array().unwrap();
-    assert_eq!(line[0]["value"], "loss");
+    assert_eq!(line[0]["grade"]["value"], "loss");
     assert_eq!(line.last().unwrap()["move"], "6");
     assert_eq!(s.get(&format!("/api/sessions/{id}/line?move=1")).0, 422);
     // A game without exact values has no line.
