@@ -79,7 +79,8 @@ pub fn count_results() -> tabula_core::CountReport {
     let (all, distinct) = count_reachable();
     CountReport {
         summary: format!(
-            "{all} positions can arise in play; {distinct} up to the board's {} symmetries.",
+            "{} positions can arise in play; {distinct} up to the board's {} symmetries.",
+            tabula_core::results::thousands(all as u64),
             SYMMETRY_NAMES.len()
         ),
         sections: vec![Section::new("Positions")
