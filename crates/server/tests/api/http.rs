@@ -184,7 +184,10 @@ fn the_computer_replies_and_hints_grade_every_move() {
     );
     // The suggestion is the first of them, with a reason in words.
     assert_eq!(hint["best"], graded[0], "{hint}");
-    assert!(hint["reason"].as_str().is_some_and(|r| !r.is_empty()), "{hint}");
+    assert!(
+        hint["reason"].as_str().is_some_and(|r| !r.is_empty()),
+        "{hint}"
+    );
 
     // A computer-only step on a session where nobody is waiting for the computer.
     assert_eq!(
