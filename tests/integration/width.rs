@@ -55,7 +55,7 @@ fn fits(args: &[&str], input: Option<&str>, problems: &mut Vec<String>) {
 }
 
 /// Each game in a variant that plays and solves quickly, with what `solve` needs.
-const GAMES: [(&str, &str, &[&str]); 9] = [
+const GAMES: [(&str, &str, &[&str]); 10] = [
     ("tictactoe", "", &[]),
     ("hexapawn", "", &[]),
     ("mu-torere", "", &[]),
@@ -65,10 +65,24 @@ const GAMES: [(&str, &str, &[&str]); 9] = [
     ("poggle", "size=7,colours=3", &[]),
     ("samegame", "", &["--seconds", "1"]),
     ("auto120", "markers=1", &[]),
+    ("pig", "goal=20", &[]),
 ];
 
 #[test]
 fn every_game_fits_80_columns() {
+    // Every registered game is in the list: a new game is checked too.
+    let names: Vec<String> = json(&["games", "--json"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap().to_string())
+        .collect();
+    for name in &names {
+        assert!(
+            GAMES.iter().any(|(g, _, _)| g == name),
+            "{name} is not checked for width: add it to GAMES"
+        );
+    }
     let mut problems = Vec::new();
     fits(&["games"], None, &mut problems);
     for (game, variant, solve_args) in GAMES {
