@@ -54,10 +54,7 @@ fn new_variants_are_listed_with_their_solver() {
         if ["hexapawn", "tictactoe", "mu-torere"].contains(&name) {
             assert!(info.exact, "{name} {variant}: solved");
             let report = handle.solve(&Default::default(), &|_| {}).unwrap();
-            assert!(
-                report.figures.positions.unwrap() > 0,
-                "{name} {variant}"
-            );
+            assert!(report.figures.positions.unwrap() > 0, "{name} {variant}");
         }
     }
 }

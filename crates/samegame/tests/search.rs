@@ -197,7 +197,11 @@ fn solve_report_json() {
     // Twelve blocks: no game is longer than six clicks, so the search climbs to an
     // exhaustive level within the budget and says its score is the optimum.
     assert_eq!(fact("Proven best"), Some(FactValue::Flag(true)));
-    assert!(report.summary.contains("the best possible"), "{}", report.summary);
+    assert!(
+        report.summary.contains("the best possible"),
+        "{}",
+        report.summary
+    );
     assert_eq!(exhaustive(&g, &start), end.score());
 
     let bad = Report {
