@@ -10,5 +10,6 @@ mod hostile;
 mod limits;
 mod names;
 mod seeds;
+mod solve_json;
 mod terminal;
 mod width;

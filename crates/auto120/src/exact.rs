@@ -1058,6 +1058,7 @@ pub fn report(
             seconds: st.seconds,
             peak_bytes: peak_rss_bytes(),
             sweeps: Some(st.sweeps),
+            first_mover_wins: Some(p),
         },
     })
 }

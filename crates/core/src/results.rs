@@ -468,6 +468,10 @@ pub struct SolveFigures {
     pub peak_bytes: Option<u64>,
     /// Sweeps of an iterative solver, when it iterates.
     pub sweeps: Option<u32>,
+    /// The chance that the player who moves first wins with best play on both
+    /// sides, for games with chance whose solve finds it (Pig's 0.5306).
+    #[serde(default)]
+    pub first_mover_wins: Option<f64>,
 }
 
 /// `tabula solve`: the value of the start (or given) position, a puzzle's
@@ -552,6 +556,7 @@ impl SolveReport {
                 seconds,
                 peak_bytes: None,
                 sweeps: None,
+                first_mover_wins: None,
             },
         }
     }

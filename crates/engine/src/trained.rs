@@ -116,6 +116,7 @@ impl Trained {
                     seconds,
                     peak_bytes: None,
                     sweeps: None,
+                    first_mover_wins: None,
                 },
             },
             learned: r.learned,

@@ -300,6 +300,7 @@ pub fn report(
             seconds: c.seconds,
             peak_bytes: Some(c.peak_bytes),
             sweeps: Some(c.sweeps),
+            first_mover_wins: Some(first),
         },
     })
 }

@@ -264,6 +264,7 @@ pub fn solution_report(sol: &Solution, start_kind: &str, seconds: f64, torus: bo
             seconds,
             peak_bytes: None,
             sweeps: None,
+            first_mover_wins: None,
         },
     }
 }

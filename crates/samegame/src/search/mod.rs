@@ -922,6 +922,7 @@ pub fn report(board: &Board, scoring: Scoring, seed: u64, result: &SearchResult)
             seconds: result.seconds,
             peak_bytes: None,
             sweeps: None,
+            first_mover_wins: None,
         },
     }
 }
