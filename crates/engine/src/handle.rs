@@ -13,12 +13,12 @@ use tabula_ai::expectimax::Expectimax;
 use tabula_ai::lookahead::Lookahead;
 use tabula_ai::matchbox::Matchbox;
 use tabula_ai::players::{LeveledPlayer, PerfectPlayer, RandomPlayer, LEVEL_PRESETS};
-use tabula_ai::retrograde::{graded_moves, Solution};
+use tabula_ai::retrograde::{estimate_bytes, graded_moves, Solution, SolveError};
 use tabula_ai::simulate::SimReport;
 use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOptions};
 use tabula_core::{
-    waiting_budget, Game, GameExt, Oracle, PlayerKind, Preset, Registered, Report, Strategy,
-    TableCell, Turn, VariantOption,
+    waiting_budget, Budget, BudgetError, Game, GameExt, Ledger, Oracle, PlayerKind, Preset,
+    Registered, Report, Reservation, Strategy, TableCell, TableError, Turn, VariantOption,
 };
 use tabula_core::{
     Analysis, CountReport, GradedMove, Hint, MoveGrade, PositionValue, Remoteness, SolveReport,
@@ -164,16 +164,52 @@ pub struct Handle<G: Registered> {
 /// ([`crate::registry`]).
 pub struct Tables<G: Game> {
     /// Built once, off the rayon pool of the threads that wait for it (a simulation
-    /// runs its games there): see [`TableCell`].
-    oracle: TableCell<Option<Arc<dyn Oracle<G>>>>,
+    /// runs its games there): see [`TableCell`]. A build the ledger refused leaves
+    /// a failed cell, which is replaced by an empty one so that a later caller tries
+    /// again once other tables have made room.
+    oracle: Mutex<Arc<OracleCell<G>>>,
     extra: Mutex<Vec<Arc<Solution<G>>>>,
+    /// Why the last build of the oracle was refused (the ledger's words), for the
+    /// answer to a player who asked for perfect play.
+    refused: Mutex<Option<String>>,
+}
+
+type OracleCell<G> = TableCell<Option<Arc<dyn Oracle<G>>>>;
+
+/// Holds room in the process's [`Ledger`] for a generic retrograde solve of `game`
+/// from `start` before it starts, so that a build that cannot fit beside the
+/// tables already held is refused at once instead of growing past the limit.
+/// Where the game bounds its positions the room is the solver's own estimate
+/// ([`estimate_bytes`]); otherwise nothing is held up front and the solve's own
+/// memory checks run within what the ledger has free. Returns the reservation
+/// (dropped by the caller once the table is counted where it is kept) and the
+/// budget to solve under.
+fn hold_for_solve<G: Registered>(
+    game: &G,
+    start: &G::State,
+    budget: &Budget,
+) -> Result<(Option<Reservation>, Budget), BudgetError> {
+    let what = format!("the exact solution of {}", G::TITLE);
+    let ledger = Ledger::global();
+    match estimate_bytes(game, start) {
+        Some(bytes) => {
+            budget.fits(&what, bytes)?;
+            Ok((Some(ledger.reserve(&what, bytes)?), budget.clone()))
+        }
+        None => {
+            let free = ledger.limit().saturating_sub(ledger.in_use());
+            let capped = budget.max_memory_bytes.min(free);
+            Ok((None, budget.clone().with_max_memory(capped)))
+        }
+    }
 }
 
 impl<G: Game> Default for Tables<G> {
     fn default() -> Self {
         Tables {
-            oracle: TableCell::new("the exact solution"),
+            oracle: Mutex::new(Arc::new(TableCell::new("the exact solution"))),
             extra: Mutex::new(Vec::new()),
+            refused: Mutex::new(None),
         }
     }
 }
@@ -181,7 +217,7 @@ impl<G: Game> Default for Tables<G> {
 impl<G: Game> Tables<G> {
     /// About how many bytes the tables hold (0 until a solution is built).
     pub fn memory_bytes(&self) -> u64 {
-        let oracle = match self.oracle.get().as_deref() {
+        let oracle = match self.oracle_cell().get().as_deref() {
             Some(Some(o)) => o.memory_bytes(),
             _ => 0,
         };
@@ -191,6 +227,27 @@ impl<G: Game> Tables<G> {
             .map(|v| v.iter().map(|s| s.memory_bytes()).sum())
             .unwrap_or(0);
         oracle + extra
+    }
+
+    /// The oracle's cell now (a refused build's is replaced by a fresh one).
+    fn oracle_cell(&self) -> Arc<OracleCell<G>> {
+        self.oracle
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_else(|e| e.into_inner().clone())
+    }
+
+    /// Replaces `failed` (if it is still the cell) by an empty cell.
+    fn forget_failed(&self, failed: &Arc<OracleCell<G>>) {
+        let mut cell = self.oracle.lock().unwrap_or_else(|e| e.into_inner());
+        if Arc::ptr_eq(&cell, failed) {
+            *cell = Arc::new(TableCell::new("the exact solution"));
+        }
+    }
+
+    /// Why the last build of the exact solution was refused, if it was.
+    pub fn refused(&self) -> Option<String> {
+        self.refused.lock().ok().and_then(|r| r.clone())
     }
 }
 
@@ -254,17 +311,41 @@ impl<G: Registered> Handle<G> {
             }
             if game.is_small() {
                 let start = game.initial_state();
-                return Ok(Solution::solve(&game, &start, MAX_GENERIC_POSITIONS)
-                    .ok()
-                    .map(|s| Arc::new(s) as Arc<dyn Oracle<G>>));
+                // Refused in words when the ledger has no room; the cell is then
+                // replaced so that the next caller tries again.
+                let (held, budget) =
+                    hold_for_solve(&game, &start, &Budget::default()).map_err(|e| e.to_string())?;
+                let solved =
+                    Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report);
+                // The table is counted by the engine's meter once the cell holds it.
+                drop(held);
+                return match solved {
+                    Ok(s) => Ok(Some(Arc::new(s) as Arc<dyn Oracle<G>>)),
+                    // Out of room now, perhaps not later: tried again next time.
+                    Err(SolveError::Budget(e)) => Err(e.to_string()),
+                    // Too large or not solvable this way: no exact solution.
+                    Err(_) => Ok(None),
+                };
             }
             Ok(None)
         };
-        self.tables
-            .oracle
-            .get_or_build(build, &waiting_budget(), progress)
-            .ok()
-            .and_then(|o| (*o).clone())
+        let cell = self.tables.oracle_cell();
+        match cell.get_or_build(build, &waiting_budget(), progress) {
+            Ok(o) => {
+                if let Ok(mut r) = self.tables.refused.lock() {
+                    *r = None;
+                }
+                (*o).clone()
+            }
+            Err(TableError::Failed { reason, .. }) => {
+                if let Ok(mut r) = self.tables.refused.lock() {
+                    *r = Some(reason);
+                }
+                self.tables.forget_failed(&cell);
+                None
+            }
+            Err(_) => None,
+        }
     }
 
     /// Grades a position that may lie outside the start's solution (custom start
@@ -301,7 +382,12 @@ impl<G: Registered> Handle<G> {
         {
             return;
         }
-        if let Ok(sol) = Solution::solve(&self.game, state, MAX_GENERIC_POSITIONS) {
+        let Ok((held, budget)) = hold_for_solve(&self.game, state, &Budget::default()) else {
+            return;
+        };
+        let solved =
+            Solution::solve_within(&self.game, state, MAX_GENERIC_POSITIONS, &budget, &|_| {});
+        if let Ok(sol) = solved {
             if let Ok(mut v) = self.tables.extra.lock() {
                 if v.len() >= 16 {
                     v.remove(0);
@@ -309,6 +395,8 @@ impl<G: Registered> Handle<G> {
                 v.push(Arc::new(sol));
             }
         }
+        // Counted by the engine's meter from here on (the extra solutions).
+        drop(held);
     }
 
     /// Builds the strategy for a player spec; `None` for a human.
@@ -361,11 +449,13 @@ impl<G: Registered> Handle<G> {
             "perfect" => {
                 deterministic_pair()?;
                 let oracle = self.grade_anywhere().ok_or_else(|| {
-                    if self.tables.oracle.is_building() {
+                    if self.tables.oracle_cell().is_building() {
                         bad(format!(
                             "the exact solution of {} is still being prepared: try again shortly",
                             G::TITLE
                         ))
+                    } else if let Some(why) = self.tables.refused() {
+                        bad(why)
                     } else {
                         bad(format!("{} has no exact solution here", G::TITLE))
                     }
@@ -440,7 +530,7 @@ impl<G: Registered> Handle<G> {
         // Games with their own oracle say so by overriding exact_oracle; asking would
         // build it, so only report what is already built or claimed by a custom solver.
         self.tables
-            .oracle
+            .oracle_cell()
             .get()
             .map(|o| o.is_some())
             .unwrap_or(true)
@@ -717,14 +807,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
             None => self.game.initial_state(),
         };
-        let sol = Solution::solve_within(
-            &self.game,
-            &start,
-            MAX_GENERIC_POSITIONS,
-            &request.budget,
-            progress,
-        )
-        .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        // The solve's peak is held in the ledger while it runs (the report keeps
+        // only counts, so the reservation goes when the solution does).
+        let (_held, budget) = hold_for_solve(&self.game, &start, &request.budget)
+            .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let sol =
+            Solution::solve_within(&self.game, &start, MAX_GENERIC_POSITIONS, &budget, progress)
+                .map_err(|e| EngineError::Unsupported(e.to_string()))?;
         let st = sol.stats();
         let side = match self.game.turn(&start) {
             Turn::Move(seat) => self.game.seats().get(seat).copied(),

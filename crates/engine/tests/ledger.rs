@@ -3,7 +3,7 @@
 //! is refused up front. (One test: the ledger and the cache are process-wide.)
 
 use tabula_core::{set_default_max_memory, Budget, Ledger, Report};
-use tabula_engine::build;
+use tabula_engine::{build, MatchConfig};
 
 #[test]
 fn tables_share_one_limit_the_cache_makes_room_and_a_build_is_refused_beside_held_tables() {
@@ -50,6 +50,55 @@ fn tables_share_one_limit_the_cache_makes_room_and_a_build_is_refused_beside_hel
     );
     assert!(started.elapsed().as_secs() < 10, "refused before solving");
     drop(held);
+
+    // The engine's generic solutions reserve their build before it starts.
+    // Everything but 1 KiB is held by another table (the cache is emptied).
+    let room_left = 1024;
+    let held = ledger
+        .reserve(
+            "another table",
+            ledger.limit() - ledger.reserved() - room_left,
+        )
+        .unwrap();
+    // Nim bounds its positions and `tabula solve` runs the generic solver on it,
+    // whose estimate does not fit the 1 KiB left.
+    let reserved = ledger.reserved();
+    let nim = build("nim", "").unwrap();
+    let err = nim
+        .solve(&Report::default(), &|_| {})
+        .expect_err("no room for Nim's solve");
+    let text = err.to_string();
+    assert!(
+        text.contains("Nim") && text.contains("other tables already hold"),
+        "{text}"
+    );
+    assert_eq!(ledger.reserved(), reserved, "a refused build holds nothing");
+    // Tic-tac-toe does not bound its positions: its solve stays within what the
+    // ledger has free, so the perfect player is refused, in words...
+    let ttt = build("tictactoe", "").unwrap();
+    let perfect = |game: &dyn tabula_engine::DynGame| {
+        game.new_match(MatchConfig {
+            players: vec!["perfect".into(), "human".into()],
+            seed: 1,
+            position: None,
+            undo_depth: None,
+        })
+        .map(|_| ())
+    };
+    let refused = perfect(&*ttt).expect_err("no room for tic-tac-toe's solution");
+    let text = refused.to_string();
+    assert!(text.contains("memory"), "{text}");
+    assert_eq!(ttt.memory_bytes(), 0);
+    drop(held);
+    // ...and built once the room is there (the refusal was not kept).
+    perfect(&*ttt).expect("room for tic-tac-toe's solution now");
+    assert!(ttt.memory_bytes() > 1000, "{}", ttt.memory_bytes());
+    // A solve holds its reservation only while it runs.
+    let reserved = ledger.reserved();
+    nim.solve(&Report::default(), &|_| {})
+        .expect("room for Nim's solve now");
+    assert_eq!(ledger.reserved(), reserved, "the reservation was released");
+    drop((nim, ttt));
 
     // Without a limit of its own the ledger's is the process's --max-memory.
     ledger.set_limit(None);
