@@ -32,13 +32,13 @@ use crate::board::{destination, MARKERS, TARGET};
 use crate::solo::{binomial, rank_terms, POSITIONS};
 use crate::state::State;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use tabula_core::{
-    format_bytes, waiting_budget, Budget, FactValue, Ledger, Section, SolveFigures, SolveReport,
-    Table, TableCell, TableError,
+    format_bytes, waiting_budget, Budget, DiskCache, FactValue, Ledger, Section, SolveFigures,
+    SolveReport, Table, TableCell, TableError,
 };
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
@@ -261,7 +261,7 @@ pub fn count_positions(markers: usize) -> u64 {
 }
 
 /// Sweeps spent on one layer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LayerSweeps {
     /// Retired markers of the roller and of the other player.
     pub retired: [usize; 2],
@@ -272,7 +272,7 @@ pub struct LayerSweeps {
 }
 
 /// The summary of a solve.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SolveStats {
     /// Markers per player.
     pub markers: usize,
@@ -857,8 +857,9 @@ fn shared(
     cell.get_or_build(
         move |report| {
             let mut held = held.ok_or("the table's memory was not reserved")?;
-            let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, report)
-                .map_err(|e| error_text(n, &e))?;
+            let disk = DiskCache::open_default();
+            let (solution, _) =
+                load_or_solve(disk.as_ref(), n, report).map_err(|e| error_text(n, &e))?;
             held.settle(solution.stats().table_bytes);
             held.keep_for_process();
             Ok(solution)
@@ -870,6 +871,114 @@ fn shared(
         TableError::Stopped(_) => SolveError::Stopped,
         failed @ TableError::Failed { .. } => SolveError::Failed(failed.to_string()),
     })
+}
+
+/// The version of the exact tables' files in the disk cache: bumped whenever
+/// the payload's layout, the ranks or the solver's results change.
+const CACHE_FORMAT: u32 = 1;
+/// The most bytes the solve's summary may take in a cache file.
+const MAX_CACHED_STATS: u64 = 1 << 20;
+
+/// The table's name in the disk cache.
+fn cache_name(n: usize) -> String {
+    format!("auto120-exact-{n}")
+}
+
+/// The largest payload a file for `n` markers can have.
+fn max_payload(n: usize) -> u64 {
+    let values: u64 = (0..n * n)
+        .map(|i| 8 + 4 * (multisets(n - i / n) * multisets(n - i % n)) as u64)
+        .sum();
+    8 + 4 + 4 + MAX_CACHED_STATS + values
+}
+
+/// The payload of a cache file, little-endian: the tolerance's bits (u64), the
+/// markers (u32), the summary's length (u32) and the summary as JSON, then each
+/// layer in order: its length (u64) and its 4-byte values.
+fn to_payload(s: &Solution) -> Result<Vec<u8>, serde_json::Error> {
+    let stats = serde_json::to_vec(&s.stats)?;
+    let values: usize = s.layers.iter().map(|l| 8 + 4 * l.len()).sum();
+    let mut p = Vec::with_capacity(16 + stats.len() + values);
+    p.extend_from_slice(&s.stats.tolerance.to_bits().to_le_bytes());
+    p.extend_from_slice(&(s.n as u32).to_le_bytes());
+    p.extend_from_slice(&(stats.len() as u32).to_le_bytes());
+    p.extend_from_slice(&stats);
+    for layer in &s.layers {
+        p.extend_from_slice(&(layer.len() as u64).to_le_bytes());
+        p.extend(layer.iter().flat_map(|v| v.to_le_bytes()));
+    }
+    Ok(p)
+}
+
+/// The solution a cache file's payload holds, when it is exactly a table of `n`
+/// markers solved to `tolerance` (every layer of the size its ranks give).
+fn from_payload(p: &[u8], n: usize, tolerance: f64) -> Option<Solution> {
+    let mut at = 0usize;
+    let mut take = |len: usize| -> Option<&[u8]> {
+        let bytes = p.get(at..at.checked_add(len)?)?;
+        at += len;
+        Some(bytes)
+    };
+    let word = |b: &[u8]| -> u64 { b.iter().rev().fold(0u64, |w, &x| (w << 8) | x as u64) };
+    if word(take(8)?) != tolerance.to_bits() || word(take(4)?) != n as u64 {
+        return None;
+    }
+    let stats_len = word(take(4)?) as usize;
+    let stats: SolveStats = serde_json::from_slice(take(stats_len)?).ok()?;
+    if stats.markers != n {
+        return None;
+    }
+    let mut layers = Vec::with_capacity(n * n);
+    for a in 0..n {
+        for b in 0..n {
+            let len = multisets(n - a) * multisets(n - b);
+            if word(take(8)?) != len as u64 {
+                return None;
+            }
+            let bytes = take(4 * len)?;
+            layers.push(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            );
+        }
+    }
+    if at != p.len() {
+        return None;
+    }
+    let sets = (1..=n).into_par_iter().map(Sets::build).collect();
+    Some(Solution {
+        n,
+        sets,
+        layers,
+        stats,
+    })
+}
+
+/// The table for `n` markers (to [`DEFAULT_TOLERANCE`]) read from `disk` when a
+/// file there holds it, else solved and written there (a missing, damaged or
+/// outdated file is solved again and rewritten; a table the cache cannot take is
+/// still returned). Also says whether it came from the disk.
+fn load_or_solve(
+    disk: Option<&DiskCache>,
+    n: usize,
+    progress: &dyn Fn(f64),
+) -> Result<(Solution, bool), SolveError> {
+    let name = cache_name(n);
+    let read = disk
+        .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(n)).ok())
+        .and_then(|p| from_payload(&p, n, DEFAULT_TOLERANCE));
+    if let Some(solution) = read {
+        progress(1.0);
+        return Ok((solution, true));
+    }
+    let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, progress)?;
+    if let (Some(d), Ok(p)) = (disk, to_payload(&solution)) {
+        // Not kept on disk (a full or read-only directory): solved again next run.
+        let _ = d.store(&name, CACHE_FORMAT, &p);
+    }
+    Ok((solution, false))
 }
 
 /// CPU time of this process so far, all threads (Linux `/proc/self/stat`).
@@ -1084,6 +1193,51 @@ mod tests {
         assert_eq!(multisets(4), 73_815);
         assert_eq!(SQUARE[0], 1);
         assert_eq!(SQUARE[FREE - 1], 108);
+    }
+
+    #[test]
+    fn tables_are_kept_on_disk_bit_for_bit_and_a_damaged_file_is_solved_again() {
+        let dir = std::env::temp_dir().join(format!("tabula-auto120-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let disk = DiskCache::new(&dir, 1 << 30);
+        let same = |a: &Solution, b: &Solution| {
+            assert_eq!(a.n, b.n);
+            assert_eq!(a.layers, b.layers, "every value, bit for bit");
+            assert_eq!(
+                a.stats.first_mover_wins.to_bits(),
+                b.stats.first_mover_wins.to_bits()
+            );
+            assert_eq!(a.stats.seconds.to_bits(), b.stats.seconds.to_bits());
+            assert_eq!(a.stats.positions, b.stats.positions);
+            let start = State::start_with(a.n);
+            assert_eq!(
+                a.value(&start).map(f64::to_bits),
+                b.value(&start).map(f64::to_bits)
+            );
+        };
+        let (built, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
+        assert!(!from_disk, "nothing was cached yet");
+        let (read, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
+        assert!(from_disk, "the second time it is read back");
+        same(&built, &read);
+        // One byte of a value changed: the checksum fails, so it is solved again
+        // and rewritten.
+        let path = disk.path(&cache_name(1), CACHE_FORMAT).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let (rebuilt, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
+        assert!(!from_disk, "the damaged file was not used");
+        assert_eq!(rebuilt.layers, built.layers);
+        let (again, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
+        assert!(from_disk, "the rebuilt table was written again");
+        same(&rebuilt, &again);
+        // A payload of another marker count is not taken for this one.
+        let p = to_payload(&built).unwrap();
+        assert!(from_payload(&p, 2, DEFAULT_TOLERANCE).is_none());
+        assert!(from_payload(&p[..p.len() - 1], 1, DEFAULT_TOLERANCE).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
