@@ -884,17 +884,33 @@ fn cache_name(n: usize) -> String {
     format!("auto120-exact-{n}")
 }
 
+/// The bits that stand for "no CPU seconds" in a cache file (a NaN).
+const NO_CPU_SECONDS: u64 = 0x7ff8_dead_0000_0001;
+
+/// A summary's floating-point figures, by their bits, in the order of the file.
+fn float_figures(s: &SolveStats) -> [u64; 4] {
+    [
+        s.first_mover_wins.to_bits(),
+        s.tolerance.to_bits(),
+        s.seconds.to_bits(),
+        s.cpu_seconds.map_or(NO_CPU_SECONDS, f64::to_bits),
+    ]
+}
+
 /// The largest payload a file for `n` markers can have.
 fn max_payload(n: usize) -> u64 {
     let values: u64 = (0..n * n)
         .map(|i| 8 + 4 * (multisets(n - i / n) * multisets(n - i % n)) as u64)
         .sum();
-    8 + 4 + 4 + MAX_CACHED_STATS + values
+    8 + 4 + 4 + MAX_CACHED_STATS + 4 * 8 + values
 }
 
 /// The payload of a cache file, little-endian: the tolerance's bits (u64), the
-/// markers (u32), the summary's length (u32) and the summary as JSON, then each
-/// layer in order: its length (u64) and its 4-byte values.
+/// markers (u32), the summary's length (u32) and the summary as JSON, its
+/// floating-point figures again by their bits (JSON need not read them back
+/// exactly: the first mover's chance, the tolerance, the seconds, and the CPU
+/// seconds or [`NO_CPU_SECONDS`] for none), then each layer in order: its
+/// length (u64) and its 4-byte values.
 fn to_payload(s: &Solution) -> Result<Vec<u8>, serde_json::Error> {
     let stats = serde_json::to_vec(&s.stats)?;
     let values: usize = s.layers.iter().map(|l| 8 + 4 * l.len()).sum();
@@ -903,6 +919,9 @@ fn to_payload(s: &Solution) -> Result<Vec<u8>, serde_json::Error> {
     p.extend_from_slice(&(s.n as u32).to_le_bytes());
     p.extend_from_slice(&(stats.len() as u32).to_le_bytes());
     p.extend_from_slice(&stats);
+    for f in float_figures(&s.stats) {
+        p.extend_from_slice(&f.to_le_bytes());
+    }
     for layer in &s.layers {
         p.extend_from_slice(&(layer.len() as u64).to_le_bytes());
         p.extend(layer.iter().flat_map(|v| v.to_le_bytes()));
@@ -924,10 +943,18 @@ fn from_payload(p: &[u8], n: usize, tolerance: f64) -> Option<Solution> {
         return None;
     }
     let stats_len = word(take(4)?) as usize;
-    let stats: SolveStats = serde_json::from_slice(take(stats_len)?).ok()?;
+    let mut stats: SolveStats = serde_json::from_slice(take(stats_len)?).ok()?;
     if stats.markers != n {
         return None;
     }
+    let mut floats = [0u64; 4];
+    for f in &mut floats {
+        *f = word(take(8)?);
+    }
+    stats.first_mover_wins = f64::from_bits(floats[0]);
+    stats.tolerance = f64::from_bits(floats[1]);
+    stats.seconds = f64::from_bits(floats[2]);
+    stats.cpu_seconds = (floats[3] != NO_CPU_SECONDS).then(|| f64::from_bits(floats[3]));
     let mut layers = Vec::with_capacity(n * n);
     for a in 0..n {
         for b in 0..n {
@@ -1203,12 +1230,10 @@ mod tests {
         let same = |a: &Solution, b: &Solution| {
             assert_eq!(a.n, b.n);
             assert_eq!(a.layers, b.layers, "every value, bit for bit");
-            assert_eq!(
-                a.stats.first_mover_wins.to_bits(),
-                b.stats.first_mover_wins.to_bits()
-            );
-            assert_eq!(a.stats.seconds.to_bits(), b.stats.seconds.to_bits());
+            assert_eq!(float_figures(&a.stats), float_figures(&b.stats));
             assert_eq!(a.stats.positions, b.stats.positions);
+            assert_eq!(a.stats.table_bytes, b.stats.table_bytes);
+            assert_eq!(a.stats.layers.len(), b.stats.layers.len());
             let start = State::start_with(a.n);
             assert_eq!(
                 a.value(&start).map(f64::to_bits),
