@@ -420,6 +420,21 @@ impl<G: ChanceIndex> ChanceSolution<G> {
         self.values.len() as u64 * 8
     }
 
+    /// Every decision position's value, by index (to keep the table on disk).
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// A table kept earlier ([`ChanceSolution::values`] and its convergence),
+    /// when it has exactly one value per index of `game`.
+    pub fn from_parts(game: G, values: Vec<f64>, convergence: Convergence) -> Option<Self> {
+        (values.len() == game.index_len()).then_some(ChanceSolution {
+            game,
+            values,
+            convergence,
+        })
+    }
+
     /// The value of a decision position by its index.
     pub fn value_at(&self, index: usize) -> Option<f64> {
         self.values.get(index).copied()

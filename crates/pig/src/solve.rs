@@ -22,10 +22,12 @@ use crate::Pig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-use tabula_ai::chance_solve::{self, ChanceIndex, ChanceSolution, ChanceSolveError, SweepOrder};
+use tabula_ai::chance_solve::{
+    self, ChanceIndex, ChanceSolution, ChanceSolveError, Convergence, SweepOrder,
+};
 use tabula_core::{
-    waiting_budget, Budget, FactValue, Ledger, PositionValue, SeatChance, Section, SolveFigures,
-    SolveReport, TableCell, TableError,
+    waiting_budget, Budget, DiskCache, FactValue, Ledger, PositionValue, SeatChance, Section,
+    SolveFigures, SolveReport, TableCell, TableError,
 };
 
 /// The solved table of one variant.
@@ -182,13 +184,8 @@ pub fn shared(
     cell.get_or_build(
         move |report| {
             let mut held = held.ok_or("the table's memory was not reserved")?;
-            let solution = chance_solve::solve(
-                &g,
-                TOLERANCE,
-                &Budget::unlimited().with_max_memory(needed),
-                report,
-            )
-            .map_err(|e| e.to_string())?;
+            let disk = DiskCache::open_default();
+            let (solution, _) = load_or_solve(disk.as_ref(), &g, needed, report)?;
             held.settle(solution.memory_bytes());
             held.keep_for_process();
             Ok(solution)
@@ -200,6 +197,137 @@ pub fn shared(
         TableError::Stopped(b) => b.to_string(),
         failed => failed.to_string(),
     })
+}
+
+/// The version of Pig's table files in the disk cache: bumped whenever the
+/// payload's layout, the index or the solver's results change.
+const CACHE_FORMAT: u32 = 1;
+/// The bytes of the solve's summary in a cache file.
+const SUMMARY_BYTES: usize = 8 * 10 + 1;
+
+/// The table's name in the disk cache (who starts does not change the table).
+fn cache_name(game: &Pig) -> String {
+    format!("pig-goal{}-dice{}", game.goal(), game.dice())
+}
+
+/// The payload of a cache file, little-endian: the tolerance's bits (u64), the
+/// goal and the dice (u32 each), the solve's summary (its numbers as u64, floats
+/// by their bits, so they read back exactly, and whether it converged), the
+/// number of values (u64) and the values (f64 each).
+fn to_payload(game: &Pig, s: &Solution) -> Vec<u8> {
+    let c = s.convergence();
+    let values = s.values();
+    let mut p = Vec::with_capacity(max_payload(game) as usize);
+    p.extend_from_slice(&TOLERANCE.to_bits().to_le_bytes());
+    p.extend_from_slice(&u32::from(game.goal()).to_le_bytes());
+    p.extend_from_slice(&u32::from(game.dice()).to_le_bytes());
+    for n in [
+        c.positions,
+        c.stages,
+        c.blocks,
+        u64::from(c.sweeps),
+        c.block_sweeps,
+        c.max_change.to_bits(),
+        c.tolerance.to_bits(),
+        c.seconds.to_bits(),
+        c.peak_bytes,
+        c.threads as u64,
+    ] {
+        p.extend_from_slice(&n.to_le_bytes());
+    }
+    p.push(u8::from(c.converged));
+    p.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    p.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    p
+}
+
+/// The payload a file for `game` has.
+fn max_payload(game: &Pig) -> u64 {
+    16 + SUMMARY_BYTES as u64 + 8 + 8 * game.index_len() as u64
+}
+
+/// The table a cache file's payload holds, when it is exactly `game`'s solved to
+/// [`TOLERANCE`].
+fn from_payload(game: &Pig, p: &[u8]) -> Option<Solution> {
+    let mut at = 0usize;
+    let mut take = |len: usize| -> Option<&[u8]> {
+        let bytes = p.get(at..at.checked_add(len)?)?;
+        at += len;
+        Some(bytes)
+    };
+    let word = |b: &[u8]| -> u64 { b.iter().rev().fold(0u64, |w, &x| (w << 8) | x as u64) };
+    if word(take(8)?) != TOLERANCE.to_bits()
+        || word(take(4)?) != u64::from(game.goal())
+        || word(take(4)?) != u64::from(game.dice())
+    {
+        return None;
+    }
+    let mut n = [0u64; 10];
+    for x in &mut n {
+        *x = word(take(8)?);
+    }
+    let converged = match take(1)? {
+        [0] => false,
+        [1] => true,
+        _ => return None,
+    };
+    let convergence = Convergence {
+        positions: n[0],
+        stages: n[1],
+        blocks: n[2],
+        sweeps: u32::try_from(n[3]).ok()?,
+        block_sweeps: n[4],
+        max_change: f64::from_bits(n[5]),
+        tolerance: f64::from_bits(n[6]),
+        converged,
+        seconds: f64::from_bits(n[7]),
+        peak_bytes: n[8],
+        threads: usize::try_from(n[9]).ok()?,
+    };
+    let len = game.index_len();
+    if word(take(8)?) != len as u64 {
+        return None;
+    }
+    let values = take(8 * len)?
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
+    if at != p.len() {
+        return None;
+    }
+    ChanceSolution::from_parts(*game, values, convergence)
+}
+
+/// `game`'s table read from `disk` when a file there holds it, else solved within
+/// `max_memory` and written there (a missing, damaged or outdated file is solved
+/// again and rewritten; a table the cache cannot take is still returned). Also
+/// says whether it came from the disk.
+fn load_or_solve(
+    disk: Option<&DiskCache>,
+    game: &Pig,
+    max_memory: u64,
+    progress: &dyn Fn(f64),
+) -> Result<(Solution, bool), String> {
+    let name = cache_name(game);
+    let read = disk
+        .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(game)).ok())
+        .and_then(|p| from_payload(game, &p));
+    if let Some(solution) = read {
+        progress(1.0);
+        return Ok((solution, true));
+    }
+    let solution = chance_solve::solve(
+        game,
+        TOLERANCE,
+        &Budget::unlimited().with_max_memory(max_memory),
+        progress,
+    )
+    .map_err(|e| e.to_string())?;
+    if let Some(d) = disk {
+        // Not kept on disk (a full or read-only directory): solved again next run.
+        let _ = d.store(&name, CACHE_FORMAT, &to_payload(game, &solution));
+    }
+    Ok((solution, false))
 }
 
 /// The solution for a player or an analysis that must answer in time: waits until
@@ -308,4 +436,48 @@ pub fn report(
 /// The solver's error, in words (for tests and messages).
 pub fn describe(e: &ChanceSolveError) -> String {
     e.to_string()
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+    use crate::Start;
+
+    #[test]
+    fn tables_are_kept_on_disk_bit_for_bit_and_a_damaged_file_is_solved_again() {
+        let dir = std::env::temp_dir().join(format!("tabula-pig-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let disk = DiskCache::new(&dir, 1 << 30);
+        let game = Pig::new(20, 1, Start::First);
+        let peak = estimate(&game);
+        let bits = |s: &Solution| s.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let (built, from_disk) = load_or_solve(Some(&disk), &game, peak, &|_| {}).unwrap();
+        assert!(!from_disk, "nothing was cached yet");
+        let (read, from_disk) = load_or_solve(Some(&disk), &game, peak, &|_| {}).unwrap();
+        assert!(from_disk, "the second time it is read back");
+        assert_eq!(bits(&built), bits(&read), "every value, bit for bit");
+        assert_eq!(built.convergence(), read.convergence());
+        // Another variant does not take this one's file.
+        let two = Pig::new(20, 2, Start::First);
+        let (_, from_disk) = load_or_solve(Some(&disk), &two, estimate(&two), &|_| {}).unwrap();
+        assert!(!from_disk, "two dice are another table");
+        // One byte of a value changed: the checksum fails, so it is solved again
+        // and rewritten.
+        let path = disk.path(&cache_name(&game), CACHE_FORMAT).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let (rebuilt, from_disk) = load_or_solve(Some(&disk), &game, peak, &|_| {}).unwrap();
+        assert!(!from_disk, "the damaged file was not used");
+        assert_eq!(bits(&rebuilt), bits(&built));
+        let (again, from_disk) = load_or_solve(Some(&disk), &game, peak, &|_| {}).unwrap();
+        assert!(from_disk, "the rebuilt table was written again");
+        assert_eq!(bits(&again), bits(&built));
+        // A payload cut short or of another goal is not taken.
+        let p = to_payload(&game, &built);
+        assert!(from_payload(&game, &p[..p.len() - 1]).is_none());
+        assert!(from_payload(&Pig::new(21, 1, Start::First), &p).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
