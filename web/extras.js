@@ -23,6 +23,9 @@ const PANELS = {
 export function extrasFor(page) {
   const list = (page.info.presentation?.panels || []).map((p) => PANELS[p.kind]?.(page, p)).filter(Boolean);
   for (const tool of page.info.presentation?.tools || []) list.push(new ToolPanel(page, tool));
+  // A game's own browser module may add a card of its own, with the same hooks.
+  const own = page.own?.panel?.(page);
+  if (own) list.push(own);
   return list.length ? new Extras(list) : null;
 }
 

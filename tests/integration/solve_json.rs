@@ -23,7 +23,11 @@ fn pig_solve_json_gives_the_first_movers_chance() {
 #[test]
 fn games_without_chance_give_no_first_movers_chance() {
     let j = json(&["solve", "tictactoe", "--json"]);
-    assert!(j["figures"]["first_mover_wins"].is_null(), "{}", j["figures"]);
+    assert!(
+        j["figures"]["first_mover_wins"].is_null(),
+        "{}",
+        j["figures"]
+    );
 }
 
 /// Auto120 (one marker each, small enough to solve here) gives the same key,
@@ -36,5 +40,8 @@ fn auto120_solve_json_gives_the_first_movers_chance() {
         .unwrap_or_else(|| panic!("no first_mover_wins in {}", j["figures"]));
     assert!((0.0..=1.0).contains(&p), "{p}");
     let text = j.to_string();
-    assert!(text.contains(&format!("{:.9}", p)), "{p} not in the sections");
+    assert!(
+        text.contains(&format!("{:.9}", p)),
+        "{p} not in the sections"
+    );
 }

@@ -7,6 +7,7 @@
 //! Two-Player Pig", 2004) by the generic solver of dice games. See
 //! crates/pig/docs/pig.md.
 
+pub mod boundary;
 pub mod notation;
 pub mod players;
 pub mod solve;
@@ -491,6 +492,9 @@ impl Registered for Pig {
                     words: "Holds at 20 points",
                 },
             ],
+            // The roll/hold boundary: the tool gives it as data, the module draws it.
+            tools: vec![boundary::TOOL],
+            module: Some(include_str!("../web/pig.js")),
             ..Default::default()
         }
     }

@@ -1,0 +1,66 @@
+// Pig's page shows the roll/hold boundary of best play for the scores on the table
+// (its own module, drawing the game's `hold-boundary` tool) and marks each roll or
+// hold the person makes as above or below it. At 390 and 1280 px.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard } from './helpers.mjs';
+
+const { data: games } = await api('GET', '/api/games');
+const has = games.some((g) => g.name === 'pig');
+const SIZES = [[390, 844], [1280, 900]];
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+for (const [width, height] of SIZES) {
+  test(`${width} px: Pig shows the hold boundary and marks the player's decisions`, { skip: !has, timeout: 180_000 }, async () => {
+    const page = await newPage(browser);
+    await page.setViewportSize({ width, height });
+    // A game of its own (the browser keeps the last session of a game otherwise).
+    const { data: created } = await api('POST', '/api/sessions', { game: 'pig', players: ['human', 'optimal'] });
+    await page.goto(`${BASE}/game/pig?s=${created.id}`);
+    await waitForBoard(page);
+    const card = page.locator('[data-testid="hold-boundary"]');
+    await card.waitFor({ timeout: 60_000 });
+    // The start: best play holds at 21 (the server's exact table).
+    await page.waitForSelector('.pig-boundary-chart path.pig-line', { timeout: 60_000 });
+    assert.match(await card.locator('p[aria-live]').textContent(), /You have 0 points, the other player 0: best play rolls until the turn reaches 21 points/);
+    const d = await card.locator('path.pig-line').getAttribute('d');
+    assert.ok(d && d.split('L').length > 100, 'one step per score of the other player');
+    assert.equal(await card.locator('.pig-decision').count(), 0, 'no decision yet');
+
+    // Roll until a turn has points, then make a real choice (roll below 21, else hold).
+    let marked = 0;
+    for (let i = 0; i < 40 && marked === 0; i++) {
+      const view = await sessionView(page);
+      assert.ok(!view.outcome, 'the game is not over before a decision');
+      const turn = Number(/\+(\d+)/.exec(view.position)?.[1] || 0);
+      const cell = turn >= 21 ? 1 : 0;
+      const answered = page.waitForResponse((r) => /\/moves$/.test(r.url()) && r.request().method() === 'POST');
+      await page.locator(`.board-wrap [data-cell="${cell}"]`).click();
+      await answered;
+      // The card redraws after the view: wait for its list to settle.
+      await page.waitForTimeout(300);
+      marked = await card.locator('.pig-decision').count();
+    }
+    assert.ok(marked >= 1, 'a decision is marked');
+    const first = card.locator('.pig-decision').first();
+    assert.match(await first.getAttribute('data-side'), /^(above|below)$/);
+    assert.match(await first.textContent(), /^(▲|▼) (Rolled|Held) at \d+ \(\d+ to \d+; best play (holds at \d+|rolls on for the goal)\): (above|below) the line, /);
+    assert.match(await card.locator('p.muted.small').last().textContent(), /Your rolls and holds this game: \d of \d as best play/);
+    // The card fits the page's width (no sideways scrolling at 390 px).
+    const box = await card.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= width + 1, `the card fits: ${JSON.stringify(box)}`);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, `pig-boundary-${width}.png`), fullPage: width > 800 });
+    await card.screenshot({ path: join(ARTIFACTS, `pig-boundary-card-${width}.png`) });
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}
