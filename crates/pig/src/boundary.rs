@@ -7,6 +7,8 @@
 
 use crate::state::{Move, State};
 use crate::{solve, Pig};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tabula_core::{Budget, Registered, ToolAnswer, ToolError, Variant};
 
@@ -35,6 +37,27 @@ pub fn table(sol: &solve::Solution, game: &Pig) -> Vec<Vec<Option<u16>>> {
     (0..game.goal())
         .map(|i| (0..game.goal()).map(|j| hold_at(sol, game, i, j)).collect())
         .collect()
+}
+
+/// The boundaries this process has worked out, by (goal, dice): each is small
+/// (at most 200 x 200 entries) beside the exact table it comes from, which the
+/// process keeps anyway, and working one out reads the table a million times.
+type Boundaries = Mutex<HashMap<(u16, u8), Arc<Vec<Vec<Option<u16>>>>>>;
+
+/// [`table`] for `game`, worked out once per process.
+pub fn shared_table(sol: &solve::Solution, game: &Pig) -> Arc<Vec<Vec<Option<u16>>>> {
+    static KEPT: OnceLock<Boundaries> = OnceLock::new();
+    let kept = KEPT.get_or_init(Default::default);
+    let key = (game.goal(), game.dice());
+    if let Some(t) = kept.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return t.clone();
+    }
+    // Worked out outside the lock: two first requests at once both work it out.
+    let t = Arc::new(table(sol, game));
+    kept.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, t.clone());
+    t
 }
 
 /// The tool the game offers: the boundary of a variant, with one pair of scores
@@ -87,12 +110,12 @@ fn answer(input: &str) -> Result<ToolAnswer, ToolError> {
                 "the exact table is not ready ({e}); ask again in a moment"
             ))
         })?;
-    let rows = table(&sol, &game);
+    let rows = shared_table(&sol, &game);
     let mut lines = Vec::new();
     let mut data = serde_json::json!({
         "goal": goal,
         "dice": game.dice(),
-        "hold_at": rows,
+        "hold_at": *rows,
     });
     if let Some((mine, theirs)) = pair {
         let at = rows[mine as usize][theirs as usize];
