@@ -993,6 +993,9 @@ fn load_or_solve(
     progress: &dyn Fn(f64),
 ) -> Result<(Solution, bool), SolveError> {
     let name = cache_name(n);
+    // Reading (the file's payload and the layers decoded from it) and writing
+    // (the layers and the payload made of them) each take about 8 bytes a slot
+    // and the move tables: the solve's own peak, which the caller reserved.
     let read = disk
         .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(n)).ok())
         .and_then(|p| from_payload(&p, n, DEFAULT_TOLERANCE));

@@ -309,6 +309,8 @@ fn load_or_solve(
     progress: &dyn Fn(f64),
 ) -> Result<(Solution, bool), String> {
     let name = cache_name(game);
+    // Reading or writing holds the payload and the values (16 bytes an index),
+    // within the solve's own peak (up to 20), which the caller reserved.
     let read = disk
         .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(game)).ok())
         .and_then(|p| from_payload(game, &p));
