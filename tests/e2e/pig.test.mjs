@@ -53,6 +53,10 @@ for (const [width, height] of SIZES) {
     const first = card.locator('.pig-decision').first();
     assert.match(await first.getAttribute('data-side'), /^(above|below)$/);
     assert.match(await first.textContent(), /^(▲|▼) (Rolled|Held) at \d+ \(\d+ to \d+; best play (holds at \d+|rolls on for the goal)\): (above|below) the line, /);
+    // Above or below agrees with the numbers it names.
+    const [, at, , line] = /at (\d+) \(\d+ to \d+; best play (holds at (\d+)|rolls on)/.exec(await first.textContent());
+    const side = line !== undefined && Number(at) >= Number(line) ? 'above' : 'below';
+    assert.equal(await first.getAttribute('data-side'), side);
     assert.match(await card.locator('p.muted.small').last().textContent(), /Your rolls and holds this game: \d of \d as best play/);
     // The card fits the page's width (no sideways scrolling at 390 px).
     const box = await card.boundingBox();

@@ -199,7 +199,6 @@ class BoundaryCard {
     text(x(0), H - 16, '0');
     text(x(goal - 1), H - 16, String(goal - 1));
     text((L + W - R) / 2, H - 4, "the other player's score");
-    text(L - 4, y(0) + 4, '0', 'end');
     text(L - 4, y(top) + 8, String(top), 'end');
     const ylabel = el('text', { x: 10, y: (T + H - B) / 2, 'text-anchor': 'middle', 'font-size': 11, fill: 'currentColor', transform: `rotate(-90 10 ${(T + H - B) / 2})` }, svg);
     ylabel.textContent = 'turn total';
