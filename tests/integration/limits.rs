@@ -97,7 +97,9 @@ fn solves_beyond_the_memory_budget_are_refused_at_once() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
-        v["positions"].as_u64().is_some_and(|n| n > 100 && n <= 240),
+        v["figures"]["positions"]
+            .as_u64()
+            .is_some_and(|n| n > 100 && n <= 240),
         "{v}"
     );
     // A size that is not one.
