@@ -278,10 +278,16 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
 }
 
 fn tempfile_dir() -> std::path::PathBuf {
+    // A directory of its own for each test (they run at once, and one server
+    // per database is all the store allows).
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let base = std::env::temp_dir().join(format!(
-        "tabula-crash-{}-{}",
+        "tabula-crash-{}-{}-{}",
         std::process::id(),
-        Instant::now().elapsed().as_nanos()
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
     ));
     std::fs::create_dir_all(&base).unwrap();
     base
