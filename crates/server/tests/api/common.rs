@@ -25,6 +25,14 @@ impl Server {
 
     /// A server with other limits (a short move deadline, a small pool).
     pub fn start_with(options: tabula_server::ServeOptions) -> Server {
+        // Tables kept on disk by other runs (Auto120's, solved in a minute)
+        // would make the long jobs these tests cancel end at once: the tests
+        // of one run share a cache directory of their own.
+        static CACHE: std::sync::Once = std::sync::Once::new();
+        CACHE.call_once(|| {
+            let dir = std::env::temp_dir().join(format!("tabula-api-cache-{}", std::process::id()));
+            std::env::set_var("TABULA_CACHE_DIR", dir);
+        });
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
         let store = Arc::new(Store::open(&db).expect("open store"));
