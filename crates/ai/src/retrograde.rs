@@ -39,7 +39,9 @@ pub enum SolveError {
 /// per-position arrays.
 pub fn bytes_per_position(state_bytes: usize, heap_bytes: usize, branching: f64) -> f64 {
     let slot = (std::mem::size_of::<u32>() + 1) as f64;
-    2.0 * slot + 2.0 * heap_bytes as f64 + 2.0 * state_bytes as f64 + 8.0 * branching + 48.0
+    // Per position: mover and value bytes, child and parent starts, fill, pending,
+    // remoteness and the queue (u32 each): about 26 bytes, 28 with slack.
+    2.0 * slot + 2.0 * heap_bytes as f64 + 1.5 * state_bytes as f64 + 8.0 * branching + 28.0
 }
 
 /// The hash of a position for the solver's index.
