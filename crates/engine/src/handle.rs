@@ -204,8 +204,10 @@ fn hold_for_solve<G: Registered>(
             drop(ledger.reserve(&what, bytes)?);
         }
     }
-    let capped = budget.max_memory_bytes.min(free);
-    Ok((None, budget.clone().with_max_memory(capped)))
+    // Games without a bound solve under the caller's budget: capping them at the
+    // ledger's free room refused sessions the server would have made room for
+    // (it evicts idle sessions' tables before it builds).
+    Ok((None, budget.clone()))
 }
 
 impl<G: Game> Default for Tables<G> {
