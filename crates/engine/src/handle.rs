@@ -18,7 +18,7 @@ use tabula_ai::simulate::SimReport;
 use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOptions};
 use tabula_core::{
     waiting_budget, Budget, BudgetError, Game, GameExt, Ledger, Oracle, PlayerKind, Preset,
-    Registered, Report, Reservation, Strategy, TableCell, TableError, Turn, VariantOption,
+    Registered, Report, Strategy, TableCell, TableError, Turn, VariantOption,
 };
 use tabula_core::{
     Analysis, CountReport, GradedMove, Hint, MoveGrade, PositionValue, Remoteness, SolveReport,
@@ -176,19 +176,16 @@ pub struct Tables<G: Game> {
 
 type OracleCell<G> = TableCell<Option<Arc<dyn Oracle<G>>>>;
 
-/// Holds room in the process's [`Ledger`] for a generic retrograde solve of `game`
-/// from `start` before it starts, so that a build that cannot fit beside the
-/// tables already held is refused at once instead of growing past the limit.
-/// Where the game bounds its positions the room is the solver's own estimate
-/// ([`estimate_bytes`]); otherwise nothing is held up front and the solve's own
-/// memory checks run within what the ledger has free. Returns the reservation
-/// (dropped by the caller once the table is counted where it is kept) and the
-/// budget to solve under.
-fn hold_for_solve<G: Registered>(
+/// The budget a generic retrograde solve of `game` from `start` runs under: the
+/// caller's. Where the game bounds its positions, a solve whose estimate
+/// ([`estimate_bytes`]) cannot fit the caller's budget, or beside the tables the
+/// [`Ledger`] already holds, is refused at once in words; nothing is held up front
+/// (a bound is often far above the positions really reachable).
+fn solve_budget<G: Registered>(
     game: &G,
     start: &G::State,
     budget: &Budget,
-) -> Result<(Option<Reservation>, Budget), BudgetError> {
+) -> Result<Budget, BudgetError> {
     let what = format!("the exact solution of {}", G::TITLE);
     let ledger = Ledger::global();
     // A position bound is an upper bound, often far above the positions really
@@ -207,7 +204,7 @@ fn hold_for_solve<G: Registered>(
     // Games without a bound solve under the caller's budget: capping them at the
     // ledger's free room refused sessions the server would have made room for
     // (it evicts idle sessions' tables before it builds).
-    Ok((None, budget.clone()))
+    Ok(budget.clone())
 }
 
 impl<G: Game> Default for Tables<G> {
@@ -319,12 +316,10 @@ impl<G: Registered> Handle<G> {
                 let start = game.initial_state();
                 // Refused in words when the ledger has no room; the cell is then
                 // replaced so that the next caller tries again.
-                let (held, budget) =
-                    hold_for_solve(&game, &start, &Budget::default()).map_err(|e| e.to_string())?;
+                let budget =
+                    solve_budget(&game, &start, &Budget::default()).map_err(|e| e.to_string())?;
                 let solved =
                     Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report);
-                // The table is counted by the engine's meter once the cell holds it.
-                drop(held);
                 return match solved {
                     Ok(s) => Ok(Some(Arc::new(s) as Arc<dyn Oracle<G>>)),
                     // Out of room now, perhaps not later: tried again next time.
@@ -388,7 +383,7 @@ impl<G: Registered> Handle<G> {
         {
             return;
         }
-        let Ok((held, budget)) = hold_for_solve(&self.game, state, &Budget::default()) else {
+        let Ok(budget) = solve_budget(&self.game, state, &Budget::default()) else {
             return;
         };
         let solved =
@@ -401,8 +396,6 @@ impl<G: Registered> Handle<G> {
                 v.push(Arc::new(sol));
             }
         }
-        // Counted by the engine's meter from here on (the extra solutions).
-        drop(held);
     }
 
     /// Builds the strategy for a player spec; `None` for a human.
@@ -813,9 +806,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
             None => self.game.initial_state(),
         };
-        // The solve's peak is held in the ledger while it runs (the report keeps
-        // only counts, so the reservation goes when the solution does).
-        let (_held, budget) = hold_for_solve(&self.game, &start, &request.budget)
+        let budget = solve_budget(&self.game, &start, &request.budget)
             .map_err(|e| EngineError::Unsupported(e.to_string()))?;
         let sol =
             Solution::solve_within(&self.game, &start, MAX_GENERIC_POSITIONS, &budget, progress)
