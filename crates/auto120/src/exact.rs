@@ -1257,7 +1257,9 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let (rebuilt, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
         assert!(!from_disk, "the damaged file was not used");
-        assert_eq!(rebuilt.layers, built.layers);
+        // The sweeps run in parallel in place, so two solves agree to well within
+        // the tolerance, not always to the last bit.
+        assert!(rebuilt.max_difference(&built) < 1e-9);
         let (again, from_disk) = load_or_solve(Some(&disk), 1, &|_| {}).unwrap();
         assert!(from_disk, "the rebuilt table was written again");
         same(&rebuilt, &again);
