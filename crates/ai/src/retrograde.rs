@@ -246,7 +246,7 @@ impl<G: ExactAnalysis> Solution<G> {
                 let n = states.len();
                 let branching = children.len() as f64 / next as f64;
                 let bytes = n as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
-                budget.fits(&what, bytes as u64)?;
+                budget.uses(&what, bytes as u64)?;
                 progress(0.5 * next as f64 / (n as f64).max(bound));
             }
         }
@@ -254,7 +254,7 @@ impl<G: ExactAnalysis> Solution<G> {
         // checked once more before the tables of the backward pass are built.
         let branching = children.len() as f64 / next.max(1) as f64;
         let bytes = states.len() as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
-        budget.fits(&what, bytes as u64)?;
+        budget.uses(&what, bytes as u64)?;
         // The positions stay (the index points into them); their growth slack goes
         // before the backward pass allocates its arrays.
         states.shrink_to_fit();

@@ -20,9 +20,10 @@
 //! ```
 
 use crate::bytes::format_bytes;
+use crate::ledger::{Ledger, Reservation};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default memory budget of one computation: 1 GiB.
@@ -68,6 +69,21 @@ pub struct Budget {
     /// When the computation must stop (`None`: no time limit).
     pub deadline: Option<Instant>,
     cancel: CancelFlag,
+    /// Where what the computation uses is reserved as it grows
+    /// ([`Budget::charged_to`]); shared by clones.
+    account: Option<Arc<Account>>,
+}
+
+/// A computation's growing reservation in a [`Ledger`].
+struct Account {
+    ledger: &'static Ledger,
+    held: Mutex<Reservation>,
+}
+
+impl fmt::Debug for Account {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Account({:?})", self.held)
+    }
 }
 
 impl Default for Budget {
@@ -119,6 +135,34 @@ impl Budget {
             max_memory_bytes,
             deadline: None,
             cancel: CancelFlag::new(),
+            account: None,
+        }
+    }
+
+    /// The same budget, also reserving in `ledger` what the computation says it
+    /// uses as it grows ([`Budget::uses`]), so that tables built at the same time
+    /// as others stay within the process's limit; the reservation is given back
+    /// when the last clone of this budget is dropped.
+    pub fn charged_to(mut self, ledger: &'static Ledger) -> Self {
+        self.account = Some(Arc::new(Account {
+            ledger,
+            held: Mutex::new(ledger.reserve_nothing()),
+        }));
+        self
+    }
+
+    /// As [`Budget::fits`], for what a computation uses now (not an estimate
+    /// before it starts): also grows its reservation in the ledger it is
+    /// [charged to](Budget::charged_to), refused when the other tables leave
+    /// too little room.
+    pub fn uses(&self, what: &str, bytes: u64) -> Result<(), BudgetError> {
+        self.fits(what, bytes)?;
+        match &self.account {
+            Some(account) => {
+                let mut held = account.held.lock().unwrap_or_else(|e| e.into_inner());
+                account.ledger.grow(&mut held, what, bytes)
+            }
+            None => Ok(()),
         }
     }
 
@@ -326,5 +370,34 @@ mod tests {
             .with_timeout(Duration::from_secs(3600));
         assert!(b.remaining().unwrap() <= Duration::from_secs(1));
         assert!(Budget::default().remaining().is_none());
+    }
+
+    #[test]
+    fn a_charged_budget_reserves_what_it_uses_until_its_last_clone_goes() {
+        let ledger: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        ledger.set_limit(Some(1000));
+        let budget = Budget::new(900).charged_to(ledger);
+        budget.uses("a table", 400).unwrap();
+        let clone = budget.clone();
+        clone.uses("a table", 300).unwrap();
+        assert_eq!(ledger.in_use(), 400, "a reservation only grows");
+        assert!(matches!(
+            budget.uses("a table", 950),
+            Err(BudgetError::Memory { limit: 900, .. })
+        ));
+        let other = Budget::new(900).charged_to(ledger);
+        assert!(matches!(
+            other.uses("another table", 700),
+            Err(BudgetError::Held { held: 400, .. })
+        ));
+        // Estimates before a start are not reserved.
+        other.fits("another table", 700).unwrap();
+        assert_eq!(ledger.in_use(), 400);
+        drop(budget);
+        assert_eq!(ledger.in_use(), 400, "a clone still holds it");
+        drop(clone);
+        assert_eq!(ledger.in_use(), 0);
+        other.uses("another table", 700).unwrap();
+        assert_eq!(ledger.in_use(), 700);
     }
 }

@@ -15,12 +15,21 @@
 //!   it adds up, with a way to free some (the cache forgets its least recently
 //!   used games).
 //!
+//! * Tables that can be dropped whole when room is short (the tables of games
+//!   no one is playing just now, which a server can rebuild when asked again)
+//!   are freed by a [`Reliever`], one at a time, after the meters.
+//! * A table built by search, whose size is known only as it grows (the generic
+//!   solver's), grows a [`Reservation`] as it goes ([`Ledger::grow`]); such
+//!   builds take turns ([`Ledger::take_turn`]) so that two of them never each
+//!   hold half of the room while waiting for the other's half.
+//!
 //! The limit is the process's `--max-memory` ([`crate::default_max_memory`])
 //! unless set otherwise ([`Ledger::set_limit`]).
 
 use crate::budget::{default_max_memory, BudgetError};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::Instant;
 
 /// Tables whose bytes change as they are used, counted when the ledger adds up.
 pub trait Meter: Send + Sync {
@@ -31,6 +40,14 @@ pub trait Meter: Send + Sync {
     fn shrink_to(&self, target: u64);
 }
 
+/// Something that can free tables whole, least valuable first: a server's idle
+/// sessions, whose tables are rebuilt when the session is next asked for.
+pub trait Reliever: Send + Sync {
+    /// Frees one thing; false when nothing more can go. Called without the
+    /// ledger's lock held.
+    fn relieve_one(&self) -> bool;
+}
+
 /// Means "not set": the limit follows [`default_max_memory`].
 const FOLLOW_DEFAULT: u64 = 0;
 
@@ -39,12 +56,23 @@ struct Accounts {
     /// Bytes reserved by [`Reservation`]s.
     reserved: u64,
     meters: Vec<Arc<dyn Meter>>,
+    /// Held weakly: a reliever that is gone (a server stopped) is dropped.
+    relievers: Vec<std::sync::Weak<dyn Reliever>>,
+}
+
+/// Whether a build that grows its reservation is under way (see
+/// [`Ledger::take_turn`]).
+#[derive(Default)]
+struct Turns {
+    busy: Mutex<bool>,
+    freed: Condvar,
 }
 
 /// One account of the tables a process holds, within one limit.
 pub struct Ledger {
     limit: AtomicU64,
     accounts: Arc<Mutex<Accounts>>,
+    turns: Arc<Turns>,
 }
 
 impl Default for Ledger {
@@ -52,7 +80,28 @@ impl Default for Ledger {
         Ledger {
             limit: AtomicU64::new(FOLLOW_DEFAULT),
             accounts: Arc::default(),
+            turns: Arc::default(),
         }
+    }
+}
+
+/// A growing build's turn ([`Ledger::take_turn`]): the next build goes when it
+/// is dropped.
+#[must_use = "the next build starts as soon as the turn is dropped"]
+pub struct BuildTurn {
+    turns: Arc<Turns>,
+}
+
+impl Drop for BuildTurn {
+    fn drop(&mut self) {
+        *self.turns.busy.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.turns.freed.notify_one();
+    }
+}
+
+impl std::fmt::Debug for BuildTurn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BuildTurn")
     }
 }
 
@@ -100,6 +149,34 @@ impl Ledger {
         lock(&self.accounts).meters.push(meter);
     }
 
+    /// Asks `reliever` to free tables whole when the meters alone cannot make
+    /// room, for as long as it lives (held weakly).
+    pub fn add_reliever(&self, reliever: &Arc<dyn Reliever>) {
+        let mut a = lock(&self.accounts);
+        a.relievers.retain(|r| r.strong_count() > 0);
+        a.relievers.push(Arc::downgrade(reliever));
+    }
+
+    /// Waits until no other growing build is under way, or until `deadline`
+    /// (`None` then). Builds whose size is known only as they grow take turns,
+    /// so that two never each hold part of the room while waiting for the rest.
+    pub fn take_turn(&self, deadline: Instant) -> Option<BuildTurn> {
+        let mut busy = self.turns.busy.lock().unwrap_or_else(|e| e.into_inner());
+        while *busy {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            busy = self
+                .turns
+                .freed
+                .wait_timeout(busy, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *busy = true;
+        Some(BuildTurn {
+            turns: self.turns.clone(),
+        })
+    }
+
     /// Bytes held now: reservations and every meter.
     pub fn in_use(&self) -> u64 {
         let (reserved, meters) = {
@@ -120,18 +197,38 @@ impl Ledger {
 
     /// Asks the meters to free what they can until `bytes` more fit the limit;
     /// whether they now fit.
+    /// When the meters cannot, the relievers free tables one at a time (the
+    /// meters are asked again after each: a freed session's tables may still be
+    /// in a meter's cache).
     pub fn make_room(&self, bytes: u64) -> bool {
         let limit = self.limit();
-        if self.in_use().saturating_add(bytes) <= limit {
+        let fits = || self.in_use().saturating_add(bytes) <= limit;
+        if fits() {
             return true;
         }
-        let meters = lock(&self.accounts).meters.clone();
-        for meter in meters {
-            let others = self.in_use().saturating_sub(meter.bytes());
-            let target = limit.saturating_sub(bytes).saturating_sub(others);
-            meter.shrink_to(target);
-            if self.in_use().saturating_add(bytes) <= limit {
-                return true;
+        let (meters, relievers) = {
+            let a = lock(&self.accounts);
+            (a.meters.clone(), a.relievers.clone())
+        };
+        let shrink_meters = || {
+            for meter in &meters {
+                let others = self.in_use().saturating_sub(meter.bytes());
+                let target = limit.saturating_sub(bytes).saturating_sub(others);
+                meter.shrink_to(target);
+                if fits() {
+                    return true;
+                }
+            }
+            false
+        };
+        if shrink_meters() {
+            return true;
+        }
+        for reliever in relievers.iter().filter_map(|r| r.upgrade()) {
+            while reliever.relieve_one() {
+                if fits() || shrink_meters() {
+                    return true;
+                }
             }
         }
         false
@@ -173,6 +270,59 @@ impl Ledger {
             bytes,
             accounts: self.accounts.clone(),
         })
+    }
+}
+
+impl Ledger {
+    /// An empty reservation, grown by [`Ledger::grow`] as its table is built.
+    pub fn reserve_nothing(&self) -> Reservation {
+        Reservation {
+            bytes: 0,
+            accounts: self.accounts.clone(),
+        }
+    }
+
+    /// Grows `reservation` (of this ledger) to `bytes`, after asking the meters
+    /// and relievers to make room; refused, the reservation unchanged, when the
+    /// other tables leave too little of the limit. Never shrinks it.
+    pub fn grow(
+        &self,
+        reservation: &mut Reservation,
+        what: &str,
+        bytes: u64,
+    ) -> Result<(), BudgetError> {
+        if bytes <= reservation.bytes {
+            return Ok(());
+        }
+        let limit = self.limit();
+        if bytes > limit {
+            return Err(BudgetError::Memory {
+                what: what.to_string(),
+                needed: bytes,
+                limit,
+            });
+        }
+        let extra = bytes - reservation.bytes;
+        self.make_room(extra);
+        let metered: u64 = {
+            let meters = lock(&self.accounts).meters.clone();
+            meters
+                .iter()
+                .fold(0u64, |sum, m| sum.saturating_add(m.bytes()))
+        };
+        let mut a = lock(&self.accounts);
+        let held = a.reserved.saturating_add(metered);
+        if held.saturating_add(extra) > limit {
+            return Err(BudgetError::Held {
+                what: what.to_string(),
+                needed: bytes,
+                held: held.saturating_sub(reservation.bytes),
+                limit,
+            });
+        }
+        a.reserved += extra;
+        reservation.bytes = bytes;
+        Ok(())
     }
 }
 
@@ -282,6 +432,97 @@ mod tests {
         );
         assert_eq!(*cache.0.lock().unwrap(), 0);
         drop(table);
+    }
+
+    /// Idle sessions of 300 bytes each, freed whole and counted by the cache
+    /// meter until freed (as a server's sessions hold the engine's tables).
+    struct Idle {
+        sessions: Mutex<u64>,
+        cache: Arc<Cache>,
+    }
+
+    impl Reliever for Idle {
+        fn relieve_one(&self) -> bool {
+            let mut n = self.sessions.lock().unwrap();
+            if *n == 0 {
+                return false;
+            }
+            *n -= 1;
+            let mut held = self.cache.0.lock().unwrap();
+            *held = held.saturating_sub(300);
+            true
+        }
+    }
+
+    #[test]
+    fn a_growing_build_frees_idle_sessions_and_is_refused_only_when_nothing_can_go() {
+        let ledger = Ledger::new();
+        ledger.set_limit(Some(1000));
+        // Two idle sessions' tables (600 bytes) the cache meter cannot shrink by
+        // itself: its shrink takes 100-byte games, but these are held.
+        let cache = Arc::new(Cache(Mutex::new(0)));
+        ledger.add_meter(Arc::new(Pinned(cache.clone())));
+        let idle: Arc<dyn Reliever> = Arc::new(Idle {
+            sessions: Mutex::new(2),
+            cache: cache.clone(),
+        });
+        *cache.0.lock().unwrap() = 600;
+        ledger.add_reliever(&idle);
+        let mut build = ledger.reserve_nothing();
+        ledger.grow(&mut build, "a table", 300).unwrap();
+        assert_eq!(ledger.in_use(), 900, "nothing freed while it fits");
+        ledger.grow(&mut build, "a table", 600).unwrap();
+        assert_eq!(*cache.0.lock().unwrap(), 300, "one session was freed");
+        assert_eq!(ledger.in_use(), 900);
+        ledger.grow(&mut build, "a table", 1000).unwrap();
+        assert_eq!(*cache.0.lock().unwrap(), 0, "the second one too");
+        let mut other = ledger.reserve_nothing();
+        let err = ledger.grow(&mut other, "another table", 1).unwrap_err();
+        assert!(
+            matches!(err, BudgetError::Held { held: 1000, .. }),
+            "{err:?}"
+        );
+        assert_eq!(other.bytes(), 0, "a refused growth holds nothing more");
+        drop(build);
+        assert_eq!(ledger.in_use(), 0);
+    }
+
+    /// A meter over a cache whose tables are all held by sessions: only
+    /// freeing a session shrinks it.
+    struct Pinned(Arc<Cache>);
+
+    impl Meter for Pinned {
+        fn bytes(&self) -> u64 {
+            self.0.bytes()
+        }
+        fn shrink_to(&self, _target: u64) {}
+    }
+
+    #[test]
+    fn growing_builds_take_turns_and_a_wait_has_a_deadline() {
+        let ledger = Arc::new(Ledger::new());
+        let first = ledger
+            .take_turn(Instant::now())
+            .expect("no one else builds");
+        let soon = Instant::now() + std::time::Duration::from_millis(50);
+        assert!(
+            ledger.take_turn(soon).is_none(),
+            "the wait ends at its deadline"
+        );
+        let waiter = {
+            let ledger = ledger.clone();
+            std::thread::spawn(move || {
+                ledger
+                    .take_turn(Instant::now() + std::time::Duration::from_secs(30))
+                    .is_some()
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        drop(first);
+        assert!(
+            waiter.join().unwrap(),
+            "the next build goes when a turn ends"
+        );
     }
 
     #[test]

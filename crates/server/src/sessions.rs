@@ -95,8 +95,46 @@ struct Inner {
 /// The live sessions and their store.
 pub struct Sessions {
     store: Arc<Store>,
-    live: RwLock<HashMap<String, Arc<Session>>>,
+    live: Arc<Live>,
     epoch: Instant,
+    /// Frees idle sessions' tables when a table being built needs the room
+    /// (registered with the process's ledger, which holds it weakly).
+    _reliever: Arc<dyn tabula_core::ledger::Reliever>,
+}
+
+/// The sessions held in memory, by id.
+type Live = RwLock<HashMap<String, Arc<Session>>>;
+
+/// Takes the least recently used session that no request holds and whose game
+/// holds solution tables out of `live` (it stays in the store and is rebuilt
+/// when next asked for). No request can pick it up meanwhile: the table's write
+/// lock is held while it is taken out. The caller drops it outside the lock.
+fn take_idle_session_with_tables(live: &Live) -> Option<Arc<Session>> {
+    let mut live = live.write().ok()?;
+    let victim = live
+        .iter()
+        .filter(|(_, s)| Arc::strong_count(s) == 1 && s.game.memory_bytes() > 0)
+        .min_by_key(|(_, s)| s.last_used.load(Ordering::Relaxed))
+        .map(|(id, _)| id.clone())?;
+    live.remove(&victim)
+}
+
+/// Frees one idle session's tables for the ledger (a table being built needs
+/// the room).
+struct IdleSessions(std::sync::Weak<Live>);
+
+impl tabula_core::ledger::Reliever for IdleSessions {
+    fn relieve_one(&self) -> bool {
+        let Some(live) = self.0.upgrade() else {
+            return false;
+        };
+        let freed = take_idle_session_with_tables(&live);
+        let relieved = freed.is_some();
+        // Dropped here, outside the table's lock; the engine's cache may still
+        // hold the tables, which the ledger's meters are asked to free next.
+        drop(freed);
+        relieved
+    }
 }
 
 /// Session ids are 32 lower-case hex digits (128 random bits).
@@ -146,10 +184,15 @@ fn cancelled() -> bool {
 impl Sessions {
     /// An empty registry over a store.
     pub fn new(store: Arc<Store>) -> Self {
+        let live: Arc<Live> = Arc::default();
+        let reliever: Arc<dyn tabula_core::ledger::Reliever> =
+            Arc::new(IdleSessions(Arc::downgrade(&live)));
+        tabula_core::Ledger::global().add_reliever(&reliever);
         Sessions {
             store,
-            live: RwLock::new(HashMap::new()),
+            live,
             epoch: Instant::now(),
+            _reliever: reliever,
         }
     }
 
@@ -202,17 +245,7 @@ impl Sessions {
             if used <= limit {
                 return Ok(());
             }
-            let evicted = {
-                let Ok(mut live) = self.live.write() else {
-                    return Err(ApiError::internal("session table poisoned"));
-                };
-                let victim = live
-                    .iter()
-                    .filter(|(_, s)| Arc::strong_count(s) == 1 && s.game.memory_bytes() > 0)
-                    .min_by_key(|(_, s)| s.last_used.load(Ordering::Relaxed))
-                    .map(|(id, _)| id.clone());
-                victim.and_then(|id| live.remove(&id))
-            };
+            let evicted = take_idle_session_with_tables(&self.live);
             // Freed here, outside the table's lock.
             if evicted.is_none() {
                 return Err(ApiError::new(
