@@ -7,6 +7,7 @@
 //! begins with one (the die). See crates/auto120/docs/auto120.md for the notation, the log
 //! format and the players.
 
+mod actions;
 mod analysis;
 pub mod best;
 pub mod board;

@@ -6,6 +6,7 @@
 //! against these traits, so adding a game means implementing [`Game`] and its capability
 //! traits ([`capabilities`]) once and registering it.
 
+pub mod actions;
 mod budget;
 mod bytes;
 pub mod capabilities;
@@ -24,6 +25,7 @@ mod turn;
 mod variant;
 mod view;
 
+pub use actions::{Actions, UNBOUNDED_GAME_PLIES};
 pub use budget::{
     default_max_memory, set_default_max_memory, Budget, BudgetError, CancelFlag, DEFAULT_MAX_MEMORY,
 };

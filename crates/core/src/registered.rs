@@ -1,6 +1,6 @@
 use crate::{
-    ExactAnalysis, GamePresentation, MatchRules, Players, Presentation, Preset, Symmetry, Variant,
-    VariantError, VariantOption,
+    Actions, ExactAnalysis, GamePresentation, MatchRules, Players, Presentation, Preset, Symmetry,
+    Variant, VariantError, VariantOption,
 };
 
 /// A game that can be listed in the registry and built from variant options.
@@ -9,9 +9,10 @@ use crate::{
 /// supertraits below, checked by the compiler) is all a new game needs; the
 /// engine's registry then lists it with one line, and the CLI, server, solvers and
 /// UI work for it. [`Presentation`] brings [`crate::Notation`] with it; the optional
-/// capabilities may be declared empty (`impl Symmetry for MyGame {}`).
+/// capabilities may be declared empty (`impl Symmetry for MyGame {}`); [`Actions`]
+/// (integer move ids, an observation tensor) is required of every game.
 pub trait Registered:
-    Presentation + Symmetry + ExactAnalysis + Players + MatchRules + Sized
+    Presentation + Symmetry + ExactAnalysis + Players + MatchRules + Actions + Sized
 {
     /// Registry name, as typed on the command line (`kono`, `mu-torere`).
     const NAME: &'static str;

@@ -2,6 +2,7 @@
 
 use crate::matches::{Match, MatchConfig, MatchImpl, MatchRecord};
 use crate::players::{generic_player_kinds, PlayerSpec};
+use crate::stepping::{DynPlayer, DynState, GameFacts, StepState};
 use crate::trained::Trained;
 use crate::EngineError;
 use serde::Serialize;
@@ -149,6 +150,19 @@ pub trait DynGame: Send + Sync {
     fn memory_bytes(&self) -> u64;
     /// Identifies the solution tables: handles sharing tables give the same number.
     fn tables_id(&self) -> usize;
+    /// What OpenSpiel's game type says: players, action ids, observation shape,
+    /// length bound, utilities ([`crate::stepping`]).
+    fn facts(&self) -> GameFacts;
+    /// The variant's start as a state stepped by integer actions.
+    fn new_initial_state(&self) -> Box<dyn DynState>;
+    /// A position in the game's notation as a stepped state (its history starts
+    /// there), refused if it does not fit the variant's action ids.
+    fn state_from_position(&self, text: &str) -> Result<Box<dyn DynState>, EngineError>;
+    /// Rebuilds a state from [`DynState::serialize`]'s text.
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn DynState>, EngineError>;
+    /// A computer player by name (`perfect`, `search`, `matchbox`, `random`,
+    /// `level:66`, …: the names `tabula play` takes) that picks actions of stepped states.
+    fn new_state_player(&self, name: &str, seed: u64) -> Result<Box<dyn DynPlayer>, EngineError>;
 }
 
 /// The concrete [`DynGame`] for a game type.
@@ -717,6 +731,26 @@ fn probe_chance<G: Game>(game: &G) -> bool {
 impl<G: Registered> DynGame for Arc<Handle<G>> {
     fn memory_bytes(&self) -> u64 {
         self.tables.memory_bytes()
+    }
+
+    fn facts(&self) -> GameFacts {
+        crate::stepping::facts(self)
+    }
+
+    fn new_initial_state(&self) -> Box<dyn DynState> {
+        Box::new(StepState::new(self.clone()))
+    }
+
+    fn state_from_position(&self, text: &str) -> Result<Box<dyn DynState>, EngineError> {
+        Ok(Box::new(StepState::from_position(self.clone(), text)?))
+    }
+
+    fn deserialize_state(&self, text: &str) -> Result<Box<dyn DynState>, EngineError> {
+        Ok(Box::new(StepState::deserialize(self.clone(), text)?))
+    }
+
+    fn new_state_player(&self, name: &str, seed: u64) -> Result<Box<dyn DynPlayer>, EngineError> {
+        crate::stepping::new_player(self, name, seed)
     }
 
     fn tables_id(&self) -> usize {

@@ -14,6 +14,7 @@ mod players;
 mod record_check;
 mod registry;
 mod rules;
+pub mod stepping;
 mod stored;
 mod trained;
 mod variant_words;
@@ -30,5 +31,6 @@ pub use registry::{
     tables_in_use, trim_cache, GameEntry, CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
+pub use stepping::{DynPlayer, DynState, GameFacts, StepState, CHANCE_PLAYER, TERMINAL_PLAYER};
 pub use trained::Trained;
 pub use variant_words::variant_words;

@@ -26,6 +26,8 @@
 //! the normal game loses instead) and compulsory capture (`capture=compulsory`:
 //! a side that can capture must).
 
+mod actions;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};

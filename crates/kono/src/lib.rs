@@ -11,6 +11,7 @@
 //! [`table::full_table`] keeps it in memory and in a cache file. See
 //! `crates/kono/docs/kono.md`.
 
+mod actions;
 pub mod bits;
 pub mod cache;
 pub mod index;

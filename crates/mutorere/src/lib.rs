@@ -8,6 +8,7 @@
 //!
 //! See `crates/mutorere/docs/mutorere.md` for the notation, the variants and the figures.
 
+mod actions;
 pub mod board;
 pub mod counting;
 pub mod notation;

@@ -5,6 +5,7 @@
 //! * [`analysis`]: who wins, every winning move, the exact oracle with remoteness.
 //! * [`cgt`]: the blog's scoring-system calculator, `1* + 2* + 3* = 0`.
 
+mod actions;
 pub mod analysis;
 pub mod cgt;
 mod game;

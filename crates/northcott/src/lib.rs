@@ -11,6 +11,7 @@
 //! * [`analysis`]: the oracle (nim-sum value; remoteness exact on small boards) and the
 //!   analysis (gaps, nim-sum, every winning move).
 
+mod actions;
 pub mod analysis;
 mod game;
 pub mod player;

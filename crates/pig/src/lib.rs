@@ -7,6 +7,7 @@
 //! Two-Player Pig", 2004) by the generic solver of dice games. See
 //! crates/pig/docs/pig.md.
 
+mod actions;
 pub mod boundary;
 pub mod notation;
 pub mod players;

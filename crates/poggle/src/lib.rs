@@ -7,6 +7,7 @@
 //! tridiagonal row matrix, so the system is solved with polynomial arithmetic modulo
 //! each prime power of k and glued by the Chinese remainder theorem.
 
+mod actions;
 mod arith;
 mod binary;
 pub mod chase;

@@ -6,6 +6,7 @@
 //! Coordinates users see: row 0 at the top, column 0 at the left. A move is
 //! written `r c` (`14 0` is the bottom-left block of a 15-row board).
 
+mod actions;
 mod board;
 mod game;
 mod player;

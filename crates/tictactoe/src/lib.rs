@@ -10,6 +10,7 @@
 //! always the one the piece counts imply (X when both have placed as many marks), also
 //! once the game has ended; text naming the other side is rejected.
 
+mod actions;
 mod symmetry;
 
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};

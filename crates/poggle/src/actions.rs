@@ -1,0 +1,60 @@
+//! Integer actions for Poggle.
+//!
+//! * An action is the button pressed, `row * size + col` (0-based, row 0 at the
+//!   top; the notation writes `row,col` from 1). `size * size` distinct actions:
+//!   25 on the usual 5x5 board.
+//! * Observation: shape `[colours, size, size]`, one plane per colour with a one
+//!   where a button shows it (boards too large to play: `[colours, 0, 0]`).
+//! * Pressing can go on for ever: [`UNBOUNDED_GAME_PLIES`]. A game returns 1
+//!   when the board is solved (every button at colour 0), else 0.
+
+use crate::{Poggle, PoggleState, Press, PLAY_LIMIT};
+use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
+
+impl Poggle {
+    /// The side of the board that is played (0 for boards too large to play).
+    fn played_side(&self) -> usize {
+        if self.size > PLAY_LIMIT {
+            0
+        } else {
+            self.size
+        }
+    }
+}
+
+impl Actions for Poggle {
+    fn num_distinct_actions(&self) -> usize {
+        self.played_side().pow(2).max(1)
+    }
+
+    fn action_of(&self, _state: &PoggleState, mv: Press) -> usize {
+        usize::from(mv.row) * self.size + usize::from(mv.col)
+    }
+
+    fn move_of(&self, state: &PoggleState, action: usize) -> Option<Press> {
+        move_with_id(self, state, action)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        let n = self.played_side();
+        vec![self.colours as usize, n, n]
+    }
+
+    fn observation(&self, state: &PoggleState, _seat: Seat, out: &mut Vec<f32>) {
+        let n = self.played_side() * self.played_side();
+        out.clear();
+        out.resize(self.colours as usize * n, 0.0);
+        for (i, &c) in state.cells.iter().enumerate().take(n) {
+            set_at(out, usize::from(c) * n + i, 1.0);
+        }
+    }
+
+    fn max_game_length(&self) -> usize {
+        UNBOUNDED_GAME_PLIES
+    }
+
+    fn utility_range(&self) -> (f64, f64) {
+        (0.0, 1.0)
+    }
+}
