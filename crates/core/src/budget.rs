@@ -20,7 +20,7 @@
 //! ```
 
 use crate::bytes::format_bytes;
-use crate::ledger::{Ledger, Reservation};
+use crate::ledger::{BuildTurn, Ledger, Reservation};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -77,8 +77,29 @@ pub struct Budget {
 /// A computation's growing reservation in a [`Ledger`].
 struct Account {
     ledger: &'static Ledger,
-    held: Mutex<Reservation>,
+    held: Mutex<Held>,
 }
+
+/// What an [`Account`] holds: its reservation, and its turn among large builds
+/// once it grew beyond [`TURN_ABOVE`].
+struct Held {
+    reservation: Reservation,
+    turn: Option<BuildTurn>,
+}
+
+impl fmt::Debug for Held {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.reservation)
+    }
+}
+
+/// A charged computation that grows beyond this many bytes waits for its turn
+/// among large builds ([`Ledger::take_turn`]); small ones never wait (two
+/// small ones cannot hold enough of the room to starve a large one).
+pub const TURN_ABOVE: u64 = 64 << 20;
+
+/// How long a charged computation without a deadline waits for its turn.
+pub const TURN_WAIT: Duration = Duration::from_secs(120);
 
 impl fmt::Debug for Account {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -120,6 +141,13 @@ pub enum BudgetError {
         /// The process's limit, in bytes.
         limit: u64,
     },
+    /// Other large tables were being built for longer than this computation
+    /// could wait for its turn ([`crate::Ledger::take_turn`]).
+    #[error("{what} has to wait for other large tables being built: try again in a moment")]
+    Busy {
+        /// What waited, in plain words.
+        what: String,
+    },
     /// The deadline passed.
     #[error("stopped: the time limit was reached")]
     Time,
@@ -146,7 +174,10 @@ impl Budget {
     pub fn charged_to(mut self, ledger: &'static Ledger) -> Self {
         self.account = Some(Arc::new(Account {
             ledger,
-            held: Mutex::new(ledger.reserve_nothing()),
+            held: Mutex::new(Held {
+                reservation: ledger.reserve_nothing(),
+                turn: None,
+            }),
         }));
         self
     }
@@ -154,16 +185,27 @@ impl Budget {
     /// As [`Budget::fits`], for what a computation uses now (not an estimate
     /// before it starts): also grows its reservation in the ledger it is
     /// [charged to](Budget::charged_to), refused when the other tables leave
-    /// too little room.
+    /// too little room. Beyond [`TURN_ABOVE`] it first waits for its turn among
+    /// large builds, until the budget's deadline (or [`TURN_WAIT`]).
     pub fn uses(&self, what: &str, bytes: u64) -> Result<(), BudgetError> {
         self.fits(what, bytes)?;
-        match &self.account {
-            Some(account) => {
-                let mut held = account.held.lock().unwrap_or_else(|e| e.into_inner());
-                account.ledger.grow(&mut held, what, bytes)
-            }
-            None => Ok(()),
+        let Some(account) = &self.account else {
+            return Ok(());
+        };
+        let mut held = account.held.lock().unwrap_or_else(|e| e.into_inner());
+        if bytes > TURN_ABOVE && held.turn.is_none() {
+            let deadline = self.deadline.unwrap_or_else(|| Instant::now() + TURN_WAIT);
+            held.turn =
+                Some(
+                    account
+                        .ledger
+                        .take_turn(deadline)
+                        .ok_or_else(|| BudgetError::Busy {
+                            what: what.to_string(),
+                        })?,
+                );
         }
+        account.ledger.grow(&mut held.reservation, what, bytes)
     }
 
     /// No memory limit and no deadline (tests, benchmarks).
@@ -399,5 +441,22 @@ mod tests {
         assert_eq!(ledger.in_use(), 0);
         other.uses("another table", 700).unwrap();
         assert_eq!(ledger.in_use(), 700);
+    }
+
+    #[test]
+    fn large_charged_computations_take_turns_and_small_ones_never_wait() {
+        let ledger: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        ledger.set_limit(Some(1 << 40));
+        let soon = || Instant::now() + Duration::from_millis(50);
+        let first = Budget::unlimited().charged_to(ledger);
+        first.uses("a large table", TURN_ABOVE + 1).unwrap();
+        let second = Budget::unlimited().with_deadline(soon()).charged_to(ledger);
+        second.uses("a small table", TURN_ABOVE).unwrap();
+        let err = second.uses("a large table", TURN_ABOVE + 1).unwrap_err();
+        assert!(matches!(err, BudgetError::Busy { .. }), "{err:?}");
+        assert!(err.to_string().contains("try again"), "{err}");
+        drop(first);
+        let third = Budget::unlimited().with_deadline(soon()).charged_to(ledger);
+        third.uses("a large table", 2 * TURN_ABOVE).unwrap();
     }
 }

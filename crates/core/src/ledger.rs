@@ -19,9 +19,10 @@
 //!   no one is playing just now, which a server can rebuild when asked again)
 //!   are freed by a [`Reliever`], one at a time, after the meters.
 //! * A table built by search, whose size is known only as it grows (the generic
-//!   solver's), grows a [`Reservation`] as it goes ([`Ledger::grow`]); such
-//!   builds take turns ([`Ledger::take_turn`]) so that two of them never each
-//!   hold half of the room while waiting for the other's half.
+//!   solver's), grows a [`Reservation`] as it goes ([`Ledger::grow`], through a
+//!   [`Budget::charged_to`](crate::Budget::charged_to)); large ones take turns
+//!   ([`Ledger::take_turn`]) so that two of them never each hold half of the
+//!   room while waiting for the other's half.
 //!
 //! The limit is the process's `--max-memory` ([`crate::default_max_memory`])
 //! unless set otherwise ([`Ledger::set_limit`]).

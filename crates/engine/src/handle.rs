@@ -8,7 +8,7 @@ use crate::EngineError;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
 use tabula_ai::expectimax::Expectimax;
 use tabula_ai::lookahead::Lookahead;
@@ -190,16 +190,6 @@ pub struct Tables<G: Game> {
 
 type OracleCell<G> = TableCell<Option<Arc<dyn Oracle<G>>>>;
 
-/// How long a generic solve waits for the one before it (generic solves take
-/// turns, each reserving in the [`Ledger`] what it builds as it grows: two at
-/// once could each hold half the room and both fail).
-const BUILD_TURN_WAIT: Duration = Duration::from_secs(120);
-
-/// Why a generic solve did not start: others were built for longer than
-/// [`BUILD_TURN_WAIT`].
-const BUILDS_BUSY: &str =
-    "other game solutions are being worked out just now: try again in a moment";
-
 /// The budget a generic retrograde solve of `game` from `start` runs under: the
 /// caller's. Where the game bounds its positions, a solve whose estimate
 /// ([`estimate_bytes`]) cannot fit the caller's budget, or beside the tables the
@@ -342,10 +332,7 @@ impl<G: Registered> Handle<G> {
                 // replaced so that the next caller tries again.
                 let budget =
                     solve_budget(&game, &start, &Budget::default()).map_err(|e| e.to_string())?;
-                let Some(_turn) = Ledger::global().take_turn(Instant::now() + BUILD_TURN_WAIT)
-                else {
-                    return Err(BUILDS_BUSY.to_string());
-                };
+                // What it builds is reserved as it grows; large builds take turns.
                 let budget = budget.charged_to(Ledger::global());
                 let solved =
                     Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report);
@@ -413,9 +400,6 @@ impl<G: Registered> Handle<G> {
             return;
         }
         let Ok(budget) = solve_budget(&self.game, state, &Budget::default()) else {
-            return;
-        };
-        let Some(_turn) = Ledger::global().take_turn(Instant::now() + BUILD_TURN_WAIT) else {
             return;
         };
         let budget = budget.charged_to(Ledger::global());
