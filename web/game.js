@@ -14,6 +14,7 @@ import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
 import { PanelMethods } from './panels.js';
 import { presetOf, withOption, plain, colourName, parseVariant, cap } from './words.js';
+import { statusWords } from './results.js';
 
 const sessionKey = (game) => `tabula.session.${game}`;
 /// Marks a session that began from a position of its own (a shared link, or an
@@ -284,6 +285,7 @@ export class GamePage {
         this.watchBar,
         this.reviewer.bar,
         this.boardWrap,
+        this.board.keyEl,
         this.freeMoves,
         this.actionsEl,
         this.statusChips,
@@ -318,6 +320,7 @@ export class GamePage {
     // lists them; the user's own move is not the computer's reply.
     this.recent = played ? [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))] : [];
     this.mine = played ? mine : [];
+    this.hinted = [];
     this._highlight();
     this._renderStatus();
     this._renderPlayers();
@@ -356,29 +359,7 @@ export class GamePage {
 
   _renderStatus() {
     const mv = this.mv;
-    let text;
-    let cls = '';
-    if (mv.outcome) {
-      text = mv.result || 'Game over';
-      const o = mv.outcome;
-      if (o.kind === 'win') {
-        const human = this._isHuman(o.seat);
-        const anyHuman = mv.seats.some((s) => s.player === 'human');
-        cls = this.info.puzzle ? 'won' : human && anyHuman && mv.seats.filter((s) => s.player === 'human').length === 1 ? 'won' : anyHuman && !human ? 'lost' : 'over';
-      } else cls = 'over';
-      if (mv.score !== null && mv.score !== undefined && this.info.puzzle) text += ` — score ${formatNumber(mv.score)}`;
-    } else if (mv.human_to_move) {
-      const seat = mv.to_move;
-      const humans = mv.seats.filter((s) => s.player === 'human').length;
-      text = this.info.puzzle ? 'Your move' : humans > 1 ? `${this._seatName(seat)} to move` : `Your move — you play ${this._seatName(seat)}`;
-      cls = 'your-move';
-    } else if (mv.turn?.kind === 'chance') {
-      text = 'Rolling the die…';
-    } else if (this.info.puzzle) {
-      text = 'The computer is playing its line: Stop gives the board back to you.';
-    } else {
-      text = `${this._seatName(mv.to_move)} is thinking…`;
-    }
+    const { text, kind: cls } = statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
     this.statusEl.className = `turn-line ${cls}`;
     fill(this.statusEl, 
       mv.to_move !== null && mv.to_move !== undefined && !mv.outcome && !this.info.puzzle
@@ -445,7 +426,7 @@ export class GamePage {
 
   /// Draws attention to some cells (a hint from a game panel).
   flashCells(ids) {
-    this.recent = ids;
+    this.hinted = ids;
     this._highlight();
   }
 
@@ -479,6 +460,7 @@ export class GamePage {
       group: this.group || [],
       recent: this.recent || [],
       mine: this.mine || [],
+      hint: this.hinted || [],
       badges: null,
       counts: this.extras?.overlayCounts?.() || null,
     });

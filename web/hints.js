@@ -15,6 +15,7 @@ export class HintMethods {
       this.hintBtn.setAttribute('aria-pressed', 'false');
       fill(this.hintList);
       this.hintCard.hidden = true;
+      this.hinted = [];
       this._highlight();
       return;
     }
@@ -37,8 +38,10 @@ export class HintMethods {
     this.extras?.onHint?.(data);
   }
 
-  /// Graded moves as the board draws them: an arrow (or a ring) per move, coloured
-  /// by value and shaded by remoteness (a quick win or a slow loss is strongest).
+  /// Graded moves as the board draws them: an arrow (or a ring) per move, the
+  /// better for the mover the stronger: any win above any draw above any loss, a
+  /// quick win above a slow one and a slow loss above a quick one. The hint's best
+  /// move (else the best graded) is marked `best`: drawn strongest of all.
   _moveValues() {
     const d = this.hintData;
     if (!d) return [];
@@ -47,12 +50,18 @@ export class HintMethods {
     const shown = prefix.length ? graded.filter((m) => prefix.every((c, i) => m.cells[i] === c)) : graded;
     const plies = (m) => remotenessOf(gradeOf(m).remoteness)?.plies ?? 0;
     const maxR = Math.max(1, ...graded.map(plies));
+    // 0..1 within its kind's band: wins 0.7..1, draws 0.5, losses 0..0.4.
+    const shadeOf = (m) => {
+      const value = gradeOf(m).value;
+      const r = plies(m) / maxR;
+      return value === 'win' ? 1 - 0.3 * r : value === 'draw' ? 0.5 : 0.4 * r;
+    };
+    const named = bestOf(d)?.move;
+    const top = Math.max(...graded.map(shadeOf));
+    const best = graded.some((m) => m.move === named) ? (m) => m.move === named : (m) => shadeOf(m) === top;
     return shown.map((m) => {
       const g = gradeBadge(m);
-      const value = gradeOf(m).value;
-      const r = plies(m);
-      const shade = value === 'draw' ? 0.8 : value === 'win' ? 1 - 0.55 * (r / maxR) : 0.45 + 0.55 * (r / maxR);
-      return { key: m.move, cells: m.cells, kind: value, shade, text: g.text, title: `${m.move}: ${g.words}` };
+      return { key: m.move, cells: m.cells, kind: gradeOf(m).value, shade: shadeOf(m), best: best(m), text: g.text, title: `${m.move}: ${g.words}` };
     });
   }
 

@@ -206,6 +206,8 @@ export class PlayerMethods {
     this.watchPaused = paused;
     this.pauseBtn.textContent = paused ? 'Play' : 'Pause';
     this.pauseBtn.setAttribute('aria-pressed', String(paused));
+    // The status line says "paused", never "… is thinking" while nothing moves.
+    if (this.mv) this._renderStatus();
     this._maybeWatch();
   }
 

@@ -55,6 +55,29 @@ function median(values) {
   return s[Math.floor(s.length / 2)];
 }
 
+/// The area two rectangles {x, y, w, h} share.
+function overlap(a, b) {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/// The share (0..1) of a rectangle lying on any of the discs {cx, cy, r}, from a
+/// grid of points (exact enough to choose between a label's places).
+function coverage(r, discs) {
+  let hit = 0;
+  const N = 7;
+  const M = 4;
+  for (let i = 0; i < N; i++) {
+    for (let j = 0; j < M; j++) {
+      const x = r.x + ((i + 0.5) / N) * r.w;
+      const y = r.y + ((j + 0.5) / M) * r.h;
+      if (discs.some((d) => (x - d.cx) ** 2 + (y - d.cy) ** 2 < d.r * d.r)) hit++;
+    }
+  }
+  return hit / (N * M);
+}
+
 const safeClass = (s) => String(s).toLowerCase().replace(/[^a-z0-9_-]/g, '-');
 
 /// Marks with a style of their own; any other mark (a SameGame group id) is data only.
@@ -67,6 +90,20 @@ export const STYLED_MARKS = {
   putahi: 'centre (pūtahi)',
   win: 'the winning line',
 };
+
+/// The highlights a board draws, each its own colour and line so that none is
+/// taken for another (style.css, "Highlights"): `set` is the name used in
+/// `setHighlights`, `ring` the frame's class, `words` the key's words.
+export const HIGHLIGHTS = {
+  selected: { set: 'selected', ring: 'hl-selected', words: 'selected' },
+  target: { set: 'target', ring: null, words: 'can go here' },
+  recent: { set: 'recent', ring: 'hl-recent', words: "computer's last move" },
+  mine: { set: 'mine', ring: 'hl-mine', words: 'your last move' },
+  hint: { set: 'hinted', ring: 'hl-hint', words: 'hint' },
+  cursor: { set: null, ring: 'cursor', words: 'keyboard cursor' },
+};
+/// Frames from the outside in when one square has several.
+const FRAME_ORDER = ['recent', 'mine', 'hint', 'selected'];
 
 export class Board {
   static uid = 0;
@@ -95,6 +132,12 @@ export class Board {
     this.badgeLayer = el('g', { class: 'badges', 'pointer-events': 'none' }, this.svg);
     this.cursorEl = el('rect', { class: 'cursor', visibility: 'hidden' }, this.svg);
     container.appendChild(this.svg);
+    // The key to the highlights (the page places it under the board).
+    if (options.interactive) {
+      this.keyEl = document.createElement('div');
+      this.keyEl.className = 'highlight-key';
+      this.keyEl.setAttribute('aria-label', 'What the highlights on the board mean');
+    }
     this.cells = new Map(); // id -> {data, g, shape, label}
     this.pieces = []; // {key, cell, el, index, count}
     this.view = null;
@@ -390,6 +433,8 @@ export class Board {
     const owner = p.owner;
     const fill = owner === undefined || owner === null ? '#c89b5a' : this.seatColour(owner);
     g.style.transform = `translate(${cx}px, ${cy}px)`;
+    // Where the disc stands, for the move values' labels to keep off it.
+    g.geom = { cx, cy, r };
     g.dataset.owner = owner ?? '';
     g.dataset.cell = '';
     delete g.dataset.cell;
@@ -411,7 +456,13 @@ export class Board {
   }
 
   /// Highlights: {selected: [ids], targets: [ids], group: [ids], recent: [ids],
-  /// starts: [ids], badges: Map(id -> {text, kind, title})}.
+  /// mine: [ids], hint: [ids], starts: [ids], badges: Map(id -> {text, kind, title})}.
+  ///
+  /// Each kind of highlight is its own frame in its own colour and line (see
+  /// HIGHLIGHTS), and frames on one square nest inside one another instead of
+  /// painting over each other, so a square that is the computer's last move, the
+  /// hint and your selection at once shows all three. The key under the board
+  /// names the kinds on the board now.
   setHighlights(h = {}) {
     const sets = {
       selected: new Set(h.selected || []),
@@ -419,6 +470,7 @@ export class Board {
       'in-group': new Set(h.group || []),
       recent: new Set(h.recent || []),
       mine: new Set(h.mine || []),
+      hinted: new Set(h.hint || []),
       movable: new Set(h.starts || []),
       'solution': new Set(h.solution || []),
     };
@@ -433,11 +485,21 @@ export class Board {
       const [cx, cy] = cellCentre(c);
       el('circle', { class: 'target-dot', cx, cy, r: Math.min(c.w, c.h) * 0.14 }, this.overlayLayer);
     }
-    for (const id of sets.selected) {
+    // Frames, outermost first: on a square with several, each keeps its own ring.
+    const framed = new Map();
+    for (const kind of FRAME_ORDER) {
+      for (const id of sets[HIGHLIGHTS[kind].set]) {
+        if (!framed.has(id)) framed.set(id, []);
+        framed.get(id).push(kind);
+      }
+    }
+    for (const [id, kinds] of framed) {
       const c = this.cells.get(id)?.data;
       if (!c) continue;
-      this.#ring(c, 'selected-ring', this.overlayLayer);
+      kinds.forEach((kind, depth) => this.#ring(c, `hl-ring ${HIGHLIGHTS[kind].ring}`, this.overlayLayer, depth).setAttribute('data-highlight', kind));
     }
+    this.shown = new Set(Object.keys(HIGHLIGHTS).filter((k) => k !== 'cursor' && sets[HIGHLIGHTS[k].set].size));
+    this.#renderKey();
     this.badgeLayer.replaceChildren();
     for (const [id, badge] of h.badges || []) {
       const c = this.cells.get(id)?.data;
@@ -454,17 +516,49 @@ export class Board {
     }
   }
 
-  #ring(c, cls, layer) {
+  /// The key to the highlights on the board now (and the keyboard cursor while it
+  /// shows): a sample of each frame with its meaning, in board order.
+  #renderKey() {
+    if (!this.keyEl) return;
+    const kinds = Object.keys(HIGHLIGHTS).filter((k) => (k === 'cursor' ? this.cursorShown : this.shown?.has(k)));
+    const signature = kinds.join();
+    if (signature === this.keySignature) return;
+    this.keySignature = signature;
+    this.keyEl.replaceChildren();
+    if (!kinds.length) return;
+    const list = document.createElement('ul');
+    for (const kind of kinds) {
+      const li = document.createElement('li');
+      li.dataset.highlight = kind;
+      const sample = el('svg', { class: 'hl-sample', viewBox: '0 0 20 20', width: 20, height: 20, 'aria-hidden': 'true' }, li);
+      if (kind === 'target') {
+        el('rect', { class: 'hl-sample-cell', x: 1, y: 1, width: 18, height: 18, rx: 3 }, sample);
+        el('circle', { class: 'target-dot', cx: 10, cy: 10, r: 3.5 }, sample);
+      } else {
+        el('rect', { class: 'hl-sample-cell', x: 1, y: 1, width: 18, height: 18, rx: 3 }, sample);
+        el('rect', { class: `hl-ring ${HIGHLIGHTS[kind].ring}`, x: 3, y: 3, width: 14, height: 14, rx: 2.5, 'stroke-width': 2.5 }, sample);
+      }
+      const words = document.createElement('span');
+      words.textContent = HIGHLIGHTS[kind].words;
+      li.appendChild(words);
+      list.appendChild(li);
+    }
+    this.keyEl.appendChild(list);
+  }
+
+  /// A frame just inside a square (`depth` frames in from its edge) or just
+  /// outside a round point (whose piece fills it).
+  #ring(c, cls, layer, depth = 0) {
     const m = Math.min(c.w, c.h);
-    const sw = Math.max(this.unit * 0.07, m * 0.06);
+    const sw = Math.max(this.unit * 0.05, m * 0.05);
     if (c.shape === 'circle') {
       const [cx, cy] = cellCentre(c);
-      return el('circle', { class: cls, cx, cy, r: c.w / 2 + sw * 0.2, 'stroke-width': sw }, layer);
+      return el('circle', { class: cls, cx, cy, r: c.w / 2 + sw * (0.7 + 1.25 * depth), 'stroke-width': sw }, layer);
     }
-    const inset = m * 0.06;
+    const inset = m * 0.04 + sw * (0.5 + 1.25 * depth);
     return el('rect', {
-      class: cls, x: c.x + inset, y: c.y + inset, width: c.w - 2 * inset, height: c.h - 2 * inset,
-      rx: m * 0.1, 'stroke-width': sw,
+      class: cls, x: c.x + inset, y: c.y + inset, width: Math.max(0, c.w - 2 * inset), height: Math.max(0, c.h - 2 * inset),
+      rx: Math.max(0, m * 0.1 - inset * 0.5), 'stroke-width': sw,
     }, layer);
   }
 
@@ -486,14 +580,20 @@ export class Board {
   }
 
   /// Every graded move drawn from its piece to its target, never hiding one:
-  /// `moves` are {cells, kind: win|draw|loss|none, shade: 0..1, text, title, key}.
-  /// A move of two or more cells is an arrow through its cells; a one-cell move a
-  /// ring on that cell with its grade. Labels of moves sharing a target sit at
-  /// different points along their arrows, so none covers another.
+  /// `moves` are {cells, kind: win|draw|loss|none, shade: 0..1, text, title, key,
+  /// best}. A move of two or more cells is an arrow through its cells; a one-cell
+  /// move a ring on that cell with its grade. The best move (`best`) is drawn
+  /// last, strongest and with the largest label.
+  ///
+  /// Labels are placed after every arrow is drawn, each at the free spot along its
+  /// own arrow (or around its ring) that covers no other label and as little of
+  /// any piece as possible, best move first so it gets its preferred place.
   setMoveValues(moves = [], focus = null) {
     this.valueLayer.replaceChildren();
     const u = this.unit;
     const rings = new Map();
+    // Weakest first, so a stronger move's arrow is drawn over a weaker one's.
+    moves = [...moves].sort((a, b) => (a.best === b.best ? (a.shade ?? 1) - (b.shade ?? 1) : a.best ? 1 : -1));
     // Many two-cell moves of one piece along one line (Northcott's row) would draw
     // arrows on top of each other: they become one faint track with a dot in each
     // move's colour on its target.
@@ -526,27 +626,22 @@ export class Board {
         el('line', { class: 'value-track', x1: ax, y1: ay, x2: cellCentre(b)[0], y2: cellCentre(b)[1], 'stroke-width': u * 0.04 }, this.valueLayer);
       }
     }
+    const labels = [];
     for (const mv of moves) {
       const pts = mv.cells.map((id) => this.cells.get(id)?.data).filter(Boolean).map(cellCentre);
       if (!pts.length) continue;
+      const dim = focus !== null && focus !== mv.key;
+      const g = el('g', {
+        class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}${mv.best ? ' best' : ''}`,
+        'data-move': mv.key, style: `--shade:${mv.shade ?? 1}`,
+      }, this.valueLayer);
+      if (mv.title) el('title', {}, g).textContent = mv.title;
       if (mv.cells.length === 2 && tracks.has(mv.cells[0])) {
-        const dim = focus !== null && focus !== mv.key;
-        const g = el('g', {
-          class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}`,
-          'data-move': mv.key, style: `--shade:${mv.shade ?? 1}`,
-        }, this.valueLayer);
-        if (mv.title) el('title', {}, g).textContent = mv.title;
         const c = this.cells.get(mv.cells[1]).data;
         const [cx, cy] = pts[1];
         el('circle', { class: 'value-dot-target', cx, cy, r: Math.min(c.w, c.h) * 0.24, 'stroke-width': u * 0.07 }, g);
         continue;
       }
-      const dim = focus !== null && focus !== mv.key;
-      const g = el('g', {
-        class: `move-value value-${mv.kind}${dim ? ' dim' : ''}${focus === mv.key ? ' focus' : ''}`,
-        'data-move': mv.key, style: `--shade:${mv.shade ?? 1}`,
-      }, this.valueLayer);
-      if (mv.title) el('title', {}, g).textContent = mv.title;
       if (pts.length === 1 || pts.every(([x, y]) => x === pts[0][0] && y === pts[0][1])) {
         const id = mv.cells[0];
         const n = rings.get(id) || 0;
@@ -554,8 +649,11 @@ export class Board {
         const c = this.cells.get(id).data;
         const m = Math.min(c.w, c.h);
         const [cx, cy] = pts[0];
-        el('circle', { class: 'value-ring', cx, cy, r: m * (c.shape === 'circle' ? 0.55 : 0.42) + n * u * 0.05, 'stroke-width': u * 0.05 }, g);
-        this.#valueLabel(g, cx, cy + m * 0.28 - n * u * 0.2, mv.text);
+        el('circle', { class: 'value-ring', cx, cy, r: m * (c.shape === 'circle' ? 0.55 : 0.42) + n * u * 0.05, 'stroke-width': u * (mv.best ? 0.08 : 0.05) }, g);
+        // Below the ring's middle first, then above, then beside it.
+        const d = m * 0.28;
+        const spots = [[cx, cy + d], [cx, cy - d], [cx, cy], [cx - d, cy], [cx + d, cy], [cx, cy + 1.6 * d], [cx, cy - 1.6 * d]];
+        labels.push({ g, text: mv.text, best: mv.best, spots });
         continue;
       }
       // Stop short of the target's centre so the arrowhead points at it.
@@ -565,25 +663,75 @@ export class Board {
       const back = Math.min(u * 0.22, len * 0.3);
       const end = [x2 - ((x2 - x1) / len) * back, y2 - ((y2 - y1) / len) * back];
       const d = [pts[0], ...pts.slice(1, -1), end].map(([x, y], i) => `${i ? 'L' : 'M'}${x},${y}`).join(' ');
-      el('path', { d, class: 'value-arrow', 'stroke-width': u * 0.075, 'marker-end': `url(#${this.uid}-head-${mv.kind})` }, g);
-      // The label sits on the arrow's last leg, two thirds of the way.
-      this.#valueLabel(g, x1 + (x2 - x1) * 0.62, y1 + (y2 - y1) * 0.62, mv.text);
+      el('path', { d, class: 'value-arrow', 'stroke-width': u * (mv.best ? 0.1 : 0.075), 'marker-end': `url(#${this.uid}-head-${mv.kind})` }, g);
+      // Along the arrow: its last leg first (two thirds of the way, then the
+      // leg's other points), then the legs before it; failing those, beside the
+      // arrow in the gap between rows of pieces, tied to it by a short line.
+      const spots = [];
+      const beside = [];
+      for (let leg = pts.length - 1; leg >= 1; leg--) {
+        const [ax, ay] = pts[leg - 1];
+        const [bx, by] = pts[leg];
+        const l = Math.hypot(bx - ax, by - ay) || 1;
+        const [nx, ny] = [-(by - ay) / l, (bx - ax) / l];
+        for (const t of [0.62, 0.5, 0.38, 0.75, 0.25, 0.85, 0.15]) {
+          const [x, y] = [ax + (bx - ax) * t, ay + (by - ay) * t];
+          spots.push([x, y]);
+          for (const side of [1, -1]) beside.push([x + side * nx * u * 0.5, y + side * ny * u * 0.5, x, y]);
+        }
+      }
+      labels.push({ g, text: mv.text, best: mv.best, spots: [...spots, ...beside] });
     }
+    this.#placeLabels(labels);
   }
 
-  #valueLabel(g, x, y, text) {
-    if (!text) return;
-    const size = this.unit * 0.24;
-    const w = size * (0.6 * text.length + 0.8);
-    const h = size * 1.15;
-    el('rect', { class: 'value-label-bg', x: x - w / 2, y: y - h / 2, width: w, height: h, rx: h / 2 }, g);
-    const t = el('text', { class: 'value-label', x, y, 'font-size': size * 0.82, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, g);
-    t.textContent = text;
+  /// Puts each label at the first of its spots that overlaps no label already
+  /// placed and covers the least of the pieces; the best move's label first.
+  #placeLabels(labels) {
+    const discs = this.pieces.map((p) => p.el.geom).filter(Boolean);
+    const box = this.box;
+    const placed = [];
+    const order = [...labels].sort((a, b) => (b.best ? 1 : 0) - (a.best ? 1 : 0));
+    for (const label of order) {
+      if (!label.text) continue;
+      const size = this.unit * (label.best ? 0.28 : 0.24);
+      const w = size * (0.6 * label.text.length + 0.8);
+      const h = size * 1.15;
+      let chosen = null;
+      let anchor = null;
+      let lowest = Infinity;
+      label.spots.forEach(([x, y, ax], i) => {
+        const r = { x: x - w / 2, y: y - h / 2, w, h };
+        let cost = i * 0.02 + (ax === undefined ? 0 : 0.3);
+        for (const o of placed) cost += 100 * (overlap(r, o) / (w * h));
+        cost += 4 * coverage(r, discs);
+        const out = Math.max(0, box.x - r.x) + Math.max(0, r.x + w - box.x - box.w) + Math.max(0, box.y - r.y) + Math.max(0, r.y + h - box.y - box.h);
+        cost += (50 * out) / h;
+        if (cost < lowest) {
+          lowest = cost;
+          chosen = r;
+          anchor = ax === undefined ? null : label.spots[i];
+        }
+      });
+      if (!chosen) continue;
+      placed.push(chosen);
+      if (anchor) {
+        const [x, y, ax, ay] = anchor;
+        el('line', { class: 'value-leader', x1: ax, y1: ay, x2: x, y2: y, 'stroke-width': this.unit * 0.035 }, label.g);
+      }
+      el('rect', { class: 'value-label-bg', x: chosen.x, y: chosen.y, width: w, height: h, rx: h / 2 }, label.g);
+      const t = el('text', {
+        class: 'value-label', x: chosen.x + w / 2, y: chosen.y + h / 2, 'font-size': size * 0.82, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+      }, label.g);
+      t.textContent = label.text;
+    }
   }
 
   /// Shows the keyboard cursor on a cell (or hides it with null).
   setCursor(id) {
     const c = id === null || id === undefined ? null : this.cells.get(id)?.data;
+    this.cursorShown = !!c;
+    this.#renderKey();
     if (!c) {
       this.cursorEl.setAttribute('visibility', 'hidden');
       return;

@@ -229,3 +229,49 @@ export function lineOf(result) {
   if (s && s.kind === 'line') return { moves: s.moves || [], score: s.score ?? 0, cleared: !!s.cleared };
   return { moves: result?.moves || [], score: result?.score ?? 0, cleared: !!result?.cleared };
 }
+
+const capital = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+/// The status line in a player's words, from a MatchView: {text, kind} with kind
+/// `won`, `lost`, `over`, `your-move` or ''. A finished game says "You won" or
+/// "You lost" to the one person playing, names the winning side ("White wins")
+/// when two people (or none) play, and says "Draw" with the reason; a watched game that is paused
+/// says so instead of "… is thinking".
+/// `seatName(i)` names a seat; `paused`: watching, and paused.
+export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
+  const humans = (mv.seats || []).map((s) => s.player === 'human');
+  const people = humans.filter(Boolean).length;
+  const result = mv.result || '';
+  if (mv.outcome) {
+    const o = mv.outcome;
+    const score = typeof mv.score === 'number' ? ` — score ${formatNumber(mv.score)}` : '';
+    if (puzzle) return { text: `${o.kind === 'win' ? 'Solved' : 'Game over'}${score}`, kind: o.kind === 'win' ? 'won' : 'over' };
+    if (o.kind === 'win') {
+      // "X says they win" (the testers' command) is its own sentence.
+      if (/says they win/.test(result)) return { text: capital(result), kind: 'over' };
+      const winner = seatName(o.seat);
+      const resigned = /^(.+?) resigns/.exec(result)?.[1] ?? null;
+      if (people === 1) {
+        const mine = humans[o.seat];
+        if (mine) return { text: `You won${resigned ? `: ${resigned} resigns` : ''}`, kind: 'won' };
+        const you = humans.indexOf(true);
+        return { text: `You lost${resigned && resigned === seatName(you) ? ': you resigned' : `: ${winner} wins`}`, kind: 'lost' };
+      }
+      return { text: resigned ? `${winner} wins: ${resigned} resigns` : `${winner} wins`, kind: 'over' };
+    }
+    if (o.kind === 'draw') {
+      const why = result.replace(/^draw\s*:?\s*/i, '');
+      return { text: `Draw${why ? `: ${why}` : ''}`, kind: 'over' };
+    }
+    return { text: capital(result) || 'Game over', kind: 'over' };
+  }
+  const seat = seatName(mv.to_move);
+  if (mv.human_to_move) {
+    const text = puzzle ? 'Your move' : people > 1 ? `${seat} to move` : `Your move — you play ${seat}`;
+    return { text, kind: 'your-move' };
+  }
+  if (mv.turn?.kind === 'chance') return { text: 'Rolling the die…', kind: '' };
+  if (puzzle) return { text: 'The computer is playing its line: Stop gives the board back to you.', kind: '' };
+  if (paused) return { text: `Paused: ${seat} to move. Press Play to go on, or One move.`, kind: '' };
+  return { text: `${seat} is thinking…`, kind: '' };
+}

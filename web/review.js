@@ -18,12 +18,38 @@ export class Review {
     this.values = null;
     this.bar = h('div.review-bar', { hidden: true, role: 'group', 'aria-label': 'Reviewing the game' },
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'First position', onclick: () => this.show(0) }, '⏮'),
-      h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move back', onclick: () => this.show((this.ply ?? this.plies()) - 1) }, '◀'),
+      h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move back', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) - 1) }, '◀'),
       (this.where = h('span.review-where')),
-      h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move forward', onclick: () => this.show((this.ply ?? this.plies()) + 1) }, '▶'),
+      h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move forward', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) + 1) }, '▶'),
       h('button.btn.btn-small', { type: 'button', onclick: () => this.leave() }, 'Back to the game'),
       h('button.btn.btn-small', { type: 'button', onclick: () => this.playFromHere() }, 'Play from here'));
     this.chart = h('div.value-chart', { hidden: true });
+    // The arrow keys step through the moves (off the board, where they move the
+    // cursor, and outside form fields): Left back, Right forward, Home the start,
+    // End or Esc back to the game.
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  key(e) {
+    if (!this.page.alive) {
+      document.removeEventListener('keydown', this.onKey);
+      return;
+    }
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    const t = e.target;
+    if (t?.closest?.('input, textarea, select, [contenteditable], .board, .chooser, .confirm-bar, [role=menu]')) return;
+    const n = this.plies();
+    if (!n || !this.page.id) return;
+    const at = this.wanted ?? this.ply ?? n;
+    let next = null;
+    if (e.key === 'ArrowLeft') next = at - 1;
+    else if (e.key === 'ArrowRight') next = at + 1;
+    else if (e.key === 'Home') next = 0;
+    else if ((e.key === 'End' || e.key === 'Escape') && this.active) next = n;
+    if (next === null || next < 0 || (next > n && !this.active)) return;
+    e.preventDefault();
+    this.show(Math.min(next, n));
   }
 
   plies() {
@@ -38,6 +64,9 @@ export class Review {
   async show(ply) {
     const n = this.plies();
     if (ply < 0 || ply > n) return;
+    // The ply asked for last: keys pressed faster than the server answers step
+    // from it, and an answer overtaken by a later request is dropped.
+    this.wanted = ply;
     if (ply === n) {
       this.leave();
       return;
@@ -49,6 +78,11 @@ export class Review {
       toast(e.message);
       return;
     }
+    if (this.page.mv?.log?.length !== n) {
+      this.wanted = this.ply;
+      return;
+    }
+    if (this.wanted !== ply) return;
     this.ply = ply;
     this.page.board.update(data.view.view, { animate: !this.page.reduced() });
     this.page.board.setHighlights({});
@@ -57,9 +91,29 @@ export class Review {
     this.bar.hidden = false;
     this.where.textContent = ply === 0 ? `Start of the game (of ${n} moves)` : `After move ${ply} of ${n}`;
     this.page.renderLogMarks();
+    this.drawChart();
+    this.keepInView();
+  }
+
+  /// The board and the review bar in view: a move clicked in the list far down
+  /// the page (or beside the board on a wide screen) must show its position where
+  /// the player can see it. The move's own button stays in view in its list.
+  keepInView() {
+    const button = this.page.logButtons?.[this.ply - 1];
+    button?.scrollIntoView?.({ block: 'nearest' });
+    const top = this.bar.getBoundingClientRect().top;
+    const bottom = this.page.board.svg.getBoundingClientRect().bottom;
+    // The sticky top bar covers the top of the window.
+    const bar = document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0;
+    const room = window.innerHeight;
+    if (top >= bar && bottom <= room) return;
+    // As much of the board as fits, starting from the review bar.
+    const by = bottom - top > room - bar ? top - bar - 8 : top < bar ? top - bar - 8 : bottom - room + 8;
+    window.scrollBy({ top: by, behavior: this.page.reduced() ? 'auto' : 'smooth' });
   }
 
   leave() {
+    this.wanted = null;
     if (this.ply === null) return;
     this.ply = null;
     this.bar.hidden = true;
@@ -67,6 +121,7 @@ export class Review {
     this.page.board.update(this.page.mv.view, { animate: false });
     this.page.refreshHighlights();
     this.page.renderLogMarks();
+    this.drawChart();
   }
 
   async playFromHere() {
@@ -125,7 +180,9 @@ export class Review {
   }
 
   /// Value for the first seat at each position: +1 win, 0 draw, -1 loss, drawn
-  /// nearer the middle the further the end is (remoteness).
+  /// nearer the middle the further the end is (remoteness). The move axis has
+  /// ticks numbered by move; a click (or Enter on a point) shows that position,
+  /// and the position under review is marked.
   drawChart() {
     const v = this.values || [];
     const seats = this.page.info.seats;
@@ -141,16 +198,36 @@ export class Review {
       return [i, sign * (1 - 0.6 * ((p.remoteness ?? 0) / maxR))];
     });
     const W = 320;
-    const H = 130;
-    const m = { l: 58, r: 8, t: 8, b: 20 };
-    const X = (x) => m.l + (x / Math.max(1, v.length - 1)) * (W - m.l - m.r);
+    const H = 150;
+    const m = { l: 66, r: 10, t: 8, b: 34 };
+    const last = Math.max(1, v.length - 1);
+    const X = (x) => m.l + (x / last) * (W - m.l - m.r);
     const Y = (y) => m.t + ((1 - y) / 2) * (H - m.t - m.b);
-    const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'plot value-plot', role: 'img', 'aria-label': `Value of the position for ${seats[0]} over the game` });
+    const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'plot value-plot', role: 'group', 'aria-label': `Value of the position for ${seats[0]} over the game: choose a point to see that position` });
+    el('rect', { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: 'plot-area' }, svg);
     for (const [y, text] of [[1, `${seats[0]} wins`], [0, 'draw'], [-1, `${seats[1]} wins`]]) {
       el('line', { x1: m.l, x2: W - m.r, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
-      const t = el('text', { x: m.l - 5, y: Y(y), 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'tick' }, svg);
+      el('line', { x1: m.l - 4, x2: m.l, y1: Y(y), y2: Y(y), class: 'axis' }, svg);
+      const t = el('text', { x: m.l - 7, y: Y(y), 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'tick' }, svg);
       t.textContent = text;
     }
+    el('line', { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: 'axis' }, svg);
+    el('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'axis' }, svg);
+    // Ticks at whole moves, about six of them, 0 (the start) and the last included.
+    const step = niceStep(last / 6);
+    const ticks = [];
+    for (let x = 0; x < last; x += step) ticks.push(x);
+    if (last - (ticks.at(-1) ?? 0) < step * 0.5 && ticks.length > 1) ticks.pop();
+    ticks.push(last);
+    for (const x of ticks) {
+      el('line', { x1: X(x), x2: X(x), y1: H - m.b, y2: H - m.b + 4, class: 'axis' }, svg);
+      const t = el('text', { x: X(x), y: H - m.b + 14, 'text-anchor': 'middle', class: 'tick tick-x' }, svg);
+      t.textContent = String(x);
+    }
+    const xl = el('text', { x: (m.l + W - m.r) / 2, y: H - 3, 'text-anchor': 'middle', class: 'axis-label' }, svg);
+    xl.textContent = 'after move (0: the start)';
+    const shown = this.ply ?? v.length - 1;
+    el('line', { x1: X(shown), x2: X(shown), y1: m.t, y2: H - m.b, class: 'value-now' }, svg);
     let d = '';
     pts.forEach((p, i) => {
       if (!p) return;
@@ -160,12 +237,34 @@ export class Review {
     pts.forEach((p, i) => {
       if (!p) return;
       const cls = p[1] > 0 ? 'win' : p[1] < 0 ? 'loss' : 'draw';
-      const c = el('circle', { cx: X(p[0]), cy: Y(p[1]), r: 3, class: `value-dot dot-${cls}${this.mistake(i) ? ' dot-mistake' : ''}` }, svg);
-      el('title', {}, c).textContent = i === 0 ? 'start' : `after move ${i}`;
+      el('circle', { cx: X(p[0]), cy: Y(p[1]), r: i === shown ? 4.5 : 3, class: `value-dot dot-${cls}${this.mistake(i) ? ' dot-mistake' : ''}${i === shown ? ' dot-now' : ''}` }, svg);
     });
-    const xl = el('text', { x: (m.l + W - m.r) / 2, y: H - 4, 'text-anchor': 'middle', class: 'tick' }, svg);
-    xl.textContent = 'moves';
+    // A column per position, as wide as the gap between moves: a click anywhere
+    // above a move shows it (a dot alone is too small a target on a phone).
+    const colW = (W - m.l - m.r) / last;
+    v.forEach((p, i) => {
+      const hit = el('rect', {
+        x: X(i) - colW / 2, y: m.t, width: colW, height: H - m.t - m.b + 18, class: 'value-hit',
+        tabindex: i === shown ? 0 : -1, role: 'button', 'data-ply': i,
+        'aria-label': i === 0 ? 'Show the start' : `Show the position after move ${i}`,
+      }, svg);
+      el('title', {}, hit).textContent = `${i === 0 ? 'the start' : `after move ${i}`}${this.mistake(i) ? `: ${this.mistake(i)}` : ''}`;
+      hit.addEventListener('click', () => this.show(i));
+      hit.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          this.show(i);
+        }
+      });
+    });
     fill(this.chart, h('p.small.strong', 'Value history'), svg);
     this.chart.hidden = false;
   }
+}
+
+/// A round step (1, 2, 5, 10, 20, …) at least `x`.
+function niceStep(x) {
+  if (x <= 1) return 1;
+  const p = 10 ** Math.floor(Math.log10(x));
+  return [1, 2, 5, 10].map((k) => k * p).find((s) => s >= x);
 }

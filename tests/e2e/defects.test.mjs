@@ -375,7 +375,7 @@ test('SameGame: a hint taken keeps its plan, so the next hint expects at least a
   assert.deepEqual(jobs.at(-1).plan, [], 'the first hint has no plan to keep');
   // Take the hint: click the lit group.
   const before = await logCount(page);
-  await page.locator('.board [data-cell].recent').first().click();
+  await page.locator('.board [data-cell].hinted').first().click();
   await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
   const second = await expected();
   assert.ok(jobs.at(-1).plan.length > 0, 'the second hint starts from the rest of the first one\'s line');

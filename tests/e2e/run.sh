@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests of the web UI.
 #
-#   tests/e2e/run.sh [PATH-TO-tabula]      (or TABULA_BIN=...)
+#   tests/e2e/run.sh [PATH-TO-tabula] [FILE...]     (or TABULA_BIN=...)
 #
+# FILE names test files to run (`polish1` or `polish1.test.mjs`); all of them
+# when none is given.
 # Installs what a fresh machine lacks (Debian's chromium, playwright-core from
 # npm — no browser is ever downloaded), starts `tabula serve` on a free loopback
 # port with a throw-away database, runs `node --test`, stops the server and exits
@@ -79,7 +81,12 @@ fi
 
 mkdir -p artifacts
 status=0
-node --test --test-concurrency=1 --test-reporter=spec *.test.mjs || status=$?
+files=(*.test.mjs)
+if [[ $# -gt 1 ]]; then
+  files=()
+  for f in "${@:2}"; do files+=("$(basename "${f%.test.mjs}").test.mjs"); done
+fi
+node --test --test-concurrency=1 --test-reporter=spec "${files[@]}" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "e2e: server log:" >&2
   tail -n 50 "$work/server.log" >&2
