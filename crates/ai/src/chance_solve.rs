@@ -2,15 +2,26 @@
 //! index of the decision positions (Neller and Presser's method for Pig, "Optimal
 //! Play of Two-Player Pig", 2004).
 //!
-//! The game numbers its decision positions `0..index_len()` ([`ChanceIndex`]) and
-//! says in which order to solve them ([`SweepOrder`]): *stages* one after the
-//! other, each made of *blocks* that read only themselves and earlier stages (so
-//! the blocks of a stage are solved in parallel, on rayon's pool), each block swept
-//! in place (Gauss-Seidel) in its given order until no value moved by more than the
-//! tolerance. A game without such structure gives one stage of one block; a block
-//! that large is swept in parallel chunks that read each other's latest values
-//! (asynchronous value iteration converges to the same fixed point; only the number
-//! of sweeps may then differ by one or two between runs).
+//! Two ways in, one solver:
+//!
+//! * [`ChanceIndex`] + [`solve`]: the game numbers its decision positions
+//!   `0..index_len()` and the solver works out each position's equation from the
+//!   rules (its moves, [`Game::chance_outcomes`], the positions they lead to). Pig
+//!   is solved this way.
+//! * [`DenseChance`] + [`iterate`]: the game writes the equation of an index itself
+//!   (its *backup*, reading the other values through [`Values`]), when it has a
+//!   faster way than playing the moves out: Auto120's tables of multiset ranks.
+//!
+//! Either way the game says in which order to solve the index ([`SweepOrder`]):
+//! *stages* one after the other, each made of *blocks* that read only themselves
+//! and earlier stages (so the blocks of a stage are solved in parallel, on rayon's
+//! pool), each block swept in place (Gauss-Seidel) in its given order until no
+//! value moved by more than the tolerance. An order is a list of *runs* (evenly
+//! spaced indices), so a table of millions of positions is ordered in a few
+//! thousand entries. A block longer than [`CHUNK`] is swept in parallel pieces that
+//! read each other's latest values (asynchronous value iteration converges to the
+//! same fixed point; only the number of sweeps, and the values within the
+//! tolerance, may then differ a little between runs).
 //!
 //! The value of a decision position is the chance that the side to move wins
 //! (a draw counts one half) with best play by both sides:
@@ -18,6 +29,10 @@
 //! expectation over [`Game::chance_outcomes`], a finished game's is its outcome for
 //! the mover, and a decision position's is `V` when the mover is to move again and
 //! `1 - V` when the other side is.
+//!
+//! The solver keeps the table: 8-byte values ([`ChanceSolution`], [`Iterated`]), or
+//! 4-byte fixed point made from them in place ([`FixedTable`]) when a game keeps
+//! a large table for the rest of the process.
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,39 +47,157 @@ pub const MAX_CHANCE_DEPTH: usize = 8;
 pub const MAX_SWEEPS: u32 = 100_000;
 /// Default tolerance: the largest change of any value in a block's last sweep.
 pub const DEFAULT_TOLERANCE: f64 = 1e-13;
-/// A block longer than this is swept in parallel chunks of this length.
-const CHUNK: usize = 4096;
+/// A block longer than this is swept in parallel pieces of at least this many
+/// indices (whole runs where they are shorter).
+pub const CHUNK: usize = 4096;
 
-/// The order in which [`solve`] sweeps the index: every index exactly once,
-/// grouped in blocks and the blocks in stages.
+/// `len` indices of an order, from `start`, each `step` after the one before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The first index.
+    pub start: u64,
+    /// How many indices.
+    pub len: u32,
+    /// From one index to the next (negative: falling).
+    pub step: i64,
+}
+
+impl Run {
+    /// The `j`-th index of the run (`j < len`, in an order that passed the check).
+    #[inline]
+    fn at(&self, j: u32) -> usize {
+        (self.start as i64 + j as i64 * self.step) as usize
+    }
+
+    /// The last index, when every index of the run is in `0..len`.
+    fn last_within(&self, len: usize) -> Option<usize> {
+        let last = (self.len as i64)
+            .checked_sub(1)?
+            .checked_mul(self.step)?
+            .checked_add(i64::try_from(self.start).ok()?)?;
+        let last = usize::try_from(last).ok()?;
+        (last < len && (self.start as usize) < len).then_some(last)
+    }
+}
+
+/// The order in which the solver sweeps the index: every index exactly once,
+/// as runs grouped in blocks and the blocks in stages (see the module's words).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SweepOrder {
     /// Every index once, block after block, each block in its sweep order.
-    pub indices: Vec<u32>,
-    /// The end (exclusive) of each block in `indices`.
+    pub runs: Vec<Run>,
+    /// The end (exclusive) of each block in `runs`.
     pub block_ends: Vec<u32>,
     /// The end (exclusive) of each stage in `block_ends`.
     pub stage_ends: Vec<u32>,
 }
 
 impl SweepOrder {
+    /// An empty order, to be filled with [`SweepOrder::push`] and friends.
+    pub fn new() -> SweepOrder {
+        SweepOrder::default()
+    }
+
     /// One stage of one block: every index, in index order.
     pub fn whole(len: usize) -> SweepOrder {
-        SweepOrder {
-            indices: (0..len as u32).collect(),
-            block_ends: vec![len as u32],
-            stage_ends: vec![1],
+        let mut order = SweepOrder::new();
+        order.push_run(0, len, 1);
+        order.end_block();
+        order.end_stage();
+        order
+    }
+
+    /// Runs pushed since the last block ended.
+    fn open_runs(&self) -> usize {
+        self.runs.len() - self.block_ends.last().map_or(0, |&e| e as usize)
+    }
+
+    /// Appends one index to the current block (it extends the last run when it
+    /// continues it evenly).
+    pub fn push(&mut self, index: usize) {
+        let index = index as u64;
+        if self.open_runs() > 0 {
+            if let Some(last) = self.runs.last_mut() {
+                let step = index as i64 - last.start as i64;
+                if last.len == 1 && step != 0 {
+                    last.step = step;
+                    last.len = 2;
+                    return;
+                }
+                let next = last.start as i64 + last.len as i64 * last.step;
+                if last.len > 1 && last.len < u32::MAX && next == index as i64 {
+                    last.len += 1;
+                    return;
+                }
+            }
+        }
+        self.runs.push(Run {
+            start: index,
+            len: 1,
+            step: 1,
+        });
+    }
+
+    /// Appends `len` indices from `start`, `step` apart, to the current block.
+    pub fn push_run(&mut self, start: usize, len: usize, step: i64) {
+        let mut start = start as i64;
+        let mut left = len;
+        while left > 0 {
+            let n = left.min(u32::MAX as usize);
+            self.runs.push(Run {
+                start: start as u64,
+                len: n as u32,
+                step,
+            });
+            start += n as i64 * step;
+            left -= n;
         }
     }
 
-    /// An upper bound of the bytes the order of `len` indices takes (one block per
-    /// index at most, one stage per block at most).
-    pub fn max_bytes(len: usize) -> u64 {
-        len as u64 * 12
+    /// Ends the current block (nothing when it is empty).
+    pub fn end_block(&mut self) {
+        if self.open_runs() > 0 {
+            self.block_ends.push(self.runs.len() as u32);
+        }
+    }
+
+    /// Ends the current block and stage (nothing when the stage is empty).
+    pub fn end_stage(&mut self) {
+        self.end_block();
+        let open = self.block_ends.len() - self.stage_ends.last().map_or(0, |&e| e as usize);
+        if open > 0 {
+            self.stage_ends.push(self.block_ends.len() as u32);
+        }
+    }
+
+    /// Indices listed.
+    pub fn len(&self) -> u64 {
+        self.runs.iter().map(|r| r.len as u64).sum()
+    }
+
+    /// True when no index is listed.
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// Every index in sweep order (for tests and tools: as long as the index).
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.runs.iter().flat_map(|r| (0..r.len).map(|j| r.at(j)))
+    }
+
+    /// Bytes the order takes, with the pieces the solver cuts it into.
+    pub fn bytes(&self) -> u64 {
+        let runs = self.runs.len() as u64;
+        let pieces = runs + self.len() / CHUNK as u64 + 1;
+        runs * std::mem::size_of::<Run>() as u64
+            + (self.block_ends.len() + self.stage_ends.len()) as u64 * 4
+            + pieces * std::mem::size_of::<Piece>() as u64
+            + self.block_ends.len() as u64 * 16
     }
 }
 
-/// A two-player game with dice whose decision positions have a dense index.
+/// A two-player game with dice whose decision positions have a dense index, solved
+/// from its rules ([`solve`]).
 ///
 /// Positions with the same index must have the same value for the side to move
 /// (a game whose seats play alike may index a position and its mirror with the
@@ -81,6 +214,55 @@ pub trait ChanceIndex: Game {
     /// The order of the sweeps (see [`SweepOrder`]); the blocks of a stage must
     /// read only their own indices and those of earlier stages.
     fn sweep_order(&self) -> SweepOrder;
+}
+
+/// Value iteration over a dense index whose equations the caller writes: the
+/// solver sweeps [`DenseChance::order`] and sets each index to its
+/// [`DenseChance::backup`] until no value moves by more than the tolerance.
+pub trait DenseChance: Sync {
+    /// Buffers one worker reuses from one backup to the next.
+    type Scratch: Default;
+    /// What is being solved, in words ("the exact table of ..."), for a refusal.
+    fn what(&self) -> String;
+    /// How many indices there are.
+    fn index_len(&self) -> usize;
+    /// The order of the sweeps (see [`SweepOrder`]); the blocks of a stage must
+    /// read only their own indices and those of earlier stages.
+    fn order(&self) -> SweepOrder;
+    /// Every value before the first sweep.
+    fn initial_value(&self) -> f64 {
+        0.5
+    }
+    /// The new value of `index` from the current `values` (an index that stands
+    /// for no position may return its own value, so it never changes).
+    fn backup(
+        &self,
+        index: usize,
+        values: Values<'_>,
+        scratch: &mut Self::Scratch,
+    ) -> Result<f64, ChanceSolveError>;
+}
+
+/// The values of a solve in progress, read by [`DenseChance::backup`].
+#[derive(Clone, Copy)]
+pub struct Values<'a>(&'a [AtomicU64]);
+
+impl Values<'_> {
+    /// The current value of `index` (`index` below the table's length).
+    #[inline]
+    pub fn get(self, index: usize) -> f64 {
+        f64::from_bits(self.0[index].load(Ordering::Relaxed))
+    }
+
+    /// How many values.
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// Why a solve was refused or stopped.
@@ -138,36 +320,171 @@ pub struct ChanceSolution<G: ChanceIndex> {
     convergence: Convergence,
 }
 
-/// Bytes a solve of `len` indices needs at its peak: the values (8 bytes each)
-/// and the order (at most 12 bytes each).
-pub fn estimate_bytes(len: usize) -> u64 {
-    len as u64 * 8 + SweepOrder::max_bytes(len)
+/// What [`iterate`] found: every value, how it converged, and each block's sweeps.
+#[derive(Clone, Debug)]
+pub struct Iterated {
+    /// The value of every index.
+    pub values: Vec<f64>,
+    /// The solve's figures.
+    pub convergence: Convergence,
+    /// Sweeps of each block, in the order's order.
+    pub block_sweeps: Vec<u32>,
 }
 
-/// Solves `game` to `tolerance` under `budget`: refused up front when the
-/// estimate ([`estimate_bytes`]) exceeds its memory, stopped at its deadline or
-/// when it is cancelled (checked at every sweep of every block). `progress` gets
-/// the fraction of stages done.
+/// Bytes a solve of `len` indices in `order` needs at its peak: the values
+/// (8 bytes each) and the order.
+pub fn estimate_bytes(len: usize, order: &SweepOrder) -> u64 {
+    len as u64 * 8 + order.bytes()
+}
+
+/// Solves `game` to `tolerance` under `budget` from its rules: refused up front
+/// when the estimate ([`estimate_bytes`]) exceeds its memory, stopped at its
+/// deadline or when it is cancelled (checked at every sweep of every block).
+/// `progress` gets the fraction of stages done.
 pub fn solve<G: ChanceIndex>(
     game: &G,
     tolerance: f64,
     budget: &Budget,
     progress: &dyn Fn(f64),
 ) -> Result<ChanceSolution<G>, ChanceSolveError> {
-    let began = Instant::now();
     if game.seats().len() != 2 {
         return Err(ChanceSolveError::NotTwoPlayers);
     }
-    let len = game.index_len();
-    let peak = estimate_bytes(len);
-    budget.fits(
-        &format!("the exact table of {} ({len} positions)", game.name()),
-        peak,
-    )?;
+    let done = iterate(&ByRules(game), tolerance, budget, progress)?;
+    Ok(ChanceSolution {
+        game: game.clone(),
+        values: done.values,
+        convergence: done.convergence,
+    })
+}
+
+/// A [`ChanceIndex`] game's equations, worked out from its rules.
+struct ByRules<'a, G>(&'a G);
+
+impl<G: ChanceIndex> DenseChance for ByRules<'_, G> {
+    type Scratch = Scratch<G>;
+
+    fn what(&self) -> String {
+        format!(
+            "the exact table of {} ({} positions)",
+            self.0.name(),
+            self.0.index_len()
+        )
+    }
+
+    fn index_len(&self) -> usize {
+        self.0.index_len()
+    }
+
+    fn order(&self) -> SweepOrder {
+        self.0.sweep_order()
+    }
+
+    fn backup(
+        &self,
+        index: usize,
+        values: Values<'_>,
+        scratch: &mut Scratch<G>,
+    ) -> Result<f64, ChanceSolveError> {
+        backup(self.0, &self.0.state_at(index), values, scratch)
+    }
+}
+
+/// A stretch of one run that one task sweeps: indices `from..to` of run `run`.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    run: u32,
+    from: u32,
+    to: u32,
+}
+
+/// The tasks of each block: `pieces` cut from the runs, grouped in tasks of at
+/// least [`CHUNK`] indices (`task_ends` in `pieces`, `block_tasks` in `task_ends`).
+struct Tasks {
+    pieces: Vec<Piece>,
+    task_ends: Vec<u32>,
+    block_tasks: Vec<u32>,
+}
+
+impl Tasks {
+    fn cut(order: &SweepOrder) -> Tasks {
+        let mut t = Tasks {
+            pieces: Vec::new(),
+            task_ends: Vec::new(),
+            block_tasks: Vec::with_capacity(order.block_ends.len()),
+        };
+        let mut run = 0usize;
+        for &end in &order.block_ends {
+            let mut cells = 0usize;
+            for (r, ru) in order.runs.iter().enumerate().take(end as usize).skip(run) {
+                let mut from = 0u32;
+                while from < ru.len {
+                    let to = ru.len.min(from.saturating_add(CHUNK as u32));
+                    t.pieces.push(Piece {
+                        run: r as u32,
+                        from,
+                        to,
+                    });
+                    cells += (to - from) as usize;
+                    from = to;
+                    if cells >= CHUNK {
+                        t.task_ends.push(t.pieces.len() as u32);
+                        cells = 0;
+                    }
+                }
+            }
+            if cells > 0 {
+                t.task_ends.push(t.pieces.len() as u32);
+            }
+            run = end as usize;
+            t.block_tasks.push(t.task_ends.len() as u32);
+        }
+        t
+    }
+
+    /// The pieces of each task of block `b`.
+    fn of_block(&self, b: usize) -> Vec<&[Piece]> {
+        let from = if b == 0 {
+            0
+        } else {
+            self.block_tasks[b - 1] as usize
+        };
+        (from..self.block_tasks[b] as usize)
+            .map(|t| {
+                let start = if t == 0 {
+                    0
+                } else {
+                    self.task_ends[t - 1] as usize
+                };
+                &self.pieces[start..self.task_ends[t] as usize]
+            })
+            .collect()
+    }
+}
+
+/// Solves the equations `d` gives to `tolerance` under `budget`: refused up front
+/// when the values and the order exceed its memory, stopped at its deadline or
+/// when it is cancelled (checked at every sweep of every block). `progress` gets
+/// the fraction of stages done.
+pub fn iterate<D: DenseChance>(
+    d: &D,
+    tolerance: f64,
+    budget: &Budget,
+    progress: &dyn Fn(f64),
+) -> Result<Iterated, ChanceSolveError> {
+    let began = Instant::now();
+    let len = d.index_len();
+    // The values first (the bulk), so a table far too large is refused before its
+    // order is even made.
+    budget.fits(&d.what(), len as u64 * 8)?;
     budget.check()?;
-    let order = game.sweep_order();
+    let order = d.order();
+    let peak = estimate_bytes(len, &order);
+    budget.fits(&d.what(), peak)?;
     check_order(&order, len)?;
-    let values: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(0.5f64.to_bits())).collect();
+    let tasks = Tasks::cut(&order);
+    let init = d.initial_value().to_bits();
+    let values: Vec<AtomicU64> = (0..len).map(|_| AtomicU64::new(init)).collect();
     let failure: Mutex<Option<ChanceSolveError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
     let mut conv = Convergence {
@@ -180,6 +497,7 @@ pub fn solve<G: ChanceIndex>(
         threads: rayon::current_num_threads(),
         ..Convergence::default()
     };
+    let mut block_sweeps = Vec::with_capacity(order.block_ends.len());
     let fail = |e: ChanceSolveError| {
         stop.store(true, Ordering::Relaxed);
         let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
@@ -187,30 +505,20 @@ pub fn solve<G: ChanceIndex>(
     };
     let mut block_start = 0usize;
     for (s, &stage_end) in order.stage_ends.iter().enumerate() {
-        let blocks: Vec<(usize, usize)> = (block_start..stage_end as usize)
-            .map(|b| {
-                let from = if b == 0 {
-                    0
-                } else {
-                    order.block_ends[b - 1] as usize
-                };
-                (from, order.block_ends[b] as usize)
-            })
-            .collect();
+        let blocks = block_start..stage_end as usize;
         block_start = stage_end as usize;
-        let sweep_block = |&(from, to): &(usize, usize)| -> BlockResult {
-            let slice = &order.indices[from..to];
-            sweep_to_convergence(game, slice, &values, tolerance, budget, &stop).unwrap_or_else(
-                |e| {
+        let sweep_block = |b: usize| -> BlockResult {
+            let pieces = tasks.of_block(b);
+            sweep_to_convergence(d, &order.runs, &pieces, &values, tolerance, budget, &stop)
+                .unwrap_or_else(|e| {
                     fail(e);
                     BlockResult::default()
-                },
-            )
+                })
         };
         let results: Vec<BlockResult> = if blocks.len() == 1 {
-            vec![sweep_block(&blocks[0])]
+            vec![sweep_block(blocks.start)]
         } else {
-            blocks.par_iter().map(sweep_block).collect()
+            blocks.into_par_iter().map(sweep_block).collect()
         };
         if stop.load(Ordering::Relaxed) {
             break;
@@ -220,6 +528,7 @@ pub fn solve<G: ChanceIndex>(
             conv.block_sweeps += r.sweeps as u64;
             conv.max_change = conv.max_change.max(r.change);
             conv.converged &= r.change <= tolerance;
+            block_sweeps.push(r.sweeps);
         }
         progress((s + 1) as f64 / order.stage_ends.len().max(1) as f64);
     }
@@ -227,40 +536,47 @@ pub fn solve<G: ChanceIndex>(
         return Err(e);
     }
     conv.seconds = began.elapsed().as_secs_f64();
-    Ok(ChanceSolution {
-        game: game.clone(),
+    Ok(Iterated {
+        // Same size, so collected in place: no second table at the peak.
         values: values
             .into_iter()
             .map(|v| f64::from_bits(v.into_inner()))
             .collect(),
         convergence: conv,
+        block_sweeps,
     })
 }
 
 fn check_order(order: &SweepOrder, len: usize) -> Result<(), ChanceSolveError> {
     let bad = |why: &str| Err(ChanceSolveError::BadOrder(why.into()));
-    if order.indices.len() != len {
+    if order.len() != len as u64 {
         return bad("it does not have one entry per position");
     }
-    let mut seen = vec![false; len];
-    for &i in &order.indices {
-        match seen.get_mut(i as usize) {
-            Some(s) if !*s => *s = true,
-            Some(_) => return bad("a position is listed twice"),
-            None => return bad("a position is out of range"),
-        }
-    }
     let ascending = |v: &[u32], last: usize| {
-        v.windows(2).all(|w| w[0] < w[1]) && v.last().map(|&e| e as usize) == Some(last)
+        v.first().is_some_and(|&f| f > 0)
+            && v.windows(2).all(|w| w[0] < w[1])
+            && v.last().map(|&e| e as usize) == Some(last)
     };
-    if len > 0 && !ascending(&order.block_ends, len) {
-        return bad("the blocks do not end in order at the last position");
+    if len > 0 && !ascending(&order.block_ends, order.runs.len()) {
+        return bad("the blocks do not end in order at the last run");
     }
     if len > 0 && !ascending(&order.stage_ends, order.block_ends.len()) {
         return bad("the stages do not end in order at the last block");
     }
-    if order.block_ends.first() == Some(&0) || order.stage_ends.first() == Some(&0) {
-        return bad("a block or stage is empty");
+    // One bit per index: 1/64 of the values, made and dropped before them.
+    let mut seen = vec![0u64; len.div_ceil(64)];
+    for run in &order.runs {
+        if run.len == 0 || run.last_within(len).is_none() {
+            return bad("a position is out of range");
+        }
+        for j in 0..run.len {
+            let i = run.at(j);
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            if seen[word] & bit != 0 {
+                return bad("a position is listed twice");
+            }
+            seen[word] |= bit;
+        }
     }
     Ok(())
 }
@@ -272,13 +588,13 @@ struct BlockResult {
 }
 
 /// Buffers of one worker, one level per nesting of chance nodes.
-struct Scratch<G: Game> {
+pub struct Scratch<G: Game> {
     moves: Vec<G::Move>,
     outcomes: Vec<Vec<(G::Move, f64)>>,
 }
 
-impl<G: Game> Scratch<G> {
-    fn new() -> Self {
+impl<G: Game> Default for Scratch<G> {
+    fn default() -> Self {
         Scratch {
             moves: Vec::new(),
             outcomes: (0..MAX_CHANCE_DEPTH).map(|_| Vec::new()).collect(),
@@ -286,31 +602,28 @@ impl<G: Game> Scratch<G> {
     }
 }
 
-fn sweep_to_convergence<G: ChanceIndex>(
-    game: &G,
-    block: &[u32],
+fn sweep_to_convergence<D: DenseChance>(
+    d: &D,
+    runs: &[Run],
+    tasks: &[&[Piece]],
     values: &[AtomicU64],
     tolerance: f64,
     budget: &Budget,
     stop: &AtomicBool,
 ) -> Result<BlockResult, ChanceSolveError> {
-    let mut scratch = Scratch::<G>::new();
+    let mut scratch = D::Scratch::default();
     let mut result = BlockResult::default();
     while result.sweeps < MAX_SWEEPS {
         if stop.load(Ordering::Relaxed) {
             return Ok(result);
         }
         budget.check()?;
-        let change = if block.len() > CHUNK {
-            block
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut scratch = Scratch::<G>::new();
-                    sweep(game, chunk, values, &mut scratch)
-                })
-                .try_reduce(|| 0.0, |a, b| Ok(a.max(b)))?
-        } else {
-            sweep(game, block, values, &mut scratch)?
+        let change = match tasks {
+            [one] => sweep(d, runs, one, values, &mut scratch)?,
+            _ => tasks
+                .par_iter()
+                .map(|task| sweep(d, runs, task, values, &mut D::Scratch::default()))
+                .try_reduce(|| 0.0, |a, b| Ok(a.max(b)))?,
         };
         result.sweeps += 1;
         result.change = change;
@@ -321,20 +634,25 @@ fn sweep_to_convergence<G: ChanceIndex>(
     Ok(result)
 }
 
-/// One Gauss-Seidel sweep over `indices`; the largest change.
-fn sweep<G: ChanceIndex>(
-    game: &G,
-    indices: &[u32],
+/// One Gauss-Seidel sweep over the pieces of one task; the largest change.
+fn sweep<D: DenseChance>(
+    d: &D,
+    runs: &[Run],
+    pieces: &[Piece],
     values: &[AtomicU64],
-    scratch: &mut Scratch<G>,
+    scratch: &mut D::Scratch,
 ) -> Result<f64, ChanceSolveError> {
     let mut change = 0f64;
-    for &i in indices {
-        let state = game.state_at(i as usize);
-        let v = backup(game, &state, values, scratch)?;
-        let old = f64::from_bits(values[i as usize].load(Ordering::Relaxed));
-        change = change.max((v - old).abs());
-        values[i as usize].store(v.to_bits(), Ordering::Relaxed);
+    let read = Values(values);
+    for p in pieces {
+        let run = runs[p.run as usize];
+        for j in p.from..p.to {
+            let i = run.at(j);
+            let v = d.backup(i, read, scratch)?;
+            let cell = &values[i];
+            change = change.max((v - f64::from_bits(cell.load(Ordering::Relaxed))).abs());
+            cell.store(v.to_bits(), Ordering::Relaxed);
+        }
     }
     Ok(change)
 }
@@ -343,7 +661,7 @@ fn sweep<G: ChanceIndex>(
 fn backup<G: ChanceIndex>(
     game: &G,
     state: &G::State,
-    values: &[AtomicU64],
+    values: Values<'_>,
     scratch: &mut Scratch<G>,
 ) -> Result<f64, ChanceSolveError> {
     let Turn::Move(mover) = game.turn(state) else {
@@ -359,7 +677,7 @@ fn backup<G: ChanceIndex>(
             game,
             &next,
             mover,
-            &|i| f64::from_bits(values[i].load(Ordering::Relaxed)),
+            &|i| values.get(i),
             &mut scratch.outcomes,
         )?;
         best = best.max(w);
@@ -406,6 +724,104 @@ fn worth<G: ChanceIndex>(
             }
             Ok(sum)
         }
+    }
+}
+
+/// A table of values in [0, 1] kept as 4-byte fixed point (resolution 2.3e-10),
+/// two to a word: half the memory of the 8-byte values a solve iterates in, for a
+/// table kept for the rest of the process.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FixedTable {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl FixedTable {
+    /// The fixed-point form of a value (clamped to [0, 1]).
+    #[inline]
+    pub fn to_fixed(v: f64) -> u32 {
+        (v.clamp(0.0, 1.0) * u32::MAX as f64).round() as u32
+    }
+
+    /// The value of a fixed-point number.
+    #[inline]
+    pub fn from_fixed(x: u32) -> f64 {
+        x as f64 / u32::MAX as f64
+    }
+
+    /// The table of `values`, made in their own memory (no second table at the
+    /// peak): value `i` goes to the half-word `i` of the words, which is never one
+    /// still to be read.
+    pub fn from_values(values: Vec<f64>) -> FixedTable {
+        let len = values.len();
+        // Same size, so collected in place.
+        let mut words: Vec<u64> = values.into_iter().map(f64::to_bits).collect();
+        for i in 0..len {
+            let x = u64::from(Self::to_fixed(f64::from_bits(words[i])));
+            let w = &mut words[i / 2];
+            *w = if i % 2 == 0 {
+                (*w & !0xffff_ffff) | x
+            } else {
+                (*w & 0xffff_ffff) | x << 32
+            };
+        }
+        words.truncate(len.div_ceil(2));
+        if len % 2 == 1 {
+            // The unused half of the last word still holds the last value's bits.
+            if let Some(w) = words.last_mut() {
+                *w &= 0xffff_ffff;
+            }
+        }
+        words.shrink_to_fit();
+        FixedTable { words, len }
+    }
+
+    /// A table of fixed-point numbers (read back from a file).
+    pub fn from_raw(raw: impl IntoIterator<Item = u32>) -> FixedTable {
+        let mut words = Vec::new();
+        let mut len = 0usize;
+        for x in raw {
+            if len % 2 == 0 {
+                words.push(u64::from(x));
+            } else if let Some(w) = words.last_mut() {
+                *w |= u64::from(x) << 32;
+            }
+            len += 1;
+        }
+        words.shrink_to_fit();
+        FixedTable { words, len }
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the table keeps.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+
+    /// The fixed-point number at `index` (`index < len`).
+    #[inline]
+    pub fn raw(&self, index: usize) -> u32 {
+        (self.words[index / 2] >> (32 * (index % 2))) as u32
+    }
+
+    /// The value at `index`, `None` beyond the table.
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<f64> {
+        (index < self.len).then(|| Self::from_fixed(self.raw(index)))
+    }
+
+    /// The fixed-point numbers from `from` to `to` (exclusive, within the table).
+    pub fn raw_range(&self, from: usize, to: usize) -> impl Iterator<Item = u32> + '_ {
+        (from..to.min(self.len)).map(|i| self.raw(i))
     }
 }
 
@@ -657,8 +1073,15 @@ mod tests {
                 self.0.state_at(i)
             }
             fn sweep_order(&self) -> SweepOrder {
+                // Index 0 twice, the last index never.
                 let mut o = self.0.sweep_order();
-                o.indices[1] = 0;
+                o.runs[0].len -= 1;
+                o.runs.push(Run {
+                    start: 0,
+                    len: 1,
+                    step: 1,
+                });
+                o.block_ends = vec![2];
                 o
             }
         }
@@ -670,5 +1093,154 @@ mod tests {
         )
         .err();
         assert!(matches!(e, Some(ChanceSolveError::BadOrder(_))));
+    }
+    #[test]
+    fn pushed_indices_make_runs_and_blocks() {
+        let mut o = SweepOrder::new();
+        for i in [9, 6, 3, 0] {
+            o.push(i);
+        }
+        o.push(10);
+        o.push(11);
+        o.end_block();
+        o.push(1);
+        o.end_stage();
+        o.end_stage();
+        assert_eq!(
+            o.runs,
+            vec![
+                Run {
+                    start: 9,
+                    len: 4,
+                    step: -3
+                },
+                Run {
+                    start: 10,
+                    len: 2,
+                    step: 1
+                },
+                Run {
+                    start: 1,
+                    len: 1,
+                    step: 1
+                },
+            ]
+        );
+        assert_eq!(o.block_ends, vec![2, 3]);
+        assert_eq!(o.stage_ends, vec![2]);
+        assert_eq!(o.indices().collect::<Vec<_>>(), vec![9, 6, 3, 0, 10, 11, 1]);
+        // A run never reaches across a block's end.
+        let mut o = SweepOrder::new();
+        o.push(0);
+        o.end_block();
+        o.push(1);
+        o.push(2);
+        o.end_stage();
+        assert_eq!(o.runs.len(), 2);
+    }
+
+    #[test]
+    fn a_run_out_of_range_is_refused() {
+        for run in [
+            Run {
+                start: 0,
+                len: 5,
+                step: 2,
+            },
+            Run {
+                start: 3,
+                len: 2,
+                step: -4,
+            },
+            Run {
+                start: 1,
+                len: 0,
+                step: 1,
+            },
+            Run {
+                start: 0,
+                len: 2,
+                step: i64::MAX,
+            },
+        ] {
+            let mut o = SweepOrder::new();
+            o.runs.push(run);
+            o.end_stage();
+            assert!(check_order(&o, 5).is_err(), "{run:?}");
+        }
+        let mut o = SweepOrder::new();
+        o.push_run(4, 5, -1);
+        o.end_stage();
+        assert_eq!(check_order(&o, 5), Ok(()));
+    }
+
+    /// The race's equations written by hand over its index (the way a game with a
+    /// faster route than its rules uses the solver): the same values as from the
+    /// rules, a layered order with one block per stage, and an initial value of 0.
+    #[test]
+    fn equations_written_by_hand_solve_alike() {
+        struct Hand {
+            g: usize,
+        }
+        impl DenseChance for Hand {
+            type Scratch = ();
+            fn what(&self) -> String {
+                "the race".into()
+            }
+            fn index_len(&self) -> usize {
+                self.g * self.g
+            }
+            fn order(&self) -> SweepOrder {
+                // Stages by the sum of the scores, largest first: both moves keep
+                // it or raise it.
+                let mut o = SweepOrder::new();
+                for sum in (0..2 * self.g - 1).rev() {
+                    for a in 0..self.g {
+                        if let Some(b) = sum.checked_sub(a).filter(|&b| b < self.g) {
+                            o.push(a * self.g + b);
+                        }
+                    }
+                    o.end_stage();
+                }
+                o
+            }
+            fn initial_value(&self) -> f64 {
+                0.0
+            }
+            fn backup(&self, i: usize, v: Values<'_>, _: &mut ()) -> Result<f64, ChanceSolveError> {
+                let (g, a, b) = (self.g, i / self.g, i % self.g);
+                let other = |x: usize, y: usize| 1.0 - v.get(x * g + y);
+                let pass: f64 = if a + 1 >= g { 1.0 } else { other(b, a + 1) };
+                let mut roll = other(b, a) / 6.0;
+                for d in 2..=6 {
+                    roll += if a + d >= g { 1.0 } else { other(b, a + d) } / 6.0;
+                }
+                Ok(pass.max(roll))
+            }
+        }
+        let hand = iterate(&Hand { g: 12 }, 1e-14, &Budget::unlimited(), &|_| {}).unwrap();
+        let rules = solve(&Race { goal: 12 }, 1e-14, &Budget::unlimited(), &|_| {}).unwrap();
+        for (i, (x, y)) in hand.values.iter().zip(rules.values()).enumerate() {
+            assert!((x - y).abs() < 1e-12, "{i}: {x} {y}");
+        }
+        assert_eq!(hand.convergence.stages, 23);
+        assert_eq!(hand.block_sweeps.len(), 23);
+        assert!(hand.convergence.converged);
+    }
+
+    #[test]
+    fn a_fixed_table_keeps_values_to_its_resolution() {
+        let values: Vec<f64> = (0..1001).map(|i| i as f64 / 1000.0).collect();
+        let table = FixedTable::from_values(values.clone());
+        assert_eq!(table.len(), 1001);
+        assert_eq!(table.bytes(), 501 * 8);
+        for (i, v) in values.iter().enumerate() {
+            assert!((table.get(i).unwrap() - v).abs() <= 0.5 / u32::MAX as f64 + 1e-16);
+            assert_eq!(table.raw(i), FixedTable::to_fixed(*v));
+        }
+        assert_eq!(table.get(1001), None);
+        assert_eq!(FixedTable::from_raw(table.raw_range(0, 1001)), table);
+        assert_eq!(table.raw(1000), u32::MAX);
+        assert_eq!(table.raw(0), 0);
     }
 }

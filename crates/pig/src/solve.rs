@@ -90,11 +90,7 @@ impl ChanceIndex for Pig {
 
     fn sweep_order(&self) -> SweepOrder {
         let g = self.goal() as usize;
-        let mut order = SweepOrder {
-            indices: Vec::with_capacity(self.index_len()),
-            block_ends: Vec::new(),
-            stage_ends: Vec::new(),
-        };
+        let mut order = SweepOrder::new();
         let at = |mine: usize, theirs: usize, k: usize| self.offset(mine) + k * g + theirs;
         for sum in (0..=2 * (g - 1)).rev() {
             for a in sum.saturating_sub(g - 1)..=sum / 2 {
@@ -102,29 +98,27 @@ impl ChanceIndex for Pig {
                 let pairs: &[(usize, usize)] = if a == b { &[(a, b)] } else { &[(a, b), (b, a)] };
                 for &(mine, theirs) in pairs {
                     // The turn total falling: a roll reads the larger totals just swept.
-                    for k in (0..g - mine).rev() {
-                        order.indices.push(at(mine, theirs, k) as u32);
-                    }
+                    order.push_run(at(mine, theirs, g - mine - 1), g - mine, -(g as i64));
                 }
                 if self.dice() == 1 {
-                    order.block_ends.push(order.indices.len() as u32);
+                    order.end_block();
                 }
             }
             if self.dice() == 1 {
-                order.stage_ends.push(order.block_ends.len() as u32);
+                order.end_stage();
             }
         }
-        if self.dice() != 1 {
-            order.block_ends.push(order.indices.len() as u32);
-            order.stage_ends.push(1);
-        }
+        order.end_stage();
         order
     }
 }
 
 /// Bytes the solve of `game` needs at its peak.
 pub fn estimate(game: &Pig) -> u64 {
-    chance_solve::estimate_bytes(game.index_len())
+    // Reading or writing the disk cache holds the payload and the values (16
+    // bytes an index), more than the solve itself (8 bytes an index and the order).
+    let solving = chance_solve::estimate_bytes(game.index_len(), &game.sweep_order());
+    solving.max(max_payload(game) + 8 * game.index_len() as u64)
 }
 
 /// The tables this process has built or is building, by (goal, dice).
@@ -310,7 +304,7 @@ fn load_or_solve(
 ) -> Result<(Solution, bool), String> {
     let name = cache_name(game);
     // Reading or writing holds the payload and the values (16 bytes an index),
-    // within the solve's own peak (up to 20), which the caller reserved.
+    // within the estimate the caller reserved.
     let read = disk
         .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(game)).ok())
         .and_then(|p| from_payload(game, &p));
