@@ -1,7 +1,8 @@
 //! Checks every registered game must pass: random playouts stay legal, the laws of
 //! each capability hold (notation round-trips; symmetries are invertible, map legal
 //! moves to legal moves and keep turns and exact values; the presentation names
-//! every legal move), undo restores the exact state, saved records replay exactly,
+//! every legal move; integer action ids are dense, distinct and map back to their
+//! moves), undo restores the exact state, saved records replay exactly,
 //! bad text never panics, and the perfect player never gives away a win.
 //!
 //! They are generic over the game type and reached through [`crate::GameEntry::check`],
@@ -12,12 +13,17 @@ use crate::matches::{Match, MatchConfig, MatchImpl};
 use rand::Rng as _;
 use std::sync::Arc;
 use tabula_ai::retrograde::graded_moves;
-use tabula_core::{Graded, Notation, Oracle, Presentation, Registered, Symmetry, Turn, Value};
+use tabula_core::{
+    Actions, Graded, Notation, Oracle, Presentation, Registered, Symmetry, Turn, Value, Variant,
+    UNBOUNDED_GAME_PLIES,
+};
 
 /// Runs every check on `game` with random choices from `seed`.
 pub fn check_game<G: Registered>(game: G, seed: u64) -> Result<(), String> {
     let handle = Handle::new(game);
     playouts(handle.game(), seed)?;
+    action_laws(handle.game(), seed)?;
+    preset_action_laws::<G>(seed)?;
     capability_laws(&handle, seed)?;
     undo_and_replay(&handle, seed)?;
     garbage(handle.game(), seed)?;
@@ -603,5 +609,289 @@ mod tests {
         let game = Row { fault: Fault::None };
         let err = symmetry_laws(&game, Some(&LeftWins as &dyn Oracle<Row>), &(1, 1)).unwrap_err();
         assert!(err.contains("changes the value"), "{err}");
+    }
+}
+
+/// Random playouts per game and variant for the action laws.
+const ACTION_PLAYOUTS: usize = 4;
+/// Plies a playout of a game without a natural length bound is followed for.
+const ACTION_PLIES: usize = 600;
+
+/// The [`Actions`] laws on random playouts of `game`: at every position the
+/// laws of [`action_laws_at`], and every game over within
+/// [`Actions::max_game_length`] plies (games with a natural bound are played
+/// to the end; the others for [`ACTION_PLIES`]).
+pub fn action_laws<G: Actions + Notation>(game: &G, seed: u64) -> Result<(), String> {
+    let mut rng = tabula_core::rng_from_seed(seed ^ 0xAC71);
+    let most = game.max_game_length();
+    let bounded = most < UNBOUNDED_GAME_PLIES;
+    let mut moves = Vec::new();
+    for _ in 0..ACTION_PLAYOUTS {
+        let mut state = game.initial_state();
+        let mut plies = 0;
+        loop {
+            let text = game.format_position(&state);
+            action_laws_at(game, &state, &text, &mut rng)?;
+            if game.turn(&state).is_over() {
+                break;
+            }
+            if plies >= most {
+                return Err(format!(
+                    "{}: the game at '{text}' goes on after {plies} plies, the most it declares",
+                    game.name()
+                ));
+            }
+            if !bounded && plies >= ACTION_PLIES {
+                break;
+            }
+            moves.clear();
+            game.legal_moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.gen_range(0..moves.len())];
+            game.play_unchecked(&mut state, mv);
+            plies += 1;
+        }
+    }
+    Ok(())
+}
+
+/// [`action_laws`] on every named variant of the game ([`Registered::presets`]).
+fn preset_action_laws<G: Registered>(seed: u64) -> Result<(), String> {
+    for preset in G::presets() {
+        let variant = Variant::parse(preset.variant).map_err(|e| e.to_string())?;
+        let game = G::from_variant(&variant)
+            .map_err(|e| format!("{}: preset '{}' does not build: {e}", G::NAME, preset.name))?;
+        action_laws(&game, seed)
+            .map_err(|e| format!("{e} (in the variant '{}')", preset.variant))?;
+    }
+    Ok(())
+}
+
+/// The [`Actions`] laws at one position (`text` names it in messages): legal
+/// moves have distinct ids below [`Actions::num_distinct_actions`] (chance
+/// outcomes below [`Actions::max_chance_outcomes`], with probabilities that
+/// sum to 1), `move_of(action_of(m)) == m`, `move_of` of an id no legal move
+/// has is `None` (every id when there are few, else a random sample and the
+/// ids past the end), and every seat's observation has as many numbers as the
+/// shape says.
+pub fn action_laws_at<G: Actions>(
+    game: &G,
+    state: &G::State,
+    text: &str,
+    rng: &mut tabula_core::Rng,
+) -> Result<(), String> {
+    let name = game.name();
+    let turn = game.turn(state);
+    let mut moves = Vec::new();
+    game.legal_moves(state, &mut moves);
+    let limit = match turn {
+        Turn::Chance => game.max_chance_outcomes(),
+        _ => game.num_distinct_actions(),
+    };
+    let mut ids = std::collections::HashSet::new();
+    for &mv in &moves {
+        let id = game.action_of(state, mv);
+        if id >= limit {
+            return Err(format!(
+                "{name}: move {mv:?} at '{text}' has id {id}, not below {limit}"
+            ));
+        }
+        if !ids.insert(id) {
+            return Err(format!(
+                "{name}: two legal moves at '{text}' share the id {id}"
+            ));
+        }
+        if game.move_of(state, id) != Some(mv) {
+            return Err(format!(
+                "{name}: id {id} of move {mv:?} at '{text}' maps back to {:?}",
+                game.move_of(state, id)
+            ));
+        }
+    }
+    if let Turn::Chance = turn {
+        let mut outcomes = Vec::new();
+        game.chance_outcomes(state, &mut outcomes);
+        let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+        let outcome_ids: std::collections::HashSet<usize> = outcomes
+            .iter()
+            .map(|&(m, _)| game.action_of(state, m))
+            .collect();
+        if (total - 1.0).abs() > 1e-9
+            || outcomes.iter().any(|&(_, p)| p <= 0.0)
+            || outcome_ids.len() != outcomes.len()
+        {
+            return Err(format!(
+                "{name}: the chance outcomes at '{text}' do not have distinct ids and \
+                 positive probabilities summing to 1"
+            ));
+        }
+    }
+    let mut probes: Vec<usize> = if limit <= 256 {
+        (0..limit).collect()
+    } else {
+        (0..64).map(|_| rng.gen_range(0..limit)).collect()
+    };
+    probes.extend([limit, limit + 1, usize::MAX]);
+    for id in probes {
+        if !ids.contains(&id) {
+            if let Some(mv) = game.move_of(state, id) {
+                return Err(format!(
+                    "{name}: id {id} is no legal move's at '{text}' but names {mv:?}"
+                ));
+            }
+        }
+    }
+    let size: usize = game.observation_shape().iter().product();
+    let mut out = Vec::new();
+    for seat in 0..game.seats().len() {
+        game.observation(state, seat, &mut out);
+        if out.len() != size {
+            return Err(format!(
+                "{name}: the observation of '{text}' for seat {seat} has {} numbers, \
+                 its shape {:?} says {size}",
+                out.len(),
+                game.observation_shape()
+            ));
+        }
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(format!(
+                "{name}: the observation of '{text}' for seat {seat} is not all numbers"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod action_tests {
+    use super::{action_laws, action_laws_at};
+    use tabula_core::actions::move_with_id;
+    use tabula_core::{Actions, Game, Notation, ParseError, Seat, Turn};
+    use tabula_tictactoe::{Board, Square, TicTacToe};
+
+    /// Tic-tac-toe with its action encoding broken on purpose.
+    #[derive(Clone)]
+    struct Faulty(TicTacToe, Fault);
+
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Fault {
+        None,
+        /// Squares 8 and 7 share an id.
+        SharedId,
+        /// Ids run 1..=9 while only 9 are declared.
+        PastTheEnd,
+        /// `move_of` hands out any square, taken or not.
+        AnySquare,
+        /// The observation is one number short.
+        ShortObservation,
+        /// The declared length bound is too small.
+        TooShort,
+    }
+
+    impl Game for Faulty {
+        type State = Board;
+        type Move = Square;
+        fn name(&self) -> &'static str {
+            "faulty"
+        }
+        fn seats(&self) -> &'static [&'static str] {
+            self.0.seats()
+        }
+        fn initial_state(&self) -> Board {
+            self.0.initial_state()
+        }
+        fn turn(&self, s: &Board) -> Turn {
+            self.0.turn(s)
+        }
+        fn legal_moves(&self, s: &Board, out: &mut Vec<Square>) {
+            self.0.legal_moves(s, out)
+        }
+        fn play_unchecked(&self, s: &mut Board, mv: Square) {
+            self.0.play_unchecked(s, mv)
+        }
+    }
+
+    impl Notation for Faulty {
+        fn parse_move(&self, s: &Board, text: &str) -> Result<Square, ParseError> {
+            self.0.parse_move(s, text)
+        }
+        fn format_move(&self, s: &Board, mv: Square) -> String {
+            self.0.format_move(s, mv)
+        }
+        fn parse_position(&self, text: &str) -> Result<Board, ParseError> {
+            self.0.parse_position(text)
+        }
+        fn format_position(&self, s: &Board) -> String {
+            self.0.format_position(s)
+        }
+    }
+
+    impl Actions for Faulty {
+        fn num_distinct_actions(&self) -> usize {
+            9
+        }
+        fn action_of(&self, s: &Board, mv: Square) -> usize {
+            match self.1 {
+                Fault::SharedId if mv.0 == 8 => 7,
+                Fault::PastTheEnd => usize::from(mv.0) + 1,
+                _ => self.0.action_of(s, mv),
+            }
+        }
+        fn move_of(&self, s: &Board, action: usize) -> Option<Square> {
+            match self.1 {
+                Fault::AnySquare => (action < 9).then_some(Square(action as u8)),
+                _ => move_with_id(self, s, action),
+            }
+        }
+        fn observation_shape(&self) -> Vec<usize> {
+            self.0.observation_shape()
+        }
+        fn observation(&self, s: &Board, seat: Seat, out: &mut Vec<f32>) {
+            self.0.observation(s, seat, out);
+            if self.1 == Fault::ShortObservation {
+                out.pop();
+            }
+        }
+        fn max_game_length(&self) -> usize {
+            if self.1 == Fault::TooShort {
+                4
+            } else {
+                9
+            }
+        }
+    }
+
+    #[test]
+    fn a_sound_encoding_passes() {
+        action_laws(&Faulty(TicTacToe::default(), Fault::None), 1).unwrap();
+    }
+
+    #[test]
+    fn every_broken_encoding_is_caught() {
+        for fault in [
+            Fault::SharedId,
+            Fault::PastTheEnd,
+            Fault::AnySquare,
+            Fault::ShortObservation,
+            Fault::TooShort,
+        ] {
+            let game = Faulty(TicTacToe::default(), fault);
+            assert!(
+                action_laws(&game, 1).is_err(),
+                "{fault:?} was not caught by the action laws"
+            );
+        }
+    }
+
+    #[test]
+    fn a_taken_square_is_no_action() {
+        let game = Faulty(TicTacToe::default(), Fault::AnySquare);
+        let mut state = game.initial_state();
+        game.play_unchecked(&mut state, Square(4));
+        let mut rng = tabula_core::rng_from_seed(1);
+        let err = action_laws_at(&game, &state, "after 5", &mut rng).unwrap_err();
+        assert!(err.contains("id 4 is no legal move's"), "{err}");
     }
 }

@@ -23,7 +23,8 @@ fn pair_index(a: u8, b: u8) -> usize {
         usize::from(a.min(b).clamp(1, 6)),
         usize::from(a.max(b).clamp(1, 6)),
     );
-    (a - 1) * 6 - (a - 1) * (a - 2) / 2 + (b - a)
+    // The pairs before (a, a): 6 + 5 + .. for each smaller first die.
+    (a - 1) * (14 - a) / 2 + (b - a)
 }
 
 impl Actions for Pig {
