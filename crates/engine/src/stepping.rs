@@ -80,6 +80,15 @@ pub trait DynState: Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
+impl std::fmt::Debug for dyn DynState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DynState")
+            .field("position", &self.position())
+            .field("history", &self.history())
+            .finish()
+    }
+}
+
 impl Clone for Box<dyn DynState> {
     fn clone(&self) -> Self {
         self.clone_box()
