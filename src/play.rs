@@ -7,7 +7,6 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use tabula_core::Turn;
 use tabula_engine::{build, Match, MatchConfig, MatchRecord, MatchView};
 
 #[derive(Args, Debug)]
@@ -29,9 +28,10 @@ pub struct PlayArgs {
     /// Players per seat, comma separated (overrides --ai/--level/--human), e.g. `human,level:66`.
     #[arg(long)]
     pub players: Option<String>,
-    /// Random seed (computer choices and dice).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Random seed (computer choices, dice, a dealt board); drawn at random when
+    /// not given and shown at the start, so that a game can be replayed.
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Start from this position (the game's text form).
     #[arg(long)]
     pub position: Option<String>,
@@ -110,20 +110,48 @@ impl Input {
 /// saying what is happening when it takes a while (Kono solves its 64 million
 /// positions once, then loads them from the cache).
 fn prepare(handle: &dyn tabula_engine::DynGame, title: &str) {
-    let pb = progress::bar(1000, &format!("{title}: solving the game"), false);
+    let pb = progress::bar(1000, &format!("{title}: solving"), false);
     let began = std::time::Instant::now();
     let said = std::cell::Cell::new(false);
     handle.prepare(&|f| {
         if f < 1.0 && !said.get() && began.elapsed().as_millis() > 300 {
             said.set(true);
-            eprintln!(
-                "tabula: solving {title} once for perfect play and hints \
-                 (a few seconds; the solution is then kept in the cache, see README)"
+            progress::notice(
+                &pb,
+                &format!(
+                    "Solving {title} once for perfect play and hints: a few seconds, \
+                     then the solution is kept for next time."
+                ),
             );
         }
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64);
     });
     pb.finish_and_clear();
+}
+
+/// Whether a player needs the game's exact solution before it can move: the
+/// perfect player, and a level that mixes random moves with it. Other players
+/// (random, the matchbox, a game's own) start at once, so nothing is solved
+/// for them.
+fn needs_solution(player: &str, info: &tabula_engine::GameInfo) -> bool {
+    let Ok(spec) = tabula_engine::parse_player_spec(player) else {
+        return false;
+    };
+    if spec.name == "perfect" {
+        return true;
+    }
+    match spec.level_split(info.seats.len() == 2) {
+        Some(Ok((_, Some(base)))) => base.name == "perfect",
+        Some(Ok((_, None))) => info.level_base.as_deref() == Some("perfect"),
+        _ => false,
+    }
+}
+
+/// A seed for a game whose seed was not given: short enough to read and type
+/// again (`--seed 4821937`).
+fn draw_seed() -> u64 {
+    use rand::Rng;
+    rand::thread_rng().gen_range(1..10_000_000)
 }
 
 fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<String>> {
@@ -216,11 +244,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
         (_, Some((_, record))) => {
             record.check().context("the saved game cannot be resumed")?;
             same_game(&a.game, &record.game, "the saved game")?;
-            let handle = build(&record.game, &record.variant)?;
-            prepare(handle.as_ref(), &handle.info().title);
-            let mut m = handle.resume(&record)?;
-            m.advance()?;
-            m
+            resume(&record)?
         }
         (Some(path), None) => {
             let bytes = crate::files::read_bytes(path, crate::files::MAX_SAVED_BYTES)?;
@@ -230,24 +254,35 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 .check()
                 .with_context(|| format!("{} is not a saved Tabula game", path.display()))?;
             same_game(&a.game, &record.game, &path.display().to_string())?;
-            let handle = build(&record.game, &record.variant)?;
-            prepare(handle.as_ref(), &handle.info().title);
-            let mut m = handle.resume(&record)?;
-            m.advance()?;
-            m
+            resume(&record)?
         }
         (None, None) => {
             let handle = build(&a.game, &a.variant)?;
             let info = handle.info();
             let players = seat_players(&a, &info)?;
-            if players.iter().any(|p| p != "human") {
-                prepare(handle.as_ref(), &info.title);
-            }
-            handle.new_match(MatchConfig {
+            let config = |players: Vec<String>| MatchConfig {
                 players,
-                seed: a.seed,
+                seed: a.seed.unwrap_or(0),
                 position: a.position.clone(),
                 undo_depth: a.undo_depth,
+            };
+            // Arguments first: every other player and the start are checked (a
+            // bad `--ai foo` refused at once) before a perfect player waits for
+            // the solution, and only such a player makes the game be solved.
+            let needs: Vec<bool> = players.iter().map(|p| needs_solution(p, &info)).collect();
+            if needs.contains(&true) {
+                let others = players
+                    .iter()
+                    .zip(&needs)
+                    .map(|(p, &n)| if n { "human".to_string() } else { p.clone() })
+                    .collect();
+                handle.new_match(config(others))?;
+                prepare(handle.as_ref(), &info.title);
+            }
+            let seed = a.seed.unwrap_or_else(draw_seed);
+            handle.new_match(MatchConfig {
+                seed,
+                ..config(players)
             })?
         }
     };
@@ -255,9 +290,15 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut out = crate::wrapping::Wrapping::new(anstream::stdout().lock(), report::width());
     let mut input = Input::new();
     let v = m.view();
-    let words = build(&v.game, "")
-        .map(|h| tabula_engine::variant_words(&h.info().options, &v.variant))
+    let info = build(&v.game, &v.variant).ok().map(|h| h.info());
+    let words = info
+        .as_ref()
+        .map(|i| tabula_engine::variant_words(&i.options, &v.variant))
         .unwrap_or_default();
+    // A forced move is played for the player only in games of dice, where a roll
+    // often leaves one marker to move; elsewhere a lone move is still the
+    // player's to see and make.
+    let dice = info.as_ref().is_some_and(|i| i.chance);
     writeln!(
         out,
         "{}{}",
@@ -275,9 +316,11 @@ pub fn run(a: PlayArgs) -> Result<()> {
         };
         writeln!(out, "  {}: {who}", s.name)?;
     }
+    let seed = m.record().config.seed;
+    writeln!(out, "Game {seed} — replay it with --seed {seed}")?;
     writeln!(
         out,
-        "Type a move, or: moves, hint, undo, redo, resign, new, rules, save FILE, help, quit."
+        "Type a move, or: moves, hint, undo, redo, resign, new, board, rules, save FILE, help, quit."
     )?;
     // Each game has its own notation: say it once, with a move of this position.
     if let Some(first) = v.legal_moves.first() {
@@ -291,15 +334,44 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut games_done = 0u64;
     // After a set-up move (the Northcott slides' Ctrl+click) the computer waits for `go`.
     let mut paused = false;
+    // The board is drawn again only when something changed (or on `board`), so
+    // that a hint, the list of moves or the help stays on the screen.
+    let mut redraw = true;
+    // Log lines of moves played for the player because they were the only move.
+    let mut forced: Vec<usize> = Vec::new();
+    // After an undo, a lone move waits for the player instead of being played again.
+    let mut hold_forced = false;
     loop {
         let v = m.view();
         if v.log.len() < shown_log {
             shown_log = 0;
         }
+        forced.retain(|&i| i < v.log.len());
+        if dice
+            && !hold_forced
+            && !paused
+            && v.human_to_move
+            && !v.turn.is_over()
+            && one_choice(&v.legal_moves)
+        {
+            let only = v.legal_moves[0].mv.clone();
+            let before = v.log.len();
+            m.play(&only)?;
+            forced.push(before);
+            m.advance()?;
+            redraw = true;
+            continue;
+        }
         // Numbered as the user reads them: a die roll folded into the line of the
         // move it led to takes no number of its own.
         for (i, e) in v.log.iter().enumerate().skip(shown_log) {
-            writeln!(out, "{}. {}", i + 1, e.text)?;
+            let note = if forced.contains(&i) {
+                " (no other choice: played for you)"
+            } else {
+                ""
+            };
+            writeln!(out, "{}. {}{note}", i + 1, e.text)?;
+            redraw = true;
         }
         shown_log = v.log.len();
         if let Some(path) = &a.save {
@@ -309,18 +381,13 @@ pub fn run(a: PlayArgs) -> Result<()> {
             st.save_game(Some(name), &m.record(), v.result.as_deref())
                 .map_err(|e| anyhow::anyhow!("cannot save to the database: {e}"))?;
         }
-        writeln!(out, "\n{}", style::colour_board(&v.board_text, &v.view))?;
-        // The board text of some games already shows the status or the result.
-        let shown = |line: &str| v.board_text.contains(line);
-        for s in v.view.status.iter().filter(|s| !shown(s)) {
-            writeln!(out, "{s}")?;
+        let over = v.turn.is_over();
+        if redraw {
+            draw(&mut out, &v)?;
+            redraw = false;
         }
-        if let Turn::Over(_) = v.turn {
+        if over {
             games_done += 1;
-            let result = v.result.clone().unwrap_or_default();
-            if !shown(&result) {
-                writeln!(out, "{result}")?;
-            }
             writeln!(out, "{}", tally_line(&v))?;
             let humans = v.seats.iter().any(|s| s.player == "human");
             if !humans {
@@ -330,27 +397,49 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 m.new_game();
                 m.advance()?;
                 shown_log = 0;
+                redraw = true;
                 continue;
             }
-            // The monitor of Stenger's "Associative Arrays": "Play again?" answered Yes unless the user says no.
+            // The monitor of Stenger's "Associative Arrays": "Play again?" answered Yes
+            // unless the user says no; `undo` takes the last move back, the winning
+            // one included (the seeds' undo queue holds it).
             let again = loop {
-                match input.read(&mut out, "Play again? (Y/n) ")? {
-                    None => break false,
+                match input.read(&mut out, "Play again? (Y/n, or undo) ")? {
+                    None => break None,
                     Some(l) => match l.trim().to_ascii_lowercase().as_str() {
-                        "" | "y" | "yes" => break true,
-                        "n" | "no" | "q" | "quit" => break false,
-                        _ => writeln!(out, "Answer yes or no (Enter: yes).")?,
+                        "" | "y" | "yes" => break Some(true),
+                        "n" | "no" | "q" | "quit" | "exit" => break None,
+                        "undo" => break Some(false),
+                        _ => writeln!(out, "Answer yes or no (Enter: yes), or undo.")?,
                     },
                 }
             };
-            if again {
-                m.new_game();
-                m.advance()?;
-                shown_log = 0;
-                continue;
+            match again {
+                Some(true) => {
+                    m.new_game();
+                    m.advance()?;
+                    paused = false;
+                    hold_forced = false;
+                    shown_log = 0;
+                    redraw = true;
+                    writeln!(out)?;
+                }
+                Some(false) => {
+                    if m.undo() {
+                        shown_log = 0;
+                        hold_forced = true;
+                        redraw = true;
+                        writeln!(out, "Taken back.")?;
+                    } else {
+                        writeln!(out, "Nothing to undo.")?;
+                    }
+                }
+                None => {
+                    writeln!(out)?;
+                    return Ok(());
+                }
             }
-            writeln!(out)?;
-            return Ok(());
+            continue;
         }
         if !v.human_to_move && !paused {
             // Nothing for a human to do: let the computers and dice go on.
@@ -365,6 +454,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
             .unwrap_or_default();
         let prompt = if paused && !v.human_to_move {
             format!("(set-up: 'setup MOVE' or 'go') {who}'s move: ")
+        } else if v.seats.len() == 1 {
+            "Your move: ".to_string()
         } else {
             format!("{who}'s move: ")
         };
@@ -385,39 +476,61 @@ pub fn run(a: PlayArgs) -> Result<()> {
             )?,
             "quit" | "exit" | "q" => return Ok(()),
             "help" | "?" => help(&mut out, &v)?,
-            "moves" => writeln!(
-                out,
-                "Legal moves: {}",
-                v.legal_moves
-                    .iter()
-                    .map(|m| m.mv.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )?,
+            "moves" => {
+                let names: Vec<String> = v.legal_moves.iter().map(|m| m.mv.clone()).collect();
+                write!(
+                    out,
+                    "{}{}",
+                    report::plural(names.len(), "legal move", "legal moves"),
+                    if names.is_empty() { ".\n" } else { ":\n" }
+                )?;
+                if !names.is_empty() {
+                    write!(
+                        out,
+                        "{}",
+                        report::list(&names, ",  ", report::width(), "  ")
+                    )?;
+                }
+            }
+            "board" => redraw = true,
             "undo" => {
                 if m.undo() {
                     shown_log = 0;
+                    paused = false;
+                    hold_forced = true;
+                    redraw = true;
                     writeln!(out, "Taken back.")?;
                 } else {
                     writeln!(out, "Nothing to undo.")?;
                 }
             }
             "redo" => {
-                if !m.redo() {
+                if m.redo() {
+                    redraw = true;
+                } else {
                     writeln!(out, "Nothing to redo.")?;
                 }
             }
             "new" | "reset" => {
                 m.new_game();
                 paused = false;
+                hold_forced = false;
                 m.advance()?;
                 shown_log = 0;
+                redraw = true;
             }
-            "go" => {
+            "go" if paused && !v.human_to_move => {
                 paused = false;
             }
+            "go" => writeln!(
+                out,
+                "It is your move ({who}): 'go' lets the computer answer after a set-up move."
+            )?,
             _ if lower.starts_with("setup ") => match m.play_setup(cmd[6..].trim()) {
-                Ok(_) => paused = true,
+                Ok(_) => {
+                    paused = true;
+                    redraw = true;
+                }
                 Err(e) => writeln!(out, "Try again: {e}.")?,
             },
             "hint" => {
@@ -429,14 +542,14 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "rules" => rules(&mut out, &v.game, &v.variant)?,
             "resign" => {
                 m.resign()?;
+                redraw = true;
             }
             // Stenger's "Associative Arrays": "you can also force a win by entering 'win', although this
             // is cheating except when used by authorized testers".
-            "win" => {
-                if let Err(e) = m.declare_win() {
-                    writeln!(out, "Try again: {e}.")?;
-                }
-            }
+            "win" => match m.declare_win() {
+                Ok(()) => redraw = true,
+                Err(e) => writeln!(out, "Try again: {e}.")?,
+            },
             _ if lower.starts_with("save ") => {
                 let path = PathBuf::from(cmd[5..].trim());
                 match save_record(&path, &m.record()) {
@@ -447,6 +560,8 @@ pub fn run(a: PlayArgs) -> Result<()> {
             _ => match m.play(cmd) {
                 Ok(_) => {
                     paused = false;
+                    hold_forced = false;
+                    redraw = true;
                     m.advance()?;
                 }
                 Err(e) => writeln!(
@@ -457,6 +572,84 @@ pub fn run(a: PlayArgs) -> Result<()> {
             },
         }
     }
+}
+
+/// A saved match taken up again: its game built (and solved first when a
+/// player of it needs the solution) and played on to the human's turn.
+fn resume(record: &MatchRecord) -> Result<Box<dyn Match>> {
+    let handle = build(&record.game, &record.variant)?;
+    let info = handle.info();
+    if record
+        .config
+        .players
+        .iter()
+        .any(|p| needs_solution(p, &info))
+    {
+        prepare(handle.as_ref(), &info.title);
+    }
+    let mut m = handle.resume(record)?;
+    m.advance()?;
+    Ok(m)
+}
+
+/// Whether the legal moves leave no choice: one move, or moves that all do the
+/// same (Auto120's markers standing on one square: each goes to the same square).
+fn one_choice(moves: &[tabula_engine::MoveInfo]) -> bool {
+    match moves {
+        [] => false,
+        [_] => true,
+        [first, rest @ ..] => {
+            !first.cells.is_empty() && rest.iter().all(|m| m.cells == first.cells)
+        }
+    }
+}
+
+/// Lines of a game's own status that speak of the next move: wrong once the game
+/// is over by a resignation, a declared win or a draw rule, which the position
+/// itself does not know of.
+fn speaks_of_next_move(line: &str) -> bool {
+    let l = line.to_ascii_lowercase();
+    [
+        " to move",
+        " to play",
+        " to roll",
+        "'s move",
+        "choose a marker",
+        "(type ",
+        "press a button",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+}
+
+/// The board, the game's status lines it does not show itself and, at the end,
+/// the result (without any line still asking for a move).
+fn draw(out: &mut impl Write, v: &MatchView) -> Result<()> {
+    let over = v.turn.is_over();
+    let board: String = if over {
+        v.board_text
+            .lines()
+            .filter(|l| !speaks_of_next_move(l))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    } else {
+        v.board_text.clone()
+    };
+    writeln!(out, "\n{}", style::colour_board(&board, &v.view))?;
+    // The board text of some games already shows the status or the result.
+    let shown = |line: &str| v.board_text.contains(line);
+    for s in v.view.status.iter().filter(|s| !shown(s)) {
+        if !(over && speaks_of_next_move(s)) {
+            writeln!(out, "{s}")?;
+        }
+    }
+    if over {
+        let result = v.result.clone().unwrap_or_default();
+        if !shown(&result) {
+            writeln!(out, "{result}")?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses a saved game of another game than the one named on the command line.
@@ -512,6 +705,7 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
     )?;
     writeln!(out, "  undo     take back your last move (and the replies)")?;
     writeln!(out, "  redo     play again what undo took back")?;
+    writeln!(out, "  board    show the board again")?;
     writeln!(out, "  resign   give up this game")?;
     writeln!(
         out,
@@ -535,7 +729,11 @@ fn help(out: &mut impl Write, v: &MatchView) -> Result<()> {
 }
 
 fn hint(out: &mut impl Write, m: &dyn Match) -> Result<()> {
-    match m.hint() {
+    out.flush()?;
+    let working = progress::spinner("Working out a hint…");
+    let h = m.hint();
+    drop(working);
+    match h {
         Ok(h) => write!(out, "{}", report::hint_text(&h, report::width()))?,
         Err(e) => writeln!(out, "No hint: {e}")?,
     }

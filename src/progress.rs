@@ -3,15 +3,55 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
+/// The bar's layout: the message, a bar as wide as the rest of the terminal's
+/// line leaves (`wide_bar`), the share done and the time left. A bar of fixed
+/// width wrapped on an 80-column terminal, and each redraw then left a stale
+/// line behind.
+const TEMPLATE: &str = "{msg} [{wide_bar}] {percent:>3}% {eta:>4}";
+
 /// A bar of `len` steps, hidden when stderr is not a terminal or `quiet` is set.
 pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let pb = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ({eta})") {
+    if let Ok(style) = ProgressStyle::with_template(TEMPLATE) {
         pb.set_style(style.progress_chars("=> "));
     }
     pb.set_message(message.to_string());
     pb
+}
+
+/// A line for the person waiting, above the bar (which is drawn again below
+/// it), or on stderr when there is no bar; wrapped to the terminal's width so
+/// that the bar's redraws do not overwrite part of it.
+pub fn notice(pb: &ProgressBar, text: &str) {
+    let text = crate::report::wrap(text, crate::report::width(), "", "");
+    let text = text.trim_end();
+    if pb.is_hidden() {
+        eprintln!("{text}");
+    } else {
+        pb.println(text);
+    }
+}
+
+/// A spinner with `message` while something of unknown length runs (a hint's
+/// look-ahead), hidden when stderr is not a terminal; cleared when dropped.
+pub fn spinner(message: &str) -> Spinner {
+    if !std::io::stderr().is_terminal() {
+        return Spinner(ProgressBar::hidden());
+    }
+    let pb = ProgressBar::new_spinner();
+    pb.set_message(message.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    Spinner(pb)
+}
+
+/// A spinner that clears its line when it goes.
+pub struct Spinner(ProgressBar);
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }

@@ -44,6 +44,36 @@ pub fn thousands(n: i128) -> String {
     }
 }
 
+/// A count with its noun in the right number: "1 legal move", "12 legal moves".
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A position's text wrapped between its rows (at each `/`), so that no row of a
+/// SameGame or Poggle board is cut in two; a row wider than a line is cut.
+fn position_lines(position: &str, width: usize, first: &str, rest: &str) -> String {
+    let rows: Vec<String> = position.split_inclusive('/').map(str::to_string).collect();
+    let room = width.saturating_sub(rest.chars().count().max(first.chars().count()));
+    if rows.len() < 2 || rows.iter().any(|r| r.chars().count() > room) {
+        return wrap(position, width, first, rest);
+    }
+    let mut out = String::new();
+    let mut line = first.to_string();
+    let mut fresh = true;
+    for row in rows {
+        if !fresh && line.chars().count() + row.chars().count() > width {
+            out += line.trim_end();
+            out.push('\n');
+            line = rest.to_string();
+        }
+        line += &row;
+        fresh = false;
+    }
+    out += line.trim_end();
+    out.push('\n');
+    out
+}
+
 /// A duration in seconds as a person reads it: "0.65 ms", "7.99 s".
 pub fn duration(seconds: f64) -> String {
     if seconds <= 0.0 || !seconds.is_finite() {
@@ -306,6 +336,21 @@ fn value_phrase(value: Value, remoteness: Option<Remoteness>, side: Option<&str>
 /// The moves of an analysis: a table when graded (result and plies, chances,
 /// points), the plan's moves first, else a wrapped list.
 pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
+    moves_text_upto(moves, width, usize::MAX)
+}
+
+/// [`moves_text`] with at most `limit` rows in a table of graded moves (the
+/// best ones; the heading says how many there are).
+fn moves_text_upto(moves: &[GradedMove], width: usize, limit: usize) -> String {
+    let all = moves.len();
+    // The words a heading adds when rows are left out ("; the best 8 of 60 shown").
+    let cut = |sep: &str| -> String {
+        if all > limit {
+            format!("{sep} the best {limit} of {all} shown")
+        } else {
+            String::new()
+        }
+    };
     let Some(first) = moves.first() else {
         return "No legal moves.\n".into();
     };
@@ -323,6 +368,7 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
             });
             let rows: Vec<Vec<String>> = moves
                 .iter()
+                .take(limit)
                 .map(|m| match &m.grade {
                     MoveGrade::Solved { value, remoteness } => vec![
                         name(m),
@@ -337,12 +383,13 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
                 .collect();
             let mut out = wrap(
                 &format!(
-                    "Moves, best first (the result for the mover; plies to the end with perfect play{}):",
+                    "Moves, best first (the result for the mover; plies to the end with perfect play{}{}):",
                     if bound {
                         "; ≤ marks a bound, not an exact count"
                     } else {
                         ""
-                    }
+                    },
+                    cut(";")
                 ),
                 width,
                 "",
@@ -362,6 +409,7 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
                 .any(|m| matches!(m.grade, MoveGrade::WinChance { exact: false, .. }));
             let rows: Vec<Vec<String>> = moves
                 .iter()
+                .take(limit)
                 .map(|m| match m.grade {
                     MoveGrade::WinChance { chance, exact } => vec![
                         name(m),
@@ -375,11 +423,15 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
                 })
                 .collect();
             let mut out = wrap(
-                if estimate {
-                    "Moves, best first by the computer's look-ahead (estimated chance to win):"
-                } else {
-                    "Moves, best first (chance to win with best play on both sides):"
-                },
+                &format!(
+                    "{}{}):",
+                    if estimate {
+                        "Moves, best first by the computer's look-ahead (estimated chance to win"
+                    } else {
+                        "Moves, best first (chance to win with best play on both sides"
+                    },
+                    cut(";")
+                ),
                 width,
                 "",
                 "",
@@ -393,7 +445,7 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
             out
         }
         MoveGrade::Points { .. } => {
-            let shown = 15;
+            let shown = limit.min(15);
             let rows: Vec<Vec<String>> = moves
                 .iter()
                 .take(shown)
@@ -427,8 +479,12 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
                 .collect();
             let mut out = wrap(
                 &format!(
-                    "Moves of a solution ({moves_left} in all from here; {} other legal moves):",
-                    moves.len() - plan.len()
+                    "Moves of a solution ({moves_left} in all from here; {}):",
+                    plural(
+                        moves.len() - plan.len(),
+                        "other legal move",
+                        "other legal moves"
+                    )
                 ),
                 width,
                 "",
@@ -439,7 +495,7 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
         }
         MoveGrade::Ungraded => {
             let names: Vec<String> = moves.iter().map(name).collect();
-            let mut out = format!("Legal moves ({}):\n", names.len());
+            let mut out = format!("{}:\n", plural(names.len(), "legal move", "legal moves"));
             out += &list(&names, "   ", width, "  ");
             out
         }
@@ -451,14 +507,14 @@ pub fn analysis_text(a: &Analysis, with_position: bool, width: usize) -> String 
     let mut out = String::new();
     let side = a.to_move.as_deref();
     if with_position {
-        out += &wrap(
+        out += &position_lines(
             &format!(
-                "Position: {}{}",
+                "{}{}",
                 a.position,
                 side.map(|s| format!(" ({s} to move)")).unwrap_or_default()
             ),
             width,
-            "",
+            "Position: ",
             "  ",
         );
     }
@@ -473,19 +529,33 @@ pub fn analysis_text(a: &Analysis, with_position: bool, width: usize) -> String 
     out
 }
 
-/// The play prompt's `hint`: the suggestion and why, then the analysis.
+/// Rows of graded moves a hint shows: the best ones, so that the hint and the
+/// prompt fit a 24-line screen (`tabula analyze` lists them all).
+const HINT_ROWS: usize = 8;
+
+/// The play prompt's `hint`: the suggestion and why, then the best moves graded.
+/// The game's own sections (its analysis of the position) come only when they
+/// are the reason: a puzzle's plan, or why no move can be suggested (an
+/// unsolvable Poggle board); the rest is `tabula analyze`'s.
 pub fn hint_text(h: &Hint, width: usize) -> String {
-    let mut out = match &h.best {
-        Some(m) => wrap(
-            &format!("Hint: play {}. {}", m.notation, h.reason),
-            width,
-            "",
-            "  ",
-        ),
+    let a = &h.analysis;
+    match &h.best {
+        None if !a.sections.is_empty() => sections_text(&a.sections, width),
         None => wrap(&format!("Hint: {}", h.reason), width, "", "  "),
-    };
-    out += &analysis_text(&h.analysis, false, width);
-    out
+        Some(m) => {
+            let mut out = wrap(
+                &format!("Hint: play {}. {}", m.notation, h.reason),
+                width,
+                "",
+                "  ",
+            );
+            if matches!(m.grade, MoveGrade::Plan { .. }) {
+                out += &sections_text(&a.sections, width);
+            }
+            out += &moves_text_upto(&a.moves, width, HINT_ROWS);
+            out
+        }
+    }
 }
 
 /// The solver's figures, one per line.

@@ -107,16 +107,44 @@ pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
     }
 }
 
-/// Squares on a line of the terminal drawing.
-const TEXT_COLUMNS: u32 = 8;
+/// Squares on a line of the terminal drawing: ten, as in the view, so that the
+/// board and the prompt fit a terminal of 80 columns and 24 lines.
+const TEXT_COLUMNS: u32 = COLUMNS;
 
-/// A terminal drawing: the grid with `*` on penultimate and `+` on factor
-/// positions, Player 1's markers as `x` and Player 2's as `o` followed by their
-/// marker numbers; markers on 1 and 120 are listed below the grid.
+/// What stands on a square in the terminal drawing, at most three letters so
+/// that ten squares fit a line: the player's letter and the numbers of the
+/// markers there ("x1", "o24"); three or four markers of a player on one square
+/// show the first and a `+` ("x1+"), the lines below the board list them all.
+fn occupants(state: &State, p: u32) -> String {
+    let mut out = String::new();
+    if p == 1 || p == TARGET as u32 {
+        return out;
+    }
+    for (markers, symbol) in state.markers.iter().zip(SYMBOL) {
+        let here: Vec<char> = (0..state.n as usize)
+            .filter(|&m| markers[m] as u32 == p)
+            .map(|m| char::from(b'1' + m as u8))
+            .collect();
+        if here.is_empty() {
+            continue;
+        }
+        out.push(symbol);
+        if here.len() <= 2 {
+            out.extend(&here);
+        } else {
+            out.push(here[0]);
+            out.push('+');
+        }
+    }
+    out
+}
+
+/// A terminal drawing: the grid with `*` on the squares one roll from 120 and
+/// `+` on those on the way to it, Player 1's markers as `x` and Player 2's as
+/// `o` followed by their marker numbers; every marker's square listed below the
+/// grid (those on 1 and 120 only there), then the status lines.
 pub fn render_text(state: &State) -> String {
     let mut out = String::new();
-    // Eight squares a line (not the view's ten) keep the drawing within 80
-    // columns: a square takes 10 (number, mark, up to five marker letters).
     for row in 0..TARGET as u32 / TEXT_COLUMNS {
         for col in 0..TEXT_COLUMNS {
             let p = row * TEXT_COLUMNS + col + 1;
@@ -127,20 +155,8 @@ pub fn render_text(state: &State) -> String {
             } else {
                 ' '
             };
-            let mut occupants = String::new();
-            if p != 1 && p != TARGET as u32 {
-                for (markers, symbol) in state.markers.iter().zip(SYMBOL) {
-                    let here: String = (0..state.n as usize)
-                        .filter(|&m| markers[m] as u32 == p)
-                        .map(|m| char::from(b'1' + m as u8))
-                        .collect();
-                    if !here.is_empty() {
-                        occupants.push(symbol);
-                        occupants.push_str(&here);
-                    }
-                }
-            }
-            out.push_str(&format!("{p:>3}{sign}{occupants:<5}"));
+            // 3 + 1 + 3 columns and a space: 79 columns a line.
+            out.push_str(&format!("{p:>3}{sign}{:<3}", occupants(state, p)));
             if col + 1 < TEXT_COLUMNS {
                 out.push(' ');
             }
@@ -163,7 +179,7 @@ pub fn render_text(state: &State) -> String {
             places.join(", ")
         ));
     }
-    out.push_str("* penultimate  + factor  (type 'roll N' or 'marker N')\n");
+    out.push_str("* one roll from 120   + on the way to 120   (type 'marker N' to move it)\n");
     for line in status(state) {
         out.push_str(&line);
         out.push('\n');
@@ -221,6 +237,7 @@ mod tests {
         let t = render_text(&s);
         assert!(t.contains("  8+x12"), "{t}");
         assert!(t.contains(" 40*o1"), "{t}");
+        assert!(!t.contains("roll N"), "{t}");
         assert!(t.contains("x4 retired"), "{t}");
         assert!(t.contains("Player 2 rolled 3: choose a marker"), "{t}");
         assert!(
@@ -230,11 +247,16 @@ mod tests {
     }
 
     #[test]
-    fn text_fits_80_columns_with_four_markers_on_a_square() {
-        // Square 8 ends a line of the drawing: its five letters are the widest cell.
-        let s = parse_position("8,8,8,8/40,40,40,40:2r3").unwrap();
+    fn text_fits_80_columns_and_24_lines_with_four_markers_on_a_square() {
+        // Square 10 ends a line of the drawing: four markers are its widest cell.
+        let s = parse_position("10,10,10,10/40,40,40,20:2r3").unwrap();
         let t = render_text(&s);
-        assert!(t.contains("  8+x1234"), "{t}");
+        assert!(t.contains(" 10+x1+"), "{t}");
+        assert!(t.contains(" 40*o1+\n"), "{t}");
+        assert!(t.contains(" 20*o4"), "{t}");
+        assert!(t.contains("x1 on 10, x2 on 10, x3 on 10, x4 on 10"), "{t}");
         assert!(t.lines().all(|l| l.chars().count() <= 80), "{t}");
+        // The board and its status leave room for the log and the prompt.
+        assert!(t.lines().count() <= 17, "{t}");
     }
 }
