@@ -364,6 +364,32 @@ impl Registered for Auto120 {
                     words: "Perfect play (exact chances)",
                 },
             ],
+            // The log names the rule of thumb the original program followed, and
+            // the status line counts retired markers: both explained where they appear.
+            glossary: vec![
+                tabula_core::Term {
+                    term: "scenario A",
+                    words: "the original program's first rule of thumb: move a marker onto 20, 24, 30, 40 or 60, one roll from home",
+                },
+                tabula_core::Term {
+                    term: "scenario B",
+                    words: "its second rule: move a marker along the numbers that divide 120, the only squares that lead home",
+                },
+                tabula_core::Term {
+                    term: "scenario C",
+                    words: "its third rule: with a marker that can no longer reach home, land on the other player's markers and send them back to 1",
+                },
+                tabula_core::Term {
+                    term: "scenario D",
+                    words: "its last rule, when no other applies: a marker picked at random",
+                },
+                tabula_core::Term {
+                    term: "Retired",
+                    words: "markers brought home to 120, where they stay; the first player to bring every marker home wins",
+                },
+            ],
+            // One click per decision: a click on a marker moves it (the roll fixes where).
+            module: Some(include_str!("../web/auto120.js")),
             ..Default::default()
         }
     }
@@ -401,7 +427,7 @@ impl Registered for Auto120 {
             name: "markers",
             label: "markers",
             default: "4",
-            help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)",
+            help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)", choices: &["1", "2", "3", "4"],
         }]
     }
 

@@ -40,8 +40,8 @@ pub use game::{Game, GameExt};
 pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
 pub use presentation::{
-    default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Tool, ToolAnswer,
-    ToolError, MAX_TOOL_INPUT,
+    default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Term, Tool,
+    ToolAnswer, ToolError, MAX_TOOL_INPUT,
 };
 pub use registered::Registered;
 pub use results::{

@@ -41,6 +41,19 @@ pub struct GamePresentation {
     /// The hint runs the game's solver from the position for this many seconds
     /// and lights the first move of its line (puzzles whose hints search).
     pub hint_search_seconds: Option<f64>,
+    /// Words of the game's own that the page shows (in the move log, the status
+    /// lines) explained for a player: the page puts each explanation beside the
+    /// term wherever the term appears ("scenario B", "Retired").
+    pub glossary: Vec<Term>,
+}
+
+/// A word of the game's own and what it means, in a player's words.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Term {
+    /// The word as the page shows it (`scenario B`), matched without regard to case.
+    pub term: &'static str,
+    /// What it means ("the original program's second rule of thumb: ...").
+    pub words: &'static str,
 }
 
 /// A game's own computer player in a player's words.

@@ -34,6 +34,12 @@ pub trait Registered:
     /// play" card and `GET /api/games/{game}/rules`. Empty: no rules text. The
     /// programmer's page (`crates/NAME/docs/NAME.md`) is kept apart: it names types and sources.
     const RULES: &'static str = "";
+    /// One sentence on what this variant is: the page's line under the title, which
+    /// follows the variant ("a 4x4 board", "three in a row loses"). [`Self::SUMMARY`]
+    /// by default, for games whose summary no option changes.
+    fn summary(&self) -> String {
+        Self::SUMMARY.to_string()
+    }
     /// The variant options the game understands.
     fn options() -> Vec<VariantOption>;
     /// Named variants a player can pick at once (Simon Tatham's "Type" menu), the

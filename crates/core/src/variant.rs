@@ -15,6 +15,10 @@ pub struct VariantOption {
     pub default: &'static str,
     /// What it does and which values it takes.
     pub help: &'static str,
+    /// The only values it takes, when they are a few words or numbers (`normal`,
+    /// `misere`): a front end offers a menu of them instead of free text. Empty:
+    /// any text the game reads (a size, heaps, a board number).
+    pub choices: &'static [&'static str],
 }
 
 /// A named variant, as in Simon Tatham's "Type" menu: a few ready-made choices a

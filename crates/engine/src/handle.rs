@@ -749,7 +749,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         GameInfo {
             name: G::NAME.into(),
             title: G::TITLE.into(),
-            summary: G::SUMMARY.into(),
+            summary: self.game.summary(),
             variant_words: crate::variant_words(&options, &variant),
             variant,
             seats: self.game.seats().iter().map(|s| s.to_string()).collect(),

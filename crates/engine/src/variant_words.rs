@@ -40,18 +40,21 @@ mod tests {
             label: "rules",
             default: "standard",
             help: "",
+            choices: &[],
         },
         VariantOption {
             name: "nocapture",
             label: "draw after quiet moves",
             default: "150",
             help: "",
+            choices: &[],
         },
         VariantOption {
             name: "heaps",
             label: "heaps",
             default: "3-4-5",
             help: "",
+            choices: &[],
         },
     ];
 

@@ -720,31 +720,55 @@ impl Registered for Hexapawn {
         ]
     }
 
+    /// The board's size, pawns a side and the rules that differ from Gardner's game.
+    fn summary(&self) -> String {
+        if self.columns == 3 && self.rows == 3 && !self.misere && !self.compulsory {
+            return Self::SUMMARY.into();
+        }
+        let pawns = ["three", "four", "five", "six"]
+            .get(usize::from(self.columns).saturating_sub(3))
+            .map_or_else(|| self.columns.to_string(), |w| w.to_string());
+        let mut text = format!(
+            "Martin Gardner's pawn chess on a {}x{} board, {pawns} pawns a side",
+            self.columns, self.rows
+        );
+        if self.compulsory {
+            text.push_str("; a side that can capture must");
+        }
+        if self.misere {
+            text.push_str(
+                "; misère: reaching the far row, taking every pawn or blocking the opponent loses",
+            );
+        }
+        text.push('.');
+        text
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "columns",
                 label: "columns",
                 default: "3",
-                help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)",
+                help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)", choices: &["3", "4", "5", "6"],
             },
             VariantOption {
                 name: "rows",
                 label: "rows",
                 default: "3",
-                help: "board length, 3 to 6",
+                help: "board length, 3 to 6", choices: &["3", "4", "5", "6"],
             },
             VariantOption {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses",
+                help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses", choices: &["normal", "misere"],
             },
             VariantOption {
                 name: "capture",
                 label: "capture",
                 default: "optional",
-                help: "optional, or compulsory: a side that can capture must",
+                help: "optional, or compulsory: a side that can capture must", choices: &["optional", "compulsory"],
             },
         ]
     }

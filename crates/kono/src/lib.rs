@@ -557,19 +557,27 @@ impl Registered for Kono {
         ]
     }
 
+    /// The gamesman rules: captures compulsory, one piece left loses.
+    fn summary(&self) -> String {
+        match self.rules {
+            KonoRules::Gamesman => "Korean 4x4 blocking game: step to an empty cell or jump a friend to take an enemy (a capture is compulsory); who cannot move or has one piece left loses.".into(),
+            _ => Self::SUMMARY.into(),
+        }
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "rules",
                 label: "rules",
                 default: "standard",
-                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses",
+                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses", choices: &["standard", "gamesman"],
             },
             VariantOption {
                 name: "nocapture",
                 label: "draw after quiet moves",
                 default: "150",
-                help: "moves in a row without a capture after which the game is a draw (0 = never, up to 10000); the perfect player does not count it",
+                help: "moves in a row without a capture after which the game is a draw (0 = never, up to 10000); the perfect player does not count it", choices: &[],
             },
         ]
     }

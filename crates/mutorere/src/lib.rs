@@ -467,25 +467,34 @@ impl Registered for MuTorere {
         ]
     }
 
+    /// Misère play: who cannot move wins.
+    fn summary(&self) -> String {
+        if self.misere {
+            "The Maori blocking game on an eight-pointed star: move into the one empty point; misère: who cannot move wins.".into()
+        } else {
+            Self::SUMMARY.into()
+        }
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "rules",
                 label: "rules",
                 default: "usual",
-                help: "usual: a piece enters the centre only next to an enemy piece, always; best: only during the opening; free: no restriction; first_move: no restriction, but the first move must leave the other player a move",
+                help: "usual: a piece enters the centre only next to an enemy piece, always; best: only during the opening; free: no restriction; first_move: no restriction, but the first move must leave the other player a move", choices: &["usual", "best", "free", "first_move"],
             },
             VariantOption {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal (who cannot move loses), or misere: who cannot move wins",
+                help: "normal (who cannot move loses), or misere: who cannot move wins", choices: &["normal", "misere"],
             },
             VariantOption {
                 name: "best_plies",
                 label: "restricted opening moves",
                 default: "2",
-                help: "with the best rules: how many single moves (1 to 40) the restriction lasts; 2 = each player's first move, 4 = each player's first two moves",
+                help: "with the best rules: how many single moves (1 to 40) the restriction lasts; 2 = each player's first move, 4 = each player's first two moves", choices: &[],
             },
         ]
     }

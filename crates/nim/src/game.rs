@@ -182,19 +182,27 @@ impl Registered for Nim {
         ]
     }
 
+    /// Misère play: taking the last counter loses.
+    fn summary(&self) -> String {
+        match self.play {
+            Play::Normal => Self::SUMMARY.into(),
+            Play::Misere => "Take any number of counters from one heap; misère play: whoever takes the last counter loses.".into(),
+        }
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "heaps",
                 label: "heaps",
                 default: "3-4-5",
-                help: "the starting heaps, written like 3-4-5: 1 to 64 heaps of up to 65535 counters each",
+                help: "the starting heaps, written like 3-4-5: 1 to 64 heaps of up to 65535 counters each", choices: &[],
             },
             VariantOption {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal (taking the last counter wins) or misere (taking the last counter loses)",
+                help: "normal (taking the last counter wins) or misere (taking the last counter loses)", choices: &["normal", "misere"],
             },
         ]
     }

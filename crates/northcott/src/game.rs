@@ -360,14 +360,14 @@ impl Registered for Northcott {
                 name: "size",
                 label: "board",
                 default: "16x4",
-                help: "cells per row x rows, written like 16x4: 2 to 128 cells per row, 1 to 32 rows",
+                help: "cells per row x rows, written like 16x4: 2 to 128 cells per row, 1 to 32 rows", choices: &[],
             },
-            VariantOption { name: "first", label: "first to move", default: "o", help: "who moves first: o (the left player) or x" },
+            VariantOption { name: "first", label: "first to move", default: "o", help: "who moves first: o (the left player) or x", choices: &["o", "x"] },
             VariantOption {
                 name: "repetition",
                 label: "draw on repetition",
                 default: "3",
-                help: "actual play is drawn when a position occurs this many times (2 to 100); 0 = never (a losing player may then keep the game going for ever)",
+                help: "actual play is drawn when a position occurs this many times (2 to 100); 0 = never (a losing player may then keep the game going for ever)", choices: &[],
             },
         ]
     }

@@ -521,25 +521,40 @@ impl Registered for Pig {
         ]
     }
 
+    /// The goal and the number of dice.
+    fn summary(&self) -> String {
+        if self.dice == 1 {
+            format!(
+                "Dice game of nerve: roll to build up points, but a 1 loses them; hold to bank them. First to {} wins.",
+                self.goal
+            )
+        } else {
+            format!(
+                "Dice game of nerve with two dice: roll to build up points, but a 1 loses them and two 1s the whole score; hold to bank them. First to {} wins.",
+                self.goal
+            )
+        }
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "goal",
                 label: "points to win",
                 default: "100",
-                help: "the points to reach, 2 to 200 (100 is the usual game)",
+                help: "the points to reach, 2 to 200 (100 is the usual game)", choices: &[],
             },
             VariantOption {
                 name: "dice",
                 label: "dice",
                 default: "1",
-                help: "1 or 2; with two dice a single 1 ends the turn and two 1s also lose the whole score",
+                help: "1 or 2; with two dice a single 1 ends the turn and two 1s also lose the whole score", choices: &["1", "2"],
             },
             VariantOption {
                 name: "start",
                 label: "who starts",
                 default: "1",
-                help: "1 (Player 1), 2 (Player 2) or random",
+                help: "1 (Player 1), 2 (Player 2) or random", choices: &["1", "2", "random"],
             },
         ]
     }

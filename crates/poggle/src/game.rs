@@ -248,27 +248,39 @@ impl Registered for Poggle {
         ]
     }
 
+    /// The number of colours (the static summary's k) and the board's shape.
+    fn summary(&self) -> String {
+        let shape = match self.topology {
+            Topology::Flat => "",
+            Topology::Torus => " on a board whose edges wrap around",
+        };
+        format!(
+            "Lights Out with {} colours{shape}: a press advances a button and its orthogonal neighbours by one colour; bring every button to the goal colour.",
+            self.colours
+        )
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption {
                 name: "size",
                 label: "buttons on a side",
                 default: "5",
-                help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 for `tabula solve`",
+                help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 for `tabula solve`", choices: &[],
             },
-            VariantOption { name: "colours", label: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)" },
+            VariantOption { name: "colours", label: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)", choices: &[] },
             VariantOption {
                 name: "start",
                 label: "start",
                 default: "ones",
-                help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)",
+                help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)", choices: &["ones", "random"],
             },
-            VariantOption { name: "seed", label: "board number", default: "1", help: "which random start to deal (with start random): the same number deals the same board" },
+            VariantOption { name: "seed", label: "board number", default: "1", help: "which random start to deal (with start random): the same number deals the same board", choices: &[] },
             VariantOption {
                 name: "topology",
                 label: "board shape",
                 default: "flat",
-                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)",
+                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)", choices: &["flat", "torus"],
             },
         ]
     }

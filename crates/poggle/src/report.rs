@@ -293,6 +293,11 @@ pub fn analysis_extra(sol: &Solution) -> AnalysisExtra {
     let n = sol.n;
     let mut section = Section::new("Solution from here");
     match sol.presses.as_ref().filter(|_| sol.solvable) {
+        // A solved board: nothing to press (never "0 presses in all solve it").
+        Some(p) if p.iter().all(|&v| v == 0) => {
+            section = section
+                .note("Every button already shows the goal colour: nothing is left to press.");
+        }
         Some(p) => {
             let total: u64 = p.iter().map(|&v| v as u64).sum();
             section = section.note(format!(

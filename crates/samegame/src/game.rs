@@ -499,16 +499,26 @@ impl Registered for SameGame {
         ]
     }
 
+    /// The scoring rule the board is played under.
+    fn summary(&self) -> String {
+        let rule = match self.scoring {
+            Scoring::Standard => return Self::SUMMARY.into(),
+            Scoring::NoBonus => "Score (n-2)^2 per group, no bonus for clearing the board.",
+            Scoring::Blocks => "Score 1 per block removed.",
+        };
+        format!("Remove groups of two or more same-coloured blocks; blocks fall and columns close up. {rule}")
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![
-            VariantOption { name: "size", label: "board", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100" },
-            VariantOption { name: "colours", label: "colours", default: "3", help: "number of block colours, 2 to 9" },
-            VariantOption { name: "seed", label: "board number", default: "", help: "which board to deal (0 or more): the same number deals the same board; without one, every new game deals a fresh board" },
+            VariantOption { name: "size", label: "board", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100", choices: &[] },
+            VariantOption { name: "colours", label: "colours", default: "3", help: "number of block colours, 2 to 9", choices: &["2", "3", "4", "5", "6", "7", "8", "9"] },
+            VariantOption { name: "seed", label: "board number", default: "", help: "which board to deal (0 or more): the same number deals the same board; without one, every new game deals a fresh board", choices: &[] },
             VariantOption {
                 name: "scoring",
                 label: "scoring",
                 default: "standard",
-                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed",
+                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed", choices: &["standard", "nobonus", "blocks"],
             },
         ]
     }

@@ -502,12 +502,22 @@ impl Registered for TicTacToe {
         ]
     }
 
+    /// Misère play reverses what three in a row does.
+    fn summary(&self) -> String {
+        if self.misere {
+            "Noughts and crosses on squares 1-9, misère: X moves first, whoever makes three in a row loses, a full board is the Cat's game.".into()
+        } else {
+            Self::SUMMARY.into()
+        }
+    }
+
     fn options() -> Vec<VariantOption> {
         vec![VariantOption {
             name: "play",
             label: "play",
             default: "normal",
             help: "normal (three in a row wins), or misere: whoever makes three in a row loses",
+            choices: &["normal", "misere"],
         }]
     }
 
