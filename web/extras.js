@@ -8,7 +8,7 @@ import * as API from './api.js';
 import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
-import { colourName, playerWords } from './words.js';
+import { colourName, playerWords, count } from './words.js';
 import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf } from './results.js';
 
 const PANELS = {
@@ -131,9 +131,19 @@ class LearnPanel {
       this.playTrained);
   }
 
-  playMachine() {
-    const players = this.page.info.seats.map((_, i) => (i === this.defaults.seat ? this.defaults.player : 'human'));
-    this.page.settings.human_seat = this.defaults.seat === 0 ? 1 : 0;
+  /// The learning machine trained and played: the one the person plays now when it
+  /// is a learner (Gardner's machine chosen in the Players card stays chosen, never
+  /// silently swapped for MENACE), else the game's declared machine.
+  machine() {
+    const mv = this.page.mv;
+    const seat = mv ? this.learnerSeat(mv) : -1;
+    if (seat >= 0) return { player: mv.seats[seat].player, seat };
+    return { player: this.defaults.player, seat: this.defaults.seat };
+  }
+
+  playMachine(machine = this.machine()) {
+    const players = this.page.info.seats.map((_, i) => (i === machine.seat ? machine.player : 'human'));
+    this.page.settings.human_seat = machine.seat === 0 ? 1 : 0;
     return this.page.restartWith(players);
   }
 
@@ -209,13 +219,17 @@ class LearnPanel {
 
   async train(games, opponent) {
     this.trainBtn.disabled = true;
+    const machine = this.machine();
+    const words = playerWords(machine.player.split(':')[0], this.page.info);
+    const computer = (this.page.mv?.seats || []).find((s) => s.player !== 'human');
+    const before = computer && computer.player !== machine.player ? playerWords(computer.player.split(':')[0], this.page.info) : null;
     // One job; its progress events carry the curve so far (server-sent events, a
     // few a second), drawn as it grows. `watch` asks the server to spread a fast
     // run over a few seconds; `store` continues from the machine the server keeps
     // for this seat and keeps the result, so the machine you play next is this one.
     const body = {
-      kind: 'train', game: this.page.name, variant: this.page.info.variant, player: this.defaults.player,
-      seat: this.defaults.seat, opponent, store: true, watch: true, games,
+      kind: 'train', game: this.page.name, variant: this.page.info.variant, player: machine.player,
+      seat: machine.seat, opponent, store: true, watch: true, games,
       seed: Math.floor(Math.random() * 1e9), block: Math.max(1, Math.round(games / 20)),
     };
     // The curve: a list of blocks (progress events), or the typed result's
@@ -226,7 +240,7 @@ class LearnPanel {
     });
     this.updates = 0;
     this.drawCurve([], games);
-    this.summary.textContent = 'Training…';
+    this.summary.textContent = `Training ${words}…`;
     try {
       const result = await API.runJob(body, (p) => {
         this.bar.set(p.fraction ?? 0);
@@ -241,8 +255,9 @@ class LearnPanel {
         (result.matchboxes !== undefined ? ` · ${result.matchboxes} boxes, ${result.beads} beads` : '') +
         (result.last_loss ? ` · last loss in game ${result.last_loss}` : ''));
       // You now play the machine just trained: its boxes are the ones shown.
-      await this.playMachine();
-      toast(`Trained for ${result.games ?? result.curve?.points?.at(-1)?.to ?? games} games: you now play the trained machine.`, 'success', 3500);
+      await this.playMachine(machine);
+      const played = result.games ?? result.curve?.points?.at(-1)?.to ?? games;
+      toast(`${words} trained for ${played} games: you now play it${before ? ` instead of ${before}` : ''}.`, 'success', 5000);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {
@@ -645,7 +660,7 @@ class SolutionPanel {
     const cells = `${this.cellWord()}s`;
     let text;
     if (solved) text = `Solved: every ${this.cellWord()} shows the goal colour.`;
-    else if (solvable === true) text = `This board can be solved${this.counts ? ` in ${[...this.counts.values()].reduce((a, b) => a + b, 0)} presses` : ''}.`;
+    else if (solvable === true) text = `This board can be solved${this.counts ? ` in ${count([...this.counts.values()].reduce((a, b) => a + b, 0), 'press', 'presses')}` : ''}.`;
     else if (solvable === false) text = impossible?.reason || extra.reason || extra.message || data.reason || `This board cannot be solved: no set of presses turns every one of its ${cells} to the goal colour.`;
     else text = data.reason || extra.message || 'Whether this board can be solved is not known.';
     fill(this.msg, h(`p.solvable-text.${solved || solvable ? 'yes' : solvable === false ? 'no' : 'maybe'}`, text));
@@ -653,7 +668,8 @@ class SolutionPanel {
     this.hintBtn.disabled = !this.counts || solved;
     // The grid is drawn on the board; the other facts are listed.
     const { solution: _s, presses: _p, ...rest } = extra;
-    fill(this.details, ...resultFacts({ ...data, extra: rest }, { skip: (f) => f.value?.kind === 'grid' }));
+    // A solved board has nothing left to press: no "0 presses" plan under "Solved".
+    fill(this.details, ...(solved ? [] : resultFacts({ ...data, extra: rest }, { skip: (f) => f.value?.kind === 'grid' })));
     this.page.refreshHighlights();
   }
 

@@ -13,8 +13,11 @@ import { Review } from './review.js';
 import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
 import { PanelMethods } from './panels.js';
-import { presetOf, withOption, plain, colourName, parseVariant, cap } from './words.js';
+import { presetOf, withOption, plain, colourName, parseVariant, cap, count, termsIn } from './words.js';
 import { statusWords } from './results.js';
+
+/// The smallest touch target on a touch screen, in CSS pixels (the usual guidance for fingers).
+const MIN_TARGET = 44;
 
 const sessionKey = (game) => `tabula.session.${game}`;
 /// Marks a session that began from a position of its own (a shared link, or an
@@ -41,6 +44,7 @@ export class GamePage {
     this.alive = false;
     document.removeEventListener('keydown', this.onKey);
     this.extras?.destroy?.();
+    this.unplace?.();
     clearTimeout(this.watchTimer);
   }
 
@@ -175,6 +179,8 @@ export class GamePage {
     // shows the same words).
     const words = preset ? (preset === usual ? '' : preset.name) : this.info.variant_words || '';
     fill(this.variantEl, words ? h('span.variant', { title: 'Variant' }, words) : '');
+    // The server words the summary for the variant ("a 4x4 board", "three in a row loses").
+    if (this.summaryEl) this.summaryEl.textContent = plain(this.info.summary);
     if (this.variantForm) this.variantForm.sync();
   }
 
@@ -219,6 +225,13 @@ export class GamePage {
     this.freeMoves = h('div.free-moves');
     this.announce = h('p.visually-hidden', { 'aria-live': 'polite' });
     this.keyHelp = h('p.key-help', this._keyHelpText());
+    // The game's own words on the page ("Retired", "scenario B") explained where they appear.
+    this.glossaryEl = h('dl.glossary', { hidden: true, 'aria-label': 'Words used here' });
+    this.logGlossary = h('dl.glossary', { hidden: true, 'aria-label': 'Words in the move list' });
+    // On a phone the cards a player reads while playing (hint, dice, score) sit here,
+    // above the board, instead of in the panel below it.
+    this.nearCards = h('div.near-cards');
+    this.boardNote = h('p.board-note', { hidden: true }, 'The board is wider than the screen: swipe it sideways to see all of it.');
 
     this.board = new Board(this.boardWrap, {
       interactive: true,
@@ -267,7 +280,7 @@ export class GamePage {
       info.puzzle ? null : card('Players', this.playersEl),
       this.extras?.panel ?? null,
       (this.coloursCard = card('Colours and undo', this._coloursEditor())),
-      card('Moves', this.logList, this.reviewer.chart),
+      card('Moves', this.logList, this.logGlossary, this.reviewer.chart),
       info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this._saveForm(), this.savedEl),
       this.variantForm ? card('Variant', this.variantForm) : null,
@@ -279,20 +292,97 @@ export class GamePage {
         h('header.board-head',
           h('div',
             h('h1', info.title),
-            h('p.summary', plain(info.summary))),
+            (this.summaryEl = h('p.summary', plain(info.summary)))),
           this.variantEl),
         this.statusEl,
         this.watchBar,
         this.reviewer.bar,
+        this.nearCards,
+        this.boardNote,
         this.boardWrap,
         this.board.keyEl,
         this.freeMoves,
         this.actionsEl,
         this.statusChips,
+        this.glossaryEl,
         this.legendEl,
         this.keyHelp,
         this.announce),
       panel));
+    this.panelEl = panel;
+    this._placeCards();
+  }
+
+  /// The cards read while playing (the hint, the declared dice and score cards):
+  /// above the board on a narrow screen, where the panel comes after the board,
+  /// and back in the panel on a wide one (beside the board).
+  _placeCards() {
+    const kinds = new Set(['dice', 'score']);
+    const declared = this.info.presentation?.panels || [];
+    const extras = this.extras?.list || [];
+    const near = [this.hintCard];
+    declared.forEach((p, i) => {
+      if (kinds.has(p.kind) && extras[i]?.panel && extras.length >= declared.length) near.push(extras[i].panel);
+    });
+    // Their places in the panel, so a wide screen puts each back where it was.
+    const homes = near.map((c) => [c, c.nextSibling]);
+    const narrow = window.matchMedia('(max-width: 960px)');
+    const place = () => {
+      if (narrow.matches) {
+        for (const c of near) this.nearCards.appendChild(c);
+      } else {
+        for (const [c, next] of [...homes].reverse()) this.panelEl.insertBefore(c, next?.parentNode === this.panelEl ? next : this.panelEl.firstChild);
+      }
+      this._fitBoard();
+    };
+    place();
+    narrow.addEventListener('change', place);
+    this.onResize = () => this._fitBoard();
+    window.addEventListener('resize', this.onResize);
+    this.unplace = () => {
+      narrow.removeEventListener('change', place);
+      window.removeEventListener('resize', this.onResize);
+    };
+  }
+
+  /// Touch targets of at least 44 CSS pixels (the usual guidance for fingers): on
+  /// a touch screen a board whose cells would be smaller is drawn at that size and
+  /// scrolls sideways inside its frame, with a note saying so.
+  _fitBoard() {
+    const svg = this.board?.svg;
+    const box = this.board?.box;
+    if (!svg || !box || !this.mv) return;
+    svg.style.minWidth = '';
+    svg.style.maxHeight = '';
+    this.boardWrap.classList.remove('scrolls', 'small-cells');
+    const drawn = this._smallestDrawn();
+    if (!drawn) {
+      this.boardNote.hidden = true;
+      return;
+    }
+    // Corner numbers of small cells are drawn larger (style.css), to stay readable.
+    this.boardWrap.classList.toggle('small-cells', drawn < 64);
+    const touch = window.matchMedia('(pointer: coarse)').matches || window.matchMedia('(max-width: 520px)').matches;
+    if (!touch || drawn >= MIN_TARGET) {
+      this.boardNote.hidden = true;
+      return;
+    }
+    const width = svg.getBoundingClientRect().width;
+    svg.style.minWidth = `${Math.ceil((width * MIN_TARGET) / drawn) + 1}px`;
+    svg.style.maxHeight = 'none';
+    this.boardWrap.classList.add('scrolls');
+    this.boardNote.hidden = this.boardWrap.scrollWidth <= this.boardWrap.clientWidth + 1;
+  }
+
+  /// The narrower side of the board's smallest cell as drawn now, in CSS pixels
+  /// (every cell, so the board keeps one size from turn to turn).
+  _smallestDrawn() {
+    let least = Infinity;
+    for (const shape of this.boardWrap.querySelectorAll('[data-cell] .cell-shape')) {
+      const r = shape.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) least = Math.min(least, r.width, r.height);
+    }
+    return Number.isFinite(least) ? least : null;
   }
 
   _keyHelpText() {
@@ -316,6 +406,8 @@ export class GamePage {
     this._hideChooser();
     const motion = animate && !reducedMotion();
     this.board.update(mv.view, { animate: motion });
+    const v = previous?.view;
+    if (!v || v.width !== mv.view.width || v.height !== mv.view.height || v.cells?.length !== mv.view.cells?.length) this._fitBoard();
     // The last move: the cells of the computer's (or chance's) replies as the server
     // lists them; the user's own move is not the computer's reply.
     this.recent = played ? [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))] : [];
@@ -368,7 +460,16 @@ export class GamePage {
     // Status lines the banner already says (whose turn, the result) are not repeated.
     const said = /to move|wins|draw|turn|solved|game over/i;
     const shown = this.extras?.statusShown;
-    fill(this.statusChips, ...(mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => h('li', plain(s))));
+    const chips = (mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => plain(s));
+    fill(this.statusChips, ...chips.map((s) => h('li', s)));
+    this._fillGlossary(this.glossaryEl, [text, ...chips]);
+  }
+
+  /// Explains the game's own words that appear in `texts` (its glossary).
+  _fillGlossary(el, texts) {
+    const terms = termsIn(this.info, texts);
+    fill(el, ...terms.flatMap((t) => [h('dt', cap(t.term)), h('dd', plain(t.words))]));
+    el.hidden = !terms.length;
   }
 
   _isHuman(seat) {
@@ -390,6 +491,7 @@ export class GamePage {
       class: [log[i].seat === null || log[i].seat === undefined ? 'chance' : `seat-${log[i].seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     }, b)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
+    this._fillGlossary(this.logGlossary, log.map((e) => `${e.text || e.move} ${e.reason || ''}`));
     this.logList.scrollTop = this.logList.scrollHeight;
     this.renderLogMarks();
   }
@@ -521,7 +623,7 @@ export class GamePage {
     this.selection = prefix;
     this._highlight();
     const n = new Set(cands.map((m) => m.cells[prefix.length])).size;
-    this._say(`Selected ${this._cellName(id)}: ${n} place${n === 1 ? '' : 's'} to go, highlighted.`);
+    this._say(`Selected ${this._cellName(id)}: ${count(n, 'place')} to go, highlighted.`);
   }
 
   /// Cells sharing a group mark (`g12`: a SameGame group) act as one: a click on
@@ -790,7 +892,7 @@ export class GamePage {
     const n = mv.log.length;
     const keep = h('button.btn.btn-quiet', { type: 'button', onclick: () => this._hideConfirm({ refocus: true }) }, 'Keep playing');
     this.confirming = h('div.confirm-bar', { role: 'alertdialog', 'aria-label': 'Start a new game?' },
-      h('p', `Start a new game? This one's ${n} move${n === 1 ? '' : 's'} will be gone (Esc keeps playing).`),
+      h('p', `Start a new game? This one's ${count(n, 'move')} will be gone (Esc keeps playing).`),
       h('div.actions',
         h('button.btn', { type: 'button', onclick: () => this.newGame() }, 'Start a new game'),
         keep));

@@ -6,7 +6,7 @@ import * as API from './api.js';
 import { STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
-import { plain, colourName, parseVariant, presetOf, optionLabel, cap } from './words.js';
+import { plain, colourName, parseVariant, presetOf, optionLabel, cap, count, choiceWords } from './words.js';
 import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
@@ -16,7 +16,13 @@ export class PanelMethods {
     const fields = new Map();
     const err = h('p.form-error', { role: 'alert', hidden: true });
     const rows = this.info.options.map((o) => {
-      const input = h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
+      // An option that takes only a few values (the game lists them) is a menu;
+      // the rest (a size, heaps, a board number) is typed.
+      const choices = Array.isArray(o.choices) ? o.choices : [];
+      const input = choices.length
+        ? h('select', { name: o.name, 'aria-describedby': `opt-help-${o.name}` },
+          ...choices.map((c) => h('option', { value: c }, `${choiceWords(c)}${c === String(o.default) ? ' (usual)' : ''}`)))
+        : h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
       fields.set(o.name, input);
       return h('label.field.option-field',
         h('span', optionLabel(o)),
@@ -56,7 +62,13 @@ export class PanelMethods {
       const current = presetOf(this.info);
       for (const b of presets) b.setAttribute('aria-pressed', String(current !== null && b.dataset.variant === current.variant));
       const now = new Map(parseVariant(this.info.variant));
-      for (const o of this.info.options) fields.get(o.name).value = now.get(o.name) ?? String(o.default);
+      for (const o of this.info.options) {
+        const field = fields.get(o.name);
+        const value = now.get(o.name) ?? String(o.default);
+        // A menu shows the value in force even when the game wrote it another way.
+        if (field.tagName === 'SELECT' && ![...field.options].some((x) => x.value === value)) field.append(h('option', { value }, choiceWords(value)));
+        field.value = value;
+      }
     };
     return form;
   }
@@ -196,7 +208,7 @@ export class PanelMethods {
     }
     const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
     if (colours.length && colours.length <= 12) {
-      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', c === this.info.presentation?.goal_colour ? `${colourName(c)} (the goal)` : colourName(c, this.chosenPalette()))));
+      for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', c === this.info.presentation?.goal_colour ? `${colourName(c, this.chosenPalette())} (the goal)` : colourName(c, this.chosenPalette()))));
     }
     const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
     for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
@@ -216,7 +228,7 @@ export class PanelMethods {
     }
     const overall = this.overallTallies;
     fill(this.tallyEl, 
-      h('p.muted', this.info.puzzle ? 'This game' : `This match: ${t.games ?? 0} game${t.games === 1 ? '' : 's'} finished`),
+      h('p.muted', this.info.puzzle ? 'This game' : `This match: ${count(t.games ?? 0, 'game')} finished`),
       ...rows,
       overall && overall.length ? h('details.overall',
         h('summary', 'All matches of this game'),

@@ -131,6 +131,26 @@ export function extraSentences(extra) {
   return out;
 }
 
+/// A count with its noun, singular for exactly one: `count(1, 'press', 'presses')`
+/// → "1 press", `count(3, 'entry', 'entries')` → "3 entries". The one plural rule
+/// of the page (English: only 1 is singular; 0 is plural); the plural defaults to
+/// the noun plus "s". Numbers get thousands separators.
+export function count(n, one, many = `${one}s`) {
+  const value = Number(n);
+  const shown = Number.isFinite(value) ? value.toLocaleString('en') : String(n ?? 0);
+  return `${shown} ${value === 1 ? one : many}`;
+}
+
+/// The game's glossary (its presentation's `glossary`: `{term, words}`) entries
+/// whose term appears in any of `texts`, each once, in the glossary's order.
+export function termsIn(info, texts) {
+  const all = (texts || []).join('\n').toLowerCase();
+  return (info?.presentation?.glossary || []).filter((t) => t.term && all.includes(t.term.toLowerCase()));
+}
+
+/// An option's value as a player reads it in a menu (`first_move` → "first move").
+export const choiceWords = (value) => String(value).replace(/_/g, ' ');
+
 export function cap(s) {
   s = String(s);
   return s.charAt(0).toUpperCase() + s.slice(1);

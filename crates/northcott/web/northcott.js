@@ -7,7 +7,35 @@
 // (web/game.js) imports it only for this game and calls the hooks below with
 // itself as `page`.
 
-import { toast } from '/static/ui.js';
+import { toast, h } from '/static/ui.js';
+
+/// Set-up by touch: a touch screen has no Ctrl, Shift or right button, so a
+/// "Set up" button under the board turns taps into corrections (as Ctrl + click)
+/// until it is pressed again. Returned as the module's card with no element of
+/// its own; the button joins the game's buttons when the game starts.
+export function panel(page) {
+  const button = h('button.btn.setup-toggle', {
+    type: 'button',
+    'aria-pressed': 'false',
+    title: 'Taps move pieces without a reply (a set-up), as Ctrl + click does',
+    onclick: () => {
+      page.setupMode = !page.setupMode;
+      button.setAttribute('aria-pressed', String(page.setupMode));
+      button.textContent = page.setupMode ? 'Setting up: tap to stop' : 'Set up';
+      const words = page.setupMode
+        ? 'Set-up: a tap moves a piece without a reply (between the pieces, the other side\'s piece). Undo takes each one back.'
+        : 'Set-up finished: taps play moves again.';
+      page._say(words);
+      toast(words, 'info', 3500);
+    },
+  }, 'Set up');
+  return {
+    panel: null,
+    onStart() {
+      if (!button.isConnected && page.actionsEl) page.actionsEl.append(button);
+    },
+  };
+}
 
 /// The right button (and its key, X) moves X: the page passes context clicks on.
 export const rightClick = true;
@@ -44,7 +72,7 @@ function moveHere(id, e) {
   for (const p of mv.view.pieces || []) if (Math.floor(p.cell / width) === row) at[p.owner] = p.cell % width;
   const between = col >= at[0] && col <= at[1];
   const humans = [0, 1].filter((s) => this._isHuman(s));
-  const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey);
+  const setup = !!(e.ctrlKey || e.shiftKey || e.metaKey || this.setupMode);
   if (setup) {
     // A set-up is for the piece a plain click cannot move: between the pieces the
     // right button means X, and any other click the side the person does not play
