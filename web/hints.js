@@ -76,7 +76,7 @@ export class HintMethods {
     const graded = moves.filter((m) => gradeOf(m).value);
     if (graded.length) {
       const bound = graded.some((m) => remotenessOf(gradeOf(m).remoteness)?.bound);
-      parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}. Select a piece to see only its moves; choose a move to see the best play that follows.`));
+      parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}; the best move is drawn strongest, its label outlined. Select a piece to see only its moves; choose a move to see the best play that follows.`));
       parts.push(h('ul.hint-moves', ...graded.map((m) => {
         const g = gradeBadge(m);
         const pv = h('div.pv', { hidden: true });

@@ -479,11 +479,14 @@ export class Board {
     }
     this.svg.classList.toggle('has-group', sets['in-group'].size > 0);
     this.overlayLayer.replaceChildren();
+    this.targetDots = [];
     for (const id of sets.target) {
       const c = this.cells.get(id)?.data;
       if (!c) continue;
       const [cx, cy] = cellCentre(c);
-      el('circle', { class: 'target-dot', cx, cy, r: Math.min(c.w, c.h) * 0.14 }, this.overlayLayer);
+      const r = Math.min(c.w, c.h) * 0.14;
+      el('circle', { class: 'target-dot', cx, cy, r }, this.overlayLayer);
+      this.targetDots.push({ cx, cy, r: r * 1.5 });
     }
     // Frames, outermost first: on a square with several, each keeps its own ring.
     const framed = new Map();
@@ -533,7 +536,7 @@ export class Board {
       const sample = el('svg', { class: 'hl-sample', viewBox: '0 0 20 20', width: 20, height: 20, 'aria-hidden': 'true' }, li);
       if (kind === 'target') {
         el('rect', { class: 'hl-sample-cell', x: 1, y: 1, width: 18, height: 18, rx: 3 }, sample);
-        el('circle', { class: 'target-dot', cx: 10, cy: 10, r: 3.5 }, sample);
+        el('circle', { class: 'hl-sample-dot', cx: 10, cy: 10, r: 3.5 }, sample);
       } else {
         el('rect', { class: 'hl-sample-cell', x: 1, y: 1, width: 18, height: 18, rx: 3 }, sample);
         el('rect', { class: `hl-ring ${HIGHLIGHTS[kind].ring}`, x: 3, y: 3, width: 14, height: 14, rx: 2.5, 'stroke-width': 2.5 }, sample);
@@ -688,7 +691,8 @@ export class Board {
   /// Puts each label at the first of its spots that overlaps no label already
   /// placed and covers the least of the pieces; the best move's label first.
   #placeLabels(labels) {
-    const discs = this.pieces.map((p) => p.el.geom).filter(Boolean);
+    // Pieces, and the dots where a selected piece can go, are kept clear.
+    const discs = [...this.pieces.map((p) => p.el.geom).filter(Boolean), ...(this.targetDots || [])];
     const box = this.box;
     const placed = [];
     const order = [...labels].sort((a, b) => (b.best ? 1 : 0) - (a.best ? 1 : 0));

@@ -17,7 +17,7 @@ export class Review {
     this.ply = null; // null: showing the game as it is now
     this.values = null;
     this.bar = h('div.review-bar', { hidden: true, role: 'group', 'aria-label': 'Reviewing the game' },
-      h('button.btn.btn-small', { type: 'button', 'aria-label': 'First position', onclick: () => this.show(0) }, '⏮'),
+      h('button.btn.btn-small', { type: 'button', 'aria-label': 'First position', onclick: () => this.show(0) }, '|◀'),
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move back', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) - 1) }, '◀'),
       (this.where = h('span.review-where')),
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move forward', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) + 1) }, '▶'),
