@@ -1,0 +1,737 @@
+//! `tabula_games._native`: the engine's games as Python objects in OpenSpiel's shape.
+//!
+//! Three classes: [`PyGame`] (one game in one variant: facts, solver, analysis,
+//! simulation, training), [`PyState`] (a position to step through with integer
+//! actions, as `pyspiel.State`) and [`PyPlayer`] (a computer player by name). They
+//! hold the engine's object-safe handles (`DynGame`, `DynState`, `DynPlayer`), so this
+//! crate knows no game. The pure-Python package (`python/tabula_games`) adds the
+//! friendly functions and the OpenSpiel registration on top.
+//!
+//! Every error the engine reports for bad input (an illegal action, unknown game or
+//! player, a position that does not read) becomes a `ValueError` carrying the CLI's
+//! message. Work that may take long (solving, analysing, a perfect player's first
+//! move, simulation, training) runs with the interpreter released
+//! (`Python::detach`), so other Python threads go on meanwhile.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use std::sync::{Arc, Mutex, TryLockError};
+use tabula_core::{Report, Versioned};
+use tabula_engine::{DynGame, DynPlayer, DynState, GameFacts, CHANCE_PLAYER, TERMINAL_PLAYER};
+
+/// Most games one call of `simulate` plays, as `tabula simulate` allows.
+const MAX_SIMULATED_GAMES: u64 = 1_000_000_000;
+/// Most training games, as `tabula train` allows.
+const MAX_TRAINING_GAMES: u64 = 10_000_000;
+/// Longest text read as a position, a move or a serialized state: longer text is
+/// refused before the game parses it (SameGame's 100x100 board is about 10 KB).
+const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// A `ValueError` with the engine's own words.
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Refuses text longer than [`MAX_TEXT_BYTES`] before any parser sees it.
+fn check_text(what: &str, text: &str) -> PyResult<()> {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(PyValueError::new_err(format!(
+            "the {what} is {} bytes long, more than the {MAX_TEXT_BYTES} allowed",
+            text.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A JSON value as plain Python objects (dicts, lists, numbers, strings), through
+/// the standard library's `json` module so that numbers keep their exact form.
+fn to_python<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("could not encode the result: {e}")))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A result of `game` as `tabula ... --json` prints it: version, game, variant,
+/// then the result's own fields (docs/JSON.md).
+fn versioned<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    game: &dyn DynGame,
+    result: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    let info = game.info();
+    to_python(py, &Versioned::new(&info.name, &info.variant, result))
+}
+
+/// One game in one variant (`tabula_games.load_game(name, options)`).
+#[pyclass(module = "tabula_games._native", name = "Game", frozen)]
+pub struct PyGame {
+    handle: Arc<dyn DynGame>,
+    facts: Arc<GameFacts>,
+}
+
+impl PyGame {
+    fn state(&self, inner: Box<dyn DynState>) -> PyState {
+        PyState {
+            inner,
+            game: self.handle.clone(),
+            facts: self.facts.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// Builds a game from its registry name and variant text (`"heaps=1-2-3,play=misere"`).
+    #[new]
+    #[pyo3(signature = (name, variant = ""))]
+    fn new(name: &str, variant: &str) -> PyResult<Self> {
+        check_text("variant", variant)?;
+        let handle = tabula_engine::build(name, variant).map_err(value_error)?;
+        let facts = Arc::new(handle.facts());
+        Ok(PyGame { handle, facts })
+    }
+
+    /// The registry name (`"mu-torere"`).
+    #[getter]
+    fn name(&self) -> String {
+        self.facts.name.clone()
+    }
+
+    /// The title for people (`"Mu Torere"`).
+    #[getter]
+    fn title(&self) -> String {
+        self.facts.title.clone()
+    }
+
+    /// The variant, normalised (`"heaps=1-2-3,play=misere"`; empty for the usual game).
+    #[getter]
+    fn variant(&self) -> String {
+        self.facts.variant.clone()
+    }
+
+    /// The facts OpenSpiel's `GameInfo` and `GameType` need, as a dict.
+    fn facts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let f = &self.facts;
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("name", &f.name)?;
+        d.set_item("title", &f.title)?;
+        d.set_item("variant", &f.variant)?;
+        d.set_item("num_players", f.num_players)?;
+        d.set_item("num_distinct_actions", f.num_distinct_actions)?;
+        d.set_item("max_chance_outcomes", f.max_chance_outcomes)?;
+        d.set_item("observation_shape", f.observation_shape.clone())?;
+        d.set_item("max_game_length", f.max_game_length)?;
+        d.set_item("min_utility", f.min_utility)?;
+        d.set_item("max_utility", f.max_utility)?;
+        d.set_item("zero_sum", f.zero_sum)?;
+        d.set_item("one_player", f.one_player)?;
+        d.set_item("explicit_chance", f.explicit_chance)?;
+        d.set_item("utility_sum", f.utility_sum)?;
+        Ok(d.into_any())
+    }
+
+    /// What `tabula games --json` shows about this game: options, seats, players.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.handle.info())
+    }
+
+    /// The rules for players (Markdown).
+    fn rules(&self) -> String {
+        self.handle.rules()
+    }
+
+    /// Number of action ids: every legal move's id is below it, in every state.
+    fn num_distinct_actions(&self) -> usize {
+        self.facts.num_distinct_actions
+    }
+
+    /// Number of players (1 for the puzzles).
+    fn num_players(&self) -> usize {
+        self.facts.num_players
+    }
+
+    /// Most outcomes a chance node has (0 without dice).
+    fn max_chance_outcomes(&self) -> usize {
+        self.facts.max_chance_outcomes
+    }
+
+    /// Most actions a game lasts (the engine's cap where the rules set none).
+    fn max_game_length(&self) -> usize {
+        self.facts.max_game_length
+    }
+
+    /// The shape of `State.observation_tensor`.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        self.facts.observation_shape.clone()
+    }
+
+    /// The length of `State.observation_tensor`.
+    fn observation_tensor_size(&self) -> usize {
+        self.facts.observation_shape.iter().product()
+    }
+
+    /// The lowest return a player can end with.
+    fn min_utility(&self) -> f64 {
+        self.facts.min_utility
+    }
+
+    /// The highest return a player can end with.
+    fn max_utility(&self) -> f64 {
+        self.facts.max_utility
+    }
+
+    /// The start of a new game (SameGame without a seed deals a fresh board).
+    fn new_initial_state(&self) -> PyState {
+        self.state(self.handle.new_initial_state())
+    }
+
+    /// Rebuilds a state from `State.serialize()`.
+    fn deserialize_state(&self, text: &str) -> PyResult<PyState> {
+        check_text("serialized state", text)?;
+        let inner = self.handle.deserialize_state(text).map_err(value_error)?;
+        Ok(self.state(inner))
+    }
+
+    /// A state at a position written in the game's notation (what `str(state)`
+    /// and `tabula analyze --position` show), its history starting there.
+    fn state_from_position(&self, text: &str) -> PyResult<PyState> {
+        check_text("position", text)?;
+        let inner = self.handle.state_from_position(text).map_err(value_error)?;
+        Ok(self.state(inner))
+    }
+
+    /// `tabula solve --json`: the game's own report, or the exact solution's figures,
+    /// from `position` (the game's text form) or the start. `seconds` bounds anytime
+    /// searches (SameGame); `max_memory` ("512M", "4G") the solver's memory, as
+    /// `--max-memory` (default: the process's, see `set_max_memory`).
+    #[pyo3(signature = (position = None, seconds = None, seed = 1, max_memory = None))]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<String>,
+        seconds: Option<f64>,
+        seed: u64,
+        max_memory: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(p) = &position {
+            check_text("position", p)?;
+        }
+        if let Some(s) = seconds {
+            if !(s > 0.0 && s <= 86_400.0) {
+                return Err(PyValueError::new_err("seconds must be between 0 and 86400"));
+            }
+        }
+        let mut request = Report {
+            position,
+            seconds,
+            seed,
+            ..Report::default()
+        };
+        if let Some(m) = max_memory {
+            request.budget =
+                tabula_core::Budget::new(tabula_core::parse_bytes(m).map_err(value_error)?);
+        }
+        let handle = &self.handle;
+        let report = py
+            .detach(|| handle.solve(&request, &|_| {}))
+            .map_err(value_error)?;
+        versioned(py, handle.as_ref(), &report)
+    }
+
+    /// `tabula analyze --json`: the value of a position (the game's text form; the
+    /// start if omitted) and every legal move graded.
+    #[pyo3(signature = (position = None))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        position: Option<String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(p) = &position {
+            check_text("position", p)?;
+        }
+        let handle = &self.handle;
+        let analysis = py
+            .detach(|| handle.analyze(position.as_deref()))
+            .map_err(value_error)?;
+        versioned(py, handle.as_ref(), &analysis)
+    }
+
+    /// `tabula count --json`: the game's counting report.
+    fn count<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let handle = &self.handle;
+        let report = py.detach(|| handle.count()).map_err(value_error)?;
+        versioned(py, handle.as_ref(), &report)
+    }
+
+    /// `tabula simulate --json`: `games` games between two computer players (names
+    /// as in `tabula games`), on all cores, seats alternating.
+    #[pyo3(signature = (players, games = 1000, seed = 1))]
+    fn simulate<'py>(
+        &self,
+        py: Python<'py>,
+        players: (String, String),
+        games: u64,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if games == 0 || games > MAX_SIMULATED_GAMES {
+            return Err(PyValueError::new_err(format!(
+                "games must be between 1 and {MAX_SIMULATED_GAMES}"
+            )));
+        }
+        let handle = &self.handle;
+        let names = [players.0.trim(), players.1.trim()];
+        let report = py
+            .detach(|| handle.simulate(names, games, seed, &|| {}))
+            .map_err(value_error)?;
+        to_python(py, &report)
+    }
+
+    /// `tabula train --json`: a matchbox machine learns against a trainer. `options`
+    /// is the JSON object of the engine's training options (`games`, `opponent`,
+    /// `player`, `seat`, `options`, `block`, `seed`, `learned`). Returns the report
+    /// (with its learning curve) and the learned matchboxes.
+    fn train<'py>(
+        &self,
+        py: Python<'py>,
+        options: &str,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        check_text("training options", options)?;
+        let options: serde_json::Value = serde_json::from_str(options)
+            .map_err(|e| PyValueError::new_err(format!("training options are not JSON: {e}")))?;
+        let games = options.get("games").and_then(|g| g.as_u64()).unwrap_or(100);
+        if games == 0 || games > MAX_TRAINING_GAMES {
+            return Err(PyValueError::new_err(format!(
+                "games must be between 1 and {MAX_TRAINING_GAMES}"
+            )));
+        }
+        let handle = &self.handle;
+        let trained = py
+            .detach(|| handle.train(&options, &|_| {}))
+            .map_err(value_error)?;
+        Ok((
+            versioned(py, handle.as_ref(), &trained.training)?,
+            to_python(py, &trained.learned)?,
+        ))
+    }
+
+    /// A computer player by name (`"perfect"`, `"matchbox"`, `"search"`,
+    /// `"level:50"`, `"alphabeta:depth=4"`, ...; `info()["players"]` lists them).
+    #[pyo3(signature = (name, seed = 0))]
+    fn player(&self, py: Python<'_>, name: &str, seed: u64) -> PyResult<PyPlayer> {
+        check_text("player name", name)?;
+        let handle = &self.handle;
+        // A perfect player may build the exact solution first: outside the interpreter.
+        let inner = py
+            .detach(|| handle.new_state_player(name, seed))
+            .map_err(value_error)?;
+        Ok(PyPlayer {
+            inner: Mutex::new(inner),
+            facts: self.facts.clone(),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        if self.facts.variant.is_empty() {
+            format!("<tabula_games.Game {}>", self.facts.name)
+        } else {
+            format!(
+                "<tabula_games.Game {}({})>",
+                self.facts.name, self.facts.variant
+            )
+        }
+    }
+}
+
+/// A position of a game, stepped through with integer actions as in OpenSpiel.
+#[pyclass(module = "tabula_games._native", name = "State")]
+pub struct PyState {
+    inner: Box<dyn DynState>,
+    game: Arc<dyn DynGame>,
+    facts: Arc<GameFacts>,
+}
+
+impl PyState {
+    fn copy(&self) -> PyState {
+        PyState {
+            inner: self.inner.clone_box(),
+            game: self.game.clone(),
+            facts: self.facts.clone(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// The seat to act (0, 1, ...), `CHANCE_PLAYER` (-1) at a roll of the dice, or
+    /// `TERMINAL_PLAYER` (-4) once the game is over.
+    fn current_player(&self) -> i32 {
+        self.inner.current_player()
+    }
+
+    /// Is the game over?
+    fn is_terminal(&self) -> bool {
+        self.inner.is_terminal()
+    }
+
+    /// Is a roll of the dice next?
+    fn is_chance_node(&self) -> bool {
+        self.inner.is_chance_node()
+    }
+
+    /// Is it a player's turn (not chance, not over)?
+    fn is_player_node(&self) -> bool {
+        self.inner.current_player() >= 0
+    }
+
+    /// The ids of the legal moves (or of the chance outcomes), ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.inner.legal_actions()
+    }
+
+    /// A list of 0/1 of length `num_distinct_actions`: 1 for each legal action id.
+    fn legal_actions_mask(&self) -> Vec<u8> {
+        let mut mask = vec![0u8; self.facts.num_distinct_actions];
+        for a in self.inner.legal_actions() {
+            if let Some(m) = mask.get_mut(a) {
+                *m = 1;
+            }
+        }
+        mask
+    }
+
+    /// `[(outcome id, probability), ...]` at a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(usize, f64)> {
+        self.inner.chance_outcomes()
+    }
+
+    /// Plays the move (or chance outcome) with this id; `ValueError` if it is not legal here.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let action = usize::try_from(action)
+            .map_err(|_| PyValueError::new_err(format!("{action} is not an action id")))?;
+        self.inner.apply_action(action).map_err(value_error)
+    }
+
+    /// A copy with the action applied.
+    fn child(&self, action: i64) -> PyResult<PyState> {
+        let mut next = self.copy();
+        next.apply_action(action)?;
+        Ok(next)
+    }
+
+    /// The move with this id in the game's move notation. OpenSpiel's signature
+    /// (`player, action`) is accepted too.
+    #[pyo3(signature = (first, second = None))]
+    fn action_to_string(&self, first: i64, second: Option<i64>) -> PyResult<String> {
+        let action = second.unwrap_or(first);
+        let action = usize::try_from(action)
+            .map_err(|_| PyValueError::new_err(format!("{action} is not an action id")))?;
+        self.inner.action_to_string(action).map_err(value_error)
+    }
+
+    /// The id of a move written in the game's move notation. OpenSpiel's signature
+    /// (`player, text`) is accepted too.
+    #[pyo3(signature = (first, second = None))]
+    fn string_to_action(&self, first: &Bound<'_, PyAny>, second: Option<&str>) -> PyResult<usize> {
+        let text: String = match second {
+            Some(t) => t.to_string(),
+            None => first.extract()?,
+        };
+        check_text("move", &text)?;
+        self.inner.string_to_action(&text).map_err(value_error)
+    }
+
+    /// Each player's return: +1/-1/0 at the end of a two-player game (0 before);
+    /// the score so far in a puzzle.
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+
+    /// Each player's reward for the last action (puzzles: the points it scored).
+    fn rewards(&self) -> Vec<f64> {
+        self.inner.rewards()
+    }
+
+    /// The position in the game's notation (what `tabula analyze --position` reads).
+    fn position(&self) -> String {
+        self.inner.position()
+    }
+
+    /// Text that `Game.deserialize_state` turns back into this exact state.
+    fn serialize(&self) -> String {
+        self.inner.serialize()
+    }
+
+    /// The action ids applied since the start (chance outcomes included).
+    fn history(&self) -> Vec<usize> {
+        self.inner.history()
+    }
+
+    /// Number of actions applied since the start.
+    fn move_number(&self) -> usize {
+        self.inner.move_number()
+    }
+
+    /// The observation from `player`'s point of view (the side to move if omitted),
+    /// flat, of length `Game.observation_tensor_size()`.
+    #[pyo3(signature = (player = None))]
+    fn observation_tensor(&self, player: Option<i64>) -> PyResult<Vec<f32>> {
+        let players = self.facts.num_players;
+        let seat = match player {
+            Some(p) => usize::try_from(p)
+                .ok()
+                .filter(|&p| p < players)
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "player {p} is not a seat of this game (0 to {})",
+                        players.saturating_sub(1)
+                    ))
+                })?,
+            None => usize::try_from(self.inner.current_player()).unwrap_or(0),
+        };
+        Ok(self.inner.observation_tensor(seat))
+    }
+
+    /// `tabula analyze` of this position: its value and every legal move graded.
+    fn analyze<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let inner = &self.inner;
+        let analysis = py.detach(|| inner.analyze()).map_err(value_error)?;
+        versioned(py, self.game.as_ref(), &analysis)
+    }
+
+    /// The game this state belongs to.
+    fn get_game(&self) -> PyGame {
+        PyGame {
+            handle: self.game.clone(),
+            facts: self.facts.clone(),
+        }
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> PyState {
+        self.copy()
+    }
+
+    /// Pickling (OpenSpiel serializes Python states by pickling them): the game,
+    /// its variant and `serialize()`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, String, String))> {
+        let restore = py
+            .import("tabula_games._native")?
+            .getattr("_restore_state")?;
+        Ok((
+            restore,
+            (
+                self.facts.name.clone(),
+                self.facts.variant.clone(),
+                self.inner.serialize(),
+            ),
+        ))
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.copy()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.position()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<tabula_games.State {}>", self.inner.position())
+    }
+}
+
+/// The native state behind `obj`: a `State`, or an object carrying one as its
+/// `tabula_state` attribute (the OpenSpiel wrapper's states).
+fn state_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyState>> {
+    if let Ok(state) = obj.extract::<PyRef<'py, PyState>>() {
+        return Ok(state);
+    }
+    match obj.getattr("tabula_state") {
+        Ok(inner) => Ok(inner.extract::<PyRef<'py, PyState>>()?),
+        Err(_) => Err(PyValueError::new_err(
+            "expected a state of a Tabula game (tabula_games.State or a registered OpenSpiel one)",
+        )),
+    }
+}
+
+/// A computer player (`Game.player(name)`); `step(state)` returns its move's id.
+#[pyclass(module = "tabula_games._native", name = "Player", frozen)]
+pub struct PyPlayer {
+    inner: Mutex<Box<dyn DynPlayer>>,
+    facts: Arc<GameFacts>,
+}
+
+#[pymethods]
+impl PyPlayer {
+    /// The player's name as the engine writes it.
+    #[getter]
+    fn name(&self) -> PyResult<String> {
+        Ok(self.lock()?.name())
+    }
+
+    /// The id of the move this player makes in `state` (a player's turn, not chance
+    /// or the end). Thinks outside the interpreter.
+    fn step(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let state = state_of(state)?;
+        let same = &state.facts;
+        let mine = &self.facts;
+        if same.name != mine.name || same.variant != mine.variant {
+            return Err(PyValueError::new_err(format!(
+                "this player plays {}, not {}",
+                mine.title, same.title
+            )));
+        }
+        let inner: &dyn DynState = state.inner.as_ref();
+        let mut player = self.lock()?;
+        let player: &mut Box<dyn DynPlayer> = &mut player;
+        py.detach(|| player.choose(inner)).map_err(value_error)
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        Ok(format!("<tabula_games.Player {}>", self.lock()?.name()))
+    }
+}
+
+impl PyPlayer {
+    /// The player, unless another thread is using it now (waiting would hold the
+    /// interpreter while that thread, thinking outside it, needs it back).
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn DynPlayer>>> {
+        match self.inner.try_lock() {
+            Ok(g) => Ok(g),
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
+                "this player is thinking in another thread",
+            )),
+        }
+    }
+}
+
+/// Every registered game's facts and options (`tabula games --json`), each in its
+/// usual variant.
+#[pyfunction]
+fn game_infos<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for entry in tabula_engine::registry() {
+        let handle = tabula_engine::build(entry.name, "").map_err(value_error)?;
+        list.append(to_python(py, &handle.info())?)?;
+    }
+    Ok(list)
+}
+
+/// The names of the registered games, in the order `tabula games` lists them.
+#[pyfunction]
+fn game_names() -> Vec<String> {
+    tabula_engine::registry()
+        .into_iter()
+        .map(|e| e.name.to_string())
+        .collect()
+}
+
+/// Every game's variant options: `{game: [{name, label, default, help}]}`.
+#[pyfunction]
+fn game_options<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let entry = tabula_engine::find(name).map_err(value_error)?;
+    to_python(py, &(entry.options)())
+}
+
+/// The tools the games offer (`tabula tool`): `[{name, title, about, example}]`.
+#[pyfunction]
+fn tools<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    let mut all = Vec::new();
+    for entry in tabula_engine::registry() {
+        let info = tabula_engine::build(entry.name, "")
+            .map_err(value_error)?
+            .info();
+        all.extend(info.presentation.tools);
+    }
+    to_python(py, &all)
+}
+
+/// `tabula tool NAME INPUT --json`: runs a game's tool (`cgt`, Poggle's and Pig's
+/// calculators, ...). Returns `(lines, data)`: sentences and the same as data.
+#[pyfunction]
+fn tool<'py>(
+    py: Python<'py>,
+    name: &str,
+    input: &str,
+) -> PyResult<(Vec<String>, Bound<'py, PyAny>)> {
+    check_text("tool input", input)?;
+    for entry in tabula_engine::registry() {
+        let info = tabula_engine::build(entry.name, "")
+            .map_err(value_error)?
+            .info();
+        if let Some(t) = info
+            .presentation
+            .tools
+            .into_iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+        {
+            let answer = py.detach(|| t.answer(input)).map_err(value_error)?;
+            return Ok((answer.lines, to_python(py, &answer.data)?));
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "no tool named '{}'",
+        name.chars().take(40).collect::<String>()
+    )))
+}
+
+/// Rebuilds a pickled state (see `State.__reduce__`).
+#[pyfunction]
+fn _restore_state(name: &str, variant: &str, text: &str) -> PyResult<PyState> {
+    PyGame::new(name, variant)?.deserialize_state(text)
+}
+
+/// Sets the memory every solver may use from now on, as the CLI's `--max-memory`
+/// (`"512M"`, `"4G"`, or a number of bytes); returns the bytes.
+#[pyfunction]
+fn set_max_memory(size: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let bytes = match size.extract::<u64>() {
+        Ok(b) => b,
+        Err(_) => {
+            let text: String = size.extract()?;
+            tabula_core::parse_bytes(&text).map_err(value_error)?
+        }
+    };
+    if bytes == 0 {
+        return Err(PyValueError::new_err(
+            "the memory budget must be above 0 bytes",
+        ));
+    }
+    tabula_core::set_default_max_memory(bytes);
+    Ok(bytes)
+}
+
+/// The memory every solver may use (bytes; 1 GiB unless set).
+#[pyfunction]
+fn max_memory() -> u64 {
+    tabula_core::default_max_memory()
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn tabula_games(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CHANCE_PLAYER", CHANCE_PLAYER)?;
+    m.add("TERMINAL_PLAYER", TERMINAL_PLAYER)?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyState>()?;
+    m.add_class::<PyPlayer>()?;
+    m.add_function(wrap_pyfunction!(game_infos, m)?)?;
+    m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(game_options, m)?)?;
+    m.add_function(wrap_pyfunction!(tools, m)?)?;
+    m.add_function(wrap_pyfunction!(tool, m)?)?;
+    m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(max_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
+    Ok(())
+}

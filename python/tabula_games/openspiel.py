@@ -1,0 +1,352 @@
+"""Every Tabula game as an OpenSpiel game.
+
+    >>> import pyspiel
+    >>> from tabula_games import openspiel
+    >>> openspiel.register()                         # doctest: +ELLIPSIS
+    ['tabula_tictactoe', 'tabula_hexapawn', ...]
+    >>> game = pyspiel.load_game("tabula_nim(heaps=1-2-3,play=misere)")
+    >>> pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+`register()` registers each game under `tabula_<name>` (`-` as `_`:
+`tabula_mu_torere`) as a Python game of pyspiel: sequential, perfect
+information; zero-sum for two players with terminal returns +1/-1/0; the
+one-player puzzles (SameGame, Poggle) general-sum with a reward per action (the
+points it scored); explicit chance (the dice as the chance player, with exact
+probabilities) for Multiplication Ludo (Auto120) and Pig. OpenSpiel's algorithms
+and tests then run on them unchanged.
+
+Game parameters are Tabula's variant options (`tabula games` lists them), in
+OpenSpiel's usual string form: `tabula_hexapawn(columns=4)`,
+`tabula_nim(heaps=1-2-3,play=misere)`. Numbers are integers. OpenSpiel's own
+parser reads text made only of digits and dashes as a number, so:
+
+* Nim's heaps are kept as `1;2;3` (OpenSpiel's Nim writes piles that way);
+  `heaps=1-2-3` is read too through `pyspiel.load_game` once `register()` has
+  run, and a single heap is written `5;`.
+* Pig's `start=random` is `start=0` (1 and 2 as in Tabula).
+* SameGame's `seed` is -1 when none is given (Tabula's usual start board).
+
+Games without a natural bound on their length (Kono, Mu Torere, Northcott, Pig,
+Auto120) declare the cap the engine uses: a game reaching it ends as a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+import pyspiel
+
+from . import CHANCE_PLAYER, TERMINAL_PLAYER, Game, games, load_game, options
+
+__all__ = ["register", "short_name", "tabula_name", "parameters_to_variant", "TabulaGame", "TabulaState"]
+
+PREFIX = "tabula_"
+
+# Options read as words in Tabula but kept as integers for OpenSpiel, whose
+# parser turns "1" into an integer: {(game, option): {word: integer}}.
+_WORD_CODES: Dict[Tuple[str, str], Dict[str, int]] = {
+    ("pig", "start"): {"random": 0},
+    ("samegame", "seed"): {"": -1},
+}
+# OpenSpiel's default for an option when it differs from Tabula's text.
+_SPEC_DEFAULTS: Dict[Tuple[str, str], Any] = {
+    ("samegame", "seed"): -1,
+}
+# Options whose values are lists of numbers ("1-2-3"), kept as "1;2;3".
+_NUMBER_LISTS = {("nim", "heaps")}
+
+_registered: Dict[str, type] = {}
+_original_load_game: Optional[Callable[..., Any]] = None
+
+
+def short_name(name: str) -> str:
+    """OpenSpiel's name of a Tabula game: `mu-torere` is `tabula_mu_torere`."""
+    return PREFIX + name.replace("-", "_")
+
+
+def tabula_name(short: str) -> str:
+    """The Tabula game of an OpenSpiel name (`tabula_mu_torere` is `mu-torere`)."""
+    if not short.startswith(PREFIX):
+        raise ValueError(f"'{short}' is not the name of a Tabula game in OpenSpiel")
+    wanted = short[len(PREFIX):]
+    for name in games():
+        if name.replace("-", "_") == wanted:
+            return name
+    raise ValueError(f"unknown game '{wanted}' (try tabula_games.games())")
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _spec(name: str) -> Dict[str, Any]:
+    """The parameter specification of a game: each option's default, typed."""
+    spec: Dict[str, Any] = {}
+    for option in options(name):
+        key = (name, option["name"])
+        default = option["default"]
+        if key in _SPEC_DEFAULTS:
+            spec[option["name"]] = _SPEC_DEFAULTS[key]
+        elif key in _NUMBER_LISTS:
+            spec[option["name"]] = _number_list_for_openspiel(default)
+        elif key in _WORD_CODES and default in _WORD_CODES[key]:
+            spec[option["name"]] = _WORD_CODES[key][default]
+        elif _is_int(default):
+            spec[option["name"]] = int(default)
+        else:
+            spec[option["name"]] = default
+    return spec
+
+
+def _number_list_for_openspiel(text: str) -> str:
+    """`1-2-3` or `1;2;3` as `1;2;3`, and one number `5` as `5;` (not read as a number)."""
+    parts = [p for p in text.replace("-", ";").split(";") if p.strip()]
+    joined = ";".join(p.strip() for p in parts)
+    return joined + ";" if len(parts) == 1 else joined
+
+
+def parameters_to_variant(name: str, params: Mapping[str, Any]) -> str:
+    """Tabula's variant text of OpenSpiel parameters of game `name`."""
+    spec = _spec(name)
+    items = []
+    for key, value in params.items():
+        if key not in spec:
+            raise ValueError(
+                f"unknown option '{key}' for {name} (known: {', '.join(spec) or 'none'})"
+            )
+        if value == spec[key] or (
+            (name, key) in _NUMBER_LISTS
+            and _number_list_for_openspiel(str(value)) == spec[key]
+        ):
+            # Defaults are left to the game: some options may only be given
+            # with others (Mu Torere's best_plies only with rules=best).
+            continue
+        codes = _WORD_CODES.get((name, key), {})
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, int) and value in codes.values():
+            text = next(word for word, code in codes.items() if code == value)
+        elif (name, key) in _NUMBER_LISTS:
+            text = "-".join(p.strip() for p in str(value).replace(";", "-").split("-") if p.strip())
+        else:
+            text = str(value)
+        if text == "":
+            continue
+        items.append(f"{key}={text}")
+    return ",".join(items)
+
+
+def _openspiel_params(name: str, params: Mapping[str, Any]) -> Dict[str, Any]:
+    """Parameters as OpenSpiel keeps them (and writes them into the game's name)."""
+    spec = _spec(name)
+    out: Dict[str, Any] = {}
+    for key, value in params.items():
+        if key not in spec:
+            raise ValueError(
+                f"unknown option '{key}' for {name} (known: {', '.join(spec) or 'none'})"
+            )
+        codes = _WORD_CODES.get((name, key), {})
+        if isinstance(value, str) and value.strip().lower() in codes:
+            value = codes[value.strip().lower()]
+        elif (name, key) in _NUMBER_LISTS:
+            value = _number_list_for_openspiel(str(value))
+        elif isinstance(spec[key], int) and not isinstance(value, bool):
+            if isinstance(value, str):
+                if not _is_int(value.strip()):
+                    raise ValueError(f"option '{key}' of {name} takes a whole number, not '{value}'")
+                value = int(value.strip())
+        out[key] = value
+    return out
+
+
+def _parse_game_string(text: str) -> Tuple[str, Dict[str, str]]:
+    """`tabula_nim(heaps=1-2-3,play=misere)` as its name and its parameters, as text."""
+    text = text.strip()
+    if "(" not in text:
+        return text, {}
+    if not text.endswith(")"):
+        raise ValueError(f"cannot read the game '{text}': its parameters end with ')'")
+    name, _, rest = text.partition("(")
+    params: Dict[str, str] = {}
+    for item in rest[:-1].split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"cannot read the parameter '{item}': write name=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+class TabulaState(pyspiel.State):
+    """An OpenSpiel state over a `tabula_games.State` (its `tabula_state`)."""
+
+    def __init__(self, game: "TabulaGame", native: Any) -> None:
+        super().__init__(game)
+        self.tabula_state = native
+
+    def current_player(self) -> int:
+        return self.tabula_state.current_player()
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return self.tabula_state.legal_actions()
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return self.tabula_state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.tabula_state.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.tabula_state.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.tabula_state.is_terminal()
+
+    def returns(self) -> List[float]:
+        return self.tabula_state.returns()
+
+    def rewards(self) -> List[float]:
+        # Puzzles score as they go; a two-player game's only reward is its
+        # return at the end (OpenSpiel's convention for terminal rewards).
+        if self.get_game().num_players() == 1:
+            return self.tabula_state.rewards()
+        if self.tabula_state.is_terminal():
+            return self.tabula_state.returns()
+        return [0.0] * self.get_game().num_players()
+
+    def __str__(self) -> str:
+        return self.tabula_state.position()
+
+
+class _Observer:
+    """The observation tensor of a Tabula game (its `observation_tensor`), and the
+    position in the game's notation as the observation string."""
+
+    def __init__(self, shape: Sequence[int]) -> None:
+        size = int(np.prod(shape)) if len(shape) else 0
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": np.reshape(self.tensor, tuple(shape))}
+
+    def set_from(self, state: TabulaState, player: int) -> None:
+        self.tensor[:] = state.tabula_state.observation_tensor(player)
+
+    def string_from(self, state: TabulaState, player: int) -> str:
+        return state.tabula_state.position()
+
+
+class TabulaGame(pyspiel.Game):
+    """Base of the registered games; `register()` makes one subclass per game."""
+
+    tabula_game_name = ""
+    game_type: Any = None
+
+    def __init__(self, params: Optional[Mapping[str, Any]] = None) -> None:
+        name = self.tabula_game_name
+        kept = _openspiel_params(name, dict(params or {}))
+        native = load_game(name, parameters_to_variant(name, kept))
+        facts = native.facts()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=facts["num_distinct_actions"],
+            max_chance_outcomes=facts["max_chance_outcomes"],
+            num_players=facts["num_players"],
+            min_utility=float(facts["min_utility"]),
+            max_utility=float(facts["max_utility"]),
+            utility_sum=facts["utility_sum"],
+            max_game_length=facts["max_game_length"],
+        )
+        super().__init__(self.game_type, info, kept)
+        self.tabula = native
+        self._shape = list(facts["observation_shape"])
+
+    def new_initial_state(self) -> TabulaState:
+        return TabulaState(self, self.tabula.new_initial_state())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return _Observer(self._shape)
+        from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+def _game_type(name: str) -> Any:
+    native = load_game(name)
+    facts = native.facts()
+    players = facts["num_players"]
+    one_player = facts["one_player"]
+    return pyspiel.GameType(
+        short_name=short_name(name),
+        long_name=f"Tabula {facts['title']}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if facts["explicit_chance"]
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if facts["zero_sum"]
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=(
+            pyspiel.GameType.RewardModel.REWARDS
+            if one_player
+            else pyspiel.GameType.RewardModel.TERMINAL
+        ),
+        max_num_players=players,
+        min_num_players=players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_spec(name),
+    )
+
+
+def _load_game(game: Any, params: Any = None) -> Any:
+    """`pyspiel.load_game`, reading Tabula games' parameters as Tabula writes them
+    (`heaps=1-2-3`, `start=random`) before OpenSpiel's parser sees them."""
+    assert _original_load_game is not None
+    if isinstance(game, str) and params is None:
+        name, text_params = _parse_game_string(game)
+        if name in _registered:
+            tabula = _registered[name].tabula_game_name
+            return _original_load_game(name, _openspiel_params(tabula, text_params))
+    if params is None:
+        return _original_load_game(game)
+    if isinstance(game, str) and game in _registered and isinstance(params, Mapping):
+        tabula = _registered[game].tabula_game_name
+        return _original_load_game(game, _openspiel_params(tabula, params))
+    return _original_load_game(game, params)
+
+
+def register(names: Optional[Sequence[str]] = None) -> List[str]:
+    """Registers Tabula's games with pyspiel (all, or those named); returns their
+    OpenSpiel names. Calling it again registers nothing twice."""
+    global _original_load_game
+    out = []
+    for name in names if names is not None else games():
+        name = load_game(name).name
+        short = short_name(name)
+        out.append(short)
+        if short in _registered:
+            continue
+        cls = type(
+            f"Tabula_{name.replace('-', '_')}",
+            (TabulaGame,),
+            {"tabula_game_name": name, "game_type": _game_type(name)},
+        )
+        pyspiel.register_game(cls.game_type, cls)
+        _registered[short] = cls
+    if _original_load_game is None:
+        _original_load_game = pyspiel.load_game
+        pyspiel.load_game = _load_game
+    return out
