@@ -485,11 +485,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
                     if names.is_empty() { ".\n" } else { ":\n" }
                 )?;
                 if !names.is_empty() {
-                    write!(
-                        out,
-                        "{}",
-                        report::list(&names, ",  ", report::width(), "  ")
-                    )?;
+                    write!(out, "{}", report::list(&names, ", ", report::width(), "  "))?;
                 }
             }
             "board" => redraw = true,

@@ -110,6 +110,11 @@ impl KonoMove {
 }
 
 const SEATS: [&str; 2] = ["Top", "Bottom"];
+
+/// A count of pieces in words: "1 piece", "8 pieces".
+fn pieces(n: u32) -> String {
+    format!("{n} piece{}", if n == 1 { "" } else { "s" })
+}
 const CELL: f64 = 25.0;
 
 impl Kono {
@@ -134,9 +139,9 @@ impl Kono {
             line,
             // Seat names, not the terminal's letters: the web board draws no x or o.
             format!(
-                "{} has {} pieces, {} {}",
+                "{} has {}, {} {}",
                 SEATS[0],
-                state.top.count_ones(),
+                pieces(state.top.count_ones()),
                 SEATS[1],
                 state.bottom.count_ones()
             ),

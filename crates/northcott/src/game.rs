@@ -658,6 +658,32 @@ impl Presentation for Northcott {
             after.gap(r)
         )
     }
+
+    /// A set-up move (either side's piece put on a cell, the turn unchanged) is
+    /// logged as a set-up, not as a move of the side to move.
+    fn log_line(
+        &self,
+        state: &NorthcottState,
+        _seat: Option<Seat>,
+        mv: NorthcottMove,
+        _reason: Option<&str>,
+    ) -> Option<String> {
+        if mv.setup == 0 {
+            return None;
+        }
+        let r = (mv.row as usize).min(MAX_ROWS - 1);
+        let piece = if mv.setup == 1 { Side::O } else { Side::X };
+        let mut after = *state;
+        self.play_unchecked(&mut after, mv);
+        Some(format!(
+            "Set-up: {} put on cell {} of row {} (gap {} -> {})",
+            piece.letter(),
+            mv.to as usize + 1,
+            r + 1,
+            state.gap(r),
+            after.gap(r)
+        ))
+    }
 }
 
 impl Symmetry for Northcott {}

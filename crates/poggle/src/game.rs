@@ -468,21 +468,13 @@ impl Presentation for Poggle {
             }
             out.push('\n');
         }
-        let left = state.cells.iter().filter(|&&c| c != 0).count();
-        out += &format!(
-            "{} colours{}; {}. Press a button as row,col (like 1,2).\n",
-            self.colours,
-            if self.topology == Topology::Torus {
-                ", edges wrap around (torus)"
-            } else {
-                ""
-            },
-            if left == 0 {
-                "solved".to_string()
-            } else {
-                format!("{left} buttons not at 0")
-            }
-        );
+        // The view's status lines, so that a terminal shows each once; no
+        // invitation to press on a solved board.
+        let status = self.view(state).status;
+        out += &format!("{}.\n", status.join("; "));
+        if state.cells.iter().any(|&c| c != 0) {
+            out += "Press a button as row,col (like 1,2).\n";
+        }
         out
     }
 
@@ -712,7 +704,10 @@ impl Strategy<Poggle> for SolverPlayer {
         let left: u64 = presses.iter().map(|&v| v as u64).sum();
         Some(Choice::because(
             mv,
-            format!("solution: {left} presses left"),
+            format!(
+                "solution: {left} press{} left",
+                if left == 1 { "" } else { "es" }
+            ),
         ))
     }
 }

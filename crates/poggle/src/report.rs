@@ -40,18 +40,11 @@ pub fn rows_json(values: &[u8], n: usize, k: u32) -> Value {
     }
 }
 
-/// Why the start cannot be solved, in words.
+/// Why the start cannot be solved, in words for a player (the pattern it
+/// speaks of is the JSON's `obstruction.pattern`).
 pub fn reason_text(sol: &Solution) -> Option<String> {
-    let ob = sol.obstruction.as_ref()?;
-    Some(format!(
-        "the start is not in the column space of the press matrix mod {m}: the quiet pattern in \
-         'obstruction' (pressing each button that many times changes no button) makes the sum over \
-         all buttons of pattern x colour (mod {k}) an invariant of every press; it is 0 when every \
-         button shows 0 but {v} on this start, so no presses can solve it",
-        m = ob.modulus,
-        k = sol.k,
-        v = ob.value
-    ))
+    sol.obstruction.as_ref()?;
+    Some(impossible_words(sol))
 }
 
 /// The full report for a solved (or refuted) board.
@@ -144,17 +137,43 @@ pub fn presses_solution(presses: &[u8], n: usize, k: u32) -> PuzzleSolution {
     }
 }
 
-/// A short reason a board cannot be solved, for a player.
+/// A short reason a board cannot be solved, for a player: no algebra's words,
+/// and the pattern it speaks of is shown with it (on boards up to
+/// [`MAX_PATTERN_ROWS`] a side).
 fn impossible_words(sol: &Solution) -> String {
     match &sol.obstruction {
         Some(ob) => format!(
-            "No presses can solve this board: pressing each button as often as the pattern \
-             below says changes nothing, so the sum of pattern times colour (mod {}) never \
-             changes; it is {} here and 0 on a solved board.",
-            sol.k, ob.value
+            "No presses can solve this board. Pressing each button as often as {} shows \
+             changes no button at all, so no press changes this total: each button's colour \
+             times its number in the pattern, all added up, keeping only the remainder after \
+             dividing by {}. The total is {} here but 0 on a solved board.",
+            if sol.n <= MAX_PATTERN_ROWS {
+                "the pattern"
+            } else {
+                "a certain pattern"
+            },
+            ob.modulus,
+            ob.value
         ),
         None => "No presses can solve this board.".into(),
     }
+}
+
+/// The section of an unsolvable board: why, with the pattern.
+fn impossible_section(sol: &Solution) -> Section {
+    let mut why = Section::new("Why it cannot be solved").note(impossible_words(sol));
+    if let Some(ob) = sol.obstruction.as_ref().filter(|_| sol.n <= MAX_PATTERN_ROWS) {
+        why.push(
+            "Pattern",
+            FactValue::Grid(
+                ob.pattern
+                    .chunks(sol.n.max(1))
+                    .map(|r| r.iter().map(|&v| v as i64).collect())
+                    .collect(),
+            ),
+        );
+    }
+    why
 }
 
 /// What the solver found, as sections: the counts, the proof of impossibility,
@@ -318,7 +337,7 @@ pub fn analysis_extra(sol: &Solution) -> AnalysisExtra {
             }
             section.push("Solutions", count_fact(&sol.count));
         }
-        None => section = section.note(impossible_words(sol)),
+        None => section = impossible_section(sol),
     }
     let moves = sol.presses.as_ref().filter(|_| sol.solvable).map(|p| {
         let total: u64 = p.iter().map(|&v| v as u64).sum();
