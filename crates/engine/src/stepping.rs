@@ -146,6 +146,9 @@ pub struct StepState<G: Registered> {
     history: Vec<usize>,
     /// The last action's reward for the side that took it (puzzles).
     reward: f64,
+    /// A puzzle's points at the start (its returns count from there), kept
+    /// because building the start again can be costly (a dealt SameGame board).
+    start_points: Option<i64>,
 }
 
 impl<G: Registered> Clone for StepState<G> {
@@ -156,6 +159,7 @@ impl<G: Registered> Clone for StepState<G> {
             state: self.state.clone(),
             history: self.history.clone(),
             reward: self.reward,
+            start_points: self.start_points,
         }
     }
 }
@@ -165,6 +169,7 @@ impl<G: Registered> StepState<G> {
     pub fn new(handle: Arc<Handle<G>>) -> Self {
         let state = handle.game().initial_state();
         StepState {
+            start_points: handle.game().score(&state),
             handle,
             start: None,
             state,
@@ -191,6 +196,7 @@ impl<G: Registered> StepState<G> {
             ))
         })?;
         Ok(StepState {
+            start_points: game.score(&state),
             handle,
             start: Some(state.clone()),
             state,
@@ -261,11 +267,7 @@ impl<G: Registered> StepState<G> {
     /// when it keeps no points.
     fn puzzle_return(&self, state: &G::State) -> f64 {
         let game = self.game();
-        let start_points = match &self.start {
-            Some(s) => game.score(s),
-            None => game.score(&game.initial_state()),
-        };
-        match (game.score(state), start_points) {
+        match (game.score(state), self.start_points) {
             (Some(now), Some(then)) => (now - then) as f64,
             (Some(now), None) => now as f64,
             _ => match game.turn(state) {
@@ -394,7 +396,8 @@ impl<G: Registered> DynState for StepState<G> {
             0.0
         };
         let mut next = self.state.clone();
-        self.handle.game().try_play(&mut next, mv)?;
+        // `move_of` gives only legal moves (a law the conformance suite checks).
+        self.handle.game().play_unchecked(&mut next, mv);
         self.reward = if puzzle {
             self.puzzle_return(&next) - before
         } else {

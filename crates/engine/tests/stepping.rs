@@ -377,3 +377,25 @@ fn clones_are_independent() {
     assert_eq!(s.move_number(), 0);
     assert_eq!(c.move_number(), 1);
 }
+
+/// A figure, not a check: random Tic-tac-toe playouts per second through the
+/// stepping state (`cargo test --release -p tabula-engine --test stepping
+/// speed -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn speed_of_random_playouts() {
+    let game = build("tictactoe", "").unwrap();
+    let mut rng = tabula_core::rng_from_seed(1);
+    let began = std::time::Instant::now();
+    let mut games = 0u64;
+    while began.elapsed().as_secs_f64() < 2.0 {
+        let mut s = game.new_initial_state();
+        while !s.is_terminal() {
+            let ids = s.legal_actions();
+            s.apply_action(ids[rng.gen_range(0..ids.len())]).unwrap();
+        }
+        games += 1;
+    }
+    let rate = games as f64 / began.elapsed().as_secs_f64();
+    println!("tictactoe: {rate:.0} random playouts per second through DynState");
+}
