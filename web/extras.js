@@ -131,9 +131,11 @@ class LearnPanel {
       this.playTrained);
   }
 
-  /// The learning machine trained and played: the one the person plays now when it
-  /// is a learner (Gardner's machine chosen in the Players card stays chosen, never
-  /// silently swapped for MENACE), else the game's declared machine.
+  /// The learning machine trained and played: the one the person plays now, in its
+  /// seat, when it is a learner (Gardner's machine, Tic-tac-toe's usual opponent,
+  /// stays; it is never silently swapped for MENACE), else the game's declared
+  /// machine in the seat it is declared for. Either way it is trained for the seat
+  /// it then plays, so the boxes shown, trained and played are the same machine's.
   machine() {
     const mv = this.page.mv;
     const seat = mv ? this.learnerSeat(mv) : -1;
@@ -257,7 +259,7 @@ class LearnPanel {
       // You now play the machine just trained: its boxes are the ones shown.
       await this.playMachine(machine);
       const played = result.games ?? result.curve?.points?.at(-1)?.to ?? games;
-      toast(`${words} trained for ${played} games: you now play it${before ? ` instead of ${before}` : ''}.`, 'success', 5000);
+      toast(`Trained ${words} for ${played} games: you now play the trained machine${before ? ` instead of ${before}` : ''}.`, 'success', 5000);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {

@@ -73,6 +73,10 @@ test('watch it learn: the curve is drawn while the machine trains, then you play
       if (points) window.curvesDrawn.push(points);
     }).observe(area, { childList: true });
   });
+  // The learning machine the page plays now (the usual opponent) is the one trained.
+  const { seats } = await sessionView(page);
+  const learner = seats.findIndex((s) => ['matchbox', 'menace'].includes(s.player));
+  assert.ok(learner >= 0, JSON.stringify(seats));
   const t0 = Date.now();
   await page.click('button:has-text("Train")');
   // While training, the summary counts the games played so far.
@@ -87,10 +91,10 @@ test('watch it learn: the curve is drawn while the machine trains, then you play
   assert.ok(sizes.length >= 6, `curves drawn while training: ${drawn}`);
   assert.ok(sizes.every((n, i) => i === 0 || n > sizes[i - 1]), `the curve only grows: ${drawn}`);
   assert.ok(drawn.length / seconds >= 1, `${drawn.length} updates in ${seconds} s`);
-  // The machine you now play is the one trained: MENACE as X, 200 games learned.
+  // The machine you now play is the one trained, in its seat, 200 games learned.
   const view = await sessionView(page);
-  assert.equal(view.seats[0].player, 'menace');
-  const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/learned?seat=0`);
+  assert.equal(view.seats[learner].player, seats[learner].player);
+  const { data } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}/learned?seat=${learner}`);
   assert.ok((data.learned.games ?? 0) >= 200, `games learned: ${data.learned.games}`);
   assert.deepEqual(page.pageErrors, []);
   await page.close();

@@ -266,10 +266,10 @@ test('1280 px: Train keeps the learning machine the player chose (Gardner\'s mac
   await openSession(page, { game: 'tictactoe', players: ['matchbox', 'human'] });
   await page.selectOption('select[aria-label="Training games"]', '50');
   await page.click('.card button:has-text("Train")');
-  await page.locator('.toast', { hasText: /trained for \d+ games: you now play it/ }).waitFor({ timeout: 120_000 });
+  await page.locator('.toast', { hasText: /for \d+ games: you now play the trained machine/ }).waitFor({ timeout: 120_000 });
   const view = await sessionView(page);
   assert.equal(view.seats[0].player.split(':')[0], 'matchbox', `the computer is still Gardner's machine: ${JSON.stringify(view.seats)}`);
-  assert.match(await page.locator('.toast').last().textContent(), /Gardner's matchbox machine trained/);
+  assert.match(await page.locator('.toast').last().textContent(), /Trained Gardner's matchbox machine for \d+ games/);
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
