@@ -13,7 +13,7 @@ import { Review } from './review.js';
 import { HintMethods } from './hints.js';
 import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
 import { PanelMethods } from './panels.js';
-import { presetOf, withOption, plain, colourName, parseVariant, cap, count, termsIn } from './words.js';
+import { presetOf, withOption, plain, colourName, parseVariant, cap, count, termsIn, useColourNames, colourWords } from './words.js';
 import { statusWords } from './results.js';
 
 /// The smallest touch target on a touch screen, in CSS pixels (the usual guidance for fingers).
@@ -45,6 +45,7 @@ export class GamePage {
     document.removeEventListener('keydown', this.onKey);
     this.extras?.destroy?.();
     this.unplace?.();
+    useColourNames(null);
     clearTimeout(this.watchTimer);
   }
 
@@ -406,6 +407,8 @@ export class GamePage {
     this._hideChooser();
     const motion = animate && !reducedMotion();
     this.board.update(mv.view, { animate: motion });
+    // The server's "colour 2" read as the legend names it, on a board of colours.
+    useColourNames(this.colouredBoard() ? (i) => colourName(i, this.chosenPalette()) : null);
     const v = previous?.view;
     if (!v || v.width !== mv.view.width || v.height !== mv.view.height || v.cells?.length !== mv.view.cells?.length) this._fitBoard();
     // The last move: the cells of the computer's (or chance's) replies as the server
@@ -460,7 +463,7 @@ export class GamePage {
     // Status lines the banner already says (whose turn, the result) are not repeated.
     const said = /to move|wins|draw|turn|solved|game over/i;
     const shown = this.extras?.statusShown;
-    const chips = (mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => plain(s));
+    const chips = (mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => colourWords(plain(s)));
     fill(this.statusChips, ...chips.map((s) => h('li', s)));
     this._fillGlossary(this.glossaryEl, [text, ...chips]);
   }
@@ -484,7 +487,7 @@ export class GamePage {
     },
     e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
       : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
-    h('span.log-text', e.text || e.move),
+    h('span.log-text', colourWords(e.text || e.move)),
     e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
     h('span.log-mark')));
     fill(this.logList, ...this.logButtons.map((b, i) => h('li', {

@@ -7,7 +7,7 @@
 // number remoteness is exact, and a game's `extra` object becomes sentences.
 
 import { h, formatNumber } from './ui.js';
-import { extraSentences } from './words.js';
+import { extraSentences, colourWords } from './words.js';
 
 /// A remoteness as {plies, bound}: `{kind: 'exact'|'at_most'|'unknown', plies}`, a
 /// bare number (exact), or null.
@@ -130,14 +130,14 @@ export function factValue(v) {
   if (!v || typeof v !== 'object') return String(v ?? '');
   const x = v.value;
   switch (v.kind) {
-    case 'text': return String(x);
+    case 'text': return colourWords(x);
     case 'integer': return formatNumber(x);
     case 'number': return Number.isInteger(x) ? formatNumber(x) : Number(x).toFixed(2);
     case 'percent': return percent(x, 1);
     case 'seconds': return duration(x);
     case 'bytes': return bytes(x);
     case 'flag': return x ? 'yes' : 'no';
-    case 'list': return (x || []).join(', ');
+    case 'list': return (x || []).map(colourWords).join(', ');
     case 'grid': return gridTable(x || []);
     case 'table': return wordsTable(x || {});
     default: return typeof x === 'object' ? '' : String(x ?? '');

@@ -148,6 +148,21 @@ export function termsIn(info, texts) {
   return (info?.presentation?.glossary || []).filter((t) => t.term && all.includes(t.term.toLowerCase()));
 }
 
+/// How the page names colour `i` of its board (the legend's names, from the palette
+/// being shown), set by the game page; null where the board has no colours.
+let colourNamer = null;
+
+export function useColourNames(namer) {
+  colourNamer = namer;
+}
+
+/// The server's "colour 2" (a log line, a hint's facts) in the legend's words
+/// ("green"), so the hint, the moves and the legend name a colour alike.
+export function colourWords(text) {
+  const s = String(text ?? '');
+  return colourNamer ? s.replace(/\bcolour (\d+)\b/g, (m, n) => colourNamer(Number(n)) || m) : s;
+}
+
 /// An option's value as a player reads it in a menu (`first_move` → "first move").
 export const choiceWords = (value) => String(value).replace(/_/g, ' ');
 

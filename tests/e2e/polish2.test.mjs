@@ -242,6 +242,29 @@ for (const width of WIDTHS) {
     await page.close();
   });
 
+  test(`${width} px: the hint, the moves and the legend name a colour alike`, { skip: !has('samegame'), timeout: 90_000 }, async () => {
+    const page = await pageAt(width);
+    await openSession(page, { game: 'samegame', variant: 'size=6x6,colours=3,seed=4', players: ['human'] });
+    const legend = (await page.locator('.legend li').allTextContents()).map((s) => s.trim());
+    await page.click('.board-actions button:has-text("Hint")');
+    await page.locator('.hint-list', { hasText: 'Blocks of each colour' }).waitFor({ timeout: 30_000 });
+    const hint = await page.locator('.hint-list').textContent();
+    assert.doesNotMatch(hint, /colour \d/, hint);
+    const counts = await page.evaluate(() => [...document.querySelectorAll('.hint-list dt')].find((d) => /Blocks of each colour/.test(d.textContent))?.nextElementSibling?.textContent);
+    const names = (counts || '').split(', ').map((s) => s.replace(/: \d+$/, ''));
+    assert.equal(names.length, 3, counts);
+    for (const name of names) assert.ok(legend.includes(name), `${name} is in the legend: ${legend}`);
+    // A removed group is named in the move list by the same words.
+    const view = await sessionView(page);
+    await page.locator(`.board-wrap [data-cell="${view.legal_moves[0].cells[0]}"]`).click();
+    await eventually(async () => (await page.locator('.log .log-text').count()) === 1, 'the move listed');
+    const line = await page.locator('.log .log-text').first().textContent();
+    assert.doesNotMatch(line, /colour \d/, line);
+    assert.ok(legend.some((name) => line.includes(name)), `${line} names a legend colour: ${legend}`);
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+
   test(`${width} px: counts in good English; a solved Poggle asks for no presses`, { skip: !has('poggle'), timeout: 90_000 }, async () => {
     const page = await pageAt(width);
     // One button: the solution is one press.
