@@ -83,6 +83,24 @@ fn agree<G: Registered>(variant: &str, seed: u64) -> Result<(), String> {
                     return Err(format!("{name}: the deserialized state differs"));
                 }
             }
+            if ply == 3 || ply == 40 {
+                // A position given as text starts a history of its own, and
+                // survives serialization with it.
+                let mut from = handle
+                    .state_from_position(&dynamic.position())
+                    .map_err(|e| format!("{name}: its position is refused: {e}"))?;
+                if let Some(&a) = from.legal_actions().first() {
+                    from.apply_action(a).map_err(|e| format!("{name}: {e}"))?;
+                }
+                let back = handle
+                    .deserialize_state(&from.serialize())
+                    .map_err(|e| format!("{name}: from a position: {e}"))?;
+                if back.position() != from.position() || back.history() != from.history() {
+                    return Err(format!(
+                        "{name}: a state from a position does not round-trip"
+                    ));
+                }
+            }
             if dynamic.is_terminal() {
                 break;
             }
