@@ -241,6 +241,24 @@ class _Observer:
         return state.tabula_state.position()
 
 
+class _HistoryObserver:
+    """The information state of a perfect-information game with perfect recall:
+    the history of actions (OpenSpiel's `IIGObserverForPublicInfoGame`, with the
+    history written by the engine: a game capped at 20,000 moves asks for it at
+    every step of OpenSpiel's tests)."""
+
+    def __init__(self, public_info: bool) -> None:
+        self._public_info = public_info
+        self.tensor = None
+        self.dict: Dict[str, Any] = {}
+
+    def set_from(self, state: TabulaState, player: int) -> None:
+        pass
+
+    def string_from(self, state: TabulaState, player: int) -> str:
+        return state.tabula_state.history_str() if self._public_info else ""
+
+
 class TabulaGame(pyspiel.Game):
     """Base of the registered games; `register()` makes one subclass per game."""
 
@@ -269,11 +287,11 @@ class TabulaGame(pyspiel.Game):
         return TabulaState(self, self.tabula.new_initial_state())
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        if params:
+            raise ValueError(f"observation parameters are not supported (given {params})")
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return _Observer(self._shape)
-        from open_spiel.python.observation import IIGObserverForPublicInfoGame
-
-        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+        return _HistoryObserver(iig_obs_type.public_info)
 
 
 def _game_type(name: str) -> Any:

@@ -467,6 +467,20 @@ impl PyState {
         self.inner.history()
     }
 
+    /// The history as OpenSpiel writes it (`"4, 0, 8"`): the information state of
+    /// a perfect-information game with perfect recall.
+    fn history_str(&self) -> String {
+        use std::fmt::Write as _;
+        let history = self.inner.history();
+        let mut out = String::with_capacity(history.len() * 5);
+        for (i, a) in history.iter().enumerate() {
+            let sep = if i > 0 { ", " } else { "" };
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{sep}{a}");
+        }
+        out
+    }
+
     /// Number of actions applied since the start.
     fn move_number(&self) -> usize {
         self.inner.move_number()
