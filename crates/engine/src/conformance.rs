@@ -620,7 +620,7 @@ const ACTION_PLIES: usize = 600;
 /// The [`Actions`] laws on random playouts of `game`: at every position the
 /// laws of [`action_laws_at`], and every game over within
 /// [`Actions::max_game_length`] plies (games with a natural bound are played
-/// to the end; the others for [`ACTION_PLIES`]).
+/// to the end; the others for 600 plies, `ACTION_PLIES`).
 pub fn action_laws<G: Actions + Notation>(game: &G, seed: u64) -> Result<(), String> {
     let mut rng = tabula_core::rng_from_seed(seed ^ 0xAC71);
     let most = game.max_game_length();
