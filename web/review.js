@@ -191,7 +191,13 @@ export class Review {
       return;
     }
     const maxR = Math.max(1, ...v.map((p) => p.remoteness ?? 0));
+    // The end of a finished game has no value to look up: it is the result.
+    const outcome = this.page.mv?.outcome;
+    const end = outcome && v.length - 1 === this.plies() ? outcome : null;
     const pts = v.map((p, i) => {
+      if (!p.value && end && i === v.length - 1 && (end.kind === 'draw' || end.kind === 'win')) {
+        return [i, end.kind === 'draw' ? 0 : end.seat === 0 ? 1 : -1];
+      }
       if (!p.value) return null;
       const mine = p.to_move === 0 ? p.value : INVERT[p.value];
       const sign = mine === 'win' ? 1 : mine === 'loss' ? -1 : 0;
