@@ -11,7 +11,7 @@ and matchbox (MENACE) training with its learning curve.
     >>> game = tabula_games.load_game("nim", {"heaps": "1-2-3"})
     >>> state = game.new_initial_state()
     >>> state.legal_actions()[:3]
-    [0, 64, 65]
+    [0, 3, 4]
     >>> game.solve()["value"]["value"]
     'loss'
 

@@ -294,3 +294,13 @@ def test_long_calls_release_the_interpreter():
     assert took > 0.05, f"the solve took {took:.3f} s, too short to show anything"
     # Holding the interpreter, the solve would have let this loop run once or twice.
     assert ticks >= 20, (ticks, took)
+
+
+def test_docstring_sessions():
+    import doctest
+
+    from tabula_games import openspiel
+
+    for module in (tabula_games, openspiel):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

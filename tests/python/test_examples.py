@@ -1,0 +1,36 @@
+"""The example scripts run, quickly, with small numbers."""
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+EXAMPLES = ROOT / "examples" / "python"
+
+
+def run(script, *args):
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_teaching():
+    out = run("teaching.py", "--games", "40")
+    assert "Bouton's rule says the first player loses; the solver says the first player has a loss." in out
+    assert "1* + 2* + 3* = 0" in out
+    assert "games    1-4" in out
+
+
+def test_research():
+    out = run("research.py", "--games", "2", "--simulations", "20", "--max-plies", "30")
+    assert "MCTS won 0" in out
+
+
+def test_speed():
+    out = run("speed.py", "--seconds", "0.1")
+    assert "pyspiel tic_tac_toe" in out and "tabula_games" in out
