@@ -119,8 +119,10 @@ class LearnPanel {
     this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this.playMachine() },
       `Play against the ${defaults.machine} machine (it plays ${seatName})`);
     this.playTrained = h('span', { hidden: true });
+    this.whoEl = h('p.small.strong', { hidden: true });
     this.panel = card('Watch it learn',
       h('p.small', defaults.about),
+      this.whoEl,
       this.useBtn,
       this.boxEl,
       h('h3', 'Learning curve'),
@@ -156,6 +158,13 @@ class LearnPanel {
   async onView(mv) {
     const seat = this.learnerSeat(mv);
     this.useBtn.hidden = seat >= 0;
+    // The card's words are about the declared machine: say so when another learner
+    // (Gardner's machine on Tic-tac-toe) is the one shown, trained and played.
+    const kind = seat >= 0 ? mv.seats[seat].player.split(':')[0] : null;
+    this.whoEl.textContent = kind && kind !== this.defaults.player
+      ? `You are playing ${playerWords(kind, this.page.info)} (${mv.seats[seat].name}): its boxes are shown below, and Train trains it.`
+      : '';
+    this.whoEl.hidden = !this.whoEl.textContent;
     if (seat < 0) {
       fill(this.boxEl, h('p.muted.small', 'The computer is not a learning machine now. Choose it above to see its matchboxes fill and empty as you play.'));
       return;

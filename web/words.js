@@ -164,7 +164,7 @@ export function colourWords(text) {
 }
 
 /// An option's value as a player reads it in a menu (`first_move` → "first move").
-export const choiceWords = (value) => String(value).replace(/_/g, ' ');
+export const choiceWords = (value) => String(value).replace(/_/g, ' ').replace(/^misere$/, 'misère');
 
 export function cap(s) {
   s = String(s);

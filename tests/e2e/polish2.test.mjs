@@ -287,6 +287,8 @@ for (const width of WIDTHS) {
 test('1280 px: Train keeps the learning machine the player chose (Gardner\'s machine stays, not MENACE)', { skip: !has('tictactoe'), timeout: 180_000 }, async () => {
   const page = await pageAt(1280);
   await openSession(page, { game: 'tictactoe', players: ['matchbox', 'human'] });
+  // The card, written about MENACE, says whose boxes it shows.
+  await page.locator('.card p.strong', { hasText: "You are playing Gardner's matchbox machine (X)" }).waitFor({ timeout: 10_000 });
   await page.selectOption('select[aria-label="Training games"]', '50');
   await page.click('.card button:has-text("Train")');
   await page.locator('.toast', { hasText: /for \d+ games: you now play the trained machine/ }).waitFor({ timeout: 120_000 });
