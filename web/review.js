@@ -20,6 +20,7 @@ export class Review {
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'First position', onclick: () => this.show(0) }, '|◀'),
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move back', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) - 1) }, '◀'),
       (this.where = h('span.review-where')),
+      h('span.review-keys', { 'aria-hidden': 'true' }, '← → keys step'),
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'One move forward', onclick: () => this.show((this.wanted ?? this.ply ?? this.plies()) + 1) }, '▶'),
       h('button.btn.btn-small', { type: 'button', onclick: () => this.leave() }, 'Back to the game'),
       h('button.btn.btn-small', { type: 'button', onclick: () => this.playFromHere() }, 'Play from here'));
@@ -205,13 +206,15 @@ export class Review {
     });
     const W = 320;
     const H = 150;
-    const m = { l: 66, r: 10, t: 8, b: 34 };
+    // Room on the left for the longest label ("Player 1 wins") at the ticks' size.
+    const labels = [`${seats[0]} wins`, 'draw', `${seats[1]} wins`];
+    const m = { l: Math.min(120, 14 + 5.8 * Math.max(...labels.map((t) => t.length))), r: 10, t: 8, b: 34 };
     const last = Math.max(1, v.length - 1);
     const X = (x) => m.l + (x / last) * (W - m.l - m.r);
     const Y = (y) => m.t + ((1 - y) / 2) * (H - m.t - m.b);
     const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'plot value-plot', role: 'group', 'aria-label': `Value of the position for ${seats[0]} over the game: choose a point to see that position` });
     el('rect', { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: 'plot-area' }, svg);
-    for (const [y, text] of [[1, `${seats[0]} wins`], [0, 'draw'], [-1, `${seats[1]} wins`]]) {
+    for (const [y, text] of [[1, labels[0]], [0, labels[1]], [-1, labels[2]]]) {
       el('line', { x1: m.l, x2: W - m.r, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
       el('line', { x1: m.l - 4, x2: m.l, y1: Y(y), y2: Y(y), class: 'axis' }, svg);
       const t = el('text', { x: m.l - 7, y: Y(y), 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'tick' }, svg);

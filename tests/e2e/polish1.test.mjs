@@ -276,8 +276,7 @@ for (const width of WIDTHS) {
     assert.ok(ticks.length >= 3 && ticks[0] === '0' && ticks.at(-1) === '5', `move ticks: ${ticks}`);
     assert.match(await page.locator('.value-chart .axis-label').textContent(), /move/);
     // A click on the chart above move 3 shows the position after move 3.
-    const box = await page.locator('.value-chart svg').boundingBox();
-    await page.locator('.value-chart svg').click({ position: { x: box.width * ((66 + (3 / 5) * 244) / 320), y: box.height * 0.3 } });
+    await page.locator('.value-chart [data-ply="3"]').click({ timeout: 5000 });
     await page.waitForFunction(() => /After move 3 of 5/.test(document.querySelector('.review-where')?.textContent || ''));
     assert.equal(await page.locator('.board .piece:not(.leaving)').count(), 3);
     await page.locator('.value-chart').screenshot({ path: join(ARTIFACTS, `polish1-value-chart-${width}.png`) });
