@@ -78,6 +78,16 @@ for (const width of WIDTHS) {
         assert.ok(cell >= 30, `${game}: ${cell.toFixed(1)} px on a desktop`);
       }
       assert.ok(await noSidewaysScroll(page), `${game}: the page itself never scrolls sideways`);
+      if (width < 600) {
+        // Every control a finger uses: buttons, menus, chips, the slider, links (a
+        // checkbox counts by its label).
+        const small = await page.evaluate(() => [...document.querySelectorAll('button, select, input, summary, a')]
+          .filter((e) => e.offsetParent !== null && !e.closest('label') && !e.classList.contains('skip-link'))
+          .map((e) => [`${e.tagName} ${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30)}`, e.getBoundingClientRect()])
+          .filter(([, r]) => Math.min(r.width, r.height) < 43.5)
+          .map(([what, r]) => `${what}: ${Math.round(r.width)}x${Math.round(r.height)}`));
+        assert.deepEqual(small, [], `${game}: controls under 44 px`);
+      }
       if (game === 'auto120') {
         // The numbers of the squares: at least 9 px tall on a phone (5 px before).
         const label = await page.evaluate(() => Math.min(...[...document.querySelectorAll('.board-wrap [data-cell] .cell-label')]
