@@ -65,7 +65,7 @@ pub struct Run {
 impl Run {
     /// The `j`-th index of the run (`j < len`, in an order that passed the check).
     #[inline]
-    fn at(&self, j: u32) -> usize {
+    pub fn at(&self, j: u32) -> usize {
         (self.start as i64 + j as i64 * self.step) as usize
     }
 
@@ -241,6 +241,28 @@ pub trait DenseChance: Sync {
         values: Values<'_>,
         scratch: &mut Self::Scratch,
     ) -> Result<f64, ChanceSolveError>;
+    /// Sweeps indices `from..to` of `run` in place, in order: each set to its
+    /// [`DenseChance::backup`] from the values as they are then (so later ones read
+    /// the earlier ones' new values). Returns the largest change. A game overrides
+    /// it only to share work among the indices of a run (Auto120: where the row its
+    /// moves read lies), doing exactly what the default does.
+    fn sweep_run(
+        &self,
+        run: Run,
+        from: u32,
+        to: u32,
+        values: Values<'_>,
+        scratch: &mut Self::Scratch,
+    ) -> Result<f64, ChanceSolveError> {
+        let mut change = 0f64;
+        for j in from..to {
+            let i = run.at(j);
+            let v = self.backup(i, values, scratch)?;
+            change = change.max((v - values.get(i)).abs());
+            values.set(i, v);
+        }
+        Ok(change)
+    }
 }
 
 /// The values of a solve in progress, read by [`DenseChance::backup`].
@@ -252,6 +274,13 @@ impl Values<'_> {
     #[inline]
     pub fn get(self, index: usize) -> f64 {
         f64::from_bits(self.0[index].load(Ordering::Relaxed))
+    }
+
+    /// Sets the value of `index` (`index` below the table's length): only
+    /// [`DenseChance::sweep_run`] does, for the indices of its run.
+    #[inline]
+    pub fn set(self, index: usize, value: f64) {
+        self.0[index].store(value.to_bits(), Ordering::Relaxed)
     }
 
     /// How many values.
@@ -643,16 +672,9 @@ fn sweep<D: DenseChance>(
     scratch: &mut D::Scratch,
 ) -> Result<f64, ChanceSolveError> {
     let mut change = 0f64;
-    let read = Values(values);
     for p in pieces {
-        let run = runs[p.run as usize];
-        for j in p.from..p.to {
-            let i = run.at(j);
-            let v = d.backup(i, read, scratch)?;
-            let cell = &values[i];
-            change = change.max((v - f64::from_bits(cell.load(Ordering::Relaxed))).abs());
-            cell.store(v.to_bits(), Ordering::Relaxed);
-        }
+        let c = d.sweep_run(runs[p.run as usize], p.from, p.to, Values(values), scratch)?;
+        change = change.max(c);
     }
     Ok(change)
 }
