@@ -77,16 +77,19 @@ export class HintMethods {
     if (graded.length) {
       const bound = graded.some((m) => remotenessOf(gradeOf(m).remoteness)?.bound);
       parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}; the best move is drawn strongest, its label outlined. Select a piece to see only its moves; choose a move to see the best play that follows.`));
+      // The move drawn strongest on the board is named best in the list too.
+      const best = new Set(this._moveValues().filter((v) => v.best).map((v) => v.key));
       parts.push(h('ul.hint-moves', ...graded.map((m) => {
         const g = gradeBadge(m);
         const pv = h('div.pv', { hidden: true });
         const item = h('li',
-          h('button.hint-move', {
+          h(`button.hint-move${best.has(m.move) ? '.best' : ''}`, {
             type: 'button', 'aria-expanded': 'false',
             onclick: (e) => this._why(m, pv, e.currentTarget),
             onmouseenter: () => this._focusMove(m.move), onmouseleave: () => this._focusMove(null),
             onfocus: () => this._focusMove(m.move), onblur: () => this._focusMove(null),
-          }, h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move), h('span.muted', g.words)),
+          }, h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move),
+          best.has(m.move) ? h('span.best-tag', 'best') : null, h('span.muted', g.words)),
           pv);
         return item;
       })));
