@@ -156,6 +156,8 @@ for (const width of WIDTHS) {
         assert.ok(best.strength >= v.strength, `${position}: the best move ${best.text} (${best.strength.toFixed(2)}) is drawn weaker than ${v.text} ${v.move} (${v.strength.toFixed(2)})`);
         assert.ok(best.font > v.font, `${position}: the best move's label is the largest`);
       }
+      // The list beside the board names it best too.
+      assert.deepEqual(await page.locator('.hint-move.best .hint-move-name').allTextContents(), [hint.best.move]);
       // Any win stronger than any draw, any draw stronger than any loss.
       const rank = { W: 2, D: 1, L: 0 };
       for (const a of values) {
