@@ -316,20 +316,20 @@ pub fn run(a: PlayArgs) -> Result<()> {
         };
         writeln!(out, "  {}: {who}", s.name)?;
     }
+    // Each game has its own notation: say it once, with a move of this position.
+    let commands = "moves, hint, undo, redo, board, resign, new, rules, save FILE, help, quit.";
+    match v.legal_moves.first() {
+        Some(first) => writeln!(
+            out,
+            "Moves are written like '{}' ('rules' explains them). Also: {commands}",
+            first.mv
+        )?,
+        None => writeln!(out, "Type a move, or: {commands}")?,
+    }
+    // The seed last, just above the board, so that it is on the first screen
+    // even when the board fills most of it (SameGame's 15 rows).
     let seed = m.record().config.seed;
     writeln!(out, "Game {seed} — replay it with --seed {seed}")?;
-    writeln!(
-        out,
-        "Type a move, or: moves, hint, undo, redo, resign, new, board, rules, save FILE, help, quit."
-    )?;
-    // Each game has its own notation: say it once, with a move of this position.
-    if let Some(first) = v.legal_moves.first() {
-        writeln!(
-            out,
-            "Moves are written like '{}' ('moves' lists them, 'rules' explains the notation).",
-            first.mv
-        )?;
-    }
     let mut shown_log = 0usize;
     let mut games_done = 0u64;
     // After a set-up move (the Northcott slides' Ctrl+click) the computer waits for `go`.
@@ -631,7 +631,12 @@ fn draw(out: &mut impl Write, v: &MatchView) -> Result<()> {
     } else {
         v.board_text.clone()
     };
-    writeln!(out, "\n{}", style::colour_board(&board, &v.view))?;
+    // No blank line between the board and the prompt: a screen of 24 lines.
+    writeln!(
+        out,
+        "\n{}",
+        style::colour_board(&board, &v.view).trim_end_matches('\n')
+    )?;
     // The board text of some games already shows the status or the result.
     let shown = |line: &str| v.board_text.contains(line);
     for s in v.view.status.iter().filter(|s| !shown(s)) {

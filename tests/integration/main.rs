@@ -9,6 +9,7 @@ mod docs;
 mod hostile;
 mod limits;
 mod names;
+mod screens;
 mod seeds;
 mod solve_json;
 mod terminal;

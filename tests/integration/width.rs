@@ -190,23 +190,26 @@ fn a_hint_names_its_move_and_auto120_shows_no_reference_tables() {
         "{text}"
     );
     // Auto120: the chances, not 75 lines of the board's reference tables, and no
-    // "no exact solution" remark next to exact chances.
+    // "no exact solution" remark next to exact chances. (With one marker every
+    // move is forced and played for the player: two markers leave a choice.)
     let out = run(
         &[
             "play",
             "auto120",
             "--variant",
-            "markers=1",
+            "markers=2",
             "--human",
             "both",
+            "--seed",
+            "1",
         ],
         Some("hint\nquit\n"),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     let hint = &text[text.find("Hint").unwrap_or(0)..];
-    // The hint ends where the board is drawn again, after a blank line.
-    let hint = &hint[..hint.find("\n\n").unwrap_or(hint.len())];
-    assert!(hint.contains("51.3%"), "{hint}");
+    // The hint ends at the prompt: the board is not drawn again after it.
+    let hint = &hint[..hint.find("Player 2's move:").unwrap_or(hint.len())];
+    assert!(hint.contains("51.1%"), "{hint}");
     assert!(!hint.contains("no exact solution"), "{hint}");
     assert!(!hint.contains("Where markers land"), "{hint}");
     assert!(hint.lines().count() < 40, "{hint}");

@@ -1,0 +1,448 @@
+//! The play screen as a player sees it (issue 24, the terminal): `tabula play`
+//! run in a pseudo-terminal of 80 columns and 24 lines (portable-pty), its
+//! output drawn by a terminal emulator (vt100), and each check made on the
+//! screen's rows, as `tmux capture-pane` would show them.
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// `tabula` in a terminal of 80 x 24 whose screen the test reads.
+struct Screen {
+    parser: Arc<Mutex<vt100::Parser>>,
+    writer: Arc<Mutex<Box<dyn Write + Send>>>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Screen {
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Screen {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_tabula"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm");
+        cmd.env_remove("COLUMNS");
+        cmd.env_remove("LINES");
+        cmd.env("NO_COLOR", "1");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).expect("tabula starts");
+        drop(pair.slave);
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(
+            ROWS.try_into().unwrap(),
+            COLS.try_into().unwrap(),
+            1000,
+        )));
+        let writer = Arc::new(Mutex::new(pair.master.take_writer().expect("a writer")));
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let (p, w) = (parser.clone(), writer.clone());
+        std::thread::spawn(move || {
+            // The master stays open as long as this thread holds it.
+            let _master = pair.master;
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut parser = p.lock().unwrap();
+                parser.process(&buf[..n]);
+                // A line editor asks where the cursor is; a terminal answers.
+                if buf[..n].windows(4).any(|x| x == b"\x1b[6n") {
+                    let (r, c) = parser.screen().cursor_position();
+                    let _ = write!(w.lock().unwrap(), "\x1b[{};{}R", r + 1, c + 1);
+                }
+            }
+        });
+        Screen {
+            parser,
+            writer,
+            child,
+        }
+    }
+
+    /// Types a line and Enter.
+    fn send(&self, line: &str) {
+        let mut w = self.writer.lock().unwrap();
+        write!(w, "{line}\r").unwrap();
+        w.flush().unwrap();
+    }
+
+    /// The rows of the screen now, trailing spaces dropped.
+    fn rows(&self) -> Vec<String> {
+        let parser = self.parser.lock().unwrap();
+        parser
+            .screen()
+            .rows(0, COLS)
+            .map(|r| r.trim_end().to_string())
+            .collect()
+    }
+
+    fn text(&self) -> String {
+        self.rows().join("\n")
+    }
+
+    /// Waits until the screen's last non-empty row ends with `prompt` and the
+    /// screen holds `text` (give "" for any), then returns the screen.
+    fn wait(&self, text: &str, prompt: &str, seconds: u64) -> String {
+        let began = Instant::now();
+        loop {
+            let rows = self.rows();
+            let last = rows.iter().rev().find(|r| !r.is_empty()).cloned();
+            let screen = rows.join("\n");
+            if screen.contains(text) && last.is_some_and(|l| l.ends_with(prompt.trim_end())) {
+                // Let a last redraw land.
+                std::thread::sleep(Duration::from_millis(150));
+                return self.text();
+            }
+            if began.elapsed() > Duration::from_secs(seconds) {
+                panic!("no {text:?} with the prompt {prompt:?} after {seconds} s:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the program to end (within `seconds`) and returns the screen.
+    fn wait_end(&mut self, seconds: u64) -> String {
+        let began = Instant::now();
+        while began.elapsed() < Duration::from_secs(seconds) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                std::thread::sleep(Duration::from_millis(150));
+                return self.text();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("still running after {seconds} s:\n{}", self.text());
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The row holding `what`, or a panic showing the screen.
+fn row_with<'a>(screen: &'a str, what: &str) -> &'a str {
+    screen
+        .lines()
+        .find(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no row with {what:?}:\n{screen}"))
+}
+
+/// The seed shown on a screen: "Game 4821937 — replay it with --seed 4821937".
+fn shown_seed(screen: &str) -> u64 {
+    let row = row_with(screen, "replay it with --seed ");
+    let seed = row.rsplit(' ').next().unwrap();
+    assert!(
+        row.starts_with(&format!("Game {seed} ")),
+        "the seed named once as the game's number: {row}"
+    );
+    seed.parse().unwrap_or_else(|_| panic!("a seed in {row:?}"))
+}
+
+/// The SameGame board: its rows of colours.
+fn board_rows(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.len() == 16 && words.iter().all(|w| w.parse::<u32>().is_ok())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_game_draws_its_seed_shows_it_and_replays_from_it() {
+    let first = Screen::start(&["play", "samegame"], &[]);
+    let a = first.wait("Game ", "Your move:", 30);
+    let second = Screen::start(&["play", "samegame"], &[]);
+    let b = second.wait("Game ", "Your move:", 30);
+    let (sa, sb) = (shown_seed(&a), shown_seed(&b));
+    assert_ne!(sa, sb, "two runs drew the same seed");
+    assert_eq!(board_rows(&a).len(), 15, "{a}");
+    assert_ne!(board_rows(&a), board_rows(&b), "two runs dealt one board");
+    // The seed given back deals the same board, and a saved game keeps it.
+    let dir = std::env::temp_dir().join(format!("tabula-screens-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    let seed = sa.to_string();
+    let again = Screen::start(
+        &[
+            "play",
+            "samegame",
+            "--seed",
+            &seed,
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let c = again.wait("Game ", "Your move:", 30);
+    assert_eq!(shown_seed(&c), sa);
+    assert_eq!(board_rows(&c), board_rows(&a), "{c}");
+    again.send("quit");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("the game saved")).unwrap();
+    assert_eq!(saved["config"]["seed"], sa, "{saved}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn players_are_checked_before_anything_is_solved() {
+    // An empty cache: solving Kono would take long and write its table there.
+    let dir = std::env::temp_dir().join(format!("tabula-screens-kono-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    let env = [("TABULA_CACHE_DIR", cache)];
+    let began = Instant::now();
+    let mut bad = Screen::start(&["play", "kono", "--ai", "foo"], &env);
+    let screen = bad.wait_end(20);
+    assert!(screen.contains("bad player 'foo'"), "{screen}");
+    assert!(
+        began.elapsed() < Duration::from_secs(10),
+        "refused only after {:?}",
+        began.elapsed()
+    );
+    let random = Screen::start(&["play", "kono", "--ai", "random"], &env);
+    let screen = random.wait("Bottom: the computer (random)", "Top's move:", 20);
+    assert!(!screen.contains("olving"), "{screen}");
+    random.send("quit");
+    drop(random);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(files.is_empty(), "something was solved: {files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_progress_bar_fits_the_line_and_leaves_nothing_behind() {
+    // Hexapawn 4x4 is solved when the perfect player needs it, behind a bar.
+    let s = Screen::start(
+        &[
+            "play",
+            "hexapawn",
+            "--variant",
+            "columns=4,rows=4",
+            "--ai",
+            "perfect",
+        ],
+        &[],
+    );
+    let mut most = 0;
+    let began = Instant::now();
+    loop {
+        let screen = s.text();
+        let bars = screen.lines().filter(|l| l.contains("solving")).count();
+        most = most.max(bars);
+        if screen.contains("White's move:") || began.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let screen = s.wait("", "White's move:", 5);
+    assert!(most <= 1, "the bar took {most} rows at once");
+    assert!(
+        !screen.contains("solving") && !screen.contains("=>"),
+        "the bar left a line behind:\n{screen}"
+    );
+}
+
+#[test]
+fn auto120_fits_the_screen_plays_a_lone_move_and_offers_no_roll() {
+    // Seed 5: Player 1 rolls with every marker on 1 (one choice), then Player 2 moves.
+    let s = Screen::start(&["play", "auto120", "--seed", "5"], &[]);
+    let screen = s.wait("rolled", "Player 1's move:", 30);
+    assert!(
+        screen.contains("(no other choice: played for you)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("roll N"), "{screen}");
+    // The whole board, its status and the last log line on one screen.
+    let rows: Vec<&str> = screen.lines().collect();
+    let top = rows
+        .iter()
+        .position(|l| l.starts_with("  1 "))
+        .unwrap_or_else(|| panic!("the board's first row scrolled away:\n{screen}"));
+    assert!(
+        rows[..top].iter().any(|l| l.starts_with("5. Player 2")),
+        "the last log line scrolled away:\n{screen}"
+    );
+    assert!(
+        screen.contains("111 ") && screen.contains(" 120"),
+        "{screen}"
+    );
+    assert!(screen.contains("Retired: Player 1 0 of 4"), "{screen}");
+    // The list of moves stays under the board: the board is not drawn again.
+    s.send("moves");
+    let screen = s.wait("legal move", "Player 1's move:", 10);
+    let rows: Vec<&str> = screen.lines().collect();
+    let at = |what: &str| rows.iter().rposition(|l| l.contains(what)).unwrap();
+    assert!(
+        at("legal move") > at("Player 1 (x):"),
+        "the board drawn again after 'moves':\n{screen}"
+    );
+}
+
+#[test]
+fn northcott_set_up_go_and_moves_read_right() {
+    let s = Screen::start(&["play", "northcott", "--seed", "1"], &[]);
+    s.wait("", "O's move:", 20);
+    s.send("setup X 1:10");
+    let screen = s.wait("Set-up", "O's move:", 10);
+    let logged = row_with(&screen, "1. ");
+    assert!(
+        logged.contains("Set-up: X put on cell 10 of row 1"),
+        "{screen}"
+    );
+    assert!(!screen.contains("1. O:"), "{screen}");
+    s.send("go");
+    let screen = s.wait("It is your move", "O's move:", 10);
+    assert!(screen.contains("It is your move (O)"), "{screen}");
+    s.send("moves");
+    let screen = s.wait("legal moves:", "O's move:", 10);
+    let list: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("legal moves:"))
+        .skip(1)
+        .take_while(|l| !l.contains("'s move"))
+        .collect();
+    assert!(list.len() >= 3, "{screen}");
+    for row in &list {
+        assert!(row.starts_with("  ") && row.len() < 80, "{screen}");
+        for mv in row.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+            assert!(
+                mv.contains(':') && mv.contains("->"),
+                "a move cut in two: {mv:?}\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn samegame_moves_are_never_cut_in_two() {
+    let s = Screen::start(&["play", "samegame", "--seed", "1"], &[]);
+    s.wait("", "Your move:", 20);
+    s.send("moves");
+    let screen = s.wait("legal moves:", "Your move:", 10);
+    let list: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("legal moves:"))
+        .skip(1)
+        .take_while(|l| !l.contains("Your move"))
+        .collect();
+    assert!(!list.is_empty(), "{screen}");
+    for mv in list.iter().flat_map(|r| r.split(',')).map(str::trim) {
+        if !mv.is_empty() {
+            assert_eq!(
+                mv.split_whitespace().count(),
+                2,
+                "a move cut in two: {mv:?}\n{screen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn poggle_explains_an_unsolvable_board_in_plain_words_with_its_pattern() {
+    let s = Screen::start(
+        &[
+            "play",
+            "poggle",
+            "--variant",
+            "size=4",
+            "--position",
+            "1000/0000/0000/0000",
+        ],
+        &[],
+    );
+    let screen = s.wait("", "Your move:", 20);
+    assert!(
+        screen.contains("1 button not yet the goal colour"),
+        "{screen}"
+    );
+    assert!(!screen.contains("1 buttons"), "{screen}");
+    s.send("hint");
+    let screen = s.wait("Pattern:", "Your move:", 20);
+    for jargon in [
+        "column space",
+        "press matrix",
+        "obstruction",
+        "Nothing here tells",
+    ] {
+        assert!(!screen.contains(jargon), "{jargon}:\n{screen}");
+    }
+    assert!(
+        screen.contains("No presses can solve this board"),
+        "{screen}"
+    );
+    // The pattern the words speak of is shown: four rows of 1s and dots.
+    let pattern = screen
+        .lines()
+        .skip_while(|l| !l.contains("Pattern:"))
+        .skip(2)
+        .take(4)
+        .filter(|l| l.split_whitespace().skip(1).all(|w| w == "1" || w == "."))
+        .count();
+    assert_eq!(pattern, 4, "{screen}");
+}
+
+#[test]
+fn poggle_counts_presses_in_the_singular() {
+    let mut s = Screen::start(
+        &["play", "poggle", "--variant", "size=4", "--human", "none"],
+        &[],
+    );
+    let screen = s.wait_end(20);
+    assert!(screen.contains("(solution: 1 press left)"), "{screen}");
+    assert!(!screen.contains("1 presses"), "{screen}");
+    // Solved: no invitation to press a button.
+    assert!(screen.contains("solved"), "{screen}");
+    assert!(!screen.contains("Press a button"), "{screen}");
+}
+
+#[test]
+fn a_finished_game_shows_no_one_to_move() {
+    let s = Screen::start(&["play", "tictactoe", "--ai", "random", "--seed", "3"], &[]);
+    s.wait("", "X's move:", 20);
+    s.send("resign");
+    let screen = s.wait("resigns", "Play again? (Y/n, or undo)", 10);
+    let after: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("X's move: resign"))
+        .collect();
+    assert!(after.iter().any(|l| l.contains("O wins")), "{screen}");
+    assert!(
+        !after.iter().any(|l| l.contains("to move")),
+        "the status still names a player to move:\n{screen}"
+    );
+}
+
+#[test]
+fn the_winning_move_can_be_undone_at_play_again() {
+    let s = Screen::start(&["play", "tictactoe", "--human", "both"], &[]);
+    for (mv, next) in [("1", "O"), ("4", "X"), ("2", "O"), ("5", "X")] {
+        s.wait("", "'s move:", 10);
+        s.send(mv);
+        s.wait(&format!("{next} to move"), &format!("{next}'s move:"), 10);
+    }
+    s.send("3");
+    s.wait("X wins", "Play again? (Y/n, or undo)", 10);
+    s.send("undo");
+    let screen = s.wait("Taken back.", "X's move:", 10);
+    assert!(screen.contains("X to move"), "{screen}");
+    // The game goes on from before the winning move.
+    s.send("3");
+    s.wait("X wins", "Play again? (Y/n, or undo)", 10);
+}
