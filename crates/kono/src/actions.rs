@@ -1,9 +1,10 @@
 //! Integer actions for Four Field Kono.
 //!
-//! * An action is `from * 8 + direction * 2 + jump`: `from` the cell the piece
-//!   leaves (`row * 4 + col`, row 0 the top rank), `direction` 0 up, 1 down,
-//!   2 left, 3 right, `jump` 1 for a capture (two cells, over a friendly piece)
-//!   and 0 for a step. 128 distinct actions under both rule sets.
+//! * An action is `from * 4 + direction`: `from` the cell the piece leaves
+//!   (`row * 4 + col`, row 0 the top rank), `direction` 0 up, 1 down, 2 left,
+//!   3 right. 64 distinct actions under both rule sets. A step and a capture
+//!   never share an id: a step needs the next cell empty, a capture jumps over a
+//!   friendly piece there, so at most one of them is legal.
 //! * Observation: shape `[3, 4, 4]`: the observer's pieces, the other side's
 //!   pieces, and a plane of ones when the observer is to move.
 //! * Kono has no natural length bound: [`UNBOUNDED_GAME_PLIES`] (matches also
@@ -15,22 +16,18 @@ use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
 
 impl Actions for Kono {
     fn num_distinct_actions(&self) -> usize {
-        128
+        64
     }
 
     fn action_of(&self, _state: &KonoState, mv: KonoMove) -> usize {
         let (from, to) = (i32::from(mv.from), i32::from(mv.to));
-        let (direction, jump) = match to - from {
-            -4 => (0, 0),
-            -8 => (0, 1),
-            4 => (1, 0),
-            8 => (1, 1),
-            -1 => (2, 0),
-            -2 => (2, 1),
-            1 => (3, 0),
-            _ => (3, 1),
+        let direction = match to - from {
+            -4 | -8 => 0,
+            4 | 8 => 1,
+            -1 | -2 => 2,
+            _ => 3,
         };
-        usize::from(mv.from) * 8 + direction * 2 + jump
+        usize::from(mv.from) * 4 + direction
     }
 
     fn move_of(&self, state: &KonoState, action: usize) -> Option<KonoMove> {
