@@ -185,7 +185,7 @@ class LearnPanel {
     const boxes = learned?.boxes || [];
     const games = learned?.games ?? 0;
     const current = data?.current ?? boxes.find((b) => b.position === mv.position);
-    const parts = [h('p.small', `${mv.seats[seat].name} has ${boxes.length} matchbox${boxes.length === 1 ? '' : 'es'} after ${games} game${games === 1 ? '' : 's'}.`)];
+    const parts = [h('p.small', `${mv.seats[seat].name} has ${count(boxes.length, 'matchbox', 'matchboxes')} after ${count(games, 'game')}.`)];
     const lid = (box) => this.lid(box, mv);
     if (current) {
       parts.push(h('p.small.strong', 'The box for this position:'), matchbox(current, false, lid));
@@ -458,7 +458,7 @@ class ScorePanel {
     const n = cells.length;
     const rule = this.page.info.presentation?.panels?.find((p) => p.kind === 'score')?.group_points;
     const points = groupPoints(rule, n);
-    this.preview.textContent = n >= 2 && points !== null ? `This group of ${n} scores ${formatNumber(points)} point${points === 1 ? '' : 's'}.` : '';
+    this.preview.textContent = n >= 2 && points !== null ? `This group of ${n} scores ${count(points, 'point')}.` : '';
   }
 
   onView(mv, previous) {

@@ -5,6 +5,7 @@
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { analysisOf, bestOf, gradeBadge, gradeOf, groupPoints, lineOf, percent, positionSentence, remotenessOf, resultFacts } from './results.js';
+import { count } from './words.js';
 
 export class HintMethods {
   // ----- hints -----
@@ -181,7 +182,7 @@ export class HintMethods {
         const n = group.length || 1;
         const rule = this.info.presentation?.panels?.find((x) => x.kind === 'score')?.group_points;
         const now = groupPoints(rule, n);
-        p.textContent = `Remove the lit group of ${n}${now !== null ? ` (${formatNumber(now)} point${now === 1 ? '' : 's'} now)` : ''}: ${end}.`;
+        p.textContent = `Remove the lit group of ${n}${now !== null ? ` (${count(now, 'point')} now)` : ''}: ${end}.`;
       } else {
         p.textContent = `${end.charAt(0).toUpperCase()}${end.slice(1)}.`;
       }

@@ -7,7 +7,7 @@
 // number remoteness is exact, and a game's `extra` object becomes sentences.
 
 import { h, formatNumber } from './ui.js';
-import { extraSentences, colourWords } from './words.js';
+import { extraSentences, colourWords, count } from './words.js';
 
 /// A remoteness as {plies, bound}: `{kind: 'exact'|'at_most'|'unknown', plies}`, a
 /// bare number (exact), or null.
@@ -61,10 +61,10 @@ export function gradeBadge(m) {
     return { text: percent(g.chance, 0), kind: 'chance', words: `about ${percent(g.chance, 0)} chance to win` };
   }
   if (typeof g.plan === 'number') {
-    return { text: `${g.plan}`, kind: 'plan', words: `part of a solution finishing in ${g.plan} move${g.plan === 1 ? '' : 's'}` };
+    return { text: `${g.plan}`, kind: 'plan', words: `part of a solution finishing in ${count(g.plan, 'move')}` };
   }
   if (typeof g.points === 'number') {
-    return { text: `+${formatNumber(g.points)}`, kind: 'points', words: `scores ${formatNumber(g.points)} point${g.points === 1 ? '' : 's'}` };
+    return { text: `+${formatNumber(g.points)}`, kind: 'points', words: `scores ${count(g.points, 'point')}` };
   }
   return null;
 }
