@@ -147,6 +147,41 @@ fn needs_solution(player: &str, info: &tabula_engine::GameInfo) -> bool {
     }
 }
 
+/// A computer player in words, not as its option string: `level:66` is
+/// "medium: level 66 of 100", `alphabeta:depth=8` "alphabeta, depth 8".
+fn player_words(player: &str, info: Option<&tabula_engine::GameInfo>) -> String {
+    let Ok(spec) = tabula_engine::parse_player_spec(player) else {
+        return player.to_string();
+    };
+    let two = info.is_some_and(|i| i.seats.len() == 2);
+    if let Some(Ok((level, base))) = spec.level_split(two) {
+        // A preset's name (low, medium, high) only for the game's own mix.
+        let preset = info
+            .filter(|_| base.is_none())
+            .and_then(|i| {
+                i.level_presets
+                    .iter()
+                    .find(|p| p.level == level && p.name != "perfect")
+            })
+            .map(|p| format!("{}: ", p.name))
+            .unwrap_or_default();
+        let over = base
+            .map(|b| format!(", mixed with {}", b.name))
+            .unwrap_or_default();
+        return format!("{preset}level {level} of 100{over}");
+    }
+    if spec.options.is_empty() {
+        return spec.name;
+    }
+    let options: Vec<String> = spec
+        .options
+        .split(',')
+        .map(|o| o.trim().replace('=', " "))
+        .filter(|o| !o.is_empty())
+        .collect();
+    format!("{}, {}", spec.name, options.join(", "))
+}
+
 /// A seed for a game whose seed was not given: short enough to read and type
 /// again (`--seed 4821937`).
 fn draw_seed() -> u64 {
@@ -312,7 +347,7 @@ pub fn run(a: PlayArgs) -> Result<()> {
     for s in &v.seats {
         let who = match s.player.as_str() {
             "human" => "you".to_string(),
-            player => format!("the computer ({player})"),
+            player => format!("the computer ({})", player_words(player, info.as_ref())),
         };
         writeln!(out, "  {}: {who}", s.name)?;
     }
@@ -646,11 +681,33 @@ fn draw(out: &mut impl Write, v: &MatchView) -> Result<()> {
     }
     if over {
         let result = v.result.clone().unwrap_or_default();
+        let verdict = match won(v) {
+            Some(true) => "you win.",
+            Some(false) => "you lose.",
+            None => "",
+        };
         if !shown(&result) {
-            writeln!(out, "{result}")?;
+            let sep = if verdict.is_empty() { "" } else { ": " };
+            writeln!(out, "{result}{sep}{verdict}")?;
+        } else if !verdict.is_empty() {
+            // The board already says who won: the verdict as a sentence of its own.
+            writeln!(out, "Y{}", &verdict[1..])?;
         }
     }
     Ok(())
+}
+
+/// Whether the one person playing against the computer won (a seat's name
+/// alone does not say which side was theirs); `None` for a draw, a puzzle, or
+/// two people or none at the board.
+fn won(v: &MatchView) -> Option<bool> {
+    let humans: Vec<usize> = (0..v.seats.len())
+        .filter(|&i| v.seats[i].player == "human")
+        .collect();
+    match (humans.as_slice(), v.outcome) {
+        ([me], Some(tabula_core::Outcome::Win(w))) if v.seats.len() == 2 => Some(w == *me),
+        _ => None,
+    }
 }
 
 /// Refuses a saved game of another game than the one named on the command line.
