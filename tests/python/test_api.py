@@ -304,3 +304,19 @@ def test_docstring_sessions():
     for module in (tabula_games, openspiel):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_readme_session():
+    """The README's Python session gives what it shows."""
+    import doctest
+
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Python") : text.index("## Limits")]
+    # A code fence ends the expected output of the example before it.
+    section = "\n".join("" if line.startswith("```") else line for line in section.splitlines())
+    test = doctest.DocTestParser().get_doctest(section, {}, "README Python", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert test.examples and runner.failures == 0
