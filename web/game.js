@@ -242,6 +242,10 @@ export class GamePage {
       seatColour: (seat) => this.settings.colours[seat] || '#888',
       palette: () => this.chosenPalette()?.colours ?? null,
     });
+    // Every drawing of the board (the game, review, a replay) goes through the
+    // phone's orientation: see _oriented.
+    const draw = this.board.update.bind(this.board);
+    this.board.update = (view, options) => draw(this._oriented(view), options);
     this.boardWrap.classList.toggle('dark-palette', !!this.chosenPalette()?.dark_board);
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this._boardKey(e));
@@ -338,11 +342,45 @@ export class GamePage {
     };
     place();
     narrow.addEventListener('change', place);
-    this.onResize = () => this._fitBoard();
+    this.onResize = () => {
+      // Across a phone's width the board may turn (or turn back): draw it again.
+      if (this.mv && !!this._turns(this.mv.view) !== !!this.turned) {
+        this.board.update(this.reviewer?.active ? this.board.view : this.mv.view, { animate: false });
+        this._highlight();
+      }
+      this._fitBoard();
+    };
     window.addEventListener('resize', this.onResize);
     this.unplace = () => {
       narrow.removeEventListener('change', place);
       window.removeEventListener('resize', this.onResize);
+    };
+  }
+
+  /// Whether a board is drawn turned a quarter: on a phone (520 px or narrower), a
+  /// board at least 2.5 times as wide as tall (Northcott's 16 by 4) runs down the
+  /// screen instead, so its cells can be 44 px with all of it in view (its 16
+  /// columns across would be 22 px, or need a sideways swipe).
+  _turns(view) {
+    if (!view?.cells?.length || view.turned || !window.matchMedia('(max-width: 520px)').matches) return false;
+    const w = view.width || Math.max(...view.cells.map((c) => c.x + c.w));
+    const hgt = view.height || Math.max(...view.cells.map((c) => c.y + c.h));
+    return w >= 2.5 * hgt;
+  }
+
+  /// The view as drawn: turned a quarter where _turns says so (x and y swapped, a
+  /// mirror image along the diagonal, so the first row becomes the left column).
+  /// Clicks, moves and names go by cell id and the game's own coordinates, so
+  /// nothing else changes.
+  _oriented(view) {
+    this.turned = this._turns(view);
+    if (!this.turned) return view;
+    return {
+      ...view,
+      turned: true,
+      width: view.height,
+      height: view.width,
+      cells: view.cells.map((c) => ({ ...c, x: c.y, y: c.x, w: c.h, h: c.w })),
     };
   }
 
@@ -355,6 +393,7 @@ export class GamePage {
     if (!svg || !box || !this.mv) return;
     svg.style.minWidth = '';
     svg.style.maxHeight = '';
+    svg.style.height = '';
     this.boardWrap.classList.remove('scrolls', 'small-cells');
     const drawn = this._smallestDrawn();
     if (!drawn) {
@@ -368,9 +407,18 @@ export class GamePage {
       this.boardNote.hidden = true;
       return;
     }
-    const width = svg.getBoundingClientRect().width;
-    svg.style.minWidth = `${Math.ceil((width * MIN_TARGET) / drawn) + 1}px`;
+    // The drawing inside the element (the view box is fitted whole, centred).
+    const rect = svg.getBoundingClientRect();
+    const k = Math.min(rect.width / box.w, rect.height / box.h);
+    const grow = MIN_TARGET / drawn;
     svg.style.maxHeight = 'none';
+    if (box.w * k * grow <= rect.width + 0.5) {
+      // Wide enough already (a board held down by its height, a turned one): taller.
+      svg.style.height = `${Math.ceil(box.h * k * grow) + 1}px`;
+      this.boardNote.hidden = true;
+      return;
+    }
+    svg.style.minWidth = `${Math.ceil(rect.width * grow) + 1}px`;
     this.boardWrap.classList.add('scrolls');
     this.boardNote.hidden = this.boardWrap.scrollWidth <= this.boardWrap.clientWidth + 1;
   }
