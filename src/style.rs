@@ -40,7 +40,7 @@ pub fn bold(text: &str) -> String {
 }
 
 /// The board text with its cells coloured from the view, for boards drawn as a
-/// grid: a header line, then one line per row of the view's cells holding a row
+/// grid: one or two header lines, then one line per row of the view's cells holding a row
 /// label and one word per cell, left to right. Cells with a colour index are
 /// painted in the palette's colour. Any other board is returned unchanged.
 pub fn colour_board(text: &str, view: &View) -> String {
@@ -65,21 +65,25 @@ pub fn colour_board(text: &str, view: &View) -> String {
         grid[r * cols + k] = c.colour.unwrap_or(0);
     }
     let lines: Vec<&str> = text.lines().collect();
-    if lines.len() < rows + 1
-        || lines[1..=rows]
-            .iter()
-            .any(|l| l.split_whitespace().count() != cols + 1)
-    {
+    // One header line, or two on a board whose column numbers are written in
+    // two lines (tens above units) to fit 80 columns.
+    let grid_at = |head: usize| {
+        lines.len() >= head + rows
+            && lines[head..head + rows]
+                .iter()
+                .all(|l| l.split_whitespace().count() == cols + 1)
+    };
+    let Some(head) = [1, 2].into_iter().find(|&h| grid_at(h)) else {
         return text.to_string();
-    }
+    };
     let mut out = String::new();
     for (i, line) in lines.iter().enumerate() {
-        if i == 0 || i > rows {
+        if i < head || i >= head + rows {
             out += line;
             out.push('\n');
             continue;
         }
-        let r = i - 1;
+        let r = i - head;
         // Keep the spacing: paint each word after the row label in place.
         let mut word = 0usize;
         let mut rest = *line;
@@ -134,6 +138,11 @@ mod tests {
         let painted = colour_board(text, &view);
         assert!(painted.contains(&paint(colour(2), "2")), "{painted:?}");
         assert_eq!(anstream::adapter::strip_str(&painted).to_string(), text);
+        // Column numbers in two lines (a wide board) are a header too.
+        let two = "        1\n     0  1\n  0  1  2\n  1  .  1\nscore 0\n";
+        let painted = colour_board(two, &view);
+        assert!(painted.contains(&paint(colour(2), "2")), "{painted:?}");
+        assert_eq!(anstream::adapter::strip_str(&painted).to_string(), two);
         // A board that is not such a grid is left alone.
         assert_eq!(colour_board("x\ny\n", &view), "x\ny\n");
     }

@@ -446,3 +446,35 @@ fn the_winning_move_can_be_undone_at_play_again() {
     s.send("3");
     s.wait("X wins", "Play again? (Y/n, or undo)", 10);
 }
+
+#[test]
+fn wide_boards_keep_each_row_on_one_line() {
+    for (args, cells) in [
+        (
+            vec!["play", "samegame", "--variant", "size=30x12", "--seed", "3"],
+            30,
+        ),
+        (vec!["play", "poggle", "--variant", "size=30"], 30),
+    ] {
+        let s = Screen::start(&args, &[]);
+        let screen = s.wait("", "Your move:", 20);
+        let rows: Vec<&str> = screen
+            .lines()
+            .filter(|l| {
+                // A board row starts with its number (column numbers are indented).
+                let words: Vec<&str> = l.split_whitespace().collect();
+                l.len() - l.trim_start().len() <= 3
+                    && words.len() > 2
+                    && words.iter().all(|w| w.parse::<u32>().is_ok())
+            })
+            .collect();
+        assert!(rows.len() >= 10, "{screen}");
+        for row in rows {
+            // A row label and one colour per cell, nothing carried to the next line.
+            assert!(
+                row.split_whitespace().count() >= cells,
+                "{args:?}: a row cut in two:\n{screen}"
+            );
+        }
+    }
+}

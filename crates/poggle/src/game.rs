@@ -445,14 +445,29 @@ impl Presentation for Poggle {
             return e + "\n";
         }
         let n = self.size;
+        // Three columns a button fit 80 columns up to 25 buttons a row; wider
+        // boards take two, their column numbers written tens above units.
+        let narrow = self.colours <= text::DIGIT_COLOURS && 4 + 3 * n > 80;
         let width = if self.colours > text::DIGIT_COLOURS {
             4
+        } else if narrow {
+            2
         } else {
             3
         };
         let mut out = String::from("    ");
-        for c in 0..n {
-            out += &format!("{:>width$}", c + 1);
+        if narrow {
+            for c in 1..=n {
+                match c / 10 {
+                    0 => out += "  ",
+                    t => out += &format!("{t:>2}"),
+                }
+            }
+            out += "\n    ";
+        }
+        for c in 1..=n {
+            let label = if narrow { c % 10 } else { c };
+            out += &format!("{label:>width$}");
         }
         out.push('\n');
         for r in 0..n {

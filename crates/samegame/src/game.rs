@@ -248,17 +248,32 @@ impl Notation for SameGame {
 impl Presentation for SameGame {
     fn render_text(&self, state: &Board) -> String {
         let (w, h) = (state.width(), state.height());
-        let mut out = String::from("    ");
+        // Three columns a cell fit 80 columns up to 25 cells a row; wider boards
+        // (up to 38) take two, their column numbers written tens above units.
+        let cw = if 4 + 3 * w > 80 { 2 } else { 3 };
+        let mut out = String::new();
+        if cw == 2 {
+            out.push_str("    ");
+            for c in 0..w {
+                match c / 10 {
+                    0 => out.push_str("  "),
+                    t => out.push_str(&format!("{t:>2}")),
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str("    ");
         for c in 0..w {
-            out.push_str(&format!("{c:>3}"));
+            let label = if cw == 2 { c % 10 } else { c };
+            out.push_str(&format!("{label:>cw$}"));
         }
         out.push('\n');
         for r in 0..h {
             out.push_str(&format!("{r:>3} "));
             for c in 0..w {
                 match state.colour(r, c) {
-                    0 => out.push_str("  ."),
-                    k => out.push_str(&format!("{k:>3}")),
+                    0 => out.push_str(&format!("{:>cw$}", ".")),
+                    k => out.push_str(&format!("{k:>cw$}")),
                 }
             }
             out.push('\n');
