@@ -378,9 +378,10 @@ pub fn run(a: PlayArgs) -> Result<()> {
     let mut hold_forced = false;
     loop {
         let v = m.view();
-        if v.log.len() < shown_log {
-            shown_log = 0;
-        }
+        // After an undo the log is shorter: its lines are on the screen already,
+        // so the next line printed is the next move's (a long game's whole log
+        // is not printed again).
+        shown_log = shown_log.min(v.log.len());
         forced.retain(|&i| i < v.log.len());
         if dice
             && !hold_forced
@@ -461,7 +462,6 @@ pub fn run(a: PlayArgs) -> Result<()> {
                 }
                 Some(false) => {
                     if m.undo() {
-                        shown_log = 0;
                         hold_forced = true;
                         redraw = true;
                         writeln!(out, "Taken back.")?;
@@ -526,7 +526,6 @@ pub fn run(a: PlayArgs) -> Result<()> {
             "board" => redraw = true,
             "undo" => {
                 if m.undo() {
-                    shown_log = 0;
                     paused = false;
                     hold_forced = true;
                     redraw = true;
