@@ -386,11 +386,14 @@ pub fn analyze(game: &Nim, state: &NimState) -> NimAnalysis {
     let wins = mover_wins(play, heaps);
     let all_small = heaps.iter().all(|&h| h <= 1);
     let rule = match (play, all_small) {
-        (Play::Misere, true) => format!(
-            "misère, every heap at most 1: {} counters left, the side to move {} (it wins iff the count is even)",
-            heaps.iter().filter(|&&h| h == 1).count(),
-            if wins { "wins" } else { "loses" }
-        ),
+        (Play::Misere, true) => {
+            let left = heaps.iter().filter(|&&h| h == 1).count();
+            format!(
+                "misère, every heap at most 1: {left} counter{} left, the side to move {} (it wins when the count is even)",
+                if left == 1 { "" } else { "s" },
+                if wins { "wins" } else { "loses" }
+            )
+        }
         (Play::Misere, false) => format!(
             "misère with a heap larger than 1: same as normal play, nim-sum {}: the side to move {}",
             sum.0,
