@@ -333,11 +333,12 @@ def _load_game(game: Any, params: Any = None) -> Any:
     """`pyspiel.load_game`, reading Tabula games' parameters as Tabula writes them
     (`heaps=1-2-3`, `start=random`) before OpenSpiel's parser sees them."""
     assert _original_load_game is not None
-    if isinstance(game, str) and params is None:
+    if isinstance(game, str) and params is None and game.partition("(")[0].strip() in _registered:
+        # Only Tabula's games are read here: other games' strings (nested ones,
+        # such as turn_based_simultaneous_game(game=...)) go to OpenSpiel as given.
         name, text_params = _parse_game_string(game)
-        if name in _registered:
-            tabula = _registered[name].tabula_game_name
-            return _original_load_game(name, _openspiel_params(tabula, text_params))
+        tabula = _registered[name].tabula_game_name
+        return _original_load_game(name, _openspiel_params(tabula, text_params))
     if params is None:
         return _original_load_game(game)
     if isinstance(game, str) and game in _registered and isinstance(params, Mapping):

@@ -197,3 +197,12 @@ def test_openspiel_search_on_the_registered_game_finds_the_solved_value(register
     assert solved["counts"]["max_remoteness"] < depth
     expected = {"win": 1.0, "loss": -1.0, "draw": 0.0}[solved["value"]["value"]]
     assert value == expected
+
+
+def test_other_games_load_as_before(registered):
+    """register() reads Tabula's parameters itself; other games' strings, nested
+    ones too, reach OpenSpiel unchanged."""
+    nested = pyspiel.load_game("turn_based_simultaneous_game(game=goofspiel(num_cards=4))")
+    assert nested.num_players() == 2
+    assert pyspiel.load_game("nim(pile_sizes=1;2;3)").num_distinct_actions() == 10
+    assert pyspiel.load_game("tic_tac_toe", {}).num_distinct_actions() == 9
