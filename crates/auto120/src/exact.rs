@@ -15,15 +15,19 @@
 //!
 //! Retiring is irreversible, so the positions fall into *layers* by the retired
 //! counts (a, b) of roller and other. A move from layer (a, b) leads to (b, a) or,
-//! when it retires a marker, to (b, a + 1). The layers are solved from the most
-//! retired markers down; within a group {(a, b), (b, a)} values are iterated in
-//! place (Gauss-Seidel, both cores through rayon) until no value moves by more than
-//! the tolerance. Each layer is a dense array indexed by the combinatorial ranks of
-//! the two multisets, `rank(mine) * S(theirs) + rank(theirs)`; the roller's row of
-//! the layer it moves to is contiguous, so the reads of one sweep stay in cache.
-//! Values are iterated in f64 (8 bytes: rounding errors of a 4-byte fixed point
-//! would add up over the ~100 turns of a game beyond 1e-9) and, once no layer
-//! still being solved reads them, kept as 4-byte fixed point (resolution 2.3e-10).
+//! when it retires a marker, to (b, a + 1). The value iteration is the generic
+//! solver of dice games (`tabula_ai::chance_solve::iterate`), given Auto120's
+//! index, order and equation (`Equations`): the layers are solved from the most
+//! retired markers down (a *stage* per total retired), each group {(a, b), (b, a)}
+//! a *block* iterated in place (Gauss-Seidel, both cores through rayon) until no
+//! value moves by more than the tolerance. Each layer is a dense array indexed by
+//! the combinatorial ranks of the two multisets, `rank(mine) * S(theirs) +
+//! rank(theirs)`, all layers one after another in one index; a *run* of the order
+//! is one column (the other's rank fixed), so the roller's row of the layer it
+//! moves to is contiguous and the reads of one sweep stay in cache. Values are
+//! iterated in f64 (8 bytes: rounding errors of a 4-byte fixed point would add up
+//! over the ~100 turns of a game beyond 1e-9) and, once solved, kept as 4-byte
+//! fixed point (resolution 2.3e-10), made in the same memory.
 //!
 //! Pairs where both players have markers on one square above 1 cannot occur (the
 //! later arrival bumps the other); they are skipped and not counted.
