@@ -245,7 +245,10 @@ export class GamePage {
     // Every drawing of the board (the game, review, a replay) goes through the
     // phone's orientation: see _oriented.
     const draw = this.board.update.bind(this.board);
-    this.board.update = (view, options) => draw(this._oriented(view), options);
+    this.board.update = (view, options) => {
+      this.drawnView = view;
+      return draw(this._oriented(view), options);
+    };
     this.boardWrap.classList.toggle('dark-palette', !!this.chosenPalette()?.dark_board);
     this.board.svg.setAttribute('aria-label', `${info.title} board`);
     this.board.svg.addEventListener('keydown', (e) => this._boardKey(e));
@@ -342,13 +345,22 @@ export class GamePage {
     };
     place();
     narrow.addEventListener('change', place);
+    // Once a frame at most while a window is being resized (a large board has
+    // thousands of cells to measure).
+    let pending = false;
     this.onResize = () => {
-      // Across a phone's width the board may turn (or turn back): draw it again.
-      if (this.mv && !!this._turns(this.mv.view) !== !!this.turned) {
-        this.board.update(this.reviewer?.active ? this.board.view : this.mv.view, { animate: false });
-        this._highlight();
-      }
-      this._fitBoard();
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => {
+        pending = false;
+        if (!this.alive) return;
+        // Across a phone's width the board may turn (or turn back): draw it again.
+        if (this.mv && !!this._turns(this.mv.view) !== !!this.turned) {
+          this.board.update(this.drawnView || this.mv.view, { animate: false });
+          this._highlight();
+        }
+        this._fitBoard();
+      });
     };
     window.addEventListener('resize', this.onResize);
     this.unplace = () => {
