@@ -310,3 +310,18 @@ test('1280 px: Train keeps the learning machine the player chose (Gardner\'s mac
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+test('390 ↔ 1280 px: Northcott turns a quarter on a phone and back on a desktop as the window changes', { skip: !has('northcott'), timeout: 60_000 }, async () => {
+  const page = await pageAt(1280);
+  await openSession(page, { game: 'northcott', players: ['human', 'nim'] });
+  const box = () => page.evaluate(() => document.querySelector('.board-wrap svg.board').getAttribute('viewBox').split(' ').map(Number));
+  const [, , w1, h1] = await box();
+  assert.ok(w1 > 2.5 * h1, 'wide on a desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await eventually(async () => { const [, , w, h] = await box(); return h > 2.5 * w; }, 'turned on a phone');
+  assert.ok(await smallestCell(page) >= 43.5);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await eventually(async () => { const [, , w, h] = await box(); return w > 2.5 * h; }, 'wide again');
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
