@@ -301,12 +301,18 @@ test('1280 px: Train keeps the learning machine the player chose (Gardner\'s mac
   await openSession(page, { game: 'tictactoe', players: ['matchbox', 'human'] });
   // The card, written about MENACE, says whose boxes it shows.
   await page.locator('.card p.strong', { hasText: "You are playing Gardner's matchbox machine (X)" }).waitFor({ timeout: 10_000 });
-  await page.selectOption('select[aria-label="Training games"]', '50');
+  // Against perfect play the machine loses beads: some moves' colours run out.
+  await page.selectOption('select[aria-label="Training opponent"]', 'perfect');
+  await page.selectOption('select[aria-label="Training games"]', '200');
   await page.click('.card button:has-text("Train")');
   await page.locator('.toast', { hasText: /for \d+ games: you now play the trained machine/ }).waitFor({ timeout: 120_000 });
   const view = await sessionView(page);
   assert.equal(view.seats[0].player.split(':')[0], 'matchbox', `the computer is still Gardner's machine: ${JSON.stringify(view.seats)}`);
   assert.match(await page.locator('.toast').last().textContent(), /Trained Gardner's matchbox machine for \d+ games/);
+  // Each box's bead colours sit right under it, a used-up colour (struck through) too.
+  await page.locator('.bead-legend li.empty').first().waitFor({ timeout: 20_000 });
+  const tall = await page.$$eval('.bead-legend li', (els) => els.map((e) => e.getBoundingClientRect().height).filter((x) => x > 30));
+  assert.deepEqual(tall, [], 'bead legend rows are one line high');
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
