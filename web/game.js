@@ -435,6 +435,21 @@ export class GamePage {
     this.boardNote.hidden = this.boardWrap.scrollWidth <= this.boardWrap.clientWidth + 1;
   }
 
+  /// On a board that scrolls sideways (a phone), brings the last of these cells
+  /// (where the last move or the computer's reply landed) into view, if it is out of it.
+  _showCells(ids) {
+    const wrap = this.boardWrap;
+    if (!ids?.length || !wrap.classList.contains('scrolls')) return;
+    const r = this.board.cells.get(ids[ids.length - 1])?.g?.getBoundingClientRect();
+    if (!r) return;
+    const frame = wrap.getBoundingClientRect();
+    const margin = 8;
+    let shift = 0;
+    if (r.right > frame.right - margin) shift = r.right - frame.right + margin;
+    else if (r.left < frame.left + margin) shift = r.left - frame.left - margin;
+    if (shift) wrap.scrollTo({ left: Math.max(0, wrap.scrollLeft + shift), behavior: reducedMotion() ? 'auto' : 'smooth' });
+  }
+
   /// The narrower side of the board's smallest cell as drawn now, in CSS pixels
   /// (every cell, so the board keeps one size from turn to turn).
   _smallestDrawn() {
@@ -477,6 +492,7 @@ export class GamePage {
     this.mine = played ? mine : [];
     this.hinted = [];
     this._highlight();
+    this._showCells(this.recent.length ? this.recent : this.mine);
     this._renderStatus();
     this._renderPlayers();
     this._renderLog();

@@ -331,3 +331,23 @@ test('390 ↔ 1280 px: Northcott turns a quarter on a phone and back on a deskto
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+test('390 px: on a board that scrolls sideways, the move just played is brought into view', { skip: !has('auto120'), timeout: 60_000 }, async () => {
+  const page = await pageAt(390);
+  // Player 1's marker 1 on 2 with a roll of 5: it goes to 10, in the last column.
+  await openSession(page, { game: 'auto120', position: '2,1,1,1/1,1,1,1:1r5', players: ['human', 'human'] });
+  const visible = (id) => page.evaluate((id) => {
+    const frame = document.querySelector('.board-wrap').getBoundingClientRect();
+    const r = document.querySelector(`.board-wrap [data-cell="${id}"]`).getBoundingClientRect();
+    return r.left >= frame.left - 1 && r.right <= frame.right + 1;
+  }, id);
+  assert.ok(await page.evaluate(() => document.querySelector('.board-wrap').classList.contains('scrolls')), 'the track scrolls on a phone');
+  assert.equal(await visible(10), false, 'the last column starts out of view');
+  const answered = page.waitForResponse((r) => /\/moves$/.test(r.url()) && r.request().method() === 'POST');
+  await page.locator('.board-wrap [data-cell="2"]').click();
+  await answered;
+  await eventually(() => visible(10), 'square 10 scrolled into view');
+  assert.match((await sessionView(page)).log.at(-1).text, /marker 1 from 2 to 10/);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
