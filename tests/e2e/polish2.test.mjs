@@ -170,6 +170,12 @@ for (const width of WIDTHS) {
     let view = data.view;
     assert.ok(view.human_to_move && view.legal_moves.length === 4, 'four markers on the start, one roll');
     const mover = view.to_move;
+    // Where the roll takes a marker shows before the click (a pointer hovering).
+    if (width > 600) {
+      const roll = view.legal_moves[0].cells[1];
+      await page.locator('.board-wrap [data-cell="1"]').hover();
+      await page.locator(`.board-wrap [data-cell="${roll}"].target`).waitFor({ timeout: 5_000 });
+    }
     // Click marker 3 of the player to move, where it stands on the start tray.
     const piece = page.locator(`.board-wrap .piece[data-owner="${mover}"][data-piece-cell="1"]`, { hasText: /^3$/ });
     const box = await piece.boundingBox();

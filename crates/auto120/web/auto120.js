@@ -3,7 +3,8 @@
 // marker: a click (or tap) on one of your markers moves it at once. Markers
 // sharing a square all go to the same square, so a click on the square moves the
 // marker under the pointer, else the lowest-numbered one there: no "which move?"
-// question for a choice that changes nothing.
+// question for a choice that changes nothing. Hovering your markers outlines where
+// the roll takes them.
 //
 // The game's own browser module: embedded in the game's crate, declared in its
 // presentation and served at /games/auto120/module.js; the page (web/game.js)
@@ -49,4 +50,33 @@ export function click(page, id, e) {
   page.cursor = id;
   page.play(move);
   return true;
+}
+
+/// Where a marker would go, shown before the click: hovering a square holding
+/// markers of the player to move outlines the square the roll takes them to (the
+/// page's target outline). Returned as the module's card, with no element of its own.
+export function panel(page) {
+  let lit = null;
+  const clear = () => {
+    lit?.classList.remove('target');
+    lit = null;
+  };
+  return {
+    panel: null,
+    onHover(id) {
+      clear();
+      const mv = page.mv;
+      if (id === null || !mv?.human_to_move || mv.outcome || page.selection?.length) return false;
+      const moves = markerMoves(page, id);
+      if (!moves.length) return false;
+      const cells = moves[0].cells;
+      lit = page.board.cells.get(cells[cells.length - 1])?.g ?? null;
+      lit?.classList.add('target');
+      // The page's own hover (groups of cells) goes on.
+      return false;
+    },
+    onView() {
+      lit = null;
+    },
+  };
 }
