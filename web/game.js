@@ -397,8 +397,9 @@ export class GamePage {
   }
 
   /// Touch targets of at least 44 CSS pixels (the usual guidance for fingers): on
-  /// a touch screen a board whose cells would be smaller is drawn at that size and
-  /// scrolls sideways inside its frame, with a note saying so.
+  /// a touch screen a board whose cells would be smaller is drawn at that size,
+  /// taller where its width allows, else scrolling sideways inside its frame with
+  /// a note saying so.
   _fitBoard() {
     const svg = this.board?.svg;
     const box = this.board?.box;
