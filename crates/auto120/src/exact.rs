@@ -1164,7 +1164,11 @@ fn load_or_solve(
         progress(1.0);
         return Ok((solution, true));
     }
-    let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, progress)?;
+    // Stops when the cell that builds it is told every waiter was cancelled
+    // (the build runs with the cell's budget as its current one).
+    let budget = Budget::current();
+    let stopped = || budget.as_ref().is_some_and(Budget::is_cancelled);
+    let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &stopped, progress)?;
     if let (Some(d), Ok(p)) = (disk, to_payload(&solution)) {
         // Not kept on disk (a full or read-only directory): solved again next run.
         let _ = d.store(&name, CACHE_FORMAT, &p);

@@ -12,13 +12,17 @@
 //! own running a rayon pool of its own (every parallel loop of the build runs
 //! there), and every caller — the first included — then only waits, never steals
 //! work, until the table is ready, the waiter's [`Budget`] is cancelled or its
-//! deadline passes. A waiter that stops waiting leaves the build to finish, so a
-//! later caller finds the table. Builds that need another cell's table wait for it
+//! deadline passes. A waiter that runs out of time leaves the build to finish, so
+//! a later caller finds the table; when the last waiter is *cancelled* (a job
+//! deleted, a client gone), the build is asked to stop too (it runs under a
+//! [`Budget`] whose cancel flag the cell raises), and the cell is empty again for
+//! whoever asks next: a cancelled solve must not go on holding the cores and the
+//! build gate for minutes. Builds that need another cell's table wait for it
 //! the same way, on their own pools, so nested builds progress too.
 
-use crate::budget::{Budget, BudgetError};
+use crate::budget::{Budget, BudgetError, CancelFlag};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -42,7 +46,8 @@ thread_local! {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
     /// The waiter's budget was cancelled or ran out of time before the table was
-    /// ready (the build goes on for later callers).
+    /// ready (the build goes on for later callers, unless every waiter was
+    /// cancelled).
     #[error(transparent)]
     Stopped(#[from] BudgetError),
     /// The build failed (it is not tried again in this process).
@@ -57,7 +62,8 @@ pub enum TableError {
 
 enum Slot<T> {
     Empty,
-    Building,
+    /// Being built; raising the flag asks the build to stop.
+    Building(CancelFlag),
     Ready(Arc<T>),
     Failed(String),
 }
@@ -68,6 +74,8 @@ struct Inner<T> {
     changed: Condvar,
     /// The build's progress, 0..1, as `f64` bits.
     progress: AtomicU64,
+    /// Callers waiting in [`TableCell::get_or_build`] now.
+    waiters: AtomicUsize,
 }
 
 impl<T> Inner<T> {
@@ -101,6 +109,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                 slot: Mutex::new(Slot::Empty),
                 changed: Condvar::new(),
                 progress: AtomicU64::new(0f64.to_bits()),
+                waiters: AtomicUsize::new(0),
             }),
         }
     }
@@ -115,7 +124,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
 
     /// Whether a build has started and not ended yet.
     pub fn is_building(&self) -> bool {
-        matches!(*self.inner.slot(), Slot::Building)
+        matches!(*self.inner.slot(), Slot::Building(_))
     }
 
     /// Puts a table built elsewhere in the cell, unless one is there or being
@@ -124,7 +133,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         let mut slot = self.inner.slot();
         match &*slot {
             Slot::Ready(t) => Some(t.clone()),
-            Slot::Building => None,
+            Slot::Building(_) => None,
             Slot::Empty | Slot::Failed(_) => {
                 *slot = Slot::Ready(table.clone());
                 self.inner.changed.notify_all();
@@ -146,6 +155,28 @@ impl<T: Send + Sync + 'static> TableCell<T> {
     where
         F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
     {
+        self.inner.waiters.fetch_add(1, Ordering::SeqCst);
+        let waited = self.wait_or_build(build, until, progress);
+        let left = self.inner.waiters.fetch_sub(1, Ordering::SeqCst) - 1;
+        if let Err(TableError::Stopped(BudgetError::Cancelled)) = &waited {
+            if left == 0 {
+                if let Slot::Building(stop) = &*self.inner.slot() {
+                    stop.cancel();
+                }
+            }
+        }
+        waited
+    }
+
+    fn wait_or_build<F>(
+        &self,
+        build: F,
+        until: &Budget,
+        progress: &dyn Fn(f64),
+    ) -> Result<Arc<T>, TableError>
+    where
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+    {
         let mut build = Some(build);
         let mut slot = self.inner.slot();
         let mut reported = f64::NAN;
@@ -158,17 +189,26 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                         reason: reason.clone(),
                     })
                 }
-                Slot::Empty => {
-                    if let Some(build) = build.take() {
-                        *slot = Slot::Building;
+                Slot::Empty => match build.take() {
+                    Some(build) => {
+                        let stop = CancelFlag::new();
+                        *slot = Slot::Building(stop.clone());
                         self.inner.progress.store(0f64.to_bits(), Ordering::Relaxed);
-                        if let Err(reason) = self.start(build) {
+                        if let Err(reason) = self.start(build, stop) {
                             *slot = Slot::Failed(reason);
                             continue;
                         }
                     }
-                }
-                Slot::Building => {}
+                    // The build this caller started was stopped (its other
+                    // waiters were cancelled): not waited for again.
+                    None => {
+                        return Err(TableError::Failed {
+                            what: self.inner.what.clone(),
+                            reason: "it was stopped before it finished: try again".into(),
+                        })
+                    }
+                },
+                Slot::Building(_) => {}
             }
             until.check()?;
             let fraction = f64::from_bits(self.inner.progress.load(Ordering::Relaxed));
@@ -190,7 +230,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
     }
 
     /// Starts `build` on a thread of its own running a rayon pool of its own.
-    fn start<F>(&self, build: F) -> Result<(), String>
+    fn start<F>(&self, build: F, stop: CancelFlag) -> Result<(), String>
     where
         F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
     {
@@ -211,11 +251,18 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                         .progress
                         .store(f.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed)
                 };
-                let built =
-                    pool.install(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))));
+                // The build sees the cell's flag as its current budget's
+                // (`Budget::current`), on the pool's thread that runs it.
+                let budget = Budget::default().with_cancel(stop.clone());
+                let built = pool.install(|| {
+                    budget.run(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))))
+                });
                 let mut slot = inner.slot();
                 *slot = match built {
                     Ok(Ok(table)) => Slot::Ready(Arc::new(table)),
+                    // Stopped because every waiter was cancelled: the next
+                    // caller builds it afresh.
+                    Ok(Err(_)) if stop.is_cancelled() => Slot::Empty,
                     Ok(Err(reason)) => Slot::Failed(reason),
                     Err(_) => Slot::Failed("the program stopped with an internal error".into()),
                 };
@@ -314,6 +361,74 @@ mod tests {
             .get_or_build(|_| Ok(0), &Budget::unlimited(), &|_| {})
             .unwrap();
         assert_eq!(*t, 7, "the first build's table, built once");
+    }
+
+    /// A build that runs until its current budget is cancelled (or a minute).
+    fn until_cancelled() -> Result<u32, String> {
+        let budget = Budget::current().ok_or("no budget")?;
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(60) {
+            if budget.is_cancelled() {
+                return Err("stopped".into());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(1)
+    }
+
+    #[test]
+    fn a_build_stops_when_its_last_waiter_is_cancelled_and_is_built_afresh_after() {
+        within_a_minute(|| {
+            let cell: TableCell<u32> = TableCell::new("a long table");
+            // Two waiters: the first cancelled leaves the build to the second,
+            // which runs out of time (the build still goes on).
+            let job = Budget::unlimited();
+            let other = Budget::unlimited().with_timeout(Duration::from_millis(300));
+            let (job2, other2) = (job.clone(), other.clone());
+            let first = {
+                let cell = cell.clone();
+                std::thread::spawn(move || cell.get_or_build(|_| until_cancelled(), &job2, &|_| {}))
+            };
+            std::thread::sleep(Duration::from_millis(50));
+            let second = {
+                let cell = cell.clone();
+                std::thread::spawn(move || cell.get_or_build(|_| Ok(2), &other2, &|_| {}))
+            };
+            std::thread::sleep(Duration::from_millis(50));
+            job.cancel();
+            let r = first.join().unwrap();
+            assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Cancelled));
+            assert!(cell.is_building(), "another caller still waits: it goes on");
+            let r = second.join().unwrap();
+            assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Time));
+            assert!(
+                cell.is_building(),
+                "out of time is not cancelled: it goes on"
+            );
+            // The last waiter cancelled: the build stops, the cell is empty again
+            // and the next caller builds its own.
+            let cancelled = Budget::unlimited();
+            let c2 = cancelled.clone();
+            let waiter = {
+                let cell = cell.clone();
+                std::thread::spawn(move || cell.get_or_build(|_| Ok(3), &c2, &|_| {}))
+            };
+            std::thread::sleep(Duration::from_millis(50));
+            cancelled.cancel();
+            assert!(waiter.join().unwrap().is_err());
+            let started = Instant::now();
+            while cell.is_building() {
+                assert!(
+                    started.elapsed() < Duration::from_secs(5),
+                    "the build did not stop"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let t = cell
+                .get_or_build(|_| Ok(4), &Budget::unlimited(), &|_| {})
+                .unwrap();
+            assert_eq!(*t, 4, "built afresh after the stopped build");
+        });
     }
 
     #[test]

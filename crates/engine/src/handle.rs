@@ -330,8 +330,9 @@ impl<G: Registered> Handle<G> {
                 let start = game.initial_state();
                 // Refused in words when the ledger has no room; the cell is then
                 // replaced so that the next caller tries again.
-                let budget =
-                    solve_budget(&game, &start, &Budget::default()).map_err(|e| e.to_string())?;
+                // The cell's budget: stopped when every waiter was cancelled.
+                let budget = Budget::current().unwrap_or_default();
+                let budget = solve_budget(&game, &start, &budget).map_err(|e| e.to_string())?;
                 // What it builds is reserved as it grows; large builds take turns.
                 let budget = budget.charged_to(Ledger::global());
                 let solved =

@@ -187,8 +187,11 @@ fn solve_jobs_beyond_the_memory_budget_fail_at_once() {
 #[test]
 fn jobs_can_be_cancelled_queued_or_running() {
     let s = Server::start();
-    // Two long solves take both slots; a third waits.
-    let long = json!({"kind": "solve", "game": "nim", "variant": "heaps=60-60-60", "cache": false});
+    // Two long simulations take both slots; a third waits. (Not solves: the
+    // tests of this binary share one process and its ledger of tables, so a
+    // solve could be refused at once for another test's tables.)
+    let long = json!({"kind": "simulate", "game": "tictactoe",
+                      "players": ["random", "random"], "games": 10_000_000});
     let ids: Vec<String> = (0..3)
         .map(|_| {
             let (st, v) = s.post("/api/jobs", &long);
