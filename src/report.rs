@@ -724,6 +724,34 @@ pub fn curve_chart(curve: &[tabula_core::CurvePoint], width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_wrap_between_rows_never_inside_one() {
+        // SameGame 15x15: fifteen rows of fifteen digits.
+        let rows: Vec<String> = (0..15).map(|r| format!("{:015}", r * 7)).collect();
+        let text = rows.join("/");
+        let out = position_lines(&format!("{text} (Player to move)"), 80, "Position: ", "  ");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+        assert!(out.starts_with("Position: 000000000000000/"), "{out}");
+        for line in out.lines().skip(1) {
+            let body = line.trim_start();
+            assert!(
+                body.len() >= 15 && body.as_bytes()[15] == b'/' || !body.contains('/'),
+                "{out}"
+            );
+        }
+        // Every row whole on one line.
+        for row in &rows {
+            assert!(
+                out.lines().any(|l| l.contains(row.as_str())),
+                "{row} cut:\n{out}"
+            );
+        }
+        // A row wider than the line is cut like any long word.
+        let wide = format!("{}/{}", "1".repeat(100), "2".repeat(100));
+        let out = position_lines(&wide, 80, "", "  ");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+    }
     use tabula_core::PositionValue;
 
     #[test]
