@@ -474,3 +474,18 @@ fn wide_boards_keep_each_row_on_one_line() {
         }
     }
 }
+
+#[test]
+fn a_wide_northcott_board_keeps_each_row_on_one_line() {
+    let s = Screen::start(
+        &["play", "northcott", "--variant", "size=30x3", "--seed", "1"],
+        &[],
+    );
+    let screen = s.wait("", "O's move:", 20);
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains(" gap ")).collect();
+    assert_eq!(rows.len(), 3, "{screen}");
+    for row in rows {
+        // The row number, 30 cells, "gap" and its size.
+        assert_eq!(row.split_whitespace().count(), 33, "{screen}");
+    }
+}

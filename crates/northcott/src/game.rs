@@ -542,11 +542,32 @@ impl Notation for Northcott {
 
 impl Presentation for Northcott {
     fn render_text(&self, state: &NorthcottState) -> String {
-        let w = self.nx().to_string().len() + 1;
+        // A row takes 4 + w * cells + 9 ("   gap 14") columns: boards too wide for
+        // 80 columns at three a cell (23 to 33 cells) take two, their column
+        // numbers written tens above units.
+        let narrow = self.nx() >= 10 && 13 + 3 * self.nx() > 80;
+        let w = if narrow {
+            2
+        } else {
+            self.nx().to_string().len() + 1
+        };
         let mut s = String::new();
+        if narrow {
+            let _ = write!(s, "{:>4}", "");
+            for c in 1..=self.nx() {
+                match c / 10 {
+                    0 => s.push_str("  "),
+                    t => {
+                        let _ = write!(s, "{t:>2}");
+                    }
+                }
+            }
+            s.push('\n');
+        }
         let _ = write!(s, "{:>4}", "");
         for c in 1..=self.nx() {
-            let _ = write!(s, "{c:>w$}");
+            let label = if narrow { c % 10 } else { c };
+            let _ = write!(s, "{label:>w$}");
         }
         s.push('\n');
         for r in 0..self.ny() {
