@@ -1552,6 +1552,27 @@ mod tests {
         );
         assert!(d < 1e-12, "{d}");
     }
+
+    /// How far the old solver on both cores differs from itself at three markers
+    /// (the parallel sweeps' timing), the yardstick for the test above (`cargo
+    /// test --release -p tabula-auto120 --lib old_against_itself -- --ignored
+    /// --nocapture`).
+    #[test]
+    #[ignore = "two solves of three markers: minutes in release mode"]
+    fn three_markers_old_against_itself() {
+        let (a, _) = old_values(3, DEFAULT_TOLERANCE);
+        let (b, _) = old_values(3, DEFAULT_TOLERANCE);
+        let d = (0..a.len())
+            .step_by(997)
+            .map(|i| (a[i] - b[i]).abs())
+            .fold(0.0, f64::max);
+        println!(
+            "start: {} and {}; every 997th position: largest difference {d:e}",
+            a[0], b[0]
+        );
+        let all = largest_difference(&a, &b);
+        println!("all positions: largest difference {all:e}");
+    }
     /// Time of the old and the generic solver side by side, alternating, on one
     /// thread and on the pool (`cargo test --release -p tabula-auto120 --lib
     /// side_by_side -- --ignored --nocapture`).
