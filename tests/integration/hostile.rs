@@ -67,7 +67,11 @@ fn path_str(p: &Path) -> &str {
 
 /// A saved two-player game: X took the centre, O a corner.
 fn saved_game() -> Value {
-    let file = scratch("valid.json");
+    // A file of each caller's own: tests run at once, and one reading the file
+    // while another rewrites it read half a game.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = scratch(&format!("valid-{n}.json"));
     let (out, _) = play(
         &["tictactoe", "--human", "both", "--save", path_str(&file)],
         "5\n1\nquit\n",

@@ -119,7 +119,7 @@ impl Default for Budget {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetError {
     /// The computation would need more memory than it may use.
-    #[error("{what} would need about {}, more than the memory limit of {}", format_bytes(*.needed), format_bytes(*.limit))]
+    #[error("{}", memory_words(what, *.needed, *.limit))]
     Memory {
         /// What was too large, in plain words ("the positions of Northcott 16x4").
         what: String,
@@ -154,6 +154,23 @@ pub enum BudgetError {
     /// Someone asked the computation to stop.
     #[error("cancelled")]
     Cancelled,
+}
+
+/// [`BudgetError::Memory`] in words; an estimate too large to count (saturated
+/// at `u64::MAX`) is not given a number.
+fn memory_words(what: &str, needed: u64, limit: u64) -> String {
+    if needed == u64::MAX {
+        format!(
+            "{what} would need far more than the memory limit of {}",
+            format_bytes(limit)
+        )
+    } else {
+        format!(
+            "{what} would need about {}, more than the memory limit of {}",
+            format_bytes(needed),
+            format_bytes(limit)
+        )
+    }
 }
 
 impl Budget {
@@ -458,5 +475,20 @@ mod tests {
         drop(first);
         let third = Budget::unlimited().with_deadline(soon()).charged_to(ledger);
         third.uses("a large table", 2 * TURN_ABOVE).unwrap();
+    }
+
+    #[test]
+    fn an_estimate_too_large_to_count_is_not_called_no_limit() {
+        let e = Budget::new(1 << 30)
+            .fits("the positions", u64::MAX)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the positions would need far more than the memory limit of 1 GiB"
+        );
+        let e = Budget::new(1 << 30)
+            .fits("the positions", 3 << 30)
+            .unwrap_err();
+        assert!(e.to_string().contains("about 3 GiB"), "{e}");
     }
 }
