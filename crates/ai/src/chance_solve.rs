@@ -90,6 +90,11 @@ pub struct SweepOrder {
     pub block_ends: Vec<u32>,
     /// The end (exclusive) of each stage in `block_ends`.
     pub stage_ends: Vec<u32>,
+    /// Ends (exclusive, in `runs`) of parts within blocks: a sweep of a block
+    /// sweeps its parts one after the other, each on both cores (Auto120: one
+    /// layer after the other of a group, as its own solver did). Empty: each
+    /// block is one part.
+    pub part_ends: Vec<u32>,
 }
 
 impl SweepOrder {
@@ -151,6 +156,13 @@ impl SweepOrder {
             });
             start += n as i64 * step;
             left -= n;
+        }
+    }
+
+    /// Ends a part of the current block (see [`SweepOrder::part_ends`]).
+    pub fn end_part(&mut self) {
+        if self.open_runs() > 0 && self.part_ends.last() != Some(&(self.runs.len() as u32)) {
+            self.part_ends.push(self.runs.len() as u32);
         }
     }
 
@@ -428,11 +440,13 @@ struct Piece {
 }
 
 /// The tasks of each block: `pieces` cut from the runs, grouped in tasks of at
-/// least [`CHUNK`] indices (`task_ends` in `pieces`, `block_tasks` in `task_ends`).
+/// least [`CHUNK`] indices (`task_ends` in `pieces`), tasks in parts (`part_tasks`
+/// in `task_ends`), parts in blocks (`block_parts` in `part_tasks`).
 struct Tasks {
     pieces: Vec<Piece>,
     task_ends: Vec<u32>,
-    block_tasks: Vec<u32>,
+    part_tasks: Vec<u32>,
+    block_parts: Vec<u32>,
 }
 
 impl Tasks {
@@ -440,12 +454,24 @@ impl Tasks {
         let mut t = Tasks {
             pieces: Vec::new(),
             task_ends: Vec::new(),
-            block_tasks: Vec::with_capacity(order.block_ends.len()),
+            part_tasks: Vec::new(),
+            block_parts: Vec::with_capacity(order.block_ends.len()),
         };
         let mut run = 0usize;
+        let mut parts = order.part_ends.iter().peekable();
         for &end in &order.block_ends {
             let mut cells = 0usize;
             for (r, ru) in order.runs.iter().enumerate().take(end as usize).skip(run) {
+                while parts.next_if(|&&p| p as usize <= r).is_some() {
+                    // A part ends before run `r`: close its last task and the part.
+                    if cells > 0 {
+                        t.task_ends.push(t.pieces.len() as u32);
+                        cells = 0;
+                    }
+                    if t.part_tasks.last().copied().unwrap_or(0) < t.task_ends.len() as u32 {
+                        t.part_tasks.push(t.task_ends.len() as u32);
+                    }
+                }
                 let mut from = 0u32;
                 while from < ru.len {
                     let to = ru.len.min(from.saturating_add(CHUNK as u32));
@@ -465,27 +491,23 @@ impl Tasks {
             if cells > 0 {
                 t.task_ends.push(t.pieces.len() as u32);
             }
+            if t.part_tasks.last().copied().unwrap_or(0) < t.task_ends.len() as u32 {
+                t.part_tasks.push(t.task_ends.len() as u32);
+            }
             run = end as usize;
-            t.block_tasks.push(t.task_ends.len() as u32);
+            t.block_parts.push(t.part_tasks.len() as u32);
         }
         t
     }
 
-    /// The pieces of each task of block `b`.
-    fn of_block(&self, b: usize) -> Vec<&[Piece]> {
-        let from = if b == 0 {
-            0
-        } else {
-            self.block_tasks[b - 1] as usize
-        };
-        (from..self.block_tasks[b] as usize)
-            .map(|t| {
-                let start = if t == 0 {
-                    0
-                } else {
-                    self.task_ends[t - 1] as usize
-                };
-                &self.pieces[start..self.task_ends[t] as usize]
+    /// The parts of block `b`, each the pieces of its tasks.
+    fn of_block(&self, b: usize) -> Vec<Vec<&[Piece]>> {
+        let before = |ends: &[u32], i: usize| if i == 0 { 0 } else { ends[i - 1] as usize };
+        (before(&self.block_parts, b)..self.block_parts[b] as usize)
+            .map(|p| {
+                (before(&self.part_tasks, p)..self.part_tasks[p] as usize)
+                    .map(|t| &self.pieces[before(&self.task_ends, t)..self.task_ends[t] as usize])
+                    .collect()
             })
             .collect()
     }
@@ -537,8 +559,8 @@ pub fn iterate<D: DenseChance>(
         let blocks = block_start..stage_end as usize;
         block_start = stage_end as usize;
         let sweep_block = |b: usize| -> BlockResult {
-            let pieces = tasks.of_block(b);
-            sweep_to_convergence(d, &order.runs, &pieces, &values, tolerance, budget, &stop)
+            let parts = tasks.of_block(b);
+            sweep_to_convergence(d, &order.runs, &parts, &values, tolerance, budget, &stop)
                 .unwrap_or_else(|e| {
                     fail(e);
                     BlockResult::default()
@@ -592,6 +614,11 @@ fn check_order(order: &SweepOrder, len: usize) -> Result<(), ChanceSolveError> {
     if len > 0 && !ascending(&order.stage_ends, order.block_ends.len()) {
         return bad("the stages do not end in order at the last block");
     }
+    let runs = order.runs.len() as u32;
+    if !order.part_ends.windows(2).all(|w| w[0] < w[1]) || order.part_ends.iter().any(|&e| e > runs)
+    {
+        return bad("the parts of blocks do not end in order");
+    }
     // One bit per index: 1/64 of the values, made and dropped before them.
     let mut seen = vec![0u64; len.div_ceil(64)];
     for run in &order.runs {
@@ -634,7 +661,7 @@ impl<G: Game> Default for Scratch<G> {
 fn sweep_to_convergence<D: DenseChance>(
     d: &D,
     runs: &[Run],
-    tasks: &[&[Piece]],
+    parts: &[Vec<&[Piece]>],
     values: &[AtomicU64],
     tolerance: f64,
     budget: &Budget,
@@ -647,13 +674,17 @@ fn sweep_to_convergence<D: DenseChance>(
             return Ok(result);
         }
         budget.check()?;
-        let change = match tasks {
-            [one] => sweep(d, runs, one, values, &mut scratch)?,
-            _ => tasks
-                .par_iter()
-                .map(|task| sweep(d, runs, task, values, &mut D::Scratch::default()))
-                .try_reduce(|| 0.0, |a, b| Ok(a.max(b)))?,
-        };
+        let mut change = 0f64;
+        for tasks in parts {
+            let c = match tasks.as_slice() {
+                [one] => sweep(d, runs, one, values, &mut scratch)?,
+                _ => tasks
+                    .par_iter()
+                    .map(|task| sweep(d, runs, task, values, &mut D::Scratch::default()))
+                    .try_reduce(|| 0.0, |a, b| Ok(a.max(b)))?,
+            };
+            change = change.max(c);
+        }
         result.sweeps += 1;
         result.change = change;
         if change <= tolerance {
@@ -1159,6 +1190,33 @@ mod tests {
         o.push(2);
         o.end_stage();
         assert_eq!(o.runs.len(), 2);
+    }
+
+    #[test]
+    fn the_parts_of_a_block_are_swept_one_after_the_other() {
+        let mut o = SweepOrder::new();
+        o.push_run(0, 5000, 1);
+        o.end_part();
+        o.push_run(5000, 100, 1);
+        o.end_block();
+        o.push_run(5100, 10, 1);
+        o.end_stage();
+        assert_eq!(o.part_ends, vec![1]);
+        assert_eq!(check_order(&o, 5110), Ok(()));
+        let t = Tasks::cut(&o);
+        let first = t.of_block(0);
+        // Two parts: 5,000 positions in tasks of 4,096 and 904, then 100.
+        assert_eq!(first.len(), 2);
+        let sizes = |part: &Vec<&[Piece]>| -> Vec<u32> {
+            part.iter()
+                .map(|task| task.iter().map(|p| p.to - p.from).sum())
+                .collect()
+        };
+        assert_eq!(sizes(&first[0]), vec![4096, 904]);
+        assert_eq!(sizes(&first[1]), vec![100]);
+        assert_eq!(t.of_block(1).len(), 1);
+        o.part_ends = vec![3, 2];
+        assert!(check_order(&o, 5110).is_err());
     }
 
     #[test]

@@ -511,7 +511,10 @@ impl DenseChance for Equations<'_> {
                             Some(b) if b < n && a <= b => b,
                             _ => continue,
                         };
+                        // One layer after the other in each sweep, as the
+                        // layered solver did (its values to within 1e-12).
                         self.push_layer(&mut order, a, b);
+                        order.end_part();
                         if a != b {
                             self.push_layer(&mut order, b, a);
                         }
