@@ -162,7 +162,11 @@ fn impossible_words(sol: &Solution) -> String {
 /// The section of an unsolvable board: why, with the pattern.
 fn impossible_section(sol: &Solution) -> Section {
     let mut why = Section::new("Why it cannot be solved").note(impossible_words(sol));
-    if let Some(ob) = sol.obstruction.as_ref().filter(|_| sol.n <= MAX_PATTERN_ROWS) {
+    if let Some(ob) = sol
+        .obstruction
+        .as_ref()
+        .filter(|_| sol.n <= MAX_PATTERN_ROWS)
+    {
         why.push(
             "Pattern",
             FactValue::Grid(
