@@ -1169,9 +1169,11 @@ fn load_or_solve(
     }
     // Stops when the cell that builds it is told every waiter was cancelled
     // (the build runs with the cell's budget as its current one).
-    let budget = Budget::current();
-    let stopped = || budget.as_ref().is_some_and(Budget::is_cancelled);
-    let solution = solve(n, DEFAULT_TOLERANCE, u64::MAX, &stopped, progress)?;
+    // Memory was checked and reserved by the caller; the budget brings the flag.
+    let budget = Budget::current()
+        .unwrap_or_else(Budget::unlimited)
+        .with_max_memory(u64::MAX);
+    let solution = solve_within(n, DEFAULT_TOLERANCE, &budget, Order::Layered, progress)?;
     if let (Some(d), Ok(p)) = (disk, to_payload(&solution)) {
         // Not kept on disk (a full or read-only directory): solved again next run.
         let _ = d.store(&name, CACHE_FORMAT, &p);
@@ -1513,10 +1515,15 @@ mod tests {
     #[test]
     fn on_both_cores_the_generic_solver_agrees_with_the_old_to_1e_12() {
         for n in 1..=2 {
-            let (old, _) = old_values(n, DEFAULT_TOLERANCE);
-            let (new, _) = new_values(n, DEFAULT_TOLERANCE);
+            // At the usual tolerance (1e-9) the parallel sweeps' timing alone
+            // moves values by up to about 2e-12 from one run to the next (seen
+            // at two markers, old against new); iterated to 1e-14 both are
+            // that close to the fixed point, so a real difference shows.
+            let (old, _) = old_values(n, 1e-14);
+            let (new, _) = new_values(n, 1e-14);
             let d = largest_difference(&old, &new);
             assert!(d < 1e-12, "{n} markers: {d}");
+            let (old, _) = old_values(n, DEFAULT_TOLERANCE);
             let solved = solve(n, DEFAULT_TOLERANCE, u64::MAX, &|| false, &|_| {}).unwrap();
             let old_table = FixedTable::from_values(old);
             let worst = (0..old_table.len())
