@@ -74,8 +74,18 @@ test('watch it learn: the curve is drawn while the machine trains, then you play
     }).observe(area, { childList: true });
   });
   // The learning machine the page plays now (the usual opponent) is the one trained.
-  const { seats } = await sessionView(page);
-  const learner = seats.findIndex((s) => ['matchbox', 'menace'].includes(s.player));
+  // The computer player is a stored choice that other tests of this run may have
+  // changed: a learning machine is chosen again if it is not the one playing.
+  const learns = (seats) => seats.findIndex((s) => ['matchbox', 'menace'].includes(s.player));
+  let { seats } = await sessionView(page);
+  if (learns(seats) < 0) {
+    await page.selectOption('select[aria-label="Computer player"]', 'matchbox');
+    for (let tries = 0; tries < 50 && learns(seats) < 0; tries += 1) {
+      await page.waitForTimeout(200);
+      ({ seats } = await sessionView(page));
+    }
+  }
+  const learner = learns(seats);
   assert.ok(learner >= 0, JSON.stringify(seats));
   const t0 = Date.now();
   await page.click('button:has-text("Train")');
