@@ -239,38 +239,9 @@ impl Ledger {
     /// the meters to make room; refused when the tables already held leave too
     /// little of the limit.
     pub fn reserve(&self, what: &str, bytes: u64) -> Result<Reservation, BudgetError> {
-        let limit = self.limit();
-        if bytes > limit {
-            return Err(BudgetError::Memory {
-                what: what.to_string(),
-                needed: bytes,
-                limit,
-            });
-        }
-        self.make_room(bytes);
-        let metered: u64 = {
-            let meters = lock(&self.accounts).meters.clone();
-            meters
-                .iter()
-                .fold(0u64, |sum, m| sum.saturating_add(m.bytes()))
-        };
-        // Checked and taken under one lock, so two builds cannot both take the
-        // last room.
-        let mut a = lock(&self.accounts);
-        let held = a.reserved.saturating_add(metered);
-        if held.saturating_add(bytes) > limit {
-            return Err(BudgetError::Held {
-                what: what.to_string(),
-                needed: bytes,
-                held,
-                limit,
-            });
-        }
-        a.reserved += bytes;
-        Ok(Reservation {
-            bytes,
-            accounts: self.accounts.clone(),
-        })
+        let mut reservation = self.reserve_nothing();
+        self.grow(&mut reservation, what, bytes)?;
+        Ok(reservation)
     }
 }
 
@@ -311,6 +282,8 @@ impl Ledger {
                 .iter()
                 .fold(0u64, |sum, m| sum.saturating_add(m.bytes()))
         };
+        // Checked and taken under one lock, so two builds cannot both take the
+        // last room.
         let mut a = lock(&self.accounts);
         let held = a.reserved.saturating_add(metered);
         if held.saturating_add(extra) > limit {
