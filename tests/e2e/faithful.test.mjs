@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -20,21 +20,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function pageAt(width) {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-  return page;
-}
 
-/// A fresh session of `body.game` opened in the page by its address.
-async function openSession(page, body) {
-  const { status, data } = await api('POST', '/api/sessions', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  const variant = data.view.variant ? `&variant=${encodeURIComponent(data.view.variant)}` : '';
-  await page.goto(`${BASE}/game/${body.game}?s=${data.id}${variant}`);
-  await waitForBoard(page);
-  return data;
-}
 
 /// Waits until `check()` (async, run here in Node) is true. (Playwright's
 /// waitForFunction takes a returned promise for true at once.)
@@ -54,7 +40,7 @@ const redoButton = (page) => page.locator('.board-actions button:has-text("Redo"
 
 for (const width of WIDTHS) {
   test(`SameGame at ${width} px: Stop gives the board back; undo, a click and a reload keep every move`, { skip: !has('samegame'), timeout: 120_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     const session = await openSession(page, { game: 'samegame', variant: 'size=10x10,seed=7', players: ['human'], seed: 1 });
     await page.click('button:has-text("Let the computer play")');
     // Stop once the computer has removed two groups.
@@ -110,7 +96,7 @@ for (const width of WIDTHS) {
     const first = data.view.legal_moves[0].move;
     assert.equal((await api('POST', `/api/sessions/${data.id}/moves`, { move: first })).status, 200);
     assert.equal((await api('PUT', `/api/sessions/${data.id}/players`, { seat: 0, player: 'search' })).status, 200);
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await page.goto(`${BASE}/game/samegame?s=${data.id}&variant=${encodeURIComponent(data.view.variant)}`);
     await waitForBoard(page);
     await eventually(async () => (await sessionView(page)).seats[0].player === 'human', 'the board is the person\'s on opening');
@@ -122,7 +108,7 @@ for (const width of WIDTHS) {
   });
 
   test(`Northcott at ${width} px: Esc cancels; set-ups are moves for undo, redo and reload; N asks first`, { skip: !has('northcott'), timeout: 120_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     const session = await openSession(page, { game: 'northcott', players: ['human', 'nim'], seed: 2 });
     const W = Math.round(session.view.view.width);
     const rowOf = (c) => Math.floor(c / W);
@@ -205,7 +191,7 @@ for (const width of WIDTHS) {
   });
 
   test(`A shared position at ${width} px starts the game it opens, not the next ones`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     const usual = (await api('POST', '/api/sessions', { game: 'tictactoe', players: ['human', 'human'] })).data.view.position;
     // A position two moves in, as a shared link gives it.
     const { data } = await api('POST', '/api/sessions', { game: 'tictactoe', players: ['human', 'human'], seed: 1 });

@@ -108,3 +108,21 @@ export async function waitForBoard(page) {
   await page.waitForSelector('.board-wrap [data-cell]', { timeout: 60_000 });
   await page.waitForFunction(() => document.querySelector('.turn-line')?.textContent.trim().length > 0);
 }
+
+/// A new page of `browser` at `width` px (a phone's height below 600 px).
+export async function pageAt(browser, width) {
+  const page = await newPage(browser);
+  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+  return page;
+}
+
+/// A fresh session (`body` as POST /api/sessions takes it) opened in the page by its
+/// address, its variant named there too.
+export async function openSession(page, body) {
+  const { status, data } = await api('POST', '/api/sessions', body);
+  if (status !== 201) throw new Error(`session not created: ${status} ${JSON.stringify(data)}`);
+  const variant = data.view.variant ? `&variant=${encodeURIComponent(data.view.variant)}` : '';
+  await page.goto(`${BASE}/game/${body.game}?s=${data.id}${variant}`);
+  await waitForBoard(page);
+  return data;
+}

@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard, pageAt, openSession } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -25,20 +25,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function pageAt(width) {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-  return page;
-}
 
-/// A fresh session of `body.game` opened in the page by its address.
-async function openSession(page, body) {
-  const { status, data } = await api('POST', '/api/sessions', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  await page.goto(`${BASE}/game/${body.game}?s=${data.id}`);
-  await waitForBoard(page);
-  return data;
-}
 
 /// The hint's move values as drawn: each label's box on the screen, the opacity
 /// its arrow (or ring) is drawn with, the label's font size, and the pieces' discs.
@@ -118,7 +105,7 @@ async function konoHint(page, position, width) {
 
 for (const width of WIDTHS) {
   test(`hint badges at ${width} px: none covers another`, { skip: !has('kono') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     for (const position of KONO) {
       const { values } = await konoHint(page, position, width);
       for (let i = 0; i < values.length; i++) {
@@ -133,7 +120,7 @@ for (const width of WIDTHS) {
   });
 
   test(`hint badges at ${width} px: none sits on the pieces`, { skip: !has('kono') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     for (const position of KONO) {
       const { values, discs } = await konoHint(page, position, width);
       for (const v of values) {
@@ -145,7 +132,7 @@ for (const width of WIDTHS) {
   });
 
   test(`hint badges at ${width} px: the best move the strongest, wins over draws over losses`, { skip: !has('kono') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     for (const position of KONO) {
       const { values, hint } = await konoHint(page, position, width);
       // The hint's best move: its arrow the strongest, its label the largest.
@@ -170,7 +157,7 @@ for (const width of WIDTHS) {
   });
 
   test(`highlights at ${width} px: each kind its own frame, nested on one square, named in a key`, { skip: !has('kono') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     // Against the computer: its reply is lit; then a hint, and the hint's piece selected.
     await openSession(page, { game: 'kono', players: ['human', 'perfect'] });
     const first = await page.evaluate(async () => {
@@ -228,7 +215,7 @@ for (const width of WIDTHS) {
   });
 
   test(`review at ${width} px: a move clicked in the list shows its position in view`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await reviewGame(page);
     // The player has scrolled to the move list.
     await page.locator('.log').evaluate((e) => e.scrollIntoView({ block: 'start' }));
@@ -250,7 +237,7 @@ for (const width of WIDTHS) {
   });
 
   test(`review at ${width} px: the arrow keys step through the moves`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await reviewGame(page);
     await page.locator('.log-move').nth(1).focus();
     await page.keyboard.press('ArrowLeft');
@@ -272,7 +259,7 @@ for (const width of WIDTHS) {
   });
 
   test(`review at ${width} px: the value chart has numbered ticks and a click jumps to that move`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await reviewGame(page);
     const ticks = await page.locator('.value-chart .tick-x').allTextContents();
     assert.ok(ticks.length >= 3 && ticks[0] === '0' && ticks.at(-1) === '5', `move ticks: ${ticks}`);
@@ -286,7 +273,7 @@ for (const width of WIDTHS) {
   });
 
   test(`status at ${width} px: "You won" when you win`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     // X to move wins at 3.
     await openSession(page, { game: 'tictactoe', players: ['human', 'perfect'], position: 'XX./OO./... X' });
     await page.click('.board [data-cell="3"] .cell-shape');
@@ -298,7 +285,7 @@ for (const width of WIDTHS) {
   });
 
   test(`status at ${width} px: "You lost" when you resign`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['human', 'perfect'] });
     await page.click('.board-actions button:has-text("Resign")');
     await page.waitForSelector('.turn-line.lost');
@@ -308,7 +295,7 @@ for (const width of WIDTHS) {
 
   // (A guard: the page named the side before, and must still.)
   test(`status at ${width} px: two people are told which side won`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['human', 'human'], position: 'XX./OO./... X' });
     await page.click('.board [data-cell="3"] .cell-shape');
     await page.waitForSelector('.turn-line.over');
@@ -317,7 +304,7 @@ for (const width of WIDTHS) {
   });
 
   test(`status at ${width} px: "Paused" while watching is paused, never "thinking"`, { skip: !has('tictactoe') }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['perfect', 'perfect'] });
     await page.waitForSelector('.watch-bar:not([hidden])');
     await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 1);

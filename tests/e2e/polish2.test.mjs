@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard, pageAt, openSession } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -25,21 +25,7 @@ after(async () => {
   await browser?.close();
 });
 
-async function pageAt(width) {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
-  return page;
-}
 
-/// A fresh session opened in the page by its address.
-async function openSession(page, body) {
-  const { status, data } = await api('POST', '/api/sessions', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  const variant = data.view.variant ? `&variant=${encodeURIComponent(data.view.variant)}` : '';
-  await page.goto(`${BASE}/game/${body.game}?s=${data.id}${variant}`);
-  await waitForBoard(page);
-  return data;
-}
 
 async function eventually(check, what, timeout = 20_000) {
   const end = Date.now() + timeout;
@@ -58,7 +44,7 @@ const noSidewaysScroll = (page) => page.evaluate(() => document.documentElement.
 
 for (const width of WIDTHS) {
   test(`${width} px: board cells are touch targets of 44 px on a phone, square numbers readable; the page never scrolls sideways`, { timeout: 120_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     for (const [game, body] of [
       ['northcott', { game: 'northcott', players: ['human', 'human'] }],
       ['samegame', { game: 'samegame', variant: 'seed=3', players: ['human'] }],
@@ -103,7 +89,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: Northcott is set up with taps alone (no Ctrl, Shift or right button)`, { skip: !has('northcott'), timeout: 90_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'northcott', players: ['human', 'nim'] });
     const toggle = page.locator('.board-actions button.setup-toggle');
     await toggle.waitFor({ timeout: 10_000 });
@@ -136,7 +122,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: the hint, dice and score cards are read without scrolling past the board`, { timeout: 120_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     const check = async (selector, what) => {
       const card = page.locator(selector).first();
       await card.waitFor({ state: 'visible', timeout: 30_000 });
@@ -164,7 +150,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: Auto120 leaves the start in one click on a marker, no "Which move?"; its own words are explained`, { skip: !has('auto120'), timeout: 120_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     // Both seats people, so the page waits for the roll's one decision.
     const data = await openSession(page, { game: 'auto120', players: ['human', 'human'], seed: 6 });
     let view = data.view;
@@ -205,7 +191,7 @@ for (const width of WIDTHS) {
     }
     const letter = /scenario ([A-D])/.exec(v.log.map((e) => `${e.text} ${e.reason || ''}`).join(' '))?.[1];
     assert.ok(letter, 'the computer followed a rule of thumb');
-    const page2 = await pageAt(width);
+    const page2 = await pageAt(browser, width);
     await page2.goto(`${BASE}/game/auto120?s=${s.id}`);
     await waitForBoard(page2);
     const logWords = page2.locator('.card:has(h2:text-is("Moves")) dl.glossary');
@@ -217,7 +203,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: the summary under the title follows the variant, also for a game resumed from the home page`, { skip: !has('hexapawn') || !has('tictactoe'), timeout: 90_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     const summary = () => page.locator('.board-head .summary').textContent();
     await openSession(page, { game: 'hexapawn', variant: 'columns=4,rows=4', players: ['human', 'perfect'] });
     assert.match(await summary(), /4x4 board/);
@@ -236,7 +222,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: variant options that take a few words are menus; choosing one opens that variant`, { skip: !has('tictactoe'), timeout: 90_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['human', 'perfect'] });
     const play = page.locator('.variant-form select[name="play"]');
     assert.deepEqual(await play.locator('option').evaluateAll((o) => o.map((x) => x.value)), ['normal', 'misere']);
@@ -261,7 +247,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: the hint, the moves and the legend name a colour alike`, { skip: !has('samegame'), timeout: 90_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     await openSession(page, { game: 'samegame', variant: 'size=6x6,colours=3,seed=4', players: ['human'] });
     const legend = (await page.locator('.legend li').allTextContents()).map((s) => s.trim());
     await page.click('.board-actions button:has-text("Hint")');
@@ -284,7 +270,7 @@ for (const width of WIDTHS) {
   });
 
   test(`${width} px: counts in good English; a solved Poggle asks for no presses`, { skip: !has('poggle'), timeout: 90_000 }, async () => {
-    const page = await pageAt(width);
+    const page = await pageAt(browser, width);
     // One button: the solution is one press.
     await openSession(page, { game: 'poggle', variant: 'size=1', players: ['human'] });
     const card = page.locator('.card:has(h2:text-is("Solution"))');
@@ -303,7 +289,7 @@ for (const width of WIDTHS) {
 }
 
 test('1280 px: Train keeps the learning machine the player chose (Gardner\'s machine stays, not MENACE)', { skip: !has('tictactoe'), timeout: 180_000 }, async () => {
-  const page = await pageAt(1280);
+  const page = await pageAt(browser, 1280);
   await openSession(page, { game: 'tictactoe', players: ['matchbox', 'human'] });
   // The card, written about MENACE, says whose boxes it shows.
   await page.locator('.card p.strong', { hasText: "You are playing Gardner's matchbox machine (X)" }).waitFor({ timeout: 10_000 });
@@ -324,7 +310,7 @@ test('1280 px: Train keeps the learning machine the player chose (Gardner\'s mac
 });
 
 test('390 ↔ 1280 px: Northcott turns a quarter on a phone and back on a desktop as the window changes', { skip: !has('northcott'), timeout: 60_000 }, async () => {
-  const page = await pageAt(1280);
+  const page = await pageAt(browser, 1280);
   await openSession(page, { game: 'northcott', players: ['human', 'nim'] });
   const box = () => page.evaluate(() => document.querySelector('.board-wrap svg.board').getAttribute('viewBox').split(' ').map(Number));
   const [, , w1, h1] = await box();
@@ -339,7 +325,7 @@ test('390 ↔ 1280 px: Northcott turns a quarter on a phone and back on a deskto
 });
 
 test('390 px: on a board that scrolls sideways, the move just played is brought into view', { skip: !has('auto120'), timeout: 60_000 }, async () => {
-  const page = await pageAt(390);
+  const page = await pageAt(browser, 390);
   // Player 1's marker 1 on 2 with a roll of 5: it goes to 10, in the last column.
   await openSession(page, { game: 'auto120', position: '2,1,1,1/1,1,1,1:1r5', players: ['human', 'human'] });
   const visible = (id) => page.evaluate((id) => {
