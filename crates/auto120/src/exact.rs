@@ -1156,29 +1156,29 @@ fn load_or_solve(
     n: usize,
     progress: &dyn Fn(f64),
 ) -> Result<(Solution, bool), SolveError> {
-    let name = cache_name(n);
     // Reading (the file's payload and the layers decoded from it) and writing
     // (the layers and the payload made of them) each take about 8 bytes a slot
     // and the move tables: the solve's own peak, which the caller reserved.
-    let read = disk
-        .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(n)).ok())
-        .and_then(|p| from_payload(&p, n, DEFAULT_TOLERANCE));
-    if let Some(solution) = read {
+    let (solution, from_disk) = DiskCache::load_or_build(
+        disk,
+        &cache_name(n),
+        CACHE_FORMAT,
+        max_payload(n),
+        |p| from_payload(p, n, DEFAULT_TOLERANCE),
+        || {
+            // Memory was checked and reserved by the caller; the cell's budget
+            // brings the flag that stops it when every waiter was cancelled.
+            let budget = Budget::current()
+                .unwrap_or_else(Budget::unlimited)
+                .with_max_memory(u64::MAX);
+            solve_within(n, DEFAULT_TOLERANCE, &budget, Order::Layered, progress)
+        },
+        |solution| to_payload(solution).ok(),
+    )?;
+    if from_disk {
         progress(1.0);
-        return Ok((solution, true));
     }
-    // Stops when the cell that builds it is told every waiter was cancelled
-    // (the build runs with the cell's budget as its current one).
-    // Memory was checked and reserved by the caller; the budget brings the flag.
-    let budget = Budget::current()
-        .unwrap_or_else(Budget::unlimited)
-        .with_max_memory(u64::MAX);
-    let solution = solve_within(n, DEFAULT_TOLERANCE, &budget, Order::Layered, progress)?;
-    if let (Some(d), Ok(p)) = (disk, to_payload(&solution)) {
-        // Not kept on disk (a full or read-only directory): solved again next run.
-        let _ = d.store(&name, CACHE_FORMAT, &p);
-    }
-    Ok((solution, false))
+    Ok((solution, from_disk))
 }
 
 /// CPU time of this process so far, all threads (Linux `/proc/self/stat`).

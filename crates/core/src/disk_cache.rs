@@ -175,6 +175,34 @@ impl DiskCache {
         Ok(bytes)
     }
 
+    /// The table `name` at `version` read from `disk` when a file there holds one
+    /// that `decode` accepts, else made by `build` and written there with
+    /// `encode` (a missing, damaged or outdated file is built again and
+    /// rewritten; a table the cache cannot take is still returned). Also says
+    /// whether it came from the disk.
+    pub fn load_or_build<T, E>(
+        disk: Option<&DiskCache>,
+        name: &str,
+        version: u32,
+        max_payload: u64,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+        build: impl FnOnce() -> Result<T, E>,
+        encode: impl FnOnce(&T) -> Option<Vec<u8>>,
+    ) -> Result<(T, bool), E> {
+        let read = disk
+            .and_then(|d| d.load(name, version, max_payload).ok())
+            .and_then(|payload| decode(&payload));
+        if let Some(table) = read {
+            return Ok((table, true));
+        }
+        let table = build()?;
+        if let Some((d, payload)) = disk.zip(encode(&table)) {
+            // Not kept on disk (a full or read-only directory): built again next run.
+            let _ = d.store(name, version, &payload);
+        }
+        Ok((table, false))
+    }
+
     /// Writes table `name` at `version`, replacing any earlier file, after
     /// deleting the least recently written other tables the bound needs.
     /// Returns the file written.

@@ -302,28 +302,29 @@ fn load_or_solve(
     max_memory: u64,
     progress: &dyn Fn(f64),
 ) -> Result<(Solution, bool), String> {
-    let name = cache_name(game);
     // Reading or writing holds the payload and the values (16 bytes an index),
     // within the estimate the caller reserved.
-    let read = disk
-        .and_then(|d| d.load(&name, CACHE_FORMAT, max_payload(game)).ok())
-        .and_then(|p| from_payload(game, &p));
-    if let Some(solution) = read {
+    let (solution, from_disk) = DiskCache::load_or_build(
+        disk,
+        &cache_name(game),
+        CACHE_FORMAT,
+        max_payload(game),
+        |p| from_payload(game, p),
+        || {
+            chance_solve::solve(
+                game,
+                TOLERANCE,
+                &Budget::unlimited().with_max_memory(max_memory),
+                progress,
+            )
+            .map_err(|e| e.to_string())
+        },
+        |solution| Some(to_payload(game, solution)),
+    )?;
+    if from_disk {
         progress(1.0);
-        return Ok((solution, true));
     }
-    let solution = chance_solve::solve(
-        game,
-        TOLERANCE,
-        &Budget::unlimited().with_max_memory(max_memory),
-        progress,
-    )
-    .map_err(|e| e.to_string())?;
-    if let Some(d) = disk {
-        // Not kept on disk (a full or read-only directory): solved again next run.
-        let _ = d.store(&name, CACHE_FORMAT, &to_payload(game, &solution));
-    }
-    Ok((solution, false))
+    Ok((solution, from_disk))
 }
 
 /// The solution for a player or an analysis that must answer in time: waits until
