@@ -4,7 +4,7 @@
 use rand::seq::SliceRandom;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
-use tabula_core::{Choice, Game, Outcome, Players, Rng, Seat, Strategy, Turn};
+use tabula_core::{Budget, Choice, Game, Ledger, Outcome, Players, Rng, Seat, Strategy, Turn};
 
 const WIN: i32 = 1_000_000;
 
@@ -20,9 +20,15 @@ pub struct SearchLimits {
 /// The longest a search may be asked to think about one move, in milliseconds.
 pub const MAX_MS: u64 = 10_000;
 
-/// Most positions the transposition table keeps (about 100 MB for small positions);
-/// beyond it the search goes on without storing more.
+/// Most positions the transposition table keeps; beyond it (or beyond
+/// [`MAX_TABLE_BYTES`]) the search goes on without storing more.
 pub const MAX_TABLE: usize = 1 << 20;
+
+/// Most bytes one search's transposition table may take. The table is reserved
+/// in the process's [`Ledger`] as it grows (refused room: the search stores no
+/// more) and freed when the search ends, so that a session whose computer has
+/// played keeps nothing of its search.
+pub const MAX_TABLE_BYTES: u64 = 48 << 20;
 
 impl Default for SearchLimits {
     fn default() -> Self {
@@ -85,6 +91,12 @@ pub struct AlphaBeta<G: Game> {
     /// The cancel flag of the thread's current budget (the server's request).
     stop: Option<tabula_core::CancelFlag>,
     aborted: bool,
+    /// What the table may hold in this search ([`MAX_TABLE`], [`MAX_TABLE_BYTES`]).
+    table_limit: usize,
+    /// The table's reservation in `ledger`, while a search runs.
+    charged: Option<Budget>,
+    /// Where the table is reserved: the process's ledger.
+    ledger: &'static Ledger,
 }
 
 impl<G: Players> AlphaBeta<G> {
@@ -97,7 +109,67 @@ impl<G: Players> AlphaBeta<G> {
             deadline: None,
             stop: None,
             aborted: false,
+            table_limit: 0,
+            charged: None,
+            ledger: Ledger::global(),
         }
+    }
+
+    /// The same searcher reserving its table in `ledger` (tests).
+    pub fn with_ledger(mut self, ledger: &'static Ledger) -> Self {
+        self.ledger = ledger;
+        self
+    }
+
+    /// Bytes of one bucket of the table: a position, its entry, a control byte.
+    fn slot_bytes() -> u64 {
+        (std::mem::size_of::<(G::State, Entry)>() + 1) as u64
+    }
+
+    /// Bytes the table takes to hold `capacity` positions: its buckets are a
+    /// power of two, at most 7 of 8 of them full.
+    fn table_bytes(capacity: usize) -> u64 {
+        let buckets = (capacity as u64)
+            .saturating_mul(8)
+            .div_ceil(7)
+            .next_power_of_two();
+        buckets.saturating_mul(Self::slot_bytes())
+    }
+
+    /// The most positions a table within [`MAX_TABLE_BYTES`] and [`MAX_TABLE`] holds.
+    fn most_positions() -> usize {
+        let buckets = (MAX_TABLE_BYTES / Self::slot_bytes()).max(8);
+        // The largest power of two that fits, 7 of 8 buckets usable.
+        let buckets = 1u64 << (63 - buckets.leading_zeros());
+        MAX_TABLE.min((buckets / 8 * 7) as usize)
+    }
+
+    /// Whether one more position may be stored: within the limits, and the
+    /// ledger has room when the table is about to grow.
+    fn may_store(&mut self) -> bool {
+        let len = self.table.len();
+        if len >= self.table_limit {
+            return false;
+        }
+        // An insert into a table one short of full may already reallocate it.
+        if len + 1 < self.table.capacity() {
+            return true;
+        }
+        // The next inserts reallocate it to about twice the capacity.
+        let next = (len.max(3) * 2).min(self.table_limit);
+        let room = match &self.charged {
+            Some(budget) => budget
+                .uses("a search's table", Self::table_bytes(next))
+                .is_ok(),
+            None => true,
+        };
+        if room {
+            self.table.reserve(next - len);
+        } else {
+            // No room now: keep to what is held.
+            self.table_limit = len;
+        }
+        room
     }
 
     /// Searches `state` and returns the best move with its score and reached depth.
@@ -120,6 +192,8 @@ impl<G: Players> AlphaBeta<G> {
         self.table.clear();
         self.nodes = 0;
         self.aborted = false;
+        self.table_limit = Self::most_positions();
+        self.charged = Some(Budget::unlimited().charged_to(self.ledger));
         // Our own time limit, or the request's deadline when it comes first: the
         // deepest finished iteration's move is played (anytime).
         (self.deadline, self.stop) =
@@ -152,6 +226,10 @@ impl<G: Players> AlphaBeta<G> {
                 }
             }
         }
+        // Nothing of the search is kept between moves: the table is freed and its
+        // reservation given back.
+        self.table = FxHashMap::default();
+        self.charged = None;
         Some(best)
     }
 
@@ -253,7 +331,7 @@ impl<G: Players> AlphaBeta<G> {
         } else {
             Bound::Exact
         };
-        if self.table.len() >= MAX_TABLE && !self.table.contains_key(state) {
+        if !self.table.contains_key(state) && !self.may_store() {
             return best_score;
         }
         self.table.insert(
@@ -286,5 +364,132 @@ impl<G: Players> Strategy<G> for AlphaBeta<G> {
             format!("alpha-beta depth {depth}: {score}")
         };
         Some(Choice::because(mv, why))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three counters, each move adds 1, 2 or 3 to one of them; whoever brings
+    /// their sum to 60 or more loses. Thousands of positions, no quick end.
+    #[derive(Clone, Debug)]
+    struct Counters;
+
+    impl Game for Counters {
+        type State = ([u8; 3], u8);
+        type Move = (u8, u8);
+        fn name(&self) -> &'static str {
+            "counters"
+        }
+        fn seats(&self) -> &'static [&'static str] {
+            &["A", "B"]
+        }
+        fn initial_state(&self) -> Self::State {
+            ([0; 3], 0)
+        }
+        fn turn(&self, s: &Self::State) -> Turn {
+            if s.0.iter().map(|&c| c as u32).sum::<u32>() >= 60 {
+                // The one who just moved loses.
+                Turn::Over(Outcome::Win(s.1 as usize))
+            } else {
+                Turn::Move(s.1 as usize)
+            }
+        }
+        fn legal_moves(&self, _s: &Self::State, out: &mut Vec<Self::Move>) {
+            for which in 0..3 {
+                for add in 1..=3 {
+                    out.push((which, add));
+                }
+            }
+        }
+        fn play_unchecked(&self, s: &mut Self::State, (which, add): Self::Move) {
+            s.0[which as usize] += add;
+            s.1 = 1 - s.1;
+        }
+    }
+
+    impl Players for Counters {}
+
+    fn searcher(ledger: &'static Ledger) -> AlphaBeta<Counters> {
+        AlphaBeta::new(SearchLimits {
+            depth: 12,
+            time: None,
+        })
+        .with_ledger(ledger)
+    }
+
+    fn ledger(limit: u64) -> &'static Ledger {
+        let ledger: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        ledger.set_limit(Some(limit));
+        ledger
+    }
+
+    #[test]
+    fn nothing_of_a_search_is_kept_after_it() {
+        let ledger = ledger(1 << 30);
+        let mut ab = searcher(ledger);
+        let found = ab
+            .search(
+                &Counters,
+                &Counters.initial_state(),
+                &mut tabula_core::rng_from_seed(3),
+            )
+            .expect("a move");
+        assert!(ab.nodes > 10_000, "a real search: {} nodes", ab.nodes);
+        assert!(found.2 == 12, "every iteration finished: depth {}", found.2);
+        assert_eq!(ab.table.capacity(), 0, "the table was freed");
+        assert_eq!(ledger.in_use(), 0, "its reservation was given back");
+    }
+
+    #[test]
+    fn the_table_grows_only_within_the_room_of_the_ledger() {
+        // With room, one depth-10 pass stores thousands of positions...
+        let roomy = ledger(1 << 30);
+        let mut ab = searcher(roomy);
+        let start = Counters.initial_state();
+        ab.table_limit = AlphaBeta::<Counters>::most_positions();
+        ab.charged = Some(Budget::unlimited().charged_to(roomy));
+        ab.value(&Counters, &start, 0, 10, 1, -WIN - 1, WIN + 1);
+        assert!(ab.table.len() > 500, "{} positions", ab.table.len());
+        assert!(
+            roomy.in_use() >= AlphaBeta::<Counters>::table_bytes(ab.table.len()),
+            "{} bytes reserved for {} positions ({} capacity)",
+            roomy.in_use(),
+            ab.table.len(),
+            ab.table.capacity()
+        );
+
+        // ...and within 4 KiB, only what fits; the search still ends.
+        let tight = ledger(4 << 10);
+        let mut ab = searcher(tight);
+        ab.table_limit = AlphaBeta::<Counters>::most_positions();
+        ab.charged = Some(Budget::unlimited().charged_to(tight));
+        ab.value(&Counters, &start, 0, 10, 1, -WIN - 1, WIN + 1);
+        assert!(!ab.table.is_empty());
+        assert!(
+            AlphaBeta::<Counters>::table_bytes(ab.table.capacity()) <= 4 << 10,
+            "{} positions held in a 4 KiB ledger",
+            ab.table.capacity()
+        );
+        assert!(tight.in_use() <= 4 << 10);
+        drop(ab);
+
+        // A whole search in the tight ledger finds as good a move as with room.
+        let mut rng = tabula_core::rng_from_seed(5);
+        let with_room = searcher(roomy).search(&Counters, &start, &mut rng.clone());
+        let without = searcher(tight).search(&Counters, &start, &mut rng);
+        assert_eq!(with_room.map(|m| m.1), without.map(|m| m.1));
+        assert_eq!(tight.in_use(), 0);
+    }
+
+    #[test]
+    fn one_table_stays_within_its_bytes() {
+        let most = AlphaBeta::<Counters>::most_positions();
+        assert!(most > 100_000, "{most}");
+        assert!(AlphaBeta::<Counters>::table_bytes(most) <= MAX_TABLE_BYTES);
+        assert!(
+            most == MAX_TABLE || AlphaBeta::<Counters>::table_bytes(most + 1) > MAX_TABLE_BYTES
+        );
     }
 }

@@ -827,6 +827,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
     }
 
     fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<SolveReport, EngineError> {
+        // A game's own solver says what it uses through its budget
+        // (`Budget::uses`): reserved in the process's ledger while it runs, beside
+        // every table the process keeps.
+        let request = &Report {
+            budget: request.budget.clone().charged_to(Ledger::global()),
+            ..request.clone()
+        };
         if let Some(r) = self.game.solve_report(request, progress) {
             let mut report = r.map_err(EngineError::Unsupported)?;
             if report.position.is_none() {

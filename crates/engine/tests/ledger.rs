@@ -96,6 +96,35 @@ fn tables_share_one_limit_the_cache_makes_room_and_a_build_is_refused_beside_hel
     assert_eq!(ledger.reserved(), reserved, "the reservation was released");
     drop((nim, ttt));
 
+    // A game's own solver (Poggle's linear algebra: about 4 bytes a button, 244
+    // MiB for 8000x8000) reserves what it uses while it runs: refused beside
+    // tables that leave it 100 MiB, within the ledger's 300 MiB and the solve's
+    // own 1 GiB.
+    let held = ledger
+        .reserve(
+            "another table",
+            ledger.limit() - ledger.reserved() - (100 << 20),
+        )
+        .unwrap();
+    let reserved = ledger.reserved();
+    let poggle = build("poggle", "size=8000").unwrap();
+    let err = poggle
+        .solve(&Report::default(), &|_| {})
+        .expect_err("no room for an 8000x8000 Poggle solve");
+    let text = err.to_string();
+    assert!(
+        text.contains("Poggle") && text.contains("other tables already hold"),
+        "{text}"
+    );
+    assert_eq!(ledger.reserved(), reserved, "a refused solve holds nothing");
+    // A board that fits the room left is solved, and gives its room back.
+    build("poggle", "size=500")
+        .unwrap()
+        .solve(&Report::default(), &|_| {})
+        .expect("a 500x500 board fits");
+    assert_eq!(ledger.reserved(), reserved, "the reservation was released");
+    drop(held);
+
     // Without a limit of its own the ledger's is the process's --max-memory.
     ledger.set_limit(None);
     set_default_max_memory(123 << 20);

@@ -650,11 +650,13 @@ impl Poggle {
     /// The `tabula solve` report: the position given, else this variant's start.
     pub fn report(&self, request: &Report) -> Result<tabula_core::SolveReport, String> {
         // A few bytes a button: the board, the presses, the board they are checked
-        // on and the solution's text (10000x10000 peaked at about 300 MB).
+        // on and the solution's text (10000x10000 peaked at about 300 MB, 3 bytes a
+        // button, with or without a random start).
         let buttons = (self.size * self.size) as u64;
+        // Reserved beside the process's other tables while the solve runs.
         request
             .budget
-            .fits(
+            .uses(
                 &format!("solving a {0}x{0} Poggle board", self.size),
                 BYTES_PER_BUTTON * buttons,
             )
@@ -700,7 +702,7 @@ impl Poggle {
 }
 
 /// Memory a solve needs per button of the board, about (see [`Poggle::report`]).
-pub const BYTES_PER_BUTTON: u64 = 8;
+pub const BYTES_PER_BUTTON: u64 = 4;
 
 /// Plays the next press of a fewest-presses solution; resigns on an unsolvable board.
 pub struct SolverPlayer;
