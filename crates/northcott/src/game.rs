@@ -308,7 +308,7 @@ impl Northcott {
     }
 }
 
-fn side_word(state: &NorthcottState) -> &'static str {
+pub(crate) fn side_word(state: &NorthcottState) -> &'static str {
     state.side().letter()
 }
 
@@ -541,56 +541,9 @@ impl Notation for Northcott {
 }
 
 impl Presentation for Northcott {
+    // The widest board that fits 80 columns: see render.rs.
     fn render_text(&self, state: &NorthcottState) -> String {
-        // A row takes 4 + w * cells + 9 ("   gap 14") columns: boards too wide for
-        // 80 columns at three a cell (23 to 33 cells) take two, their column
-        // numbers written tens above units.
-        let narrow = self.nx() >= 10 && 13 + 3 * self.nx() > 80;
-        let w = if narrow {
-            2
-        } else {
-            self.nx().to_string().len() + 1
-        };
-        let mut s = String::new();
-        if narrow {
-            let _ = write!(s, "{:>4}", "");
-            for c in 1..=self.nx() {
-                match c / 10 {
-                    0 => s.push_str("  "),
-                    t => {
-                        let _ = write!(s, "{t:>2}");
-                    }
-                }
-            }
-            s.push('\n');
-        }
-        let _ = write!(s, "{:>4}", "");
-        for c in 1..=self.nx() {
-            let label = if narrow { c % 10 } else { c };
-            let _ = write!(s, "{label:>w$}");
-        }
-        s.push('\n');
-        for r in 0..self.ny() {
-            let _ = write!(s, "{:>4}", r + 1);
-            for c in 0..self.nx() {
-                let ch = if c == state.o[r] as usize {
-                    "O"
-                } else if c == state.x[r] as usize {
-                    "X"
-                } else {
-                    "."
-                };
-                let _ = write!(s, "{ch:>w$}");
-            }
-            let _ = writeln!(s, "   gap {}", state.gap(r));
-        }
-        let _ = writeln!(
-            s,
-            "nim-sum {}; {} to move (type ROW:CELL: your piece in that row goes to that cell)",
-            self.nim_sum(state),
-            side_word(state),
-        );
-        s
+        crate::render::render_text(self, state)
     }
 
     fn view(&self, state: &NorthcottState) -> View {

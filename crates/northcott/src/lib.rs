@@ -15,6 +15,7 @@ mod actions;
 pub mod analysis;
 mod game;
 pub mod player;
+mod render;
 
 pub use analysis::{NorthcottAnalysis, NorthcottOracle};
 pub use game::{
