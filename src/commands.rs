@@ -71,6 +71,14 @@ pub fn games(as_json: bool) -> Result<()> {
                 &indent,
                 &format!("{indent}  "),
             );
+            if let Some(list) = choice_list(o) {
+                out += &report::wrap(
+                    &list,
+                    width,
+                    &format!("{indent}  "),
+                    &format!("{indent}    "),
+                );
+            }
         }
         let players: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
         out += &report::wrap(
@@ -81,6 +89,33 @@ pub fn games(as_json: bool) -> Result<()> {
         );
     }
     print_text(&out)
+}
+
+/// An option's menu as a player who types a value reads it: each value with the game's
+/// words for it ("nobonus: no bonus for clearing"; the words alone where they begin
+/// with the value, "standard (bonus for clearing)"). None where every value reads as
+/// itself (numbers, which the help already gives as a range) or none are listed.
+fn choice_list(o: &tabula_core::VariantOption) -> Option<String> {
+    if o.choices.iter().all(|c| c.words == c.value) {
+        return None;
+    }
+    let items: Vec<String> = o
+        .choices
+        .iter()
+        .map(|c| {
+            let starts = c
+                .words
+                .get(..c.value.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(c.value))
+                && !matches!(c.words[c.value.len()..].chars().next(), Some(ch) if ch.is_alphanumeric());
+            if starts {
+                c.words.to_string()
+            } else {
+                format!("{}: {}", c.value, c.words)
+            }
+        })
+        .collect();
+    Some(format!("one of: {}", items.join(" · ")))
 }
 
 #[derive(Args, Debug)]

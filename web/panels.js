@@ -6,7 +6,7 @@ import * as API from './api.js';
 import { STYLED_MARKS, shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
-import { plain, colourName, parseVariant, presetOf, optionLabel, cap, count, choiceWords } from './words.js';
+import { plain, colourName, parseVariant, presetOf, optionLabel, cap, count, choiceWords, usualWords } from './words.js';
 import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
@@ -21,7 +21,11 @@ export class PanelMethods {
       const choices = Array.isArray(o.choices) ? o.choices : [];
       const input = choices.length
         ? h('select', { name: o.name, 'aria-describedby': `opt-help-${o.name}` },
-          ...choices.map((c) => h('option', { value: c }, `${choiceWords(c)}${c === String(o.default) ? ' (usual)' : ''}`)))
+          ...choices.map((c) => {
+            // The game's words for the value; the value stays what the form sends.
+            const words = choiceWords(o, c);
+            return h('option', { value: c }, String(c) === String(o.default) ? usualWords(words) : words);
+          }))
         : h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
       fields.set(o.name, input);
       return h('label.field.option-field',
@@ -66,7 +70,7 @@ export class PanelMethods {
         const field = fields.get(o.name);
         const value = now.get(o.name) ?? String(o.default);
         // A menu shows the value in force even when the game wrote it another way.
-        if (field.tagName === 'SELECT' && ![...field.options].some((x) => x.value === value)) field.append(h('option', { value }, choiceWords(value)));
+        if (field.tagName === 'SELECT' && ![...field.options].some((x) => x.value === value)) field.append(h('option', { value }, choiceWords(o, value)));
         field.value = value;
       }
     };

@@ -163,8 +163,22 @@ export function colourWords(text) {
   return colourNamer ? s.replace(/\bcolour (\d+)\b/g, (m, n) => colourNamer(Number(n)) || m) : s;
 }
 
-/// An option's value as a player reads it in a menu (`first_move` → "first move").
-export const choiceWords = (value) => String(value).replace(/_/g, ' ').replace(/^misere$/, 'misère');
+/// One of an option's values as a player reads it in a menu: the words the game
+/// gave beside it (`choice_words`, in the order of `choices`: `nobonus` → "no bonus
+/// for clearing"); the value itself when the game gave none. Compared without case,
+/// as the games read values.
+export function choiceWords(option, value) {
+  const v = String(value);
+  const values = Array.isArray(option?.choices) ? option.choices : [];
+  const words = Array.isArray(option?.choice_words) ? option.choice_words : [];
+  const i = values.findIndex((c) => String(c).toLowerCase() === v.toLowerCase());
+  const w = i >= 0 ? words[i] : undefined;
+  return typeof w === 'string' && w.trim() ? w : v;
+}
+
+/// A menu item's words marked as the usual choice: inside the closing bracket when
+/// the words end in one ("standard (bonus for clearing, usual)"), else after them.
+export const usualWords = (words) => (words.endsWith(')') ? `${words.slice(0, -1)}, usual)` : `${words} (usual)`);
 
 export function cap(s) {
   s = String(s);

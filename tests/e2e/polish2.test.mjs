@@ -226,6 +226,7 @@ for (const width of WIDTHS) {
     await openSession(page, { game: 'tictactoe', players: ['human', 'perfect'] });
     const play = page.locator('.variant-form select[name="play"]');
     assert.deepEqual(await play.locator('option').evaluateAll((o) => o.map((x) => x.value)), ['normal', 'misere']);
+    assert.match(await play.locator('option[value="misere"]').textContent(), /misère/);
     await play.selectOption('misere');
     await page.click('.variant-form button:has-text("Play this variant")');
     await page.waitForFunction(() => new URL(location.href).searchParams.get('variant') === 'play=misere');
@@ -241,6 +242,14 @@ for (const width of WIDTHS) {
       await openSession(page, { game: 'samegame', variant: 'seed=2', players: ['human'] });
       assert.equal(await page.locator('.variant-form select[name="scoring"]').count(), 1);
       assert.equal(await page.locator('.variant-form input[name="size"]').count(), 1, 'a size is typed');
+      // The menu reads the game's words for each value and still sends the value.
+      const scoring = page.locator('.variant-form select[name="scoring"] option');
+      const items = await scoring.evaluateAll((os) => os.map((x) => ({ value: x.value, text: x.textContent })));
+      assert.deepEqual(items.map((x) => x.value), ['standard', 'nobonus', 'blocks']);
+      const nobonus = items.find((x) => x.value === 'nobonus').text;
+      assert.match(nobonus, /no bonus/);
+      assert.doesNotMatch(items.map((x) => x.text).join(' | '), /nobonus|_/);
+      assert.match(items.find((x) => x.value === 'standard').text, /usual/, 'the usual value is marked');
     }
     assert.deepEqual(page.pageErrors, []);
     await page.close();

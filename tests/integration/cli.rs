@@ -360,3 +360,23 @@ fn northcott_set_up_moves_get_no_reply_and_reset_restores_the_start() {
         "{text}"
     );
 }
+
+/// `tabula games` lists a menu option's values in the game's words beside the value a
+/// player types ("nobonus: no bonus for clearing"), never a bare internal token alone.
+#[test]
+fn games_lists_menu_values_with_their_words() {
+    let out = tabula(&["games"]);
+    assert_success(&out);
+    // Lines wrap to the terminal: read the text as one run of words.
+    let text = String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for says in [
+        "one of: standard (bonus for clearing) · nobonus: no bonus for clearing · blocks: one point a block",
+        "first_move: free, but the first move must leave a move",
+        "misere: misère (three in a row loses)",
+    ] {
+        assert!(text.contains(says), "{says:?} missing from: {text}");
+    }
+}

@@ -31,7 +31,7 @@ use tabula_ai::expectimax::Expectimax;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, ParseError, PlayerKind, Registered, Report, Seat, Strategy, Turn, Variant,
-    VariantError, VariantOption, View,
+    VariantChoice, VariantError, VariantOption, View,
 };
 
 /// The game; the variant option `markers` (1..=4, default 4) sets the markers per player.
@@ -427,7 +427,7 @@ impl Registered for Auto120 {
             name: "markers",
             label: "markers",
             default: "4",
-            help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)", choices: &["1", "2", "3", "4"],
+            help: "markers per player, 1 to 4 (4 is the full game; with 1 to 3 the game is solved exactly)", choices: &[VariantChoice { value: "1", words: "1" }, VariantChoice { value: "2", words: "2" }, VariantChoice { value: "3", words: "3" }, VariantChoice { value: "4", words: "4" }],
         }]
     }
 

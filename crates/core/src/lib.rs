@@ -53,7 +53,7 @@ pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};
 pub use table_cell::{waiting_budget, waiting_budget_until, TableCell, TableError};
 pub use turn::{Outcome, Seat, Turn};
-pub use variant::{Preset, Variant, VariantOption};
+pub use variant::{Preset, Variant, VariantChoice, VariantOption};
 pub use view::{Shape, View, ViewCell, ViewEdge, ViewPiece};
 
 /// The one random generator used everywhere, so that a seed reproduces a run on

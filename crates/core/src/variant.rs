@@ -4,7 +4,11 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// One option a game accepts in its variant string, for listings and validation.
-#[derive(Clone, Debug, Serialize)]
+///
+/// Serialised as `{name, label, default, help, choices, choice_words}`: `choices`
+/// the values as typed (what clients read since before `choice_words` existed),
+/// `choice_words` their words for a player, in the same order.
+#[derive(Clone, Debug)]
 pub struct VariantOption {
     /// Option name as typed (`size`, `colours`, `rules`).
     pub name: &'static str,
@@ -16,9 +20,47 @@ pub struct VariantOption {
     /// What it does and which values it takes.
     pub help: &'static str,
     /// The only values it takes, when they are a few words or numbers (`normal`,
-    /// `misere`): a front end offers a menu of them instead of free text. Empty:
-    /// any text the game reads (a size, heaps, a board number).
-    pub choices: &'static [&'static str],
+    /// `misere`), each with its words for a player: a front end offers a menu of
+    /// them instead of free text. Empty: any text the game reads (a size, heaps, a
+    /// board number).
+    pub choices: &'static [VariantChoice],
+}
+
+/// One value of a menu option: the text a game reads and the words a player reads
+/// for it (`nobonus`: "no bonus for clearing"), declared side by side by the game
+/// so a front end never shows an internal option string. Games write it as a struct
+/// literal: a `&[...]` of literals is promoted to `'static`, one of `const fn` calls is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantChoice {
+    /// The value as typed in a variant and read by the game (`nobonus`).
+    pub value: &'static str,
+    /// The value as a menu item, in a player's words, short (`no bonus for clearing`).
+    pub words: &'static str,
+}
+
+impl VariantOption {
+    /// The values of [`VariantOption::choices`], as typed, in order.
+    pub fn choice_values(&self) -> impl Iterator<Item = &'static str> {
+        self.choices.iter().map(|c| c.value)
+    }
+}
+
+impl Serialize for VariantOption {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("VariantOption", 6)?;
+        s.serialize_field("name", self.name)?;
+        s.serialize_field("label", self.label)?;
+        s.serialize_field("default", self.default)?;
+        s.serialize_field("help", self.help)?;
+        // `choices` stays the list of values it always was; the words ride beside it.
+        s.serialize_field("choices", &self.choice_values().collect::<Vec<_>>())?;
+        s.serialize_field(
+            "choice_words",
+            &self.choices.iter().map(|c| c.words).collect::<Vec<_>>(),
+        )?;
+        s.end()
+    }
 }
 
 /// A named variant, as in Simon Tatham's "Type" menu: a few ready-made choices a

@@ -65,12 +65,12 @@ fn listed_choices_are_each_accepted_and_include_the_default() {
                 continue;
             }
             assert!(
-                option.choices.contains(&option.default),
+                option.choice_values().any(|v| v == option.default),
                 "{} {}",
                 entry.name,
                 option.name
             );
-            for choice in option.choices {
+            for choice in option.choice_values() {
                 let variant = format!("{}={choice}", option.name);
                 assert!(
                     build(entry.name, &variant).is_ok(),
@@ -80,4 +80,35 @@ fn listed_choices_are_each_accepted_and_include_the_default() {
             }
         }
     }
+}
+
+/// A menu shows each value in a player's words, declared by the game beside the value:
+/// never empty, never an internal token (`first_move`, `nobonus`), short enough for a
+/// menu item, and no two alike in one menu. Only a number may read as itself.
+#[test]
+fn every_listed_choice_has_words_for_a_player() {
+    let mut checked = 0;
+    for entry in registry() {
+        for option in (entry.options)() {
+            let mut seen = Vec::new();
+            for choice in option.choices {
+                let (value, words) = (choice.value, choice.words);
+                let at = format!("{} {}={value}: {words:?}", entry.name, option.name);
+                assert!(!words.trim().is_empty() && words.trim() == words, "{at}");
+                assert!(!words.contains(['_', '=', '`']), "{at}");
+                assert!(
+                    words.chars().count() <= 48,
+                    "{at}: too long for a menu item"
+                );
+                assert!(
+                    words != value || value.bytes().all(|b| b.is_ascii_digit()),
+                    "{at}: a word value needs words that say what it does"
+                );
+                assert!(!seen.contains(&words), "{at}: two choices read alike");
+                seen.push(words);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no game lists choices");
 }

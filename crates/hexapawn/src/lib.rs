@@ -32,8 +32,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
-    Game, GameExt, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantError,
-    VariantOption, View, ViewCell, ViewPiece,
+    Game, GameExt, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantChoice,
+    VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Seat of White (moves first, starts on the bottom row).
@@ -750,25 +750,31 @@ impl Registered for Hexapawn {
                 name: "columns",
                 label: "columns",
                 default: "3",
-                help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)", choices: &["3", "4", "5", "6"],
+                help: "board width, 3 to 6 (a full row of pawns a side; boards up to 6x4, 4x6 and 5x5, the solver's budget)", choices: &[VariantChoice { value: "3", words: "3" }, VariantChoice { value: "4", words: "4" }, VariantChoice { value: "5", words: "5" }, VariantChoice { value: "6", words: "6" }],
             },
             VariantOption {
                 name: "rows",
                 label: "rows",
                 default: "3",
-                help: "board length, 3 to 6", choices: &["3", "4", "5", "6"],
+                help: "board length, 3 to 6", choices: &[VariantChoice { value: "3", words: "3" }, VariantChoice { value: "4", words: "4" }, VariantChoice { value: "5", words: "5" }, VariantChoice { value: "6", words: "6" }],
             },
             VariantOption {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses", choices: &["normal", "misere"],
+                help: "normal, or misere: reaching the far row, taking every pawn or blocking the opponent loses", choices: &[
+                    VariantChoice { value: "normal", words: "normal (reaching the far row wins)" },
+                    VariantChoice { value: "misere", words: "misère (reaching the far row loses)" },
+                ],
             },
             VariantOption {
                 name: "capture",
                 label: "capture",
                 default: "optional",
-                help: "optional, or compulsory: a side that can capture must", choices: &["optional", "compulsory"],
+                help: "optional, or compulsory: a side that can capture must", choices: &[
+                    VariantChoice { value: "optional", words: "optional captures" },
+                    VariantChoice { value: "compulsory", words: "compulsory captures" },
+                ],
             },
         ]
     }

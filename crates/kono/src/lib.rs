@@ -31,7 +31,7 @@ use std::time::Instant;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, Registered, Report, Seat,
-    Shape, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Shape, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Asks the processor to bring `value`'s cache line in soon (no effect elsewhere).
@@ -576,7 +576,10 @@ impl Registered for Kono {
                 name: "rules",
                 label: "rules",
                 default: "standard",
-                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses", choices: &["standard", "gamesman"],
+                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses", choices: &[
+                    VariantChoice { value: "standard", words: "standard (captures optional)" },
+                    VariantChoice { value: "gamesman", words: "captures compulsory, one piece left loses" },
+                ],
             },
             VariantOption {
                 name: "nocapture",

@@ -23,7 +23,7 @@ use serde_json::json;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Outcome, ParseError, PlayDrawRule, Registered, Seat, Turn, Variant,
-    VariantError, VariantOption, View,
+    VariantChoice, VariantError, VariantOption, View,
 };
 
 /// Mu Torere with its rule variant.
@@ -482,13 +482,21 @@ impl Registered for MuTorere {
                 name: "rules",
                 label: "rules",
                 default: "usual",
-                help: "usual: a piece enters the centre only next to an enemy piece, always; best: only during the opening; free: no restriction; first_move: no restriction, but the first move must leave the other player a move", choices: &["usual", "best", "free", "first_move"],
+                help: "usual: a piece enters the centre only next to an enemy piece, always; best: only during the opening; free: no restriction; first_move: no restriction, but the first move must leave the other player a move", choices: &[
+                    VariantChoice { value: "usual", words: "usual (centre only beside an enemy)" },
+                    VariantChoice { value: "best", words: "opening restriction only" },
+                    VariantChoice { value: "free", words: "free (no centre rule)" },
+                    VariantChoice { value: "first_move", words: "free, but the first move must leave a move" },
+                ],
             },
             VariantOption {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal (who cannot move loses), or misere: who cannot move wins", choices: &["normal", "misere"],
+                help: "normal (who cannot move loses), or misere: who cannot move wins", choices: &[
+                    VariantChoice { value: "normal", words: "normal (who cannot move loses)" },
+                    VariantChoice { value: "misere", words: "misère (who cannot move wins)" },
+                ],
             },
             VariantOption {
                 name: "best_plies",

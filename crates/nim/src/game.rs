@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
-    VariantError, VariantOption, View, ViewCell, ViewPiece,
+    VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most counters (all heaps together) a variant may start with to be played: each
@@ -202,7 +202,10 @@ impl Registered for Nim {
                 name: "play",
                 label: "play",
                 default: "normal",
-                help: "normal (taking the last counter wins) or misere (taking the last counter loses)", choices: &["normal", "misere"],
+                help: "normal (taking the last counter wins) or misere (taking the last counter loses)", choices: &[
+                    VariantChoice { value: "normal", words: "normal (last counter wins)" },
+                    VariantChoice { value: "misere", words: "misère (last counter loses)" },
+                ],
             },
         ]
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat,
-    Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most rows (NY) a board may have.
@@ -362,7 +362,10 @@ impl Registered for Northcott {
                 default: "16x4",
                 help: "cells per row x rows, written like 16x4: 2 to 128 cells per row, 1 to 32 rows", choices: &[],
             },
-            VariantOption { name: "first", label: "first to move", default: "o", help: "who moves first: o (the left player) or x", choices: &["o", "x"] },
+            VariantOption { name: "first", label: "first to move", default: "o", help: "who moves first: o (the left player) or x", choices: &[
+                    VariantChoice { value: "o", words: "O (the left player)" },
+                    VariantChoice { value: "x", words: "X (the right player)" },
+                ] },
             VariantOption {
                 name: "repetition",
                 label: "draw on repetition",

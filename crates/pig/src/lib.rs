@@ -21,7 +21,8 @@ use state::NO_SIDE;
 use tabula_core::{
     AnalysisExtra, ExactAnalysis, FactValue, Game, GradedMove, MatchRules, MoveError, MoveGrade,
     Notation, Outcome, ParseError, PlayerKind, Players, Presentation, Registered, Report, Seat,
-    Section, Strategy, Symmetry, Turn, Variant, VariantError, VariantOption, View, ViewCell,
+    Section, Strategy, Symmetry, Turn, Variant, VariantChoice, VariantError, VariantOption, View,
+    ViewCell,
 };
 
 /// The seats, in turn order.
@@ -548,13 +549,17 @@ impl Registered for Pig {
                 name: "dice",
                 label: "dice",
                 default: "1",
-                help: "1 or 2; with two dice a single 1 ends the turn and two 1s also lose the whole score", choices: &["1", "2"],
+                help: "1 or 2; with two dice a single 1 ends the turn and two 1s also lose the whole score", choices: &[VariantChoice { value: "1", words: "1" }, VariantChoice { value: "2", words: "2" }],
             },
             VariantOption {
                 name: "start",
                 label: "who starts",
                 default: "1",
-                help: "1 (Player 1), 2 (Player 2) or random", choices: &["1", "2", "random"],
+                help: "1 (Player 1), 2 (Player 2) or random", choices: &[
+                    VariantChoice { value: "1", words: "Player 1" },
+                    VariantChoice { value: "2", words: "Player 2" },
+                    VariantChoice { value: "random", words: "at random" },
+                ],
             },
         ]
     }

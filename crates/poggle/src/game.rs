@@ -9,7 +9,7 @@ use rand::Rng as _;
 use std::time::Instant;
 use tabula_core::{
     rng_from_seed, Choice, Game, Outcome, ParseError, PlayerKind, Registered, Report, Rng, Seat,
-    Shape, Strategy, Turn, Variant, VariantError, VariantOption, View, ViewCell,
+    Shape, Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell,
 };
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
@@ -273,14 +273,20 @@ impl Registered for Poggle {
                 name: "start",
                 label: "start",
                 default: "ones",
-                help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)", choices: &["ones", "random"],
+                help: "ones (every button at colour 1) or random (random presses from the solved board, so always solvable)", choices: &[
+                    VariantChoice { value: "ones", words: "every button at colour 1" },
+                    VariantChoice { value: "random", words: "random (always solvable)" },
+                ],
             },
             VariantOption { name: "seed", label: "board number", default: "1", help: "which random start to deal (with start random): the same number deals the same board", choices: &[] },
             VariantOption {
                 name: "topology",
                 label: "board shape",
                 default: "flat",
-                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)", choices: &["flat", "torus"],
+                help: "flat, or torus: the edges wrap around so every button has four neighbours (sizes 3 to 30)", choices: &[
+                    VariantChoice { value: "flat", words: "flat (edges do not wrap)" },
+                    VariantChoice { value: "torus", words: "torus (edges wrap around)" },
+                ],
             },
         ]
     }

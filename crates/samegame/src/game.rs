@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
     Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy,
-    Turn, Variant, VariantError, VariantOption, View, ViewCell,
+    Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell,
 };
 
 /// SameGame in one variant: the size, colours and seed of the starting board, and
@@ -527,13 +527,17 @@ impl Registered for SameGame {
     fn options() -> Vec<VariantOption> {
         vec![
             VariantOption { name: "size", label: "board", default: "15x15", help: "columns x rows, written like 15x15: from 1x1 to 100x100", choices: &[] },
-            VariantOption { name: "colours", label: "colours", default: "3", help: "number of block colours, 2 to 9", choices: &["2", "3", "4", "5", "6", "7", "8", "9"] },
+            VariantOption { name: "colours", label: "colours", default: "3", help: "number of block colours, 2 to 9", choices: &[VariantChoice { value: "2", words: "2" }, VariantChoice { value: "3", words: "3" }, VariantChoice { value: "4", words: "4" }, VariantChoice { value: "5", words: "5" }, VariantChoice { value: "6", words: "6" }, VariantChoice { value: "7", words: "7" }, VariantChoice { value: "8", words: "8" }, VariantChoice { value: "9", words: "9" }] },
             VariantOption { name: "seed", label: "board number", default: "", help: "which board to deal (0 or more): the same number deals the same board; without one, every new game deals a fresh board", choices: &[] },
             VariantOption {
                 name: "scoring",
                 label: "scoring",
                 default: "standard",
-                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed", choices: &["standard", "nobonus", "blocks"],
+                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed", choices: &[
+                    VariantChoice { value: "standard", words: "standard (bonus for clearing)" },
+                    VariantChoice { value: "nobonus", words: "no bonus for clearing" },
+                    VariantChoice { value: "blocks", words: "one point a block" },
+                ],
             },
         ]
     }

@@ -15,8 +15,8 @@ mod symmetry;
 
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
-    Game, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantError, VariantOption, View,
-    ViewCell, ViewPiece,
+    Game, Outcome, ParseError, Registered, Seat, Turn, Variant, VariantChoice, VariantError,
+    VariantOption, View, ViewCell, ViewPiece,
 };
 
 pub use symmetry::{map_mask, SYMMETRY_NAMES};
@@ -517,7 +517,16 @@ impl Registered for TicTacToe {
             label: "play",
             default: "normal",
             help: "normal (three in a row wins), or misere: whoever makes three in a row loses",
-            choices: &["normal", "misere"],
+            choices: &[
+                VariantChoice {
+                    value: "normal",
+                    words: "normal (three in a row wins)",
+                },
+                VariantChoice {
+                    value: "misere",
+                    words: "misère (three in a row loses)",
+                },
+            ],
         }]
     }
 

@@ -69,6 +69,36 @@ fn games_are_listed_with_variants_and_players() {
     };
     assert_eq!(label("nocapture"), Some("draw after quiet moves".into()));
     assert_eq!(label("rules"), Some("rules".into()));
+    // A menu's values keep their old place (`choices`); the words a player reads ride
+    // beside them (`choice_words`), one for each, in the same order.
+    let (_, samegame) = s.get("/api/games/samegame");
+    let scoring = samegame["options"]
+        .as_array()
+        .and_then(|os| os.iter().find(|o| o["name"] == "scoring"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(scoring["choices"], json!(["standard", "nobonus", "blocks"]));
+    assert_eq!(
+        scoring["choice_words"],
+        json!([
+            "standard (bonus for clearing)",
+            "no bonus for clearing",
+            "one point a block"
+        ])
+    );
+    let (_, all) = s.get("/api/games");
+    for g in all.as_array().into_iter().flatten() {
+        for o in g["options"].as_array().into_iter().flatten() {
+            let (values, words) = (o["choices"].as_array(), o["choice_words"].as_array());
+            assert!(
+                values.zip(words).is_some_and(|(v, w)| v.len() == w.len()
+                    && w.iter().all(|w| w.as_str().is_some_and(|w| !w.is_empty()))),
+                "{} {}: {o}",
+                g["name"],
+                o["name"]
+            );
+        }
+    }
     assert_eq!(s.get("/api/games/no-such-game").0, 404);
     assert_eq!(s.get("/api/games/tictactoe?variant=size%3D99").0, 400);
 }
