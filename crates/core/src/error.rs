@@ -9,11 +9,26 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    /// A parse error with the given message.
+    /// A parse error with the given message. Control characters in it (a
+    /// message that quotes the bad text) are written as escapes, so that a
+    /// terminal shows them rather than acts on them.
     pub fn new(message: impl Into<String>) -> Self {
-        ParseError {
-            message: message.into(),
-        }
+        let message: String = message.into();
+        let message = if message.chars().any(char::is_control) {
+            message
+                .chars()
+                .map(|c| {
+                    if c.is_control() {
+                        c.escape_debug().to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        } else {
+            message
+        };
+        ParseError { message }
     }
 }
 
@@ -87,5 +102,19 @@ pub fn clip(text: &str) -> String {
     match text.char_indices().nth(KEEP) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parse_error_shows_control_characters_as_escapes() {
+        let e = ParseError::new("unknown character '\u{1b}[2J' or '\0'");
+        assert!(!e.message.chars().any(char::is_control), "{e:?}");
+        assert_eq!(e.message, "unknown character '\\u{1b}[2J' or '\\0'");
+        // Plain text is kept as it is.
+        assert_eq!(ParseError::new("row 2: 'é'").message, "row 2: 'é'");
     }
 }

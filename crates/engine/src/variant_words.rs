@@ -16,8 +16,17 @@ pub fn variant_words(options: &[VariantOption], variant: &str) -> String {
         .filter_map(|o| {
             let value = parsed.get(o.name)?;
             (!value.eq_ignore_ascii_case(o.default)).then(|| {
+                // A menu choice reads as its words, without their explanation in
+                // brackets ("misère (last counter loses)": "misère").
+                let chosen = o
+                    .choices
+                    .iter()
+                    .find(|c| c.value.eq_ignore_ascii_case(value));
+                if let Some(c) = chosen.filter(|c| !c.words.is_empty()) {
+                    let short = c.words.split(" (").next().unwrap_or(c.words);
+                    return format!("{} {short}", o.label);
+                }
                 let value = match (o.name, value) {
-                    ("play", v) if v.eq_ignore_ascii_case("misere") => "misère".to_string(),
                     ("heaps", v) => v.replace(['-', '.', '/', '+', ':'], " "),
                     ("nocapture" | "repetition", "0") => "off".to_string(),
                     (_, v) => v.to_string(),
@@ -32,9 +41,9 @@ pub fn variant_words(options: &[VariantOption], variant: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::variant_words;
-    use tabula_core::VariantOption;
+    use tabula_core::{VariantChoice, VariantOption};
 
-    const OPTIONS: [VariantOption; 3] = [
+    const OPTIONS: [VariantOption; 4] = [
         VariantOption {
             name: "rules",
             label: "rules",
@@ -56,6 +65,22 @@ mod tests {
             help: "",
             choices: &[],
         },
+        VariantOption {
+            name: "play",
+            label: "play",
+            default: "normal",
+            help: "",
+            choices: &[
+                VariantChoice {
+                    value: "normal",
+                    words: "normal (last counter wins)",
+                },
+                VariantChoice {
+                    value: "misere",
+                    words: "misère (last counter loses)",
+                },
+            ],
+        },
     ];
 
     #[test]
@@ -66,5 +91,8 @@ mod tests {
             variant_words(&OPTIONS, "rules=gamesman,nocapture=0,heaps=1-2-3"),
             "rules gamesman · draw after quiet moves off · heaps 1 2 3"
         );
+        // A menu choice in its words, without the explanation in brackets.
+        assert_eq!(variant_words(&OPTIONS, "play=MISERE"), "play misère");
+        assert_eq!(variant_words(&OPTIONS, "play=normal"), "");
     }
 }

@@ -71,8 +71,28 @@ enum Step {
     Index(usize),
 }
 
-/// Every node of the tree, by its path from the root (the root included).
+/// Most nodes [`paths`] lists: a deep value repeated many times would otherwise
+/// make millions of long paths (the test's own memory, not the engine's).
+const MAX_PATHS: usize = 20_000;
+
+/// Most nodes one [`Mutation::Repeat`] adds.
+const MAX_REPEATED_NODES: usize = 300_000;
+
+/// Nodes in a tree (the root included).
+fn nodes(v: &Value) -> usize {
+    1 + match v {
+        Value::Object(map) => map.values().map(nodes).sum(),
+        Value::Array(items) => items.iter().map(nodes).sum(),
+        _ => 0,
+    }
+}
+
+/// Every node of the tree, by its path from the root (the root included), up to
+/// [`MAX_PATHS`] of them.
 fn paths(v: &Value, here: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    if out.len() >= MAX_PATHS {
+        return;
+    }
     out.push(here.clone());
     match v {
         Value::Object(map) => {
@@ -189,7 +209,8 @@ fn mutate(record: &MatchRecord, which: usize, how: &[Mutation]) -> Value {
             Mutation::Repeat => {
                 if let Value::Array(items) = node(&mut v, path) {
                     if let Some(last) = items.last().cloned() {
-                        items.extend(std::iter::repeat(last).take(30_000));
+                        let times = (MAX_REPEATED_NODES / nodes(&last)).min(30_000);
+                        items.extend(std::iter::repeat(last).take(times));
                     }
                 }
             }
@@ -273,6 +294,9 @@ fn mutated_records_are_refused_clearly_or_replay() {
     );
     let mut runner = TestRunner::new(config());
     if let Err(e) = runner.run(&strategy, |(base, which, how)| {
+        if std::env::var_os("TRACE_RECORDS").is_some() {
+            eprintln!("start {base} {which} {how:?}");
+        }
         let t = std::time::Instant::now();
         let r = check(&mutate(&records[base], which, &how));
         if std::env::var_os("TRACE_RECORDS").is_some() {
@@ -353,4 +377,19 @@ fn each_out_of_range_field_is_named() {
     let mut r = base[3].clone();
     r.resigned = Some(0);
     assert!(refused(&r, "resigned after the end").contains("resigned"));
+}
+
+#[test]
+fn a_deep_value_repeated_stays_within_the_tests_own_bounds() {
+    // Found by the fuzzing above: the 300-deep value put in a record, repeated
+    // 30,000 times, then listed path by path, took more than 24 GB.
+    let records = valid_records();
+    let how = [
+        Mutation::Replace(28),
+        Mutation::Repeat,
+        Mutation::Replace(1),
+    ];
+    let v = mutate(&records[1], 9653023844385562133, &how);
+    assert!(nodes(&v) <= 2 * MAX_REPEATED_NODES, "{} nodes", nodes(&v));
+    check(&v).unwrap();
 }

@@ -122,7 +122,8 @@ pub fn parse_position(text: &str) -> Result<KonoState, ParseError> {
                 '.' | '1'..='4' => {}
                 _ => {
                     return Err(ParseError::new(format!(
-                        "unknown cell content '{ch}': use x, o, . or 1-4"
+                        "unknown cell content '{}': use x, o, . or 1-4",
+                        ch.escape_debug()
                     )))
                 }
             }

@@ -102,7 +102,8 @@ pub fn parse_position(rules: MtRules, text: &str) -> Result<MtState, ParseError>
             '.' | '-' | '_' => Cell::Empty,
             _ => {
                 return Err(ParseError::new(format!(
-                    "unknown point content '{ch}': use w, b or ."
+                    "unknown point content '{}': use w, b or .",
+                    ch.escape_debug()
                 )))
             }
         };

@@ -60,8 +60,9 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
                         '0' | '.' => 0,
                         other => {
                             return Err(err(format!(
-                                "{place}, column {c}: unknown character '{other}' \
-                                 (expected 1-9 for a colour, 0 or . for an empty cell)"
+                                "{place}, column {c}: unknown character '{}' \
+                                 (expected 1-9 for a colour, 0 or . for an empty cell)",
+                                other.escape_debug()
                             )))
                         }
                     });
