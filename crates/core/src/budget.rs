@@ -202,8 +202,8 @@ impl Budget {
     /// As [`Budget::fits`], for what a computation uses now (not an estimate
     /// before it starts): also grows its reservation in the ledger it is
     /// [charged to](Budget::charged_to), refused when the other tables leave
-    /// too little room. Beyond [`TURN_ABOVE`] it first waits for its turn among
-    /// large builds, until the budget's deadline (or [`TURN_WAIT`]).
+    /// too little room. Beyond 64 MiB (`TURN_ABOVE`) it first waits for its turn among
+    /// large builds, until the budget's deadline (or two minutes, `TURN_WAIT`).
     pub fn uses(&self, what: &str, bytes: u64) -> Result<(), BudgetError> {
         self.fits(what, bytes)?;
         let Some(account) = &self.account else {

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 /// What a game shows, independent of how it is drawn.
 ///
 /// Coordinates are in abstract units inside `0..width` x `0..height`; the web UI
-/// scales them into an SVG view box, the CLI uses [`crate::Game::render_text`].
+/// scales them into an SVG view box, the CLI uses [`crate::Presentation::render_text`].
 /// Cells are the places a user can click: a move is described to the UI by the list
-/// of cell ids it touches ([`crate::Game::move_cells`]), so one generic renderer and
+/// of cell ids it touches ([`crate::Presentation::move_cells`]), so one generic renderer and
 /// one click protocol serve every game.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct View {
@@ -38,7 +38,7 @@ pub enum Shape {
 /// A clickable place on the board.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct ViewCell {
-    /// Identifier used by [`crate::Game::move_cells`] (usually the square number).
+    /// Identifier used by [`crate::Presentation::move_cells`] (usually the square number).
     pub id: u32,
     /// Left edge.
     pub x: f64,

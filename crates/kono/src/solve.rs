@@ -165,12 +165,28 @@ pub struct Solved {
 
 /// Solves every position with at most `max_total` pieces on the board.
 pub fn solve(rules: KonoRules, max_total: usize, progress: &dyn Fn(f64)) -> Solved {
+    match solve_until(rules, max_total, progress, &|| false) {
+        Some(solved) => solved,
+        None => unreachable!("a solve that is never stopped finishes"),
+    }
+}
+
+/// [`solve`], asking `stopped` between the levels of each group of positions
+/// (a fraction of a second apart): `None` as soon as it says so.
+pub fn solve_until(
+    rules: KonoRules,
+    max_total: usize,
+    progress: &dyn Fn(f64),
+    stopped: &dyn Fn() -> bool,
+) -> Option<Solved> {
     let ix = &*INDEX;
     let len = ix.group(max_total).end as usize;
     let values: Vec<AtomicU16> = (0..len).map(|_| AtomicU16::new(UNKNOWN)).collect();
     let counts: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
     for total in 0..=max_total {
-        solve_group(rules, total, &values, &counts);
+        if stopped() || !solve_group(rules, total, &values, &counts, stopped) {
+            return None;
+        }
         let range = ix.group(total);
         values[range.start as usize..range.end as usize]
             .par_iter()
@@ -183,10 +199,10 @@ pub fn solve(rules: KonoRules, max_total: usize, progress: &dyn Fn(f64)) -> Solv
     }
     drop(counts);
     fill_symmetric(&values, max_total);
-    Solved {
+    Some(Solved {
         values: values.into_iter().map(AtomicU16::into_inner).collect(),
         max_total,
-    }
+    })
 }
 
 /// Copies each class representative's value to the other members of its class.
@@ -207,7 +223,14 @@ fn fill_symmetric(shared: &[AtomicU16], max_total: usize) {
     }
 }
 
-fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[AtomicU8]) {
+/// Solves the positions with `total` pieces; false when `stopped` said so first.
+fn solve_group(
+    rules: KonoRules,
+    total: usize,
+    values: &[AtomicU16],
+    counts: &[AtomicU8],
+    stopped: &dyn Fn() -> bool,
+) -> bool {
     let ix = &*INDEX;
 
     // Initial pass: count step children, read capture children (already final).
@@ -284,7 +307,10 @@ fn solve_group(rules: KonoRules, total: usize, values: &[AtomicU16], counts: &[A
                     .is_ok()
         }));
         if wins.is_empty() && losses.is_empty() && level >= schedule.last_level() {
-            break;
+            return true;
+        }
+        if stopped() {
+            return false;
         }
         let next = propagate(rules, level as u16, &wins, &losses, values, counts);
         for (l, code) in next.later_losses {

@@ -5,7 +5,7 @@ use crate::cache;
 use crate::index::INDEX;
 use crate::reach::{reachable, summarize, Seated, Summary};
 use crate::rules::KonoRules;
-use crate::solve::{decode, solve};
+use crate::solve::{decode, solve_until};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
@@ -46,21 +46,35 @@ impl KonoTable {
     /// Solves every position needed from `start` (all with at most as many pieces)
     /// and counts the reachable ones.
     pub fn solve_from(rules: KonoRules, start: Seated, progress: &dyn Fn(f64)) -> KonoTable {
+        match Self::solve_from_until(rules, start, progress, &|| false) {
+            Some(table) => table,
+            None => unreachable!("a solve that is never stopped finishes"),
+        }
+    }
+
+    /// [`KonoTable::solve_from`], `None` as soon as `stopped` says so (it is
+    /// asked between the solver's levels, a fraction of a second apart).
+    pub fn solve_from_until(
+        rules: KonoRules,
+        start: Seated,
+        progress: &dyn Fn(f64),
+        stopped: &dyn Fn() -> bool,
+    ) -> Option<KonoTable> {
         let began = Instant::now();
         let max_total = (start.mover | start.opponent).count_ones() as usize;
-        let solved = solve(rules, max_total, &|f| progress(0.85 * f));
+        let solved = solve_until(rules, max_total, &|f| progress(0.85 * f), stopped)?;
         let reached = reachable(rules, start, solved.values.len() as u64);
         progress(0.95);
         let summary = summarize(&solved.values, &reached, start);
         progress(1.0);
-        KonoTable {
+        Some(KonoTable {
             rules,
             values: solved.values,
             max_total,
             start,
             summary,
             solve_seconds: began.elapsed().as_secs_f64(),
-        }
+        })
     }
 
     /// The whole game from the standard start.
@@ -181,7 +195,7 @@ pub fn full_table(
                 // Only the caller that starts the build has a reservation; one
                 // that lost the race to start it waits for that build instead.
                 let held = held.ok_or("the table's memory was not reserved")?;
-                Ok(build(rules, report, held))
+                build(rules, report, held)
             },
             budget,
             progress,
@@ -190,8 +204,10 @@ pub fn full_table(
     Ok((kept.table.clone(), kept.source, kept.path.clone()))
 }
 
-/// Loads or solves the table, then holds only its own bytes in the ledger.
-fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Kept {
+/// Loads or solves the table, then holds only its own bytes in the ledger. A
+/// solve stops when the build's budget ([`Budget::current`], the table cell's)
+/// is cancelled: every caller waiting for it was.
+fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Result<Kept, String> {
     let disk = DiskCache::open_default();
     // A file that is missing or fails its check is solved again and rewritten.
     let (table, source, path) = match disk.as_ref().and_then(|d| cache::load(d, rules).ok()) {
@@ -200,16 +216,20 @@ fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Kep
             (Arc::new(t), Source::Disk, cache::cache_path(rules))
         }
         None => {
-            let t = Arc::new(KonoTable::solve_full(rules, progress));
+            let budget = Budget::current();
+            let stopped = || budget.as_ref().is_some_and(Budget::should_stop);
+            let t = KonoTable::solve_from_until(rules, start(), progress, &stopped)
+                .ok_or("it was stopped before it finished")?;
+            let t = Arc::new(t);
             let written = disk.as_ref().and_then(|d| cache::save(d, &t).ok());
             (t, Source::Solved, written)
         }
     };
     held.settle(table.memory_bytes());
-    Kept {
+    Ok(Kept {
         table,
         source,
         path,
         _held: held,
-    }
+    })
 }

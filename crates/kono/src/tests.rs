@@ -534,3 +534,28 @@ proptest! {
         let _ = g.parse_move(&g.initial_state(), &text);
     }
 }
+
+/// A solve asks whether to stop between its levels, and stops when told: a
+/// cancelled build of the table gives its thread and memory back early.
+#[test]
+fn a_solve_stops_when_told_and_otherwise_matches() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let rules = KonoRules::Standard;
+    let whole = crate::solve::solve(rules, 5, &|_| {});
+    let asked = AtomicUsize::new(0);
+    let never = crate::solve::solve_until(rules, 5, &|_| {}, &|| {
+        asked.fetch_add(1, Ordering::Relaxed);
+        false
+    })
+    .expect("never stopped");
+    assert_eq!(never.values, whole.values);
+    let questions = asked.load(Ordering::Relaxed);
+    assert!(questions > 6, "asked {questions} times for 6 groups");
+    // Told to stop at the third question: no table, and no more work asked about.
+    let asked = AtomicUsize::new(0);
+    let stopped = crate::solve::solve_until(rules, 5, &|_| {}, &|| {
+        asked.fetch_add(1, Ordering::Relaxed) >= 2
+    });
+    assert!(stopped.is_none());
+    assert_eq!(asked.load(Ordering::Relaxed), 3);
+}

@@ -311,13 +311,12 @@ fn load_or_solve(
         max_payload(game),
         |p| from_payload(game, p),
         || {
-            chance_solve::solve(
-                game,
-                TOLERANCE,
-                &Budget::unlimited().with_max_memory(max_memory),
-                progress,
-            )
-            .map_err(|e| e.to_string())
+            // Under the current budget's cancel flag and deadline (a table
+            // cell's build: stopped when every caller waiting for it was).
+            let budget = Budget::current()
+                .unwrap_or_else(Budget::unlimited)
+                .with_max_memory(max_memory);
+            chance_solve::solve(game, TOLERANCE, &budget, progress).map_err(|e| e.to_string())
         },
         |solution| Some(to_payload(game, solution)),
     )?;
