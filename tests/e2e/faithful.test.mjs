@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession, eventually } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -22,16 +22,6 @@ after(async () => {
 
 
 
-/// Waits until `check()` (async, run here in Node) is true. (Playwright's
-/// waitForFunction takes a returned promise for true at once.)
-async function eventually(check, what, timeout = 15_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) assert.fail(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
 const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, n, { timeout: 30_000 });

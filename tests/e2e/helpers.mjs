@@ -126,3 +126,15 @@ export async function openSession(page, body) {
   await waitForBoard(page);
   return data;
 }
+
+/// Waits until `check()` (async, run here in Node) is true, failing with `what`
+/// after `timeout` ms. (Playwright's waitForFunction takes a returned promise for
+/// true at once.)
+export async function eventually(check, what, timeout = 15_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}

@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard, pageAt, openSession } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard, pageAt, openSession, eventually } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -27,14 +27,6 @@ after(async () => {
 
 
 
-async function eventually(check, what, timeout = 20_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) assert.fail(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /// The smallest side of any board cell as drawn, in CSS pixels.
 const smallestCell = (page) => page.evaluate(() => Math.min(...[...document.querySelectorAll('.board-wrap [data-cell] .cell-shape')]
@@ -105,7 +97,7 @@ for (const width of WIDTHS) {
     const answered = page.waitForResponse((r) => /\/moves$/.test(r.url()) && r.request().method() === 'POST');
     await target.click();
     await answered;
-    await eventually(async () => (await sessionView(page)).log.length === 1, 'the set-up in the log');
+    await eventually(async () => (await sessionView(page)).log.length === 1, 'the set-up in the log', 20_000);
     const after = await sessionView(page);
     assert.equal(after.to_move, 0, 'O still to move: a set-up passes no turn');
     assert.ok(after.view.pieces.some((p) => p.owner === 1 && p.cell === 8), 'X now on row 1, cell 9');
@@ -116,7 +108,7 @@ for (const width of WIDTHS) {
     const move = page.waitForResponse((r) => /\/moves$/.test(r.url()) && r.request().method() === 'POST');
     await page.locator('.board-wrap [data-cell="3"]').click();
     await move;
-    await eventually(async () => (await sessionView(page)).log.length >= 3, 'a move and the computer\'s reply');
+    await eventually(async () => (await sessionView(page)).log.length >= 3, 'a move and the computer\'s reply', 20_000);
     assert.deepEqual(page.pageErrors, []);
     await page.close();
   });
@@ -270,7 +262,7 @@ for (const width of WIDTHS) {
     // A removed group is named in the move list by the same words.
     const view = await sessionView(page);
     await page.locator(`.board-wrap [data-cell="${view.legal_moves[0].cells[0]}"]`).click();
-    await eventually(async () => (await page.locator('.log .log-text').count()) === 1, 'the move listed');
+    await eventually(async () => (await page.locator('.log .log-text').count()) === 1, 'the move listed', 20_000);
     const line = await page.locator('.log .log-text').first().textContent();
     assert.doesNotMatch(line, /colour \d/, line);
     assert.ok(legend.some((name) => line.includes(name)), `${line} names a legend colour: ${legend}`);
@@ -286,7 +278,7 @@ for (const width of WIDTHS) {
     await card.locator('.solvable-text').waitFor({ timeout: 30_000 });
     assert.match(await card.locator('.solvable-text').textContent(), /solved in 1 press\./);
     await page.locator('.board-wrap [data-cell="0"]').click();
-    await eventually(async () => !!(await sessionView(page)).outcome, 'solved');
+    await eventually(async () => !!(await sessionView(page)).outcome, 'solved', 20_000);
     await card.locator('.solvable-text', { hasText: /^Solved/ }).waitFor({ timeout: 30_000 });
     const text = await card.textContent();
     assert.doesNotMatch(text, /\b0 press/);
@@ -325,10 +317,10 @@ test('390 ↔ 1280 px: Northcott turns a quarter on a phone and back on a deskto
   const [, , w1, h1] = await box();
   assert.ok(w1 > 2.5 * h1, 'wide on a desktop');
   await page.setViewportSize({ width: 390, height: 844 });
-  await eventually(async () => { const [, , w, h] = await box(); return h > 2.5 * w; }, 'turned on a phone');
+  await eventually(async () => { const [, , w, h] = await box(); return h > 2.5 * w; }, 'turned on a phone', 20_000);
   assert.ok(await smallestCell(page) >= 43.5);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await eventually(async () => { const [, , w, h] = await box(); return w > 2.5 * h; }, 'wide again');
+  await eventually(async () => { const [, , w, h] = await box(); return w > 2.5 * h; }, 'wide again', 20_000);
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
@@ -347,7 +339,7 @@ test('390 px: on a board that scrolls sideways, the move just played is brought 
   const answered = page.waitForResponse((r) => /\/moves$/.test(r.url()) && r.request().method() === 'POST');
   await page.locator('.board-wrap [data-cell="2"]').click();
   await answered;
-  await eventually(() => visible(10), 'square 10 scrolled into view');
+  await eventually(() => visible(10), 'square 10 scrolled into view', 20_000);
   assert.match((await sessionView(page)).log.at(-1).text, /marker 1 from 2 to 10/);
   assert.deepEqual(page.pageErrors, []);
   await page.close();

@@ -9,9 +9,10 @@
 //!   answered (the computer thinking, an event stream) is not timed by it.
 //! * A connection beyond the cap waits up to [`ConnectionLimits::wait`] for a free
 //!   place, and meanwhile every served connection that has sent nothing for
-//!   [`SHED_AFTER`] is asked to close (hyper closes it at once when it is between
-//!   requests, or after its answer), so ordinary clients get in even when idle
-//!   ones fill the cap. Still no place: the connection is answered 503 and closed.
+//!   [`SHED_AFTER`] (or nothing at all since it was accepted for
+//!   [`SHED_SILENT_AFTER`]) is asked to close (hyper closes it at once when it is
+//!   between requests, or after its answer), so ordinary clients get in even when
+//!   idle ones fill the cap. Still no place: the connection is answered 503 and closed.
 //!   At most [`MAX_WAITING`] connections wait; more are answered 503 at once.
 //!
 //! hyper answers its own errors (a header timeout is 408 when part of a head had
@@ -47,6 +48,12 @@ pub const MAX_WAITING: usize = 64;
 /// Under pressure, a served connection that has sent nothing for this long is
 /// asked to close.
 pub const SHED_AFTER: Duration = Duration::from_millis(500);
+
+/// Under pressure, a served connection that has not sent a single byte since it
+/// was accepted is asked to close after this long already: a client sends its
+/// request as soon as it connects, so a burst of silent connections is cleared
+/// within a fraction of a second and ordinary clients get in again.
+pub const SHED_SILENT_AFTER: Duration = Duration::from_millis(100);
 
 /// Files kept free for the database, its journal and the runtime when the cap is
 /// fitted to the limit of open files.
@@ -163,7 +170,9 @@ pub async fn accept_loop(listener: TcpListener, app: Router, limits: ConnectionL
             shared.shed.send_replace(());
             tokio::spawn(wait_for_place(shared.clone(), tcp, waiter));
         } else {
-            // Refused at once: no task, nothing that waits.
+            // Refused at once: no task, nothing that waits. The served
+            // connections look again for silent ones to close.
+            shared.shed.send_replace(());
             let _ = tcp.try_write(&shared.busy);
         }
     }
@@ -203,7 +212,9 @@ async fn wait_for_place(shared: Arc<Shared>, mut tcp: TcpStream, waiter: OwnedSe
 
 /// Serves one connection with hyper's HTTP/1 server until it closes.
 async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemaphorePermit) {
-    let last_read = Arc::new(AtomicU64::new(shared.epoch.elapsed().as_millis() as u64));
+    let accepted = shared.epoch.elapsed().as_millis() as u64;
+    // When it last sent bytes; NEVER until it sends any.
+    let last_read = Arc::new(AtomicU64::new(NEVER));
     let io = Watched {
         inner: JsonErrors::new(tcp),
         last_read: last_read.clone(),
@@ -219,23 +230,49 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
     let mut shed = shared.shed.subscribe();
     shed.mark_unchanged();
     let mut asked_to_close = false;
+    // When to look again, while connections wait: this one was not quiet long
+    // enough when they asked, but may be soon. One that got its place while
+    // others wait (a waiter itself) is looked at once it could be silent too long.
+    let mut look_again = (shared.waiting.available_permits() < MAX_WAITING)
+        .then(|| tokio::time::Instant::now() + SHED_SILENT_AFTER);
     loop {
-        tokio::select! {
+        let pressed = tokio::select! {
             _ = conn.as_mut() => break,
-            changed = shed.changed(), if !asked_to_close => {
-                let now = shared.epoch.elapsed().as_millis() as u64;
-                let quiet = now.saturating_sub(last_read.load(Ordering::Relaxed));
-                if changed.is_err() || quiet >= SHED_AFTER.as_millis() as u64 {
-                    conn.as_mut().graceful_shutdown();
-                    asked_to_close = true;
+            changed = shed.changed(), if !asked_to_close => changed.is_ok(),
+            _ = tokio::time::sleep_until(look_again.unwrap_or_else(tokio::time::Instant::now)),
+                if look_again.is_some() && !asked_to_close => {
+                // Still pressed only while some connection waits for a place.
+                look_again = None;
+                if shared.waiting.available_permits() == MAX_WAITING {
+                    continue;
                 }
+                true
             }
+        };
+        let now = shared.epoch.elapsed().as_millis() as u64;
+        let (since, after) = match last_read.load(Ordering::Relaxed) {
+            NEVER => (accepted, SHED_SILENT_AFTER),
+            read => (read, SHED_AFTER),
+        };
+        let quiet = now.saturating_sub(since);
+        let after = after.as_millis() as u64;
+        if !pressed || quiet >= after {
+            // The server is stopping, or this connection is idle while others wait.
+            conn.as_mut().graceful_shutdown();
+            asked_to_close = true;
+        } else {
+            let left = Duration::from_millis(after - quiet);
+            look_again = Some(tokio::time::Instant::now() + left);
         }
     }
     drop(place);
 }
 
-/// A connection that notes when it last received bytes.
+/// [`Watched`]'s time of the last bytes received, before any were.
+const NEVER: u64 = u64::MAX;
+
+/// A connection that notes when it last received bytes (milliseconds since
+/// the server started).
 struct Watched<T> {
     inner: T,
     last_read: Arc<AtomicU64>,

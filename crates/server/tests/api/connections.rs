@@ -227,3 +227,21 @@ fn idle_connections_give_way_to_new_ones_at_the_cap() {
         .count();
     assert!(closed >= 1, "no idle connection was closed");
 }
+
+#[test]
+fn a_burst_of_silent_connections_is_cleared_quickly_at_the_cap() {
+    // Eight places, heads may take 30 s and waiters may wait 5 s: only shedding
+    // lets the ordinary client in. The burst fills the places and queues 24 more
+    // silent connections ahead of it; each is closed a tenth of a second after it
+    // gets a place without having sent a byte (half a second for a connection
+    // that sent something before), so the client is served well within a second.
+    let server = Server::start_with(limits(8, 30_000, 5_000));
+    let burst: Vec<TcpStream> = (0..32).map(|_| connect(server.addr)).collect();
+    std::thread::sleep(Duration::from_millis(50));
+    let started = Instant::now();
+    let (status, _, body) = server.raw(&get_games(server.addr, false));
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{body}");
+    assert!(took < Duration::from_millis(1000), "served after {took:?}");
+    drop(burst);
+}
