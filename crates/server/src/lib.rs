@@ -50,7 +50,11 @@ pub struct ServeOptions {
     pub move_deadline: Duration,
     /// Requests that may make the computer think at the same time (computer
     /// moves, hints); more wait for a free one up to `queue_wait`, then get 503
-    /// "busy". Default: the number of cores.
+    /// "busy". Default: twice the number of cores. A slot is held from the
+    /// hand-over to a blocking thread until the computer has chosen (not while
+    /// the change is written), and most replies are a quick look-up in a solved
+    /// table, so one slot a core leaves cores idle between hand-overs; searches
+    /// stop at their own deadline and reserve their tables in the ledger.
     pub thinkers: usize,
     /// How long a request waits for a free thinker before 503 (default 5 s; at
     /// most [`MAX_WAITING`] requests wait at once, more get 503 at once).
@@ -70,7 +74,7 @@ impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
             move_deadline: DEFAULT_MOVE_DEADLINE,
-            thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            thinkers: 2 * std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_wait: Duration::from_secs(5),
             unwatched: jobs::UNWATCHED,
             connections: ConnectionLimits::default(),

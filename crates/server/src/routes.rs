@@ -171,8 +171,16 @@ pub(crate) async fn thinking<T: Send + 'static>(
     let gate = crate::sessions::CommitGate::new();
     let worker_gate = gate.clone();
     let mut task = tokio::task::spawn_blocking(move || {
-        // The pool slot is free only when the work really ends.
-        let _permit = permit;
+        // The slot is free when the thinking ends ([`done_thinking`], before the
+        // change is written), at the latest when the work does, even if it panics.
+        struct Release;
+        impl Drop for Release {
+            fn drop(&mut self) {
+                done_thinking();
+            }
+        }
+        THINKING_SLOT.with(|slot| *slot.borrow_mut() = Some(permit));
+        let _release = Release;
         worker_gate.run(|| worker.run(f))
     });
     let joined = |r: Result<ApiResult<T>, tokio::task::JoinError>| match r {
@@ -194,6 +202,20 @@ pub(crate) async fn thinking<T: Send + 'static>(
     };
     guard.disarm();
     out
+}
+
+thread_local! {
+    /// The thinking slot ([`thinking`]) of the work this blocking thread runs.
+    static THINKING_SLOT: std::cell::RefCell<Option<tokio::sync::OwnedSemaphorePermit>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Gives back the thinking slot of the work on this thread, if it holds one:
+/// the computer has finished thinking and what is left (writing the change,
+/// answering) does not count against the slots, so the next request's thinking
+/// overlaps this one's writing.
+pub(crate) fn done_thinking() {
+    THINKING_SLOT.with(|slot| slot.borrow_mut().take());
 }
 
 /// The registry name of a game, or 404.

@@ -571,7 +571,10 @@ impl Sessions {
         inner: &mut Inner,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<(T, SessionOut), ApiError> {
-        let out = match action(&mut inner.m, self) {
+        let acted = action(&mut inner.m, self);
+        // The computer's thinking is over: writing needs no thinking slot.
+        crate::routes::done_thinking();
+        let out = match acted {
             Ok(out) if !cancelled() && gate::claim_current() => out,
             Ok(_) => {
                 self.restore(s, inner);
