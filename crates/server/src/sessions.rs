@@ -232,6 +232,13 @@ impl Sessions {
     /// Returns `Err` (503, in plain words) when the tables still exceed the budget.
     fn make_room(&self) -> Result<(), ApiError> {
         let ledger = tabula_core::Ledger::global();
+        // The usual case, checked once: every table within both bounds (this runs
+        // after every change).
+        if tabula_engine::tables_in_use() <= tabula_engine::cache_max_memory()
+            && ledger.in_use() <= ledger.limit()
+        {
+            return Ok(());
+        }
         loop {
             tabula_engine::trim_cache();
             // The sessions' tables within the cache's bound, and every table of
