@@ -28,6 +28,10 @@ impl<G: Game> Strategy<G> for RandomPlayer {
             "random",
         ))
     }
+
+    fn thinks(&self, _game: &G, _state: &G::State) -> bool {
+        false
+    }
 }
 
 /// Plays perfectly from an exact oracle: wins as fast as possible, loses as slowly
@@ -63,6 +67,12 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
             v => format!("perfect: {v} in {}", g.remoteness),
         };
         Some(Choice::because(mv, reason))
+    }
+
+    /// A look-up where the oracle covers `state` (then it covers every position
+    /// reached from it too).
+    fn thinks(&self, game: &G, state: &G::State) -> bool {
+        self.oracle.grade(game, state).is_none()
     }
 }
 

@@ -37,6 +37,13 @@ pub trait Strategy<G: Game>: Send {
         rng: &mut Rng,
     ) -> Option<Choice<G::Move>>;
 
+    /// Whether choosing from `state` may take real thinking (a search, a table
+    /// to build) rather than a look-up: a front end runs such a choice under a
+    /// thinking budget and deadline. True unless the player knows better.
+    fn thinks(&self, _game: &G, _state: &G::State) -> bool {
+        true
+    }
+
     /// Told at the end of every game it took part in.
     fn game_over(&mut self, _game: &G, _seat: Seat, _outcome: Outcome) {}
 

@@ -219,8 +219,12 @@ pub trait Match: Send {
     fn legal_moves(&self) -> Vec<MoveInfo>;
     /// True when a person plays some seat.
     fn has_human(&self) -> bool;
-    /// True when the computer plays some seat (its moves need a thinking budget).
+    /// True when the computer plays some seat.
     fn has_computer(&self) -> bool;
+    /// True when a computer playing some seat may think about its moves from
+    /// here on (a search, a table to build), not only look them up: its moves
+    /// need a thinking budget and deadline.
+    fn computer_thinks(&self) -> bool;
     /// True when a person plays the seat to move now (the view's `human_to_move`).
     fn human_to_move(&self) -> bool;
     /// Who acts next (resignations and draw rules included).
@@ -805,6 +809,16 @@ impl<G: Registered> Match for MatchImpl<G> {
 
     fn has_computer(&self) -> bool {
         self.specs.iter().any(|s| !s.is_human())
+    }
+
+    fn computer_thinks(&self) -> bool {
+        let game = self.handle.game();
+        self.specs.iter().zip(&self.players).any(|(spec, player)| {
+            !spec.is_human()
+                && player
+                    .as_ref()
+                    .map_or(true, |p| p.thinks(game, self.state()))
+        })
     }
 
     fn human_to_move(&self) -> bool {

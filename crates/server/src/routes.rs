@@ -499,7 +499,7 @@ async fn play_move(
         let done = blocking(move || {
             st2.sessions.change_unless(
                 &id2,
-                |m| m.has_computer(),
+                |m| m.computer_thinks(),
                 move |m, _| play_and_reply(m, req2),
             )
         })

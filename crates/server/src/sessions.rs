@@ -73,8 +73,9 @@ pub struct Session {
     last_view: Mutex<Option<SharedView>>,
     /// Milliseconds since the registry started, at the last use.
     last_used: AtomicU64,
-    /// The computer plays a seat (as of the last request that held the lock):
-    /// its moves go through the thinking pool ([`Sessions::may_think`]).
+    /// A computer that may think plays a seat (as of the last request that held
+    /// the lock): its moves go through the thinking pool ([`Sessions::may_think`]).
+    /// A perfect player whose table covers the position only looks moves up.
     computer: AtomicBool,
 }
 
@@ -361,7 +362,7 @@ impl Sessions {
             // A match can end before anyone clicks (computer against computer).
             write_effects(w, &id, &record, &Tally::default(), &view, puzzle)
         })?;
-        let computer = m.has_computer();
+        let computer = m.computer_thinks();
         let session = Arc::new(Session {
             id: id.clone(),
             game,
@@ -417,7 +418,7 @@ impl Sessions {
         let session = Arc::new(Session {
             id: id.to_string(),
             game,
-            computer: AtomicBool::new(inner.m.has_computer()),
+            computer: AtomicBool::new(inner.m.computer_thinks()),
             inner: Mutex::new(inner),
             last_used: AtomicU64::new(self.now_ms()),
             last_view: Mutex::new(Some(view)),
@@ -475,7 +476,8 @@ impl Sessions {
                 continue;
             }
             let out = f(&s, &mut inner);
-            s.computer.store(inner.m.has_computer(), Ordering::Relaxed);
+            s.computer
+                .store(inner.m.computer_thinks(), Ordering::Relaxed);
             return out;
         }
         Err(ApiError::new(
@@ -497,9 +499,9 @@ impl Sessions {
         }
     }
 
-    /// False when only people play the session (as of its last request): a move
-    /// there makes the computer think about nothing, so it need not wait for the
-    /// thinking pool. True when unsure (the session is not in memory). The
+    /// False when only people play the session, or computers that only look
+    /// their moves up (as of its last request): a move there makes the computer
+    /// think about nothing, so it need not wait for the thinking pool. True when unsure (the session is not in memory). The
     /// action must still check under the lock: a seat may change player meanwhile.
     pub fn may_think(&self, id: &str) -> bool {
         self.live
@@ -883,7 +885,7 @@ mod tests {
     }
 
     #[test]
-    fn only_sessions_the_computer_plays_in_may_think() {
+    fn only_sessions_where_the_computer_thinks_may_think() {
         let (_d, store, _, _) = setup();
         let sessions = Sessions::new(Arc::new(store));
         let game = build("tictactoe", "").unwrap();
@@ -893,21 +895,43 @@ mod tests {
             ..Default::default()
         };
         let people = sessions.create(game.clone(), config("human")).unwrap().id;
-        let computer = sessions.create(game, config("perfect")).unwrap().id;
+        let searcher = sessions
+            .create(game.clone(), config("alphabeta"))
+            .unwrap()
+            .id;
+        // A perfect player with its table, or a random one, only looks moves up.
+        let perfect = sessions.create(game.clone(), config("perfect")).unwrap().id;
+        let random = sessions.create(game, config("random")).unwrap().id;
         assert!(!sessions.may_think(&people));
-        assert!(sessions.may_think(&computer));
+        assert!(sessions.may_think(&searcher));
+        assert!(!sessions.may_think(&perfect));
+        assert!(!sessions.may_think(&random));
         assert!(
             sessions.may_think(&"0".repeat(32)),
             "unknown: the thinking way"
         );
-        // A seat given to the computer: the flag follows it, and a move checked
-        // under the lock is not played the people-only way.
+        // A move against the perfect player goes the quick way, reply included.
         sessions
-            .change(&people, |m, _| Ok(m.set_player(1, "perfect")?))
+            .change_unless(
+                &perfect,
+                |m| m.computer_thinks(),
+                |m, _| {
+                    m.play("5")?;
+                    Ok(m.advance()?)
+                },
+            )
+            .unwrap()
+            .expect("played");
+        let log = sessions.read(&perfect, |m| Ok(m.view().log)).unwrap();
+        assert_eq!(log.len(), 2, "the move and the reply: {log:?}");
+        // A seat given to a searching computer: the flag follows it, and a move
+        // checked under the lock is not played the quick way.
+        sessions
+            .change(&people, |m, _| Ok(m.set_player(1, "alphabeta")?))
             .unwrap();
         assert!(sessions.may_think(&people));
         let skipped = sessions
-            .change_unless(&people, |m| m.has_computer(), |m, _| Ok(m.play("5")?))
+            .change_unless(&people, |m| m.computer_thinks(), |m, _| Ok(m.play("5")?))
             .unwrap();
         assert!(skipped.is_none());
         let log = sessions.read(&people, |m| Ok(m.view().log)).unwrap();
@@ -918,7 +942,7 @@ mod tests {
             .unwrap();
         assert!(!sessions.may_think(&people));
         let (_, out) = sessions
-            .change_unless(&people, |m| m.has_computer(), |m, _| Ok(m.play("5")?))
+            .change_unless(&people, |m| m.computer_thinks(), |m, _| Ok(m.play("5")?))
             .unwrap()
             .expect("played");
         assert!(serde_json::to_string(&out).unwrap().contains("\"log\":[{"));
