@@ -3,6 +3,8 @@
 //! before keep their old drawing, wider ones are drawn one column a cell under a
 //! ruler, and the widest are described row by row in words.
 
+mod common;
+use common::random_state;
 use tabula_core::{rng_from_seed, Game, Notation, Presentation, Rng};
 use tabula_northcott::{Northcott, NorthcottState, MAX_COLS, MAX_ROWS};
 
@@ -10,19 +12,6 @@ const WIDTH: usize = 80;
 
 fn game(nx: usize, ny: usize) -> Northcott {
     Northcott::new(nx, ny).expect("a size in range")
-}
-
-fn random_state(g: &Northcott, rng: &mut Rng) -> NorthcottState {
-    use rand::Rng as _;
-    let mut s = g.initial_state();
-    for r in 0..g.ny() {
-        let a = rng.gen_range(0..g.nx() - 1);
-        let b = rng.gen_range(a + 1..g.nx());
-        s.o[r] = a as u8;
-        s.x[r] = b as u8;
-    }
-    s.mover = rng.gen_range(0..2);
-    s
 }
 
 /// The start (every gap at its widest), X to move there, every row closed up at

@@ -1,5 +1,7 @@
 //! Northcott against the generic retrograde solver, and the slides' computer player.
 
+mod common;
+use common::random_state;
 use proptest::prelude::*;
 use std::collections::HashMap;
 use tabula_ai::retrograde::Solution;
@@ -154,19 +156,6 @@ fn seed_player_wins_every_won_position_of_small_boards() {
             );
         }
     }
-}
-
-fn random_state(g: &Northcott, rng: &mut Rng) -> NorthcottState {
-    use rand::Rng as _;
-    let mut s = g.initial_state();
-    for r in 0..g.ny() {
-        let a = rng.gen_range(0..g.nx() - 1);
-        let b = rng.gen_range(a + 1..g.nx());
-        s.o[r] = a as u8;
-        s.x[r] = b as u8;
-    }
-    s.mover = rng.gen_range(0..2);
-    s
 }
 
 /// An opponent that retreats whenever it can (a random row, a random distance),

@@ -233,26 +233,29 @@ impl Sessions {
     /// Returns `Err` (503, in plain words) when the tables still exceed the budget.
     fn make_room(&self) -> Result<(), ApiError> {
         let ledger = tabula_core::Ledger::global();
-        // The usual case, checked once: every table within both bounds (this runs
-        // after every change).
-        if tabula_engine::tables_in_use() <= tabula_engine::cache_max_memory()
-            && ledger.in_use() <= ledger.limit()
-        {
+        // The bound exceeded, if any, as (used, limit): the sessions' tables within
+        // the cache's bound, and every table of the process (Kono's and Auto120's
+        // too) within its ledger's limit.
+        let over = || {
+            let (games, bound) = (
+                tabula_engine::tables_in_use(),
+                tabula_engine::cache_max_memory(),
+            );
+            if games > bound {
+                return Some((games, bound));
+            }
+            let (used, limit) = (ledger.in_use(), ledger.limit());
+            (used > limit).then_some((used, limit))
+        };
+        // The usual case, checked once (this runs after every change).
+        if over().is_none() {
             return Ok(());
         }
         loop {
             tabula_engine::trim_cache();
-            // The sessions' tables within the cache's bound, and every table of
-            // the process (Kono's and Auto120's too) within its ledger's limit.
-            let (used, limit) = match tabula_engine::tables_in_use() {
-                games if games > tabula_engine::cache_max_memory() => {
-                    (games, tabula_engine::cache_max_memory())
-                }
-                _ => (ledger.in_use(), ledger.limit()),
-            };
-            if used <= limit {
+            let Some((used, limit)) = over() else {
                 return Ok(());
-            }
+            };
             let evicted = take_idle_session_with_tables(&self.live);
             // Freed here, outside the table's lock.
             if evicted.is_none() {
