@@ -23,7 +23,7 @@ pub const FORMAT: u32 = 2;
 const HEAD: usize = 68;
 
 /// The table's name in the cache.
-fn name(rules: KonoRules) -> String {
+pub fn name(rules: KonoRules) -> String {
     format!("kono-{}", rules.word())
 }
 
@@ -52,7 +52,8 @@ fn value_code(v: Value) -> u32 {
     }
 }
 
-fn payload(table: &KonoTable) -> Vec<u8> {
+/// The bytes a full table is kept as in the cache.
+pub fn payload(table: &KonoTable) -> Vec<u8> {
     let s = &table.summary;
     let mut p = Vec::with_capacity(HEAD + 2 * table.values.len());
     p.extend_from_slice(&table.rules.code().to_le_bytes());
@@ -90,7 +91,12 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 /// Reads the full table of `rules` from `cache`, refusing anything that is
 /// not exactly what this version would have written.
 pub fn load(cache: &DiskCache, rules: KonoRules) -> Result<KonoTable, CacheError> {
-    let bytes = cache.load(&name(rules), FORMAT, payload_bytes())?;
+    from_payload(&cache.load(&name(rules), FORMAT, payload_bytes())?, rules)
+}
+
+/// The full table of `rules` from the bytes the cache kept, refusing anything
+/// that is not exactly what this version would have written.
+pub fn from_payload(bytes: &[u8], rules: KonoRules) -> Result<KonoTable, CacheError> {
     let unusable = |reason: &str| CacheError::Unusable {
         name: name(rules),
         reason: reason.to_string(),

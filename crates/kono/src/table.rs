@@ -210,21 +210,32 @@ pub fn full_table(
 fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Result<Kept, String> {
     let disk = DiskCache::open_default();
     // A file that is missing or fails its check is solved again and rewritten.
-    let (table, source, path) = match disk.as_ref().and_then(|d| cache::load(d, rules).ok()) {
-        Some(t) => {
-            progress(1.0);
-            (Arc::new(t), Source::Disk, cache::cache_path(rules))
-        }
-        None => {
+    let (table, from_disk) = DiskCache::load_or_build(
+        disk.as_ref(),
+        &cache::name(rules),
+        cache::FORMAT,
+        cache::payload_bytes(),
+        |bytes| cache::from_payload(bytes, rules).ok(),
+        || {
             let budget = Budget::current();
             let stopped = || budget.as_ref().is_some_and(Budget::should_stop);
-            let t = KonoTable::solve_from_until(rules, start(), progress, &stopped)
-                .ok_or("it was stopped before it finished")?;
-            let t = Arc::new(t);
-            let written = disk.as_ref().and_then(|d| cache::save(d, &t).ok());
-            (t, Source::Solved, written)
-        }
+            KonoTable::solve_from_until(rules, start(), progress, &stopped)
+                .ok_or_else(|| "it was stopped before it finished".to_string())
+        },
+        |table| Some(cache::payload(table)),
+    )?;
+    if from_disk {
+        progress(1.0);
+    }
+    let source = if from_disk {
+        Source::Disk
+    } else {
+        Source::Solved
     };
+    // The file the table is kept in, when there is one (a full or read-only
+    // directory keeps none).
+    let path = cache::cache_path(rules).filter(|p| p.is_file());
+    let table = Arc::new(table);
     held.settle(table.memory_bytes());
     Ok(Kept {
         table,
