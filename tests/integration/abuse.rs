@@ -6,7 +6,9 @@
 //! Phases 12 and 13 (abuse/connections.rs): 1,200 idle and 40 slow connections,
 //! beyond the server's cap, all closed by the server within its head time; and 54
 //! sessions against the perfect player (every Hexapawn board, both Kono rule
-//! sets), each with a move, all read back at the end.
+//! sets), each with a move, all read back at the end. Phase 12b
+//! (abuse/bodies.rs): 1,100 requests at once whose bodies stall or trickle, all
+//! closed by the server within a body's time while ordinary clients get in.
 //!
 //! Asserted at the end, all failures listed together: peak resident memory under
 //! 1.5 GiB; `GET /api/games` p99 under 50 ms; every abusive request answered within
@@ -18,6 +20,7 @@
 //! `cargo test --release --test integration abuse -- --ignored --nocapture`
 //! prints the figures (requests, worst memory, latencies).
 
+mod bodies;
 mod connections;
 
 use serde_json::{json, Value};
@@ -415,7 +418,7 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         })
     };
 
-    let phases: [(&str, Phase); 14] = [
+    let phases: [(&str, Phase); 15] = [
         (
             "1 solve jobs beyond memory, cancel, queue",
             jobs_beyond_memory,
@@ -434,6 +437,10 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         (
             "12 idle and slow connections beyond the cap",
             connections::idle_and_slow_connections,
+        ),
+        (
+            "12b 1,100 stalled and trickled bodies",
+            bodies::stalled_and_trickled_bodies,
         ),
         (
             "13 54 sessions against the perfect player",

@@ -124,6 +124,10 @@ pub trait DynGame: Send + Sync {
     ) -> Result<SimReport, EngineError>;
     /// `tabula train`: a learning player trains against an opponent.
     fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Trained, EngineError>;
+    /// Reads training options as [`DynGame::train`] does, without training: the
+    /// error training would stop with at once, if any (a seat, block or seed out
+    /// of range, an unknown opponent, a game that cannot train a machine).
+    fn check_train(&self, options: &Json) -> Result<(), EngineError>;
     /// As [`DynGame::train`], also calling `curve(blocks, of)` each time a block of
     /// games ends, with the learning curve so far (`[{from, to, wins, losses, draws}]`,
     /// the report's `curve` as it grows) and how many blocks the whole run has, so a
@@ -305,6 +309,17 @@ impl<G: Registered> Handle<G> {
 
     fn may_have_oracle(&self) -> bool {
         self.two_player() && !self.chance
+    }
+
+    /// Training options read for this game, or why it cannot train a machine.
+    fn train_options(&self, options: &Json) -> Result<TrainOptions, EngineError> {
+        if !self.may_have_oracle() {
+            return Err(EngineError::Unsupported(format!(
+                "{} cannot train a matchbox machine: it needs a two-player game without dice",
+                G::TITLE
+            )));
+        }
+        TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)
     }
 
     /// The exact oracle, built once (game's own, else generic retrograde for small games).
@@ -934,14 +949,12 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         ))
     }
 
+    fn check_train(&self, options: &Json) -> Result<(), EngineError> {
+        self.train_options(options).map(|_| ())
+    }
+
     fn train(&self, options: &Json, progress: &dyn Fn(f64)) -> Result<Trained, EngineError> {
-        if !self.may_have_oracle() {
-            return Err(EngineError::Unsupported(format!(
-                "{} cannot train a matchbox machine: it needs a two-player game without dice",
-                G::TITLE
-            )));
-        }
-        let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        let opts = self.train_options(options)?;
         let began = Instant::now();
         let report =
             train_with_progress(&self.game, &opts, progress).map_err(EngineError::Unsupported)?;
@@ -954,10 +967,7 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
         progress: &dyn Fn(f64),
         curve: &dyn Fn(&Json, u64),
     ) -> Result<Trained, EngineError> {
-        if !self.may_have_oracle() {
-            return self.train(options, progress);
-        }
-        let opts = TrainOptions::from_json(&self.game, options).map_err(EngineError::Invalid)?;
+        let opts = self.train_options(options)?;
         // The curve is passed on each time a block of games ends.
         let mut observe = |e: &TrainEvent| {
             progress(e.game as f64 / e.of.max(1) as f64);

@@ -7,21 +7,27 @@
 //!   connections that never send anything, keep-alive connections left idle
 //!   between requests, and headers sent a byte at a time. A request being
 //!   answered (the computer thinking, an event stream) is not timed by it.
+//! * Its body must then arrive within [`ConnectionLimits::body_timeout`] and at a
+//!   least rate (`request_body.rs`), or it is answered 408 and closed.
 //! * A connection beyond the cap waits up to [`ConnectionLimits::wait`] for a free
 //!   place, and meanwhile every served connection that has sent nothing for
 //!   [`SHED_AFTER`] (or nothing at all since it was accepted for
 //!   [`SHED_SILENT_AFTER`]) is asked to close (hyper closes it at once when it is
-//!   between requests, or after its answer), so ordinary clients get in even when
-//!   idle ones fill the cap. Still no place: the connection is answered 503 and closed.
+//!   between requests, or after its answer; a request body it was sending is cut
+//!   off and answered 408), so ordinary clients get in even when idle or stalled
+//!   ones fill the cap. Still no place: the connection is answered 503 and closed.
 //!   At most [`MAX_WAITING`] connections wait; more are answered 503 at once.
 //!
-//! hyper answers its own errors (a header timeout is 408 when part of a head had
-//! arrived) through [`JsonErrors`], so they carry the API's JSON error body.
+//! hyper's own answers (400, 414, 431) carry the API's JSON error body through
+//! [`OwnAnswers`].
 
-use crate::limits::JsonErrors;
+use crate::own_answers::{Answered, Exchange, OwnAnswers};
+use crate::request_body::{BodyWatch, PacedBody};
+use axum::extract::Request;
 use axum::Router;
+use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
+use std::convert::Infallible;
 use std::io;
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,6 +44,9 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
 /// Default time a connection has to send a whole request head.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default time a request body has to arrive whole, from when its head arrived.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Default time a connection beyond the cap waits for a place.
 pub const DEFAULT_CONNECTION_WAIT: Duration = Duration::from_secs(2);
@@ -67,6 +76,9 @@ pub struct ConnectionLimits {
     /// Time to send a whole request head (also the idle time of a keep-alive
     /// connection between requests).
     pub header_timeout: Duration,
+    /// Time to send a whole request body once its head has arrived (it must
+    /// also keep a least rate, `request_body.rs`).
+    pub body_timeout: Duration,
     /// Time a connection beyond the cap waits for a place before 503.
     pub wait: Duration,
 }
@@ -76,6 +88,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             max: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             wait: DEFAULT_CONNECTION_WAIT,
         }
     }
@@ -131,13 +144,28 @@ struct Shared {
     waiting: Arc<Semaphore>,
     /// Ticks when a connection waits for a place: idle ones are asked to close.
     shed: watch::Sender<()>,
+    /// True once the server is stopping: every connection finishes the request
+    /// under way and closes.
+    stop: watch::Sender<bool>,
     /// When the server started (the clock of [`Watched`]).
     epoch: Instant,
     busy: Vec<u8>,
 }
 
-/// Accepts and serves connections for ever (the caller stops it by dropping it).
-pub async fn accept_loop(listener: TcpListener, app: Router, limits: ConnectionLimits) {
+/// How long a stopping server waits for its connections to finish the requests
+/// under way (the rest are dropped: nothing they would still have done is
+/// acknowledged).
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
+
+/// Accepts and serves connections until `shutdown` completes; then asks every
+/// connection to finish the request under way and close, and waits for them at
+/// most [`STOP_GRACE`].
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
     let max = fitted_cap(limits.max);
     let shared = Arc::new(Shared {
         app,
@@ -145,9 +173,22 @@ pub async fn accept_loop(listener: TcpListener, app: Router, limits: ConnectionL
         places: Arc::new(Semaphore::new(max)),
         waiting: Arc::new(Semaphore::new(MAX_WAITING)),
         shed: watch::Sender::new(()),
+        stop: watch::Sender::new(false),
         epoch: Instant::now(),
         busy: busy_answer(),
     });
+    tokio::select! {
+        () = accept_loop(&shared, listener) => {}
+        () = shutdown => {}
+    }
+    // No new connections (the listener is closed); those open finish and close.
+    shared.stop.send_replace(true);
+    let all_closed = shared.places.acquire_many(max as u32);
+    let _ = tokio::time::timeout(STOP_GRACE, all_closed).await;
+}
+
+/// Accepts connections for ever (stopped by being dropped).
+async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
     let mut told = false;
     loop {
         let tcp = match listener.accept().await {
@@ -215,8 +256,10 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
     let accepted = shared.epoch.elapsed().as_millis() as u64;
     // When it last sent bytes; NEVER until it sends any.
     let last_read = Arc::new(AtomicU64::new(NEVER));
+    let body = Arc::new(BodyWatch::default());
+    let exchange = Arc::new(Exchange::default());
     let io = Watched {
-        inner: JsonErrors::new(tcp),
+        inner: OwnAnswers::new(tcp, exchange.clone()),
         last_read: last_read.clone(),
         epoch: shared.epoch,
     };
@@ -225,10 +268,24 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
         .timer(TokioTimer::new())
         .header_read_timeout(shared.limits.header_timeout)
         .keep_alive(true);
-    let service = TowerToHyperService::new(shared.app.clone());
+    let service = {
+        let (app, body, timeout) = (shared.app.clone(), body.clone(), shared.limits.body_timeout);
+        hyper::service::service_fn(move |req: Request<Incoming>| {
+            use tower::ServiceExt;
+            exchange.hand_over();
+            let req = req.map(|b| axum::body::Body::new(PacedBody::new(b, timeout, body.clone())));
+            let answer = app.clone().oneshot(req);
+            let exchange = exchange.clone();
+            async move {
+                let answer = answer.await?;
+                Ok::<_, Infallible>(answer.map(|b| Answered::new(b, exchange)))
+            }
+        })
+    };
     let mut conn = pin!(builder.serve_connection(TokioIo::new(io), service));
     let mut shed = shared.shed.subscribe();
     shed.mark_unchanged();
+    let mut stop = shared.stop.subscribe();
     let mut asked_to_close = false;
     // When to look again, while connections wait: this one was not quiet long
     // enough when they asked, but may be soon. One that got its place while
@@ -238,6 +295,7 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
     loop {
         let pressed = tokio::select! {
             _ = conn.as_mut() => break,
+            _ = stop.wait_for(|stopping| *stopping), if !asked_to_close => false,
             changed = shed.changed(), if !asked_to_close => changed.is_ok(),
             _ = tokio::time::sleep_until(look_again.unwrap_or_else(tokio::time::Instant::now)),
                 if look_again.is_some() && !asked_to_close => {
@@ -257,8 +315,10 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
         let quiet = now.saturating_sub(since);
         let after = after.as_millis() as u64;
         if !pressed || quiet >= after {
-            // The server is stopping, or this connection is idle while others wait.
+            // The server is stopping, or this connection is idle while others wait
+            // (a body it was sending has stalled: it is cut off).
             conn.as_mut().graceful_shutdown();
+            body.cut();
             asked_to_close = true;
         } else {
             let left = Duration::from_millis(after - quiet);

@@ -191,6 +191,17 @@ impl Jobs {
         }
     }
 
+    /// Cancels every job not finished: the server is stopping. Their followers
+    /// are told, and their work stops through its cancel flag.
+    pub fn stop_all(&self) {
+        let Ok(m) = self.map.lock() else { return };
+        for job in m.values() {
+            if !job.status.borrow().finished() {
+                job.stop(tabula_store::STOPPED);
+            }
+        }
+    }
+
     /// Forgets jobs that finished long ago, and the oldest finished ones beyond
     /// [`KEEP_FINISHED_JOBS`].
     pub fn forget_old(&self) {
@@ -230,6 +241,16 @@ enum Work {
     },
 }
 
+fn opt_bool(obj: &Map<String, Json_>, name: &str) -> Result<Option<bool>, ApiError> {
+    match obj.get(name) {
+        None | Some(Json_::Null) => Ok(None),
+        Some(Json_::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "'{name}' must be true or false"
+        ))),
+    }
+}
+
 fn opt_u64(obj: &Map<String, Json_>, name: &str, max: u64) -> Result<Option<u64>, ApiError> {
     match obj.get(name) {
         None | Some(Json_::Null) => Ok(None),
@@ -239,8 +260,40 @@ fn opt_u64(obj: &Map<String, Json_>, name: &str, max: u64) -> Result<Option<u64>
     }
 }
 
+/// The options each kind of job takes (docs/API.md), besides `kind`, `game` and
+/// `variant`.
+fn options_of(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "solve" => &["position", "seconds", "seed", "cache", "plan"],
+        "simulate" => &["players", "games", "seed"],
+        "train" => &[
+            "games", "opponent", "seat", "player", "options", "block", "seed", "store", "watch",
+        ],
+        _ => &[],
+    }
+}
+
+/// Refuses an option the kind of job does not take (a misspelt one would
+/// otherwise be ignored without a word).
+fn check_keys(kind: &str, obj: &Map<String, Json_>) -> Result<(), ApiError> {
+    let known = options_of(kind);
+    let Some(unknown) = obj.keys().find(|k| {
+        !["kind", "game", "variant"].contains(&k.as_str()) && !known.contains(&k.as_str())
+    }) else {
+        return Ok(());
+    };
+    Err(ApiError::bad_request(format!(
+        "a {kind} job has no option '{}': it takes {}",
+        unknown.chars().take(40).collect::<String>(),
+        known.join(", ")
+    )))
+}
+
 fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work, ApiError> {
     let info = game.info();
+    if !options_of(kind).is_empty() {
+        check_keys(kind, obj)?;
+    }
     match kind {
         "solve" => {
             let position = match obj.get("position") {
@@ -278,7 +331,7 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                     )))
                 }
             };
-            let use_cache = obj.get("cache").and_then(Json_::as_bool).unwrap_or(true);
+            let use_cache = opt_bool(obj, "cache")?.unwrap_or(true);
             let cache_key = use_cache.then(|| {
                 // The results' version keeps a report of an older shape from
                 // being served from the cache.
@@ -337,10 +390,15 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                 )));
             }
             let mut options = obj.clone();
-            for k in ["kind", "game", "variant", "store"] {
+            for k in ["kind", "game", "variant", "store", "watch"] {
                 options.remove(k);
             }
-            let store_as = if obj.get("store").and_then(Json_::as_bool).unwrap_or(false) {
+            // Checked as the trainer reads them (seat, block, seed, opponent, the
+            // machine's options), so a bad one is refused now, not when the job runs.
+            let options = Json_::Object(options);
+            game.check_train(&options)?;
+            let watch = opt_bool(obj, "watch")?.unwrap_or(false);
+            let store_as = if opt_bool(obj, "store")?.unwrap_or(false) {
                 let seat = match obj.get("seat") {
                     Some(Json_::String(name)) => info
                         .seats
@@ -383,8 +441,8 @@ fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work
                 None
             };
             Ok(Work::Train {
-                watch: obj.get("watch").and_then(Json_::as_bool).unwrap_or(false),
-                options: Json_::Object(options),
+                watch,
+                options,
                 store_as,
             })
         }

@@ -12,6 +12,8 @@ mod guard;
 mod jobs;
 mod limits;
 mod memory;
+mod own_answers;
+mod request_body;
 mod routes;
 mod sessions;
 mod settings;
@@ -19,6 +21,7 @@ mod web;
 
 pub use connections::{ConnectionLimits, DEFAULT_MAX_CONNECTIONS};
 pub use error::ApiError;
+pub use request_body::{BODY_GRACE, MIN_BODY_RATE};
 pub use sessions::{valid_id, Sessions};
 
 use axum::extract::DefaultBodyLimit;
@@ -201,19 +204,47 @@ pub async fn serve_with(
             }
         })
     };
-    // No graceful drain: every acknowledged change is already committed, and
-    // event streams of long jobs would hold a graceful shutdown open.
-    tokio::select! {
-        () = connections::accept_loop(listener, app(state), connection_limits) => {}
-        () = shutdown => {}
-    }
+    // Stopping: jobs are cancelled (their event streams end), then the requests
+    // under way are given a moment to finish. Every acknowledged change is
+    // already committed; what is cut off was not acknowledged.
+    let stopping = {
+        let state = state.clone();
+        async move {
+            shutdown.await;
+            state.jobs.stop_all();
+        }
+    };
+    connections::serve(listener, app(state), connection_limits, stopping).await;
     evictor.abort();
     watchdog.abort();
     Ok(())
 }
 
+/// How long a stopping server waits for work still running on other threads
+/// (cancelled, so it ends within moments) before it closes the database.
+pub const STOP_WAIT: Duration = Duration::from_secs(3);
+
+/// Completes on Ctrl-C (SIGINT) or SIGTERM (how systemd and Docker stop a
+/// service): both stop the server the same way.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => "interrupted",
+                _ = term.recv() => "asked to stop",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "interrupted"
+}
+
 /// `tabula serve [--addr ADDR] [--db PATH] [--move-deadline S]`: opens the store
-/// (default path when `db` is `None`), binds and serves until Ctrl-C.
+/// (default path when `db` is `None`), binds and serves until Ctrl-C or SIGTERM,
+/// then stops cleanly: requests under way finish (for at most
+/// [`connections::STOP_GRACE`]), jobs are cancelled, and the database is closed.
 pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Result<()> {
     use anyhow::Context;
     let addr: SocketAddr = addr
@@ -230,6 +261,7 @@ pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Re
     }
     .context("cannot open the database")?;
     let store = Arc::new(store);
+    let kept = store.clone();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -242,13 +274,29 @@ pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Re
         if !local.ip().is_loopback() {
             eprintln!("tabula: warning: listening beyond this machine ({local}); there is no authentication");
         }
-        serve_with(listener, store, options, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("the server failed")
+        let signal = async {
+            let why = stop_signal().await;
+            eprintln!("tabula: {why}: finishing the requests under way, then stopping");
+        };
+        serve_with(listener, store, options, signal)
+            .await
+            .context("the server failed")
     })?;
-    // Blocking workers (long solves) must not keep the process alive after Ctrl-C.
+    // Blocking workers (long solves) must not keep the process alive.
     runtime.shutdown_timeout(Duration::from_secs(1));
+    // Work cancelled on other threads may still hold the database for a moment;
+    // once it lets go, closing the database merges its write-ahead log into it.
+    let waited = std::time::Instant::now();
+    while Arc::strong_count(&kept) > 1 && waited.elapsed() < STOP_WAIT {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if Arc::strong_count(&kept) > 1 {
+        eprintln!(
+            "tabula: some work had not stopped in time; the database is consistent \
+             and its journal is merged at the next start"
+        );
+    }
+    drop(kept);
+    eprintln!("tabula: stopped");
     Ok(())
 }

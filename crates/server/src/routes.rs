@@ -354,6 +354,7 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
             tabula_engine::MAX_UNDO_DEPTH
         )));
     }
+    let players = req.players.clone();
     let config = MatchConfig {
         players: req.players,
         seed: req.seed.unwrap_or_else(random_seed),
@@ -361,12 +362,70 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         undo_depth: req.undo_depth.map(|d| d as usize),
     };
     let st2 = st.clone();
-    let out = thinking(&st, move || {
+    let make = move || {
         let game = build(&req.game, &variant)?;
         st2.sessions.create(game, config)
-    })
-    .await?;
+    };
+    // People and random players make the computer think about nothing: the
+    // session is made without waiting for a thinking slot.
+    let out = if players_may_think(&players) {
+        thinking(&st, make).await?
+    } else {
+        blocking(make).await?
+    };
     Ok((StatusCode::CREATED, Json(out)).into_response())
+}
+
+/// Whether a game with these players (as a request names them) may make the
+/// computer think: any player but a person or a random one may (a search, or a
+/// table to build for a perfect one), and so may the game's own opponent when
+/// none is named.
+fn players_may_think(players: &[String]) -> bool {
+    players.is_empty()
+        || players.iter().any(|p| {
+            tabula_engine::parse_player_spec(p)
+                .map_or(true, |s| !s.is_human() && s.name != "random")
+        })
+}
+
+/// Whether a request on session `id` may make the computer think: as of its last
+/// request when it is in memory, else from the players its stored record names
+/// (reading it back builds its players, and a perfect player's table with them,
+/// which must then happen within a thinking slot).
+async fn session_may_think(st: &Arc<AppState>, id: &str) -> ApiResult<bool> {
+    if let Some(thinks) = st.sessions.live_thinks(id) {
+        return Ok(thinks);
+    }
+    let (st, id) = (st.clone(), id.to_string());
+    blocking(move || {
+        let record = st.store().session::<tabula_engine::MatchRecord>(&id)?;
+        Ok(record.map_or(true, |r| players_may_think(&r.config.players)))
+    })
+    .await
+}
+
+/// Runs a changing action on a session where the computer may move: first
+/// without a thinking slot when the session's computer only looks its moves up
+/// (checked again under its lock: a seat may have changed player meanwhile),
+/// else as thinking.
+async fn change_replying<T: Send + 'static>(
+    st: Arc<AppState>,
+    id: String,
+    action: impl Fn(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<T> + Clone + Send + 'static,
+) -> ApiResult<(T, SessionOut)> {
+    if !session_may_think(&st, &id).await? {
+        let (st2, id2, action2) = (st.clone(), id.clone(), action.clone());
+        let done = blocking(move || {
+            st2.sessions
+                .change_unless(&id2, |m| m.computer_thinks(), action2)
+        })
+        .await?;
+        if let Some(done) = done {
+            return Ok(done);
+        }
+    }
+    let st2 = st.clone();
+    thinking(&st, move || st2.sessions.change(&id, action)).await
 }
 
 async fn get_session(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
@@ -490,29 +549,10 @@ async fn play_move(
     Path(id): Path<String>,
     ApiJson(req): ApiJson<MoveRequest>,
 ) -> ApiResult<Json<MoveOut>> {
-    // Only people play: nothing thinks, so the move runs like an undo, without
-    // waiting for a thinker. Checked again under the session's lock (a seat may
-    // have changed player): then nothing is played here and the move goes the
-    // thinking way below.
-    if !st.sessions.may_think(&id) {
-        let (st2, id2, req2) = (st.clone(), id.clone(), req.clone());
-        let done = blocking(move || {
-            st2.sessions.change_unless(
-                &id2,
-                |m| m.computer_thinks(),
-                move |m, _| play_and_reply(m, req2),
-            )
-        })
-        .await?;
-        if let Some((played, session)) = done {
-            return Ok(Json(MoveOut { session, played }));
-        }
-    }
-    let st2 = st.clone();
-    let (played, session) = thinking(&st, move || {
-        st2.sessions.change(&id, move |m, _| play_and_reply(m, req))
-    })
-    .await?;
+    // Where only people play, or computers that only look their moves up,
+    // nothing thinks: the move runs like an undo, without a thinking slot.
+    let (played, session) =
+        change_replying(st, id, move |m, _| play_and_reply(m, req.clone())).await?;
     Ok(Json(MoveOut { session, played }))
 }
 
@@ -539,12 +579,13 @@ async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOu
 }
 
 async fn new_game(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
-    change_thinking(st, id, |m, _| {
+    let ((), session) = change_replying(st, id, |m, _| {
         m.new_game();
         let _ = replies(m);
         Ok(())
     })
-    .await
+    .await?;
+    Ok(Json(session))
 }
 
 async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
@@ -552,15 +593,12 @@ async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Session
 }
 
 async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>> {
-    let st2 = st.clone();
-    let (played, session) = thinking(&st, move || {
-        st2.sessions.change(&id, |m, _| match step_with_cells(m)? {
-            Some(p) => Ok(vec![p]),
-            None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
-            None => Err(ApiError::conflict(
-                "a human is to move: there is no computer or chance move to step",
-            )),
-        })
+    let (played, session) = change_replying(st, id, |m, _| match step_with_cells(m)? {
+        Some(p) => Ok(vec![p]),
+        None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
+        None => Err(ApiError::conflict(
+            "a human is to move: there is no computer or chance move to step",
+        )),
     })
     .await?;
     Ok(Json(MoveOut { session, played }))
@@ -774,7 +812,7 @@ async fn play_from(
     Ok((StatusCode::CREATED, Json(out)).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 struct PlayerRequest {
     seat: usize,
     player: String,
@@ -788,7 +826,8 @@ async fn set_player(
     if req.player.len() > 256 {
         return Err(ApiError::bad_request("the player name is too long"));
     }
-    change_thinking(st, id, move |m, sessions| {
+    let thinks = players_may_think(std::slice::from_ref(&req.player));
+    let action = move |m: &mut Box<dyn Match>, sessions: &crate::Sessions| {
         m.set_player(req.seat, &req.player)?;
         if m.learned(req.seat).is_some() {
             sessions.reload_learning(m)?;
@@ -796,8 +835,13 @@ async fn set_player(
         // Only replies to a person: computer against computer is watched by `step`.
         let _ = replies(m);
         Ok(())
-    })
-    .await
+    };
+    if thinks {
+        return change_thinking(st, id, action).await;
+    }
+    // A person or a random player: thinking only if another seat's player does.
+    let ((), session) = change_replying(st, id, action).await?;
+    Ok(Json(session))
 }
 
 #[derive(Deserialize)]

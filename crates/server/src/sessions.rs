@@ -514,6 +514,14 @@ impl Sessions {
             .unwrap_or(true)
     }
 
+    /// [`Sessions::may_think`] of a session in memory; `None` when it is not.
+    pub fn live_thinks(&self, id: &str) -> Option<bool> {
+        self.live
+            .read()
+            .ok()
+            .and_then(|l| l.get(id).map(|s| s.computer.load(Ordering::Relaxed)))
+    }
+
     /// Reads a session without changing it. Blocking.
     pub fn read<T>(
         &self,

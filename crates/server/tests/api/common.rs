@@ -25,6 +25,28 @@ impl Server {
 
     /// A server with other limits (a short move deadline, a small pool).
     pub fn start_with(options: tabula_server::ServeOptions) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        Self::start_in(dir, options)
+    }
+
+    /// Stops this server and starts another on the same database: nothing of
+    /// the first is in memory any more.
+    pub fn restart(mut self, options: tabula_server::ServeOptions) -> Server {
+        self.stop_now();
+        let dir = std::mem::replace(&mut self._dir, tempfile::tempdir().expect("temp dir"));
+        Self::start_in(dir, options)
+    }
+
+    fn stop_now(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    fn start_in(dir: tempfile::TempDir, options: tabula_server::ServeOptions) -> Server {
         // Tables kept on disk by other runs (Auto120's, solved in a minute)
         // would make the long jobs these tests cancel end at once: the tests
         // of one run share a cache directory of their own.
@@ -33,7 +55,6 @@ impl Server {
             let dir = std::env::temp_dir().join(format!("tabula-api-cache-{}", std::process::id()));
             std::env::set_var("TABULA_CACHE_DIR", dir);
         });
-        let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("tabula.db");
         let store = Arc::new(Store::open(&db).expect("open store"));
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
@@ -192,12 +213,7 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        self.stop_now();
     }
 }
 

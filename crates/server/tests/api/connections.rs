@@ -13,6 +13,7 @@ fn limits(max: usize, header_timeout_ms: u64, wait_ms: u64) -> ServeOptions {
         connections: ConnectionLimits {
             max,
             header_timeout: Duration::from_millis(header_timeout_ms),
+            body_timeout: Duration::from_secs(10),
             wait: Duration::from_millis(wait_ms),
         },
         ..Default::default()

@@ -89,3 +89,64 @@ fn cancelling_two_stuck_jobs_lets_the_queued_one_run() {
     });
     assert!(done["result"]["report"].is_object(), "{done}");
 }
+
+/// docs/API.md: "Bad options are refused with 400 before the job starts." A
+/// train job with a seat, block or seed the trainer cannot read, or with an
+/// option no job takes, is refused at once; no job is queued for it.
+#[test]
+fn bad_job_options_are_refused_before_the_job_is_queued() {
+    let server = Server::start();
+    let train = |extra: Value| {
+        let mut body = json!({"kind": "train", "game": "tictactoe", "games": 50});
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    for (what, body) in [
+        ("seat 5", train(json!({"seat": 5}))),
+        ("seat -1", train(json!({"seat": -1}))),
+        (
+            "a seat name the game has not",
+            train(json!({"seat": "Purple"})),
+        ),
+        ("block -1", train(json!({"block": -1}))),
+        ("block as words", train(json!({"block": "ten"}))),
+        ("seed -1", train(json!({"seed": -1}))),
+        ("seed 1.5", train(json!({"seed": 1.5}))),
+        ("an unknown opponent", train(json!({"opponent": "wizard"}))),
+        ("a misspelt option", train(json!({"gmaes": 10}))),
+        ("store as words", train(json!({"store": "yes", "seat": 1}))),
+        (
+            "a game that cannot train a machine",
+            json!({"kind": "train", "game": "samegame"}),
+        ),
+        (
+            "a misspelt solve option",
+            json!({"kind": "solve", "game": "tictactoe", "postion": "x"}),
+        ),
+        (
+            "a misspelt simulate option",
+            json!({"kind": "simulate", "game": "tictactoe", "players": "random,random", "game_count": 3}),
+        ),
+    ] {
+        let (status, v) = server.post("/api/jobs", &body);
+        assert_eq!(status, 400, "{what}: {v}");
+        assert!(v.get("job_id").is_none(), "{what}: {v}");
+    }
+    // The message names what is wrong.
+    let (_, v) = server.post("/api/jobs", &train(json!({"gmaes": 10})));
+    assert!(v["error"].as_str().unwrap().contains("'gmaes'"), "{v}");
+    let (_, v) = server.post("/api/jobs", &train(json!({"seat": 5})));
+    assert!(v["error"].as_str().unwrap().contains("seat"), "{v}");
+    // Nothing was queued; good options still are.
+    let id = job(
+        &server,
+        train(json!({"seat": "O", "block": 10, "seed": 3, "opponent": "perfect"})),
+    );
+    let done = until(&server, &id, Duration::from_secs(60), |v| {
+        v["state"] != "queued" && v["state"] != "running"
+    })
+    .unwrap_or_else(|v| panic!("{v}"));
+    assert_eq!(done["state"], "done", "{done}");
+}

@@ -1,6 +1,7 @@
 //! The server's integration tests, in one binary so the workspace links it once:
 //! the API over real HTTP on loopback, each test with a temporary database.
 
+mod bodies;
 mod common;
 mod connections;
 mod deadline;
@@ -11,4 +12,5 @@ mod learning;
 mod limits;
 mod live;
 mod review;
+mod thinkers;
 mod three_requests;
