@@ -6,8 +6,11 @@ Tabula's perfect player on Mu Torere.
 
 Mu Torere is a draw with perfect play (`tabula solve mu-torere`), so the perfect
 player never loses: the question is how often MCTS, with random rollouts, falls
-into one of the forced wins. The players swap seats every game. Mu Torere can go
-round for ever; a game still going after `--max-plies` moves is counted a draw.
+into one of the forced wins. The players swap seats every game. Mu Torere could go
+round for ever, but actual play is drawn when a position comes up a third time
+(the game's own rule, applied by the OpenSpiel game too), so every game ends. With
+`--max-plies` a game still going after that many moves is stopped and counted as
+cut off: no result, never a draw.
 """
 
 import argparse
@@ -24,7 +27,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=300, help="MCTS simulations a move")
-    parser.add_argument("--max-plies", type=int, default=80)
+    parser.add_argument("--max-plies", type=int, default=None,
+                        help="stop a game after this many moves (counted as cut off)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -40,18 +44,22 @@ def main() -> None:
     )
     perfect = tabula_games.player(game.tabula, "perfect")
 
-    tally = {"MCTS won": 0, "perfect won": 0, "drawn": 0}
+    tally = {"MCTS won": 0, "perfect won": 0, "drawn": 0, "cut off": 0}
+    most = args.max_plies or game.max_game_length()
     for number in range(args.games):
         mcts_seat = number % 2
         state = game.new_initial_state()
-        while not state.is_terminal() and state.move_number() < args.max_plies:
+        while not state.is_terminal() and state.move_number() < most:
             if state.current_player() == mcts_seat:
                 action = bot.step(state)
             else:
                 action = perfect.step(state)
             state.apply_action(action)
-        returns = state.returns() if state.is_terminal() else [0.0, 0.0]
-        if returns[mcts_seat] > 0:
+        ended_by = state.tabula_state.play_end() if state.is_terminal() else "cut_off"
+        returns = state.returns()
+        if ended_by == "cut_off":
+            result = "cut off"
+        elif returns[mcts_seat] > 0:
             result = "MCTS won"
         elif returns[mcts_seat] < 0:
             result = "perfect won"
@@ -59,7 +67,8 @@ def main() -> None:
             result = "drawn"
         tally[result] += 1
         print(f"game {number + 1}: MCTS {'first' if mcts_seat == 0 else 'second'}, "
-              f"{state.move_number()} moves, {result}")
+              f"{state.move_number()} moves, {result}"
+              + (" (the same position a third time)" if ended_by == "repetition" else ""))
     print(f"\n{args.games} games, MCTS with {args.simulations} simulations a move: "
           + ", ".join(f"{k} {v}" for k, v in tally.items()))
     assert tally["MCTS won"] == 0, "the perfect player never loses"

@@ -58,6 +58,7 @@ __all__ = [
     "player",
     "set_max_memory",
     "simulate",
+    "test_cases",
     "tool",
     "tools",
     "train",
@@ -124,6 +125,14 @@ def game_info(name: Optional[str] = None) -> Any:
 def options(name: str) -> List[Dict[str, str]]:
     """A game's variant options: `[{name, label, default, help}]`."""
     return _native.game_options(name)
+
+
+def test_cases(name: str) -> Dict[str, Any]:
+    """What a game declares for the shared tests: `variants` to check (with
+    `exact` and the words of their summary), published `counts`, `positions` with
+    known values, and its `openspiel` counterparts (OpenSpiel's game string, the
+    map of action ids, the states or lines of actions to compare)."""
+    return _native.test_cases(name)
 
 
 def player(game: Game, name: str, seed: int = 0) -> Player:

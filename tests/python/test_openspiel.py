@@ -10,28 +10,32 @@ from open_spiel.python.algorithms import get_all_states, minimax
 import tabula_games
 from tabula_games import openspiel
 
-# Every registered game in its usual variant, and the variants the issue names.
-# A random game of Northcott or Poggle runs to the engine's cap of moves (random
-# play neither blocks a Northcott piece for good nor lights a Poggle board), and
-# OpenSpiel's test does work proportional to the history at every step: one game each.
-SIMS = {
-    "tabula_tictactoe": 5,
-    "tabula_hexapawn": 5,
-    "tabula_kono": 5,
-    "tabula_mu_torere": 5,
-    "tabula_nim": 5,
-    "tabula_northcott": 1,
-    "tabula_auto120": 3,
-    "tabula_samegame": 3,
-    "tabula_poggle": 1,
-    "tabula_pig": 5,
-    "tabula_hexapawn(columns=4)": 5,
-    "tabula_nim(heaps=1-2-3,play=misere)": 5,
-    "tabula_auto120(markers=1)": 5,
-    "tabula_poggle(colours=3,size=3)": 1,
-    "tabula_samegame(size=5x5)": 5,
-    "tabula_pig(start=random,dice=2)": 3,
-}
+
+
+def openspiel_string(name, variant):
+    """The registered OpenSpiel game of a Tabula game and variant (its string form)."""
+    short = openspiel.short_name(name)
+    return f"{short}({variant})" if variant else short
+
+
+def checked_games():
+    """Every registered game in its usual variant and each variant it declares
+    (`tabula_games.test_cases`): a new game is checked with no edit here."""
+    out = []
+    for name in tabula_games.games():
+        variants = [""] + [c["variant"] for c in tabula_games.test_cases(name)["variants"]]
+        for variant in dict.fromkeys(variants):
+            out.append(openspiel_string(name, variant))
+    return out
+
+
+def openspiel_cases():
+    """Every OpenSpiel counterpart a game declares, with its Tabula game."""
+    return [
+        pytest.param(name, case, id=f"{name}-{case['game']}")
+        for name in tabula_games.games()
+        for case in tabula_games.test_cases(name)["openspiel"]
+    ]
 
 
 def test_register_names_every_game_once(registered):
@@ -42,14 +46,14 @@ def test_register_names_every_game_once(registered):
         assert name in pyspiel.registered_names()
 
 
-def test_every_game_is_covered(registered):
-    assert set(registered) <= set(SIMS)
-
-
-@pytest.mark.parametrize("name", list(SIMS))
+@pytest.mark.parametrize("name", checked_games())
 def test_random_sim_test(registered, name):
     game = pyspiel.load_game(name)
-    pyspiel.random_sim_test(game, num_sims=SIMS[name], serialize=True, verbose=False)
+    # OpenSpiel's test does work proportional to the history at every step: a
+    # game that may run to the engine's cap (random play neither blocks a
+    # Northcott piece for good nor lights a Poggle board) is played once.
+    sims = 5 if game.max_game_length() <= 5000 else 1
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
 def test_game_types(registered):
@@ -68,9 +72,11 @@ def test_game_types(registered):
         assert game.num_players() == 1
         assert game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
         assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
-    # Games without a natural bound declare the engine's cap.
+    # Games that could go on for ever declare the bound their draw rules give:
+    # Kono's 150 plies without a capture, at most 16 captures.
     kono = pyspiel.load_game("tabula_kono")
-    assert kono.max_game_length() == tabula_games.load_game("kono").max_game_length()
+    assert kono.max_game_length() == tabula_games.load_game("kono").max_game_length() == 17 * 150
+    assert pyspiel.load_game("tabula_kono(nocapture=20)").max_game_length() == 17 * 20
 
 
 def test_parameters_in_openspiel_string_form(registered):
@@ -140,17 +146,100 @@ def tabula_value(state):
     return mover if state.current_player() == 0 else -mover
 
 
-def test_tic_tac_toe_values_match_openspiel_everywhere():
-    states, values = openspiel_values(pyspiel.load_game("tic_tac_toe"))
-    assert len(states) == 5478
-    game = tabula_games.load_game("tictactoe")
-    for key, spiel_state in states.items():
+def compare_position(name, key, state, spiel_state, to_tabula, same_observation):
+    """One position of a game and of its OpenSpiel counterpart: the same legal
+    actions (through the declared map), the same end and returns."""
+    assert sorted(to_tabula(a) for a in spiel_state.legal_actions()) == state.legal_actions(), (name, key)
+    assert state.is_terminal() == spiel_state.is_terminal(), (name, key)
+    if state.is_terminal():
+        assert state.returns() == spiel_state.returns(), (name, key)
+    elif same_observation:
+        player = spiel_state.current_player()
+        assert state.observation_tensor(player) == spiel_state.observation_tensor(player), (name, key)
+
+
+@pytest.mark.parametrize("name,case", openspiel_cases())
+def test_games_match_their_openspiel_counterparts(name, case):
+    """Every game that declares an OpenSpiel counterpart (Tic-tac-toe's
+    `tic_tac_toe`, with the same cells as action ids) is the same game: at every
+    reachable state, or along the declared lines, with the values of solved
+    positions equal to OpenSpiel's own alpha-beta search."""
+    spiel = pyspiel.load_game(case["game"])
+    game = tabula_games.load_game(name, case["variant"])
+    table = case["actions"]
+
+    def to_tabula(action):
+        return table[action] if table else action
+
+    def replay(history):
         state = game.new_initial_state()
-        for action in spiel_state.history():
-            state.apply_action(action)
-        assert state.legal_actions() == spiel_state.legal_actions(), key
-        assert state.is_terminal() == spiel_state.is_terminal(), key
-        assert tabula_value(state) == values[key], key
+        for action in history:
+            state.apply_action(to_tabula(action))
+        return state
+
+    compared = 0
+    if case["every_state"]:
+        states, values = openspiel_values(spiel)
+        for key, spiel_state in states.items():
+            state = replay(spiel_state.history())
+            compare_position(name, key, state, spiel_state, to_tabula, case["same_observation"])
+            assert tabula_value(state) == values[key], (name, key)
+            compared += 1
+    for line in case["lines"]:
+        spiel_state = spiel.new_initial_state()
+        state = game.new_initial_state()
+        for ply, action in enumerate([None] + list(line)):
+            if action is not None:
+                spiel_state.apply_action(action)
+                state.apply_action(to_tabula(action))
+            key = spiel_state.history_str()
+            compare_position(name, key, state, spiel_state, to_tabula, case["same_observation"])
+            start = case["values_from_ply"]
+            if start is not None and ply >= start:
+                if spiel_state.is_terminal():
+                    value = spiel_state.returns()[0]
+                else:
+                    value, _ = minimax.alpha_beta_search(
+                        spiel, state=spiel_state.clone(), maximizing_player_id=0
+                    )
+                assert tabula_value(state) == value, (name, key)
+            compared += 1
+    assert compared > 0, f"{name}: the case compares no position"
+
+
+def test_tic_tac_toe_is_compared_at_every_state():
+    """Tic-tac-toe declares OpenSpiel's `tic_tac_toe`, compared at all its 5,478 states."""
+    cases = tabula_games.test_cases("tictactoe")["openspiel"]
+    assert [(c["game"], c["every_state"], c["actions"]) for c in cases] == [("tic_tac_toe", True, [])]
+    states, _ = openspiel_values(pyspiel.load_game("tic_tac_toe"))
+    assert len(states) == 5478
+
+
+def test_mu_torere_through_pyspiel_ends_drawn_by_repetition(registered):
+    """The rules of actual play hold in OpenSpiel: perfect players draw Mu Torere
+    on the third occurrence of a position, far below the engine's cap."""
+    game = pyspiel.load_game("tabula_mu_torere")
+    assert game.max_game_length() == 2 * 1260
+    players = [tabula_games.player(game.tabula, "perfect", seed) for seed in (1, 2)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(players[state.current_player()].step(state))
+    assert state.returns() == [0.0, 0.0]
+    assert state.tabula_state.play_end() == "repetition"
+    assert state.move_number() < 100
+
+
+def test_options_of_actual_play_are_honoured(registered):
+    """Northcott's `repetition` ends a game in OpenSpiel as in a match: O and X
+    stepping back and forth on one row repeat the start at ply 4, 8, ..."""
+    for variant, plies in [("size=6x1", 8), ("size=6x1,repetition=2", 4)]:
+        game = pyspiel.load_game(f"tabula_northcott({variant})")
+        state = game.new_initial_state()
+        line = ["1:1->2", "1:6->5", "1:2->1", "1:5->6"]
+        while not state.is_terminal():
+            state.apply_action(state.tabula_state.string_to_action(line[state.move_number() % 4]))
+        assert state.move_number() == plies, variant
+        assert state.returns() == [0.0, 0.0]
 
 
 def nim_action_text(state, spiel_state, action):

@@ -379,9 +379,7 @@ mod tests {
     impl Game for Counters {
         type State = ([u8; 3], u8);
         type Move = (u8, u8);
-        fn name(&self) -> &'static str {
-            "counters"
-        }
+        const NAME: &'static str = "counters";
         fn seats(&self) -> &'static [&'static str] {
             &["A", "B"]
         }

@@ -408,7 +408,7 @@ impl<G: ChanceIndex> DenseChance for ByRules<'_, G> {
     fn what(&self) -> String {
         format!(
             "the exact table of {} ({} positions)",
-            self.0.name(),
+            G::NAME,
             self.0.index_len()
         )
     }
@@ -972,9 +972,7 @@ mod tests {
     impl Game for Race {
         type State = S;
         type Move = M;
-        fn name(&self) -> &'static str {
-            "race"
-        }
+        const NAME: &'static str = "race";
         fn seats(&self) -> &'static [&'static str] {
             &["A", "B"]
         }
@@ -1096,9 +1094,7 @@ mod tests {
         impl Game for Broken {
             type State = S;
             type Move = M;
-            fn name(&self) -> &'static str {
-                "broken"
-            }
+            const NAME: &'static str = "broken";
             fn seats(&self) -> &'static [&'static str] {
                 self.0.seats()
             }

@@ -314,9 +314,7 @@ mod tests {
     impl Game for Race {
         type State = RaceState;
         type Move = RaceMove;
-        fn name(&self) -> &'static str {
-            "race"
-        }
+        const NAME: &'static str = "race";
         fn seats(&self) -> &'static [&'static str] {
             &["A", "B"]
         }

@@ -73,7 +73,7 @@ impl<G: Notation> Grundy<G> {
     /// The Grundy value of `state`.
     pub fn value(&mut self, game: &G, state: &G::State) -> Result<u64, GrundyError> {
         if !G::IMPARTIAL {
-            return Err(GrundyError::NotImpartial(game.name().to_string()));
+            return Err(GrundyError::NotImpartial(G::NAME.to_string()));
         }
         if let Some(v) = self.get(state) {
             return Ok(v);
@@ -197,9 +197,7 @@ mod tests {
     impl Game for Subtraction {
         type State = Heap;
         type Move = i64;
-        fn name(&self) -> &'static str {
-            "subtraction"
-        }
+        const NAME: &'static str = "subtraction";
         fn seats(&self) -> &'static [&'static str] {
             &["A", "B"]
         }

@@ -585,11 +585,11 @@ impl<G: Notation + Symmetry> Matchbox<G> {
                 learned.format
             ));
         }
-        if learned.game != self.game.name() {
+        if learned.game != G::NAME {
             return Err(format!(
                 "these matchboxes are for {}, not {}",
                 learned.game,
-                self.game.name()
+                G::NAME
             ));
         }
         let mut fresh = Matchbox::new(&self.game, learned.options);
@@ -688,7 +688,7 @@ impl<G: Notation + Symmetry> Strategy<G> for Matchbox<G> {
     fn learned(&self) -> Option<serde_json::Value> {
         let learned = Learned {
             format: FORMAT.into(),
-            game: self.game.name().into(),
+            game: G::NAME.into(),
             options: self.options.clone(),
             games: self.games,
             boxes: self.boxes(),
@@ -731,9 +731,7 @@ pub(crate) mod tests {
     impl Game for Piles {
         type State = P;
         type Move = Take;
-        fn name(&self) -> &'static str {
-            "piles"
-        }
+        const NAME: &'static str = "piles";
         fn seats(&self) -> &'static [&'static str] {
             &["First", "Second"]
         }

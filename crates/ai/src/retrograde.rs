@@ -155,7 +155,7 @@ impl<G: ExactAnalysis> Solution<G> {
             return Err(SolveError::NotTwoPlayer);
         }
         budget.check()?;
-        let what = format!("solving every position of {}", game.name());
+        let what = format!("solving every position of {}", G::NAME);
         if let Some(bytes) = estimate_bytes(game, start) {
             budget.fits(&what, bytes)?;
         }

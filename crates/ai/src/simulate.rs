@@ -1,14 +1,13 @@
 //! Many games between two players on all cores, with seeds that make the result
-//! independent of how the work is split between threads.
+//! independent of how the work is split between threads. Games follow the rules
+//! of actual play ([`PlayTracker`]): a repetition or a run without progress is a
+//! draw, and a game that reaches its length bound is cut off and counted apart.
 
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use tabula_core::{Budget, Game, Outcome, Strategy, Turn};
-
-/// Games longer than this many plies are stopped and counted as draws.
-pub const MAX_PLIES: usize = 20_000;
+use tabula_core::{Actions, Budget, MatchRules, Outcome, PlayTracker, Strategy, Turn};
 
 /// A 95% confidence interval.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -54,8 +53,10 @@ pub struct SimReport {
     pub players: Vec<String>,
     /// Wins of each player, in the order given.
     pub wins: Vec<u64>,
-    /// Games neither won (draws, or stopped at the ply limit).
+    /// Games drawn: by the rules, by repetition or for lack of progress.
     pub draws: u64,
+    /// Games cut off at the length bound with no result (neither won nor drawn).
+    pub cut_off: u64,
     /// The first player's share of all games, with a 95% confidence interval.
     pub win_rate: Rate,
     /// Mean number of player decisions per game (chance rolls not counted).
@@ -81,7 +82,7 @@ pub fn simulate<G, F>(
     tick: &(dyn Fn() + Sync),
 ) -> SimReport
 where
-    G: Game,
+    G: MatchRules + Actions,
     F: Fn(usize, u64) -> Box<dyn Strategy<G>> + Sync,
 {
     let began = Instant::now();
@@ -91,10 +92,11 @@ where
     // each game runs under it there; a game in progress stops at its next ply and
     // the games left are skipped.
     let budget = Budget::current();
-    let results: Vec<[u64; 4]> = (0..games)
+    // Per game: A's wins, B's wins, draws, games skipped or stopped, cut off.
+    let results: Vec<[u64; 5]> = (0..games)
         .into_par_iter()
         .fold(
-            || [0u64; 4],
+            || [0u64; 5],
             |mut acc, i| {
                 if budget.as_ref().is_some_and(Budget::should_stop) {
                     acc[3] += 1;
@@ -107,28 +109,29 @@ where
                 } else {
                     [make(1, s.wrapping_add(1)), make(0, s)]
                 };
-                let (outcome, turns) = match &budget {
+                let (end, turns) = match &budget {
                     Some(b) => b.run(|| play_one(game, &mut players, s)),
                     None => play_one(game, &mut players, s),
                 };
-                if outcome.is_none() && budget.as_ref().is_some_and(Budget::should_stop) {
-                    acc[3] += 1;
-                    return acc;
+                match end {
+                    GameEnd::Stopped => {
+                        acc[3] += 1;
+                        return acc;
+                    }
+                    GameEnd::Over(Outcome::Win(w)) if w == a_seat => acc[0] += 1,
+                    GameEnd::Over(Outcome::Win(_)) => acc[1] += 1,
+                    GameEnd::Over(Outcome::Draw) => acc[2] += 1,
+                    GameEnd::Over(Outcome::Ended) | GameEnd::CutOff => acc[4] += 1,
                 }
                 turns_total.fetch_add(turns, Ordering::Relaxed);
-                match outcome {
-                    Some(Outcome::Win(w)) if w == a_seat => acc[0] += 1,
-                    Some(Outcome::Win(_)) => acc[1] += 1,
-                    _ => acc[2] += 1,
-                }
                 tick();
                 acc
             },
         )
         .collect();
-    let mut totals = [0u64; 4];
+    let mut totals = [0u64; 5];
     for r in results {
-        for k in 0..4 {
+        for k in 0..5 {
             totals[k] += r[k];
         }
     }
@@ -139,6 +142,7 @@ where
         players: names.iter().map(|s| s.to_string()).collect(),
         wins: vec![totals[0], totals[1]],
         draws: totals[2],
+        cut_off: totals[4],
         win_rate: Rate::wilson(totals[0], games),
         mean_turns: if games == 0 {
             0.0
@@ -149,53 +153,74 @@ where
     }
 }
 
-/// Plays one game from the start; returns the outcome and the decisions made. The
-/// outcome is `None` when the game reached [`MAX_PLIES`] or the thread's budget
-/// ([`Budget::current`]) was cancelled or ran out of time (checked every ply); a
+/// How one simulated game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// By the rules, a resignation, or a draw rule of actual play.
+    Over(Outcome),
+    /// At the game's length bound, with no result.
+    CutOff,
+    /// The thread's budget was cancelled or ran out of time.
+    Stopped,
+}
+
+/// Plays one game from the start under the rules of actual play; returns how it
+/// ended and the decisions made. A game stops when the thread's budget
+/// ([`Budget::current`]) is cancelled or out of time (checked every ply); a
 /// resignation counts as a loss for the resigner.
-pub fn play_one<G: Game>(
+pub fn play_one<G: MatchRules + Actions>(
     game: &G,
     players: &mut [Box<dyn Strategy<G>>; 2],
     seed: u64,
-) -> (Option<Outcome>, u64) {
+) -> (GameEnd, u64) {
     let mut rng = tabula_core::rng_from_seed(seed);
     let mut state = game.initial_state();
+    let mut tracker = PlayTracker::new(game, &state);
     let mut outcomes = Vec::new();
     let mut turns = 0u64;
     let budget = Budget::current();
-    for _ in 0..MAX_PLIES {
-        if budget.as_ref().is_some_and(Budget::should_stop) {
-            return (None, turns);
+    let tell = |players: &mut [Box<dyn Strategy<G>>; 2], o: Outcome| {
+        for (seat, p) in players.iter_mut().enumerate() {
+            p.game_over(game, seat, o);
         }
-        match game.turn(&state) {
+    };
+    loop {
+        if budget.as_ref().is_some_and(Budget::should_stop) {
+            return (GameEnd::Stopped, turns);
+        }
+        let mv = match tracker.turn(game, &state) {
             Turn::Over(o) => {
-                for (seat, p) in players.iter_mut().enumerate() {
-                    p.game_over(game, seat, o);
-                }
-                return (Some(o), turns);
+                tell(players, o);
+                let cut = !game.turn(&state).is_over()
+                    && tracker.end(&state).is_some_and(|e| e.is_cut_off());
+                return (
+                    if cut {
+                        GameEnd::CutOff
+                    } else {
+                        GameEnd::Over(o)
+                    },
+                    turns,
+                );
             }
             Turn::Chance => {
                 outcomes.clear();
                 game.chance_outcomes(&state, &mut outcomes);
-                let mv = sample(&outcomes, &mut rng);
-                game.play_unchecked(&mut state, mv);
+                sample(&outcomes, &mut rng)
             }
             Turn::Move(seat) => {
                 turns += 1;
                 match players[seat].choose(game, &state, seat, &mut rng) {
-                    Some(c) => game.play_unchecked(&mut state, c.mv),
+                    Some(c) => c.mv,
                     None => {
                         let o = Outcome::Win(1 - seat);
-                        for (s, p) in players.iter_mut().enumerate() {
-                            p.game_over(game, s, o);
-                        }
-                        return (Some(o), turns);
+                        tell(players, o);
+                        return (GameEnd::Over(o), turns);
                     }
                 }
             }
-        }
+        };
+        tracker.play(game, &mut state, mv);
     }
-    (None, turns)
 }
 
 /// Draws a chance outcome according to its probability.

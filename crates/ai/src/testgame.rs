@@ -3,8 +3,8 @@
 //! the pile is below `cap`, which makes the game graph cyclic.
 
 use tabula_core::{
-    ExactAnalysis, Game, MatchRules, Notation, Outcome, ParseError, Players, Presentation,
-    Symmetry, Turn, View,
+    draw_rule_length, Actions, ExactAnalysis, Game, MatchRules, Notation, Outcome, ParseError,
+    PlayDrawRule, Players, Presentation, Seat, Symmetry, Turn, View,
 };
 
 #[derive(Clone, Debug)]
@@ -23,9 +23,7 @@ pub struct PileState {
 impl Game for Pile {
     type State = PileState;
     type Move = i8;
-    fn name(&self) -> &'static str {
-        "pile"
-    }
+    const NAME: &'static str = "pile";
     fn seats(&self) -> &'static [&'static str] {
         &["A", "B"]
     }
@@ -97,4 +95,39 @@ impl ExactAnalysis for Pile {}
 
 impl Players for Pile {}
 
-impl MatchRules for Pile {}
+/// With `grow` the game can go on forever: actual play draws on the third
+/// occurrence of a position.
+impl MatchRules for Pile {
+    fn play_draw_rule(&self) -> PlayDrawRule {
+        PlayDrawRule {
+            repetitions: self.grow.then_some(3),
+            plies_without_progress: None,
+        }
+    }
+}
+
+/// Ids: taking two is 0, taking one 1, adding one 2.
+impl Actions for Pile {
+    fn num_distinct_actions(&self) -> usize {
+        3
+    }
+    fn action_of(&self, _s: &PileState, mv: i8) -> usize {
+        (mv + 2).clamp(0, 3) as usize - usize::from(mv > 0)
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![2]
+    }
+    fn observation(&self, s: &PileState, seat: Seat, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend([s.n as f32, f32::from(u8::from(s.to_move == seat))]);
+    }
+    fn max_game_length(&self) -> usize {
+        if self.grow {
+            // Piles 0..=cap, either side to move.
+            let positions = 2 * (u64::from(self.cap.max(self.start)) + 1);
+            draw_rule_length(self.play_draw_rule(), Some(positions), None)
+        } else {
+            self.start as usize
+        }
+    }
+}

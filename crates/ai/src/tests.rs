@@ -4,7 +4,7 @@ use crate::retrograde::{graded_moves, Solution};
 use crate::simulate::{simulate, Rate};
 use crate::testgame::{Pile, PileState};
 use std::sync::Arc;
-use tabula_core::{Game, Strategy, Turn, Value};
+use tabula_core::{Actions, Game, GameExt, Strategy, Turn, Value};
 
 #[test]
 fn take_one_or_two_has_the_known_values_and_remoteness() {
@@ -187,7 +187,7 @@ fn simulation_is_reproducible_and_perfect_beats_random() {
     let a = simulate(&game, ["perfect", "random"], make, 400, 5, &|| {});
     let b = simulate(&game, ["perfect", "random"], make, 400, 5, &|| {});
     assert_eq!(a.wins, b.wins);
-    assert_eq!(a.wins[0] + a.wins[1] + a.draws, 400);
+    assert_eq!(a.wins[0] + a.wins[1] + a.draws + a.cut_off, 400);
     // 13 is a win for the first player: perfect wins every game it starts.
     assert!(a.wins[0] >= 200);
     let r = Rate::wilson(50, 100);
@@ -204,4 +204,42 @@ fn a_start_that_is_already_over_is_lost_for_the_side_to_move() {
     let sol = Solution::solve(&game, &PileState { n: 0, to_move: 1 }, 10).unwrap();
     assert_eq!(sol.stats().start.value, Value::Loss);
     assert_eq!(sol.stats().positions, 1);
+}
+
+/// Adds a counter whenever it may, else takes one: two of them keep a growing
+/// pile going round the same positions for ever.
+struct Grower;
+
+impl Strategy<Pile> for Grower {
+    fn choose(
+        &mut self,
+        game: &Pile,
+        state: &PileState,
+        _seat: usize,
+        _rng: &mut tabula_core::Rng,
+    ) -> Option<tabula_core::Choice<i8>> {
+        let moves = game.moves(state);
+        let mv = if moves.contains(&1) { 1 } else { -1 };
+        Some(tabula_core::Choice::because(mv, "grows"))
+    }
+}
+
+#[test]
+fn simulations_follow_the_rules_of_actual_play() {
+    // The pile goes 3, 4, 3, 4, ...: the start comes back with the same side to
+    // move every two plies, and its third occurrence (ply 4) is a draw. Without
+    // the rule every game would run to the length bound.
+    let game = Pile {
+        start: 3,
+        grow: true,
+        cap: 4,
+    };
+    let make = |_: usize, _: u64| -> Box<dyn Strategy<Pile>> { Box::new(Grower) };
+    let r = simulate(&game, ["grow", "grow"], make, 10, 1, &|| {});
+    assert_eq!((r.draws, r.cut_off, r.wins.clone()), (10, 0, vec![0, 0]));
+    // Ply 4 ends it: two decisions each.
+    assert_eq!(r.mean_turns, 4.0);
+    // Its length bound comes from the rule: 10 positions (piles 0-4, either
+    // side to move), each seen at most twice before a third time ends the game.
+    assert_eq!(game.max_game_length(), 20);
 }

@@ -390,7 +390,7 @@ pub fn train_observed<G: Trainable>(
         false => (None, None),
     };
     Ok(TrainReport {
-        game: game.name().into(),
+        game: G::NAME.into(),
         learner: game.seats()[learner_seat].into(),
         learner_seat,
         machine: machine.options().to_text(),

@@ -10,11 +10,12 @@
 //!   the pending roll one-hot (faces 1-6, all zero while the die is to be rolled);
 //!   then 1 when the observer is the side whose turn it is.
 //! * A marker can blow out back to square 1, so there is no natural length
-//!   bound: [`UNBOUNDED_GAME_PLIES`].
+//!   bound and no draw rule: a game is cut off, with no result, at
+//!   [`UNBOUNDED_GAME_PLIES`].
 
 use crate::board::TARGET;
 use crate::{Auto120, Move, State};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
 
 const SQUARES: usize = TARGET as usize;
@@ -30,10 +31,6 @@ impl Actions for Auto120 {
             Move::Roll(r) => usize::from(r.clamp(1, 6)) - 1,
             Move::Starter(s) => usize::from(s),
         }
-    }
-
-    fn move_of(&self, state: &State, action: usize) -> Option<Move> {
-        move_with_id(self, state, action)
     }
 
     fn max_chance_outcomes(&self) -> usize {

@@ -105,9 +105,7 @@ impl Game for Auto120 {
     type State = State;
     type Move = Move;
 
-    fn name(&self) -> &'static str {
-        "auto120"
-    }
+    const NAME: &'static str = "auto120";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -393,13 +391,25 @@ impl Registered for Auto120 {
             ..Default::default()
         }
     }
-    const NAME: &'static str = "auto120";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Multiplication Ludo (Auto120)";
     /// The Auto120 posts' program plays its scenario heuristic (Sets A-D).
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("scenario");
+    fn default_opponent(&self) -> Option<&'static str> {
+        Some("scenario")
+    }
     const SUMMARY: &'static str =
         "Dice race on a 1-120 track where markers multiply their position by the roll and must land exactly on 120.";
+
+    /// A dice game: chances, not a solved value.
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", false),
+                tabula_core::VariantCase::new("markers=1", false),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![

@@ -9,10 +9,10 @@
 
 use crate::{Game, Seat, Turn};
 
-/// The most plies a game without a natural length bound may last: the same cap
-/// the engine's matches apply (`tabula_engine::MAX_GAME_PLIES`, checked equal by
-/// the engine's tests), declared by such games as their
-/// [`Actions::max_game_length`].
+/// The most plies any game may last: the same cap the engine's matches apply
+/// (`tabula_engine::MAX_GAME_PLIES`, checked equal by the engine's tests),
+/// declared as their [`Actions::max_game_length`] by games that neither end by
+/// themselves nor by their draw rules within it; a game reaching it is cut off.
 pub const UNBOUNDED_GAME_PLIES: usize = 20_000;
 
 /// A game whose moves and chance outcomes have integer ids.
@@ -31,9 +31,12 @@ pub trait Actions: Game {
     fn action_of(&self, state: &Self::State, mv: Self::Move) -> usize;
 
     /// The legal move (or chance outcome, at a chance node) of `state` with this
-    /// id; `None` when no legal move has it. [`move_with_id`] implements it by
-    /// looking through the legal moves.
-    fn move_of(&self, state: &Self::State, action: usize) -> Option<Self::Move>;
+    /// id; `None` when no legal move has it. By default [`move_with_id`]: a look
+    /// through the legal moves, which is what every game needs unless decoding
+    /// the id directly is faster (then the conformance suite checks the two agree).
+    fn move_of(&self, state: &Self::State, action: usize) -> Option<Self::Move> {
+        move_with_id(self, state, action)
+    }
 
     /// How many ids chance outcomes may have (0: the game has no chance).
     fn max_chance_outcomes(&self) -> usize {
@@ -48,9 +51,14 @@ pub trait Actions: Game {
     /// plane of 0/1 per kind of piece over the board, the observer's own first.
     fn observation(&self, state: &Self::State, seat: Seat, out: &mut Vec<f32>);
 
-    /// The most plies (chance outcomes included) a game of this variant lasts;
-    /// games without a natural bound declare [`UNBOUNDED_GAME_PLIES`], after
-    /// which the engine ends them as a draw.
+    /// The most plies (chance outcomes included) a game of this variant lasts
+    /// in actual play, at most [`UNBOUNDED_GAME_PLIES`]: the rules' own bound
+    /// (Tic-tac-toe's 9), or for a game that could go on for ever the bound its
+    /// draw rules give ([`crate::draw_rule_length`]: Mu Torere's repetitions,
+    /// Kono's plies without a capture), else [`UNBOUNDED_GAME_PLIES`]. Every face
+    /// ([`crate::PlayTracker`]) ends a game that reaches it with no end as cut
+    /// off, with no result (never a draw), so the bound is honest: no game is
+    /// longer, and one that could end sooner by its draw rules does.
     fn max_game_length(&self) -> usize;
 
     /// The lowest and highest return a seat can get: -1 and +1 in two-player

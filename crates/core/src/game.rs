@@ -29,8 +29,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// that it cannot differ between variants by accident.
     const IMPARTIAL: bool = false;
 
-    /// Registry name (`tictactoe`, `kono`).
-    fn name(&self) -> &'static str;
+    /// The game's one name, as typed on the command line and kept in saved
+    /// records (`tictactoe`, `mu-torere`): the registry lists it by this name, and
+    /// generic code names the game with it in messages and learned state.
+    const NAME: &'static str;
+
     /// Names of the seats, in turn order (`["X", "O"]`, `["White", "Black"]`, `["Player"]`).
     fn seats(&self) -> &'static [&'static str];
     /// The starting position. Games that start with chance (who begins) return a chance node.

@@ -10,11 +10,13 @@ pub mod actions;
 mod budget;
 mod bytes;
 pub mod capabilities;
+pub mod cases;
 pub mod disk_cache;
 mod error;
 mod game;
 pub mod ledger;
 mod oracle;
+pub mod play_rules;
 mod presentation;
 mod registered;
 pub mod results;
@@ -34,11 +36,13 @@ pub use capabilities::{
     ExactAnalysis, MatchRules, Notation, PlayDrawRule, PlayerKind, Players, Presentation, Report,
     Symmetry,
 };
+pub use cases::{KnownCount, KnownPosition, OpenSpielCase, TestCases, VariantCase};
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt};
 pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
+pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{
     default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Term, Tool,
     ToolAnswer, ToolError, MAX_TOOL_INPUT,

@@ -212,7 +212,7 @@ pub enum ToolError {
 }
 
 /// The one rule for the computer a new game uses when the person names none:
-/// the game's own declared opponent (`Registered::DEFAULT_OPPONENT`, the one its
+/// the game's own declared opponent (`Registered::default_opponent`, the one its
 /// source prescribes) when it is offered; else the Medium level (`level:66`, the
 /// 2006 blog's "AI level of effort") where levels are offered; else the game's own
 /// player (the first not among the generic ones); else `expectimax` for dice;

@@ -14,21 +14,25 @@ use crate::{
 pub trait Registered:
     Presentation + Symmetry + ExactAnalysis + Players + MatchRules + Actions + Sized
 {
-    /// Registry name, as typed on the command line (`kono`, `mu-torere`).
-    const NAME: &'static str;
     /// Human title (`Four Field Kono`).
     const TITLE: &'static str;
     /// One sentence on what the game is.
     const SUMMARY: &'static str;
-    /// The computer player a new game uses when the user names none, when the
-    /// game's source prescribes one (Northcott's program answers with its `nim`
-    /// reply); `None` leaves the choice to the front end.
-    const DEFAULT_OPPONENT: Option<&'static str> = None;
-    /// The player the AI level mixes with random moves when the user names none
-    /// (`level:25`, the presets `off`/`low`/`medium`/`high`): the strongest player by
-    /// default (`perfect`, else alpha-beta); Mu Torere and Kono use the 2006 blog's
-    /// one-ply `lookahead`, as the blog's "AI level of effort" does.
-    const LEVEL_BASE: &'static str = "perfect";
+    /// The computer player a new game of this variant uses when the user names
+    /// none, when the game's source prescribes one for it (Northcott's program
+    /// answers with its `nim` reply; Gardner's matchbox machine plays the 3x3
+    /// Hexapawn board it was built for); `None` leaves the choice to the front end.
+    fn default_opponent(&self) -> Option<&'static str> {
+        None
+    }
+    /// The player the AI level mixes with random moves in this variant when the
+    /// user names none (`level:25`, the presets `off`/`low`/`medium`/`high`): the
+    /// strongest player by default (`perfect`, else alpha-beta); Mu Torere and
+    /// Kono use the 2006 blog's one-ply `lookahead`, as the blog's "AI level of
+    /// effort" does.
+    fn level_base(&self) -> &'static str {
+        "perfect"
+    }
     /// How to play, for players: the game's page `crates/NAME/docs/rules.md` (Markdown,
     /// usually `include_str!`), shown by `tabula rules GAME`, the web page's "How to
     /// play" card and `GET /api/games/{game}/rules`. Empty: no rules text. The
@@ -68,6 +72,13 @@ pub trait Registered:
     /// on the variant (the scoring rule a score card previews). Nothing extra by default.
     fn presentation(&self) -> GamePresentation {
         GamePresentation::default()
+    }
+    /// What the game declares for the shared tests: variants to check and what
+    /// each promises, published counts, positions with known values, its
+    /// OpenSpiel counterpart ([`crate::TestCases`]). Nothing by default: the
+    /// usual game and the presets are checked anyway.
+    fn test_cases() -> crate::TestCases {
+        crate::TestCases::default()
     }
     /// Extra `tabula count` report (Burnside counts), if the game has one.
     fn count_report(&self) -> Option<crate::CountReport> {

@@ -37,7 +37,9 @@ pub enum Outcome {
     Win(Seat),
     /// Nobody won: the Cat's game.
     Draw,
-    /// A puzzle ended without being solved; its score says how well it went.
+    /// The game ended without a result: a puzzle not solved (its score says how
+    /// well it went), or a game cut off at its length bound
+    /// ([`crate::PlayEnd::CutOff`]), which is no draw.
     Ended,
 }
 

@@ -153,7 +153,7 @@ pub fn symmetry_laws<G: Symmetry + Notation>(
     oracle: Option<&dyn Oracle<G>>,
     state: &G::State,
 ) -> Result<(), String> {
-    let name = game.name();
+    let name = G::NAME;
     let count = game.symmetry_count();
     let text = game.format_position(state);
     if count == 0 {
@@ -247,7 +247,7 @@ pub fn symmetry_laws<G: Symmetry + Notation>(
 /// (the move log never shows an empty line for a move of a player), and the
 /// board drawing is not empty.
 fn presentation_laws<G: Presentation>(game: &G, state: &G::State) -> Result<(), String> {
-    let name = game.name();
+    let name = G::NAME;
     if game.render_text(state).trim().is_empty() {
         return Err(format!(
             "{name}: the board drawing of '{}' is empty",
@@ -483,9 +483,7 @@ mod tests {
     impl Game for Row {
         type State = RowState;
         type Move = u8;
-        fn name(&self) -> &'static str {
-            "row"
-        }
+        const NAME: &'static str = "row";
         fn seats(&self) -> &'static [&'static str] {
             &["A", "B"]
         }
@@ -638,7 +636,7 @@ pub fn action_laws<G: Actions + Notation>(game: &G, seed: u64) -> Result<(), Str
             if plies >= most {
                 return Err(format!(
                     "{}: the game at '{text}' goes on after {plies} plies, the most it declares",
-                    game.name()
+                    G::NAME
                 ));
             }
             if !bounded && plies >= ACTION_PLIES {
@@ -682,7 +680,7 @@ pub fn action_laws_at<G: Actions>(
     text: &str,
     rng: &mut tabula_core::Rng,
 ) -> Result<(), String> {
-    let name = game.name();
+    let name = G::NAME;
     let turn = game.turn(state);
     let mut moves = Vec::new();
     game.legal_moves(state, &mut moves);
@@ -793,9 +791,7 @@ mod action_tests {
     impl Game for Faulty {
         type State = Board;
         type Move = Square;
-        fn name(&self) -> &'static str {
-            "faulty"
-        }
+        const NAME: &'static str = "faulty";
         fn seats(&self) -> &'static [&'static str] {
             self.0.seats()
         }

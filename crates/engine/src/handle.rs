@@ -450,12 +450,12 @@ impl<G: Registered> Handle<G> {
                 Some(base) => self
                     .make_player(&base, seed)?
                     .ok_or_else(|| bad("the level needs a computer player to mix with".into()))?,
-                None if G::LEVEL_BASE == "perfect" => {
+                None if self.game.level_base() == "perfect" => {
                     deterministic_pair_check(self.may_have_oracle(), spec)?;
                     self.strong_player()
                 }
                 None => {
-                    let base = crate::parse_player_spec(G::LEVEL_BASE)?;
+                    let base = crate::parse_player_spec(self.game.level_base())?;
                     self.make_player(&base, seed)?.ok_or_else(|| {
                         bad("the level needs a computer player to mix with".into())
                     })?
@@ -776,11 +776,11 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             chance: self.chance,
             exact: self.claims_exact(),
             default_opponent: tabula_core::default_opponent(
-                G::DEFAULT_OPPONENT,
+                self.game.default_opponent(),
                 &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
             ),
             presentation: self.game.presentation(),
-            level_base: level_offered.then(|| G::LEVEL_BASE.to_string()),
+            level_base: level_offered.then(|| self.game.level_base().to_string()),
             level_bases: if level_offered {
                 players
                     .iter()

@@ -14,6 +14,7 @@ mod players;
 mod record_check;
 mod registry;
 mod rules;
+pub mod step_agreement;
 pub mod stepping;
 mod stored;
 mod trained;
@@ -32,5 +33,6 @@ pub use registry::{
 };
 pub use rules::{developer_words, rules_markdown};
 pub use stepping::{DynPlayer, DynState, GameFacts, StepState, CHANCE_PLAYER, TERMINAL_PLAYER};
+pub use tabula_core::PlayEnd;
 pub use trained::Trained;
 pub use variant_words::variant_words;

@@ -8,7 +8,9 @@ use crate::EngineError;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabula_ai::simulate::sample;
-use tabula_core::{Game, MoveError, Outcome, Registered, Rng, Seat, Strategy, Turn, View};
+use tabula_core::{
+    Game, MoveError, Outcome, PlayEnd, PlayTracker, Registered, Rng, Seat, Strategy, Turn, View,
+};
 
 /// How to start a match.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -287,9 +289,9 @@ pub(crate) struct MatchImpl<G: Registered> {
     start: G::State,
     /// states[i] is the position after i plies.
     states: Vec<G::State>,
-    /// How often each position of `states` occurs there (repetition draws are
-    /// counted as plies are played and taken back, never by rescanning).
-    seen: std::collections::HashMap<G::State, u32>,
+    /// The rules of actual play over `states` (repetitions, plies without
+    /// progress, the length bound), kept as plies are played and taken back.
+    tracker: PlayTracker<G>,
     plies: Vec<Ply<G>>,
     redo: Vec<Unit<G>>,
     /// Units that may still be undone (bounded by the undo depth).
@@ -309,9 +311,11 @@ pub(crate) struct MatchImpl<G: Registered> {
 /// Stops a runaway computer-vs-computer game that no draw rule ends.
 const MAX_ADVANCE: usize = 100_000;
 
-/// Every game ends after this many plies: a draw (a puzzle: ended unsolved). Random
-/// players may otherwise never finish (Poggle, Northcott), and a game people play
-/// (or a script sends moves to) must not grow without bound: the log, the view that
+/// No game lasts more than this many plies: a game's
+/// [`tabula_core::Actions::max_game_length`] is at most this, and a game that reaches
+/// its bound with no end is cut off, without a result (not a draw). Random players
+/// may otherwise never finish (Poggle, Northcott), and a game people play (or a
+/// script sends moves to) must not grow without bound: the log, the view that
 /// carries it and the stored record all grow with it.
 pub const MAX_GAME_PLIES: usize = 20_000;
 
@@ -344,6 +348,7 @@ impl<G: Registered> MatchImpl<G> {
             handle.ensure_solved_from(&start);
         }
         check_undo_depth(config.undo_depth).map_err(EngineError::Invalid)?;
+        let tracker = PlayTracker::new(game, &start);
         let mut specs = Vec::new();
         let mut players = Vec::new();
         for seat in 0..seats {
@@ -370,7 +375,7 @@ impl<G: Registered> MatchImpl<G> {
             specs,
             players,
             states: vec![start.clone()],
-            seen: std::collections::HashMap::from([(start.clone(), 1)]),
+            tracker,
             start,
             plies: Vec::new(),
             redo: Vec::new(),
@@ -501,36 +506,18 @@ impl<G: Registered> MatchImpl<G> {
             .collect()
     }
 
-    /// Draw by the game's play rules (repetition, no progress), if it applies now.
-    fn rule_draw(&self) -> Option<String> {
-        let rule = self.handle.game().play_draw_rule();
-        if self.over_ply_cap() {
-            return Some(format!(
-                "draw: {MAX_GAME_PLIES} moves without an end (the most one game may last)"
-            ));
-        }
-        if let Some(n) = rule.repetitions {
-            let seen = self.seen.get(self.state()).copied().unwrap_or(0);
-            if seen >= n {
-                return Some(format!("draw by {n}-fold repetition"));
-            }
-        }
-        if let Some(n) = rule.plies_without_progress {
-            let game = self.handle.game();
-            let quiet = self
-                .plies
-                .iter()
-                .enumerate()
-                .rev()
-                .take_while(|(i, p)| !game.is_progress(&self.states[*i], p.mv))
-                .count();
-            if quiet as u32 >= n {
-                return Some(format!(
-                    "draw: {n} plies (moves of either side) without progress"
-                ));
-            }
-        }
-        None
+    /// How the rules of actual play end the game now (a repetition, no
+    /// progress, the length bound), if they do.
+    fn play_end(&self) -> Option<PlayEnd> {
+        self.tracker.end(self.state())
+    }
+
+    /// True when the game was cut off at the length bound: no rule ended it
+    /// and nobody resigned.
+    fn cut_off(&self) -> bool {
+        self.resigned.is_none()
+            && !self.handle.game().turn(self.state()).is_over()
+            && self.play_end().is_some_and(PlayEnd::is_cut_off)
     }
 
     fn result_text(&self, outcome: Outcome) -> String {
@@ -549,12 +536,19 @@ impl<G: Registered> MatchImpl<G> {
                 None => format!("{} wins", names[w]),
             },
             Outcome::Draw => self
-                .rule_draw()
+                .play_end()
+                .map(PlayEnd::words)
                 .unwrap_or_else(|| "draw: the Cat's game".to_string()),
-            Outcome::Ended => match game.score(self.state()) {
-                Some(s) => format!("game over: score {s}"),
-                None => "game over".to_string(),
-            },
+            Outcome::Ended => {
+                let score = game.score(self.state());
+                let cut_off = self.play_end().filter(|_| self.cut_off());
+                match (cut_off, score) {
+                    (Some(end), Some(s)) => format!("{} (score {s})", end.words()),
+                    (Some(end), None) => end.words(),
+                    (None, Some(s)) => format!("game over: score {s}"),
+                    (None, None) => "game over".to_string(),
+                }
+            }
         }
     }
 
@@ -607,7 +601,7 @@ impl<G: Registered> MatchImpl<G> {
             seat,
             entry: entry.clone(),
         });
-        self.push_state(next);
+        self.push_state(mv, next);
         entry
     }
 
@@ -628,10 +622,14 @@ impl<G: Registered> MatchImpl<G> {
                 let ms = now_ms().saturating_sub(self.timing.started_ms);
                 self.timing.seconds = Some(ms as f64 / 1000.0);
             }
-            self.tally.games += 1;
-            match outcome {
-                Outcome::Win(w) => self.tally.wins[w] += 1,
-                _ => self.tally.cat += 1,
+            // A game cut off at the length bound has no result: it is not
+            // tallied, neither as a win nor as the Cat's.
+            if !self.cut_off() {
+                self.tally.games += 1;
+                match outcome {
+                    Outcome::Win(w) => self.tally.wins[w] += 1,
+                    _ => self.tally.cat += 1,
+                }
             }
             let unlearned = self.learners();
             match taught {
@@ -719,31 +717,24 @@ impl<G: Registered> MatchImpl<G> {
     fn replay_ply(&mut self, ply: Ply<G>) {
         let mut next = self.state().clone();
         self.handle.game().play_unchecked(&mut next, ply.mv);
+        let mv = ply.mv;
         self.plies.push(ply);
-        self.push_state(next);
+        self.push_state(mv, next);
     }
 
     fn pop_ply(&mut self) -> Option<Ply<G>> {
         let ply = self.plies.pop()?;
         if let Some(s) = self.states.pop() {
-            if let Some(n) = self.seen.get_mut(&s) {
-                *n -= 1;
-                if *n == 0 {
-                    self.seen.remove(&s);
-                }
-            }
+            self.tracker.undo(&s);
         }
         Some(ply)
     }
 
-    fn push_state(&mut self, next: G::State) {
-        *self.seen.entry(next.clone()).or_insert(0) += 1;
+    /// Adds the position `mv` gave (the ply itself is already in `plies`).
+    fn push_state(&mut self, mv: G::Move, next: G::State) {
+        let before = self.states.last().expect("states always holds the start");
+        self.tracker.record(self.handle.game(), before, mv, &next);
         self.states.push(next);
-    }
-
-    /// Has reached [`MAX_GAME_PLIES`].
-    fn over_ply_cap(&self) -> bool {
-        self.plies.len() >= MAX_GAME_PLIES
     }
 }
 
@@ -834,17 +825,7 @@ impl<G: Registered> Match for MatchImpl<G> {
                 Outcome::Ended
             });
         }
-        let t = self.handle.game().turn(self.state());
-        if t.is_over() {
-            return t;
-        }
-        if self.rule_draw().is_some() {
-            if self.handle.game().seats().len() == 1 {
-                return Turn::Over(Outcome::Ended);
-            }
-            return Turn::Over(Outcome::Draw);
-        }
-        t
+        self.tracker.turn(self.handle.game(), self.state())
     }
 
     fn play(&mut self, mv: &str) -> Result<LogEntry, EngineError> {
@@ -942,11 +923,14 @@ impl<G: Registered> Match for MatchImpl<G> {
             return false;
         }
         let mut taught = None;
+        let tallied = !self.cut_off();
         if let Some(o) = self.reported.take() {
-            self.tally.games = self.tally.games.saturating_sub(1);
-            match o {
-                Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
-                _ => self.tally.cat = self.tally.cat.saturating_sub(1),
+            if tallied {
+                self.tally.games = self.tally.games.saturating_sub(1);
+                match o {
+                    Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
+                    _ => self.tally.cat = self.tally.cat.saturating_sub(1),
+                }
             }
             // The end taught the learners once: that lesson is taken back with it
             // (and kept for a redo of the same end).
@@ -1011,7 +995,7 @@ impl<G: Registered> Match for MatchImpl<G> {
             (Some(_), _) | (None, Some(_)) => self.start.clone(),
             (None, None) => self.handle.game().initial_state(),
         };
-        self.seen = std::collections::HashMap::from([(self.states[0].clone(), 1)]);
+        self.tracker = PlayTracker::new(self.handle.game(), &self.states[0]);
         self.timing = CurrentGame {
             started_ms: now_ms(),
             ..CurrentGame::default()

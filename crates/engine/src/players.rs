@@ -20,7 +20,7 @@ impl PlayerSpec {
         self.name == "human"
     }
     /// A level-mixed player, split into its level and the player it mixes with
-    /// random moves (`None`: the game's [`tabula_core::Registered::LEVEL_BASE`]).
+    /// random moves (`None`: the game's [`tabula_core::Registered::level_base`]).
     ///
     /// Accepted forms: `level:25`, `level:25,base=lookahead`, a preset (`low`,
     /// `low:base=alphabeta`) and, in two-player games, any player with a `level=N`

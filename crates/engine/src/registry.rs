@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use tabula_core::Game;
-use tabula_core::{Ledger, Meter, Registered, Variant, VariantOption};
+use tabula_core::{Ledger, Meter, Registered, TestCases, Variant, VariantOption};
 
 type BuildFn = fn(&Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
 
@@ -24,8 +24,11 @@ pub struct GameEntry {
     pub options: fn() -> Vec<VariantOption>,
     /// Options that change only rules of actual play ([`GameEntry::play_rules`]).
     pub play_only: &'static [&'static str],
+    /// What the game declares for the shared tests ([`Registered::test_cases`]).
+    pub test_cases: fn() -> TestCases,
     build: BuildFn,
     check: fn(&Variant, u64) -> Result<(), String>,
+    check_stepping: fn(&Variant, u64) -> Result<(), String>,
 }
 
 impl GameEntry {
@@ -33,6 +36,27 @@ impl GameEntry {
     pub fn check(&self, variant: &str, seed: u64) -> Result<(), String> {
         let v = Variant::parse(variant).map_err(|e| e.to_string())?;
         (self.check)(&v, seed)
+    }
+
+    /// Plays the stepping state against the typed game
+    /// ([`crate::step_agreement`]) in this variant.
+    pub fn check_stepping(&self, variant: &str, seed: u64) -> Result<(), String> {
+        let v = Variant::parse(variant).map_err(|e| e.to_string())?;
+        (self.check_stepping)(&v, seed)
+    }
+
+    /// The variants the shared tests check in full: the usual game and the
+    /// variants the game declares ([`TestCases::variants`]), each once, as
+    /// written. (Presets get the checks of their own: they build, and their
+    /// action ids follow the laws.)
+    pub fn checked_variants(&self) -> Vec<String> {
+        let mut out = vec![String::new()];
+        for case in (self.test_cases)().variants {
+            if !out.iter().any(|o| o == case.variant) {
+                out.push(case.variant.to_string());
+            }
+        }
+        out
     }
 }
 
@@ -55,14 +79,20 @@ pub fn entry<G: Registered>() -> GameEntry {
         let game = G::from_variant(v).map_err(|e| e.to_string())?;
         crate::conformance::check_game(game, seed)
     }
+    fn check_stepping<G: Registered>(v: &Variant, seed: u64) -> Result<(), String> {
+        let game = G::from_variant(v).map_err(|e| e.to_string())?;
+        crate::step_agreement::check_stepping(game, seed)
+    }
     GameEntry {
         name: G::NAME,
         title: G::TITLE,
         summary: G::SUMMARY,
         options: G::options,
         play_only: &[],
+        test_cases: G::test_cases,
         build: build::<G>,
         check: check::<G>,
+        check_stepping: check_stepping::<G>,
     }
 }
 

@@ -7,11 +7,15 @@
 //! moves. It is implemented once, generically ([`StepState`] over a
 //! [`Handle`]), and reached through [`crate::DynGame::new_initial_state`].
 //!
-//! A game ends when its rules end it or, for games without a natural length
-//! bound, after [`Actions::max_game_length`](tabula_core::Actions::max_game_length) actions (chance outcomes included),
-//! as a draw: the cap the engine's matches apply. Draw rules of actual play
-//! (repetition, plies without a capture) belong to matches and are not applied
-//! here, as the solvers do not apply them.
+//! A game ends when its rules end it, or when the rules of actual play do
+//! ([`tabula_core::PlayTracker`], as in the engine's matches and simulations): a
+//! draw by repetition or for lack of progress, or, at
+//! [`Actions::max_game_length`](tabula_core::Actions::max_game_length) actions
+//! (chance outcomes included), a cut-off with no result (returns of 0;
+//! [`DynState::play_end`] tells it from a draw). A repetition depends on the
+//! history, not only on the position: the state keeps a count of the positions
+//! seen, rebuilt from the actions when a serialized state is read back, and the
+//! observation tensor shows the position alone (as OpenSpiel's chess does).
 
 use crate::handle::Handle;
 use crate::record_check::{quoted, MAX_MOVE_TEXT};
@@ -19,7 +23,9 @@ use crate::EngineError;
 use serde::Serialize;
 use std::any::Any;
 use std::sync::Arc;
-use tabula_core::{Analysis, GameExt, Outcome, Registered, Rng, Seat, Strategy, Turn};
+use tabula_core::{
+    Analysis, GameExt, Outcome, PlayEnd, PlayTracker, Registered, Rng, Seat, Strategy, Turn,
+};
 
 /// OpenSpiel's id of the chance player.
 pub const CHANCE_PLAYER: i32 = -1;
@@ -67,6 +73,10 @@ pub trait DynState: Send + Sync {
     fn serialize(&self) -> String;
     /// The ids of the actions played since the start, chance outcomes included.
     fn history(&self) -> Vec<usize>;
+    /// Why the game ended when the rules of actual play ended it (a repetition,
+    /// no progress, cut off at the length bound); `None` while it goes on or
+    /// when its own rules ended it.
+    fn play_end(&self) -> Option<PlayEnd>;
     /// The observation tensor from `seat`'s side (as many numbers as the product
     /// of [`GameFacts::observation_shape`]); empty for a seat the game does not have.
     fn observation_tensor(&self, seat: usize) -> Vec<f32>;
@@ -144,6 +154,9 @@ pub struct StepState<G: Registered> {
     start: Option<G::State>,
     state: G::State,
     history: Vec<usize>,
+    /// The rules of actual play over the history (repetitions, no progress,
+    /// the length bound).
+    tracker: PlayTracker<G>,
     /// The last action's reward for the side that took it (puzzles).
     reward: f64,
     /// A puzzle's points at the start (its returns count from there), kept
@@ -158,6 +171,7 @@ impl<G: Registered> Clone for StepState<G> {
             start: self.start.clone(),
             state: self.state.clone(),
             history: self.history.clone(),
+            tracker: self.tracker.clone(),
             reward: self.reward,
             start_points: self.start_points,
         }
@@ -170,6 +184,7 @@ impl<G: Registered> StepState<G> {
         let state = handle.game().initial_state();
         StepState {
             start_points: handle.game().score(&state),
+            tracker: PlayTracker::new(handle.game(), &state),
             handle,
             start: None,
             state,
@@ -197,6 +212,7 @@ impl<G: Registered> StepState<G> {
         })?;
         Ok(StepState {
             start_points: game.score(&state),
+            tracker: PlayTracker::new(game, &state),
             handle,
             start: Some(state.clone()),
             state,
@@ -253,14 +269,10 @@ impl<G: Registered> StepState<G> {
         self.game().seats().len()
     }
 
-    /// The rules' turn, with the length cap: a game that reaches it is drawn.
+    /// The turn under the rules of actual play: the game's own, or the end a
+    /// repetition, a run without progress or the length bound makes.
     fn turn(&self) -> Turn {
-        let game = self.game();
-        match game.turn(&self.state) {
-            Turn::Over(o) => Turn::Over(o),
-            _ if self.history.len() >= game.max_game_length() => Turn::Over(Outcome::Draw),
-            t => t,
-        }
+        self.tracker.turn(self.game(), &self.state)
     }
 
     /// A puzzle's return at `state`: its points since the start, or 1 once solved
@@ -397,7 +409,9 @@ impl<G: Registered> DynState for StepState<G> {
         };
         let mut next = self.state.clone();
         // `move_of` gives only legal moves (a law the conformance suite checks).
-        self.handle.game().play_unchecked(&mut next, mv);
+        let game = self.handle.game();
+        game.play_unchecked(&mut next, mv);
+        self.tracker.record(game, &self.state, mv, &next);
         self.reward = if puzzle {
             self.puzzle_return(&next) - before
         } else {
@@ -479,6 +493,13 @@ impl<G: Registered> DynState for StepState<G> {
 
     fn history(&self) -> Vec<usize> {
         self.history.clone()
+    }
+
+    fn play_end(&self) -> Option<PlayEnd> {
+        if self.game().turn(&self.state).is_over() {
+            return None;
+        }
+        self.tracker.end(&self.state)
     }
 
     fn observation_tensor(&self, seat: usize) -> Vec<f32> {

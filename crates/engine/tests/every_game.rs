@@ -30,20 +30,15 @@ fn every_game_lists_and_builds_with_its_defaults() {
             "{}: exact flag vs perfect player",
             entry.name
         );
-        let solved_games = [
-            "tictactoe",
-            "hexapawn",
-            "kono",
-            "mu-torere",
-            "nim",
-            "northcott",
-        ];
-        assert_eq!(
-            info.exact,
-            solved_games.contains(&entry.name),
-            "{}: exact flag",
-            entry.name
-        );
+        // What the game declares of its usual variant (`crates/engine/tests/variants.rs`
+        // checks every declared variant the same way).
+        if let Some(usual) = (entry.test_cases)()
+            .variants
+            .into_iter()
+            .find(|c| c.variant.is_empty())
+        {
+            assert_eq!(info.exact, usual.exact, "{}: exact flag", entry.name);
+        }
         // A form label is words, not the option string a command line types.
         for o in &info.options {
             assert!(
@@ -94,4 +89,44 @@ fn every_game_has_rules_written_for_players() {
         let words = tabula_engine::developer_words(&rules);
         assert!(words.is_empty(), "{}:\n{}", entry.name, words.join("\n"));
     }
+}
+
+/// Every game's length bound is finite and honest in every variant checked:
+/// at most the engine's cap, and random games under the rules of actual play
+/// (repetition, no progress) never reach a bound below the cap without ending:
+/// a bound below it is a real bound of the game, not a cut.
+#[test]
+fn every_length_bound_is_finite_and_honest() {
+    let mut below_the_cap = 0;
+    for entry in registry() {
+        for variant in entry.checked_variants() {
+            let handle = tabula_engine::build(entry.name, &variant).unwrap();
+            let most = handle.facts().max_game_length;
+            let at = format!("{} [{variant}]", entry.name);
+            assert!(
+                most > 0 && most <= tabula_engine::MAX_GAME_PLIES,
+                "{at}: {most}"
+            );
+            if most == tabula_engine::MAX_GAME_PLIES {
+                continue;
+            }
+            below_the_cap += 1;
+            let mut rng = tabula_core::rng_from_seed(7);
+            for _ in 0..3 {
+                let mut s = handle.new_initial_state();
+                while !s.is_terminal() {
+                    let ids = s.legal_actions();
+                    let pick = rand::Rng::gen_range(&mut rng, 0..ids.len());
+                    s.apply_action(ids[pick]).unwrap();
+                }
+                assert!(s.move_number() <= most, "{at}");
+                assert!(
+                    !s.play_end().is_some_and(|e| e.is_cut_off()),
+                    "{at}: a game reached the bound {most} with no end"
+                );
+            }
+        }
+    }
+    // Mu Torere's and Kono's draw rules give them bounds: they count here.
+    assert!(below_the_cap > registry().len());
 }

@@ -148,3 +148,23 @@ fn bad_level_specs_are_refused_with_words() {
         assert!(!e.to_string().is_empty(), "{bad}");
     }
 }
+
+/// The prescribed opponent is the built game's, so it follows the variant:
+/// Gardner's matchbox machine is Hexapawn's on his 3x3 board only.
+#[test]
+fn the_default_opponent_follows_the_variant() {
+    let usual = build("hexapawn", "").unwrap().info();
+    assert_eq!(usual.default_opponent, "matchbox");
+    for variant in ["columns=4", "rows=4", "columns=5,rows=5"] {
+        let info = build("hexapawn", variant).unwrap().info();
+        assert_ne!(info.default_opponent, "matchbox", "{variant}");
+        assert!(
+            info.players
+                .iter()
+                .any(|p| p.name == info.default_opponent
+                    || info.default_opponent.starts_with("level")),
+            "{variant}: {} is not offered",
+            info.default_opponent
+        );
+    }
+}

@@ -1,213 +1,31 @@
 //! The stepping state ([`tabula_engine::DynState`]) against the typed games:
-//! random playouts agree move by move, serialized states come back exactly, and
-//! bad ids, texts and states are refused in words.
+//! random playouts agree move by move, serialized states come back exactly, the
+//! rules of actual play hold, and bad ids, texts and states are refused in words.
 
 use rand::Rng as _;
 use std::sync::Arc;
-use tabula_core::{GameExt, Outcome, Registered, Turn, Variant, UNBOUNDED_GAME_PLIES};
-use tabula_engine::{
-    build, DynGame, DynState, Handle, StepState, CHANCE_PLAYER, MAX_GAME_PLIES, TERMINAL_PLAYER,
-};
+use tabula_core::{PlayEnd, UNBOUNDED_GAME_PLIES};
+use tabula_engine::{build, DynGame, CHANCE_PLAYER, MAX_GAME_PLIES, TERMINAL_PLAYER};
 
-/// Every game type with the variants the Python package's tests name.
-const CASES: [(&str, &str); 16] = [
-    ("tictactoe", ""),
-    ("tictactoe", "play=misere"),
-    ("hexapawn", ""),
-    ("hexapawn", "columns=4"),
-    ("kono", ""),
-    ("kono", "rules=gamesman"),
-    ("mu-torere", ""),
-    ("nim", ""),
-    ("nim", "heaps=1-2-3,play=misere"),
-    ("northcott", ""),
-    ("pig", "goal=20,start=random"),
-    ("auto120", "markers=1"),
-    ("auto120", ""),
-    ("poggle", "colours=3"),
-    ("samegame", "size=5x5"),
-    ("samegame", "size=6x4,colours=4,seed=3"),
-];
-
-/// Plays random games through a [`StepState`] and the typed game side by side.
-fn agree<G: Registered>(variant: &str, seed: u64) -> Result<(), String> {
-    let game = G::from_variant(&Variant::parse(variant).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
-    let handle = Handle::new(game);
-    let game = handle.game().clone();
-    let facts = handle.facts();
-    let mut rng = tabula_core::rng_from_seed(seed);
-    for _ in 0..3 {
-        let mut dynamic = StepState::new(handle.clone());
-        let mut typed = game.initial_state();
-        let mut rewards = 0.0;
-        // Long games are followed for a while; the length cap has its own test.
-        for ply in 0..1500usize {
-            let name = format!("{} {variant} after {ply} plies", G::NAME);
-            if dynamic.position() != game.format_position(&typed) {
-                return Err(format!("{name}: the positions differ"));
-            }
-            let expected_player = match game.turn(&typed) {
-                Turn::Move(s) => s as i32,
-                Turn::Chance => CHANCE_PLAYER,
-                Turn::Over(_) => TERMINAL_PLAYER,
-            };
-            if dynamic.current_player() != expected_player {
-                return Err(format!("{name}: current player differs"));
-            }
-            let mut ids: Vec<usize> = game
-                .moves(&typed)
-                .into_iter()
-                .map(|m| game.action_of(&typed, m))
-                .collect();
-            ids.sort_unstable();
-            if dynamic.legal_actions() != ids {
-                return Err(format!("{name}: legal actions differ"));
-            }
-            if dynamic.move_number() != ply || dynamic.history().len() != ply {
-                return Err(format!("{name}: move number differs"));
-            }
-            let size: usize = facts.observation_shape.iter().product();
-            if (0..facts.num_players).any(|s| dynamic.observation_tensor(s).len() != size) {
-                return Err(format!("{name}: observation size"));
-            }
-            if ply < 10 || ply.is_power_of_two() {
-                let text = dynamic.serialize();
-                let back = handle
-                    .deserialize_state(&text)
-                    .map_err(|e| format!("{name}: does not deserialize: {e}"))?;
-                if back.position() != dynamic.position()
-                    || back.history() != dynamic.history()
-                    || back.returns() != dynamic.returns()
-                {
-                    return Err(format!("{name}: the deserialized state differs"));
-                }
-            }
-            if ply == 3 || ply == 40 {
-                // A position given as text starts a history of its own, and
-                // survives serialization with it.
-                let mut from = handle
-                    .state_from_position(&dynamic.position())
-                    .map_err(|e| format!("{name}: its position is refused: {e}"))?;
-                if let Some(&a) = from.legal_actions().first() {
-                    from.apply_action(a).map_err(|e| format!("{name}: {e}"))?;
-                }
-                let back = handle
-                    .deserialize_state(&from.serialize())
-                    .map_err(|e| format!("{name}: from a position: {e}"))?;
-                if back.position() != from.position() || back.history() != from.history() {
-                    return Err(format!(
-                        "{name}: a state from a position does not round-trip"
-                    ));
-                }
-            }
-            if dynamic.is_terminal() {
-                break;
-            }
-            let action = if dynamic.is_chance_node() {
-                let outcomes = dynamic.chance_outcomes();
-                let total: f64 = outcomes.iter().map(|o| o.1).sum();
-                if (total - 1.0).abs() > 1e-9
-                    || outcomes.iter().map(|o| o.0).collect::<Vec<_>>() != ids
-                {
-                    return Err(format!("{name}: chance outcomes"));
-                }
-                outcomes[rng.gen_range(0..outcomes.len())].0
-            } else {
-                ids[rng.gen_range(0..ids.len())]
-            };
-            let text = dynamic
-                .action_to_string(action)
-                .map_err(|e| format!("{name}: {e}"))?;
-            if dynamic.string_to_action(&text) != Ok(action) {
-                return Err(format!("{name}: '{text}' does not map back to {action}"));
-            }
-            let mv = game
-                .move_of(&typed, action)
-                .ok_or_else(|| format!("{name}: no move {action}"))?;
-            dynamic
-                .apply_action(action)
-                .map_err(|e| format!("{name}: {e}"))?;
-            game.play_unchecked(&mut typed, mv);
-            rewards += dynamic.rewards().iter().sum::<f64>();
-        }
-        let returns = dynamic.returns();
-        match game.turn(&typed) {
-            Turn::Over(Outcome::Win(w)) if facts.num_players == 2 => {
-                if returns[w] != 1.0 || returns[1 - w] != -1.0 {
-                    return Err(format!("{} {variant}: returns {returns:?}", G::NAME));
-                }
-            }
-            _ if facts.num_players == 2 => {
-                if returns != [0.0, 0.0] {
-                    return Err(format!("{} {variant}: returns {returns:?}", G::NAME));
-                }
-            }
-            _ => {
-                if (returns[0] - rewards).abs() > 1e-9 {
-                    return Err(format!(
-                        "{} {variant}: rewards add up to {rewards}, returns {returns:?}",
-                        G::NAME
-                    ));
-                }
-                if let Some(points) = game.score(&typed) {
-                    if returns[0] != points as f64 {
-                        return Err(format!("{} {variant}: returns {returns:?}", G::NAME));
-                    }
-                }
-            }
-        }
-        if returns
-            .iter()
-            .any(|&r| r < facts.min_utility || r > facts.max_utility)
-        {
-            return Err(format!(
-                "{} {variant}: returns {returns:?} outside the utility range",
-                G::NAME
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn agree_by_name(name: &str, variant: &str, seed: u64) -> Result<(), String> {
-    match name {
-        "tictactoe" => agree::<tabula_tictactoe::TicTacToe>(variant, seed),
-        "hexapawn" => agree::<tabula_hexapawn::Hexapawn>(variant, seed),
-        "kono" => agree::<tabula_kono::Kono>(variant, seed),
-        "mu-torere" => agree::<tabula_mutorere::MuTorere>(variant, seed),
-        "nim" => agree::<tabula_nim::Nim>(variant, seed),
-        "northcott" => agree::<tabula_northcott::Northcott>(variant, seed),
-        "pig" => agree::<tabula_pig::Pig>(variant, seed),
-        "auto120" => agree::<tabula_auto120::Auto120>(variant, seed),
-        "poggle" => agree::<tabula_poggle::Poggle>(variant, seed),
-        "samegame" => agree::<tabula_samegame::SameGame>(variant, seed),
-        other => Err(format!("{other}: no typed game in this test")),
-    }
-}
-
+/// Every registered game, in its usual variant and each variant it declares
+/// ([`tabula_core::TestCases::variants`]): the stepping state agrees with the
+/// typed game ([`tabula_engine::step_agreement`]).
 #[test]
 fn random_playouts_agree_with_the_typed_games_and_round_trip() {
     let mut failures = Vec::new();
-    for (name, variant) in CASES {
-        for seed in 1..=2 {
-            if let Err(e) = agree_by_name(name, variant, seed) {
-                failures.push(e);
+    let mut checked = 0;
+    for entry in tabula_engine::registry() {
+        for variant in entry.checked_variants() {
+            for seed in 1..=2 {
+                checked += 1;
+                if let Err(e) = entry.check_stepping(&variant, seed) {
+                    failures.push(e);
+                }
             }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[test]
-fn every_registered_game_is_covered() {
-    for entry in tabula_engine::registry() {
-        assert!(
-            CASES.iter().any(|(n, _)| *n == entry.name),
-            "{} has no stepping case",
-            entry.name
-        );
-    }
+    assert!(checked >= 2 * tabula_engine::registry().len());
 }
 
 #[test]
@@ -362,7 +180,7 @@ fn players_choose_legal_actions_of_their_own_game() {
 }
 
 #[test]
-fn games_without_a_bound_end_drawn_at_the_cap() {
+fn games_without_a_bound_are_cut_off_at_it_with_no_result() {
     let game = build("poggle", "").unwrap();
     let mut s = game.new_initial_state();
     let mut rng = tabula_core::rng_from_seed(5);
@@ -372,10 +190,69 @@ fn games_without_a_bound_end_drawn_at_the_cap() {
     }
     // Random presses do not solve a 5x5 board in 20,000 (2^25 positions).
     assert_eq!(s.move_number(), UNBOUNDED_GAME_PLIES);
+    assert_eq!(s.play_end(), Some(PlayEnd::CutOff(UNBOUNDED_GAME_PLIES)));
     assert_eq!(s.returns(), vec![0.0]);
     assert_eq!(s.current_player(), TERMINAL_PLAYER);
     let back = game.deserialize_state(&s.serialize()).unwrap();
     assert!(back.is_terminal());
+    assert_eq!(back.play_end(), s.play_end());
+}
+
+/// The rules of actual play hold in the stepping state as in matches (before,
+/// it ignored them and ran Mu Torere to the 20,000-ply cap): perfect players
+/// draw Mu Torere by the third repetition within the bound the rule gives.
+#[test]
+fn perfect_mu_torere_ends_drawn_by_repetition() {
+    let game = build("mu-torere", "").unwrap();
+    let bound = game.facts().max_game_length;
+    assert_eq!(bound, 2 * 1260);
+    let mut players = [
+        game.new_state_player("perfect", 1).unwrap(),
+        game.new_state_player("perfect", 2).unwrap(),
+    ];
+    let mut s = game.new_initial_state();
+    while !s.is_terminal() {
+        let seat = s.current_player() as usize;
+        let a = players[seat].choose(s.as_ref()).unwrap();
+        s.apply_action(a).unwrap();
+    }
+    assert_eq!(s.play_end(), Some(PlayEnd::Repetition(3)));
+    assert_eq!(s.returns(), vec![0.0, 0.0]);
+    assert!(s.move_number() < 100, "{} plies", s.move_number());
+    // The count is rebuilt from the history: the serialized state is over too.
+    let back = game.deserialize_state(&s.serialize()).unwrap();
+    assert_eq!(back.play_end(), Some(PlayEnd::Repetition(3)));
+}
+
+/// Options that change only the rules of actual play are honoured: Northcott's
+/// `repetition` and Kono's `nocapture`.
+#[test]
+fn play_rule_options_are_honoured() {
+    // Northcott on one row: O and X step back and forth. The start's third
+    // occurrence comes at ply 8; with repetition=2, its second at ply 4.
+    for (variant, plies) in [("size=6x1", 8), ("size=6x1,repetition=2", 4)] {
+        let game = build("northcott", variant).unwrap();
+        let mut s = game.new_initial_state();
+        let line = ["1:1->2", "1:6->5", "1:2->1", "1:5->6"];
+        let mut played = 0;
+        while !s.is_terminal() {
+            let a = s.string_to_action(line[played % 4]).unwrap();
+            s.apply_action(a).unwrap();
+            played += 1;
+        }
+        assert_eq!(played, plies, "{variant}");
+        assert!(matches!(s.play_end(), Some(PlayEnd::Repetition(_))));
+    }
+    // Without the rule, nothing but the bound ends it.
+    let free = build("northcott", "size=6x1,repetition=0").unwrap();
+    assert_eq!(free.facts().max_game_length, UNBOUNDED_GAME_PLIES);
+    // Kono: the bound follows the no-capture rule (17 runs of at most 150 plies).
+    let usual = build("kono", "").unwrap().facts().max_game_length;
+    let short = build("kono", "nocapture=20")
+        .unwrap()
+        .facts()
+        .max_game_length;
+    assert_eq!((usual, short), (17 * 150, 17 * 20));
 }
 
 #[test]

@@ -83,9 +83,44 @@ fn games_no_person_plays_always_end() {
     assert!(m.turn().is_over());
     assert!(plies <= MAX_GAME_PLIES);
     if plies == MAX_GAME_PLIES {
-        assert_eq!(m.turn(), Turn::Over(Outcome::Draw));
-        assert!(m.view().result.unwrap().contains("moves without an end"));
+        // Cut off: no result, and no game for the Cat.
+        assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
+        assert!(m.view().result.unwrap().contains("cut off"));
+        assert_eq!(m.view().tally.cat, 0);
     }
+}
+
+/// A game cut off at the length bound is reported as cut off, never as a draw,
+/// and is not tallied: neither a win nor the Cat's. (Before, it was "draw: ...
+/// moves without an end" and counted for the Cat.)
+#[test]
+fn a_game_cut_off_at_the_bound_is_no_draw() {
+    // Northcott on one row without the repetition rule: O and X step back and
+    // forth for ever; only the length bound ends the game.
+    let mut m = start("northcott", "size=6x1,repetition=0", &["human", "human"]);
+    let bound = build("northcott", "size=6x1,repetition=0")
+        .unwrap()
+        .facts()
+        .max_game_length;
+    assert_eq!(bound, MAX_GAME_PLIES);
+    for ply in 0..bound {
+        assert!(matches!(m.turn(), Turn::Move(_)), "ply {ply}");
+        m.play(["1:1->2", "1:6->5", "1:2->1", "1:5->6"][ply % 4])
+            .unwrap();
+    }
+    assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
+    let view = m.view();
+    let result = view.result.unwrap();
+    assert!(
+        result.contains("cut off") && !result.contains("draw"),
+        "{result}"
+    );
+    assert_eq!((view.tally.games, view.tally.cat), (0, 0));
+    // Taken back, the game goes on; played again, it is cut off again.
+    assert!(m.undo());
+    assert!(matches!(m.turn(), Turn::Move(_)));
+    assert!(m.redo());
+    assert_eq!(m.view().tally.games, 0);
 }
 
 /// A person (or a script sending moves) cannot make a game grow without bound either:

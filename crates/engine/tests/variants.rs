@@ -1,60 +1,98 @@
-//! The shared conformance checks for the anchors' variants (issue 14): Hexapawn's
-//! boards, misère play and compulsory capture, tic-tac-toe and Mu Torere misère,
-//! Mu Torere's first-move rules, Poggle on a torus.
+//! The shared checks on the variants each game declares
+//! ([`tabula_core::TestCases::variants`]; Hexapawn's boards, misère play and
+//! compulsory capture, Mu Torere's first-move rules, Poggle on a torus, ...), what
+//! each promises (an exact solution), and the figures games declare.
 
-use tabula_engine::registry;
-
-const VARIANTS: [(&str, &str); 16] = [
-    ("hexapawn", "columns=4,rows=4"),
-    ("hexapawn", "columns=5,rows=3"),
-    ("hexapawn", "columns=3,rows=6"),
-    ("hexapawn", "play=misere"),
-    ("hexapawn", "capture=compulsory"),
-    (
-        "hexapawn",
-        "columns=4,rows=5,play=misere,capture=compulsory",
-    ),
-    ("tictactoe", "play=misere"),
-    ("mu-torere", "play=misere"),
-    ("mu-torere", "rules=first_move"),
-    ("mu-torere", "rules=free,play=misere"),
-    ("mu-torere", "rules=first_move,play=misere"),
-    ("poggle", "topology=torus"),
-    ("poggle", "topology=torus,size=3,colours=3"),
-    (
-        "poggle",
-        "topology=torus,size=4,colours=4,start=random,seed=3",
-    ),
-    ("poggle", "topology=torus,size=6,colours=2"),
-    ("samegame", "size=10x8,colours=4"),
-];
+use tabula_engine::{build, registry};
 
 #[test]
-fn new_variants_pass_the_shared_checks() {
+fn declared_variants_pass_the_shared_checks() {
     let mut failures = Vec::new();
-    for (name, variant) in VARIANTS {
-        let entry = registry()
-            .into_iter()
-            .find(|e| e.name == name)
-            .expect("registered");
-        for seed in 1..=2 {
-            if let Err(e) = entry.check(variant, seed) {
-                failures.push(format!("{name} {variant} (seed {seed}): {e}"));
+    for entry in registry() {
+        for variant in entry.checked_variants().into_iter().skip(1) {
+            for seed in 1..=2 {
+                if let Err(e) = entry.check(&variant, seed) {
+                    failures.push(format!("{} {variant} (seed {seed}): {e}", entry.name));
+                }
             }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A variant declared solved exactly is listed `exact` and offers the perfect
+/// player, and one declared otherwise neither: the listing does not change once
+/// someone asked for the player either.
 #[test]
-fn new_variants_are_listed_with_their_solver() {
-    for (name, variant) in VARIANTS {
-        let handle = tabula_engine::build(name, variant).unwrap();
-        let info = handle.info();
-        if ["hexapawn", "tictactoe", "mu-torere"].contains(&name) {
-            assert!(info.exact, "{name} {variant}: solved");
-            let report = handle.solve(&Default::default(), &|_| {}).unwrap();
-            assert!(report.figures.positions.unwrap() > 0, "{name} {variant}");
+fn declared_variants_are_listed_with_their_solver() {
+    for entry in registry() {
+        for case in (entry.test_cases)().variants {
+            let at = format!("{} [{}]", entry.name, case.variant);
+            let handle = build(entry.name, case.variant).unwrap();
+            let info = handle.info();
+            assert_eq!(info.exact, case.exact, "{at}: exact");
+            let perfect = info.players.iter().any(|p| p.name == "perfect");
+            assert_eq!(perfect, case.exact, "{at}: the perfect player");
+        }
+    }
+}
+
+/// The published counts a game declares are what `tabula solve` finds: positions
+/// reachable from the start, and the start's value and remoteness.
+#[test]
+fn declared_counts_are_what_the_solver_finds() {
+    use tabula_core::{PositionValue, Remoteness};
+    let mut checked = 0;
+    for entry in registry() {
+        for known in (entry.test_cases)().counts {
+            let at = format!("{} [{}] ({})", entry.name, known.variant, known.source);
+            let report = build(entry.name, known.variant)
+                .unwrap()
+                .solve(&Default::default(), &|_| {})
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(report.figures.positions, Some(known.positions), "{at}");
+            if let Some(value) = known.value {
+                let Some(PositionValue::Solved {
+                    value: found,
+                    remoteness,
+                }) = report.value
+                else {
+                    panic!("{at}: no solved value");
+                };
+                assert_eq!(found, value, "{at}");
+                let plies = remoteness.and_then(|r| match r {
+                    Remoteness::Exact(n) | Remoteness::AtMost(n) => Some(n),
+                    Remoteness::Unknown => None,
+                });
+                assert_eq!(plies, known.remoteness, "{at}: remoteness");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no game declares a count");
+}
+
+/// The positions with known values a game declares are what its analysis says.
+#[test]
+fn declared_positions_have_their_known_values() {
+    use tabula_core::{PositionValue, Remoteness};
+    for entry in registry() {
+        for known in (entry.test_cases)().positions {
+            let at = format!("{} [{}] {}", entry.name, known.variant, known.position);
+            let handle = build(entry.name, known.variant).unwrap();
+            let state = handle
+                .state_from_position(known.position)
+                .unwrap_or_else(|e| panic!("{at}: {e}"));
+            let analysis = state.analyze().unwrap();
+            let Some(PositionValue::Solved { value, remoteness }) = analysis.value else {
+                panic!("{at}: not solved: {:?}", analysis.value);
+            };
+            assert_eq!(value, known.value, "{at}");
+            let plies = remoteness.and_then(|r| match r {
+                Remoteness::Exact(n) | Remoteness::AtMost(n) => Some(n),
+                Remoteness::Unknown => None,
+            });
+            assert_eq!(plies, known.remoteness, "{at}: remoteness");
         }
     }
 }

@@ -11,7 +11,7 @@
 //!   pawn one row forward.
 
 use crate::{Hexapawn, Pawns, Step};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat};
 
 impl Actions for Hexapawn {
@@ -28,10 +28,6 @@ impl Actions for Hexapawn {
             std::cmp::Ordering::Greater => 2,
         };
         usize::from(mv.from) * 3 + direction
-    }
-
-    fn move_of(&self, state: &Pawns, action: usize) -> Option<Step> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

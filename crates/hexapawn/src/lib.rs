@@ -322,9 +322,7 @@ impl Game for Hexapawn {
     type State = Pawns;
     type Move = Step;
 
-    fn name(&self) -> &'static str {
-        "hexapawn"
-    }
+    const NAME: &'static str = "hexapawn";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -687,13 +685,34 @@ impl Registered for Hexapawn {
             ..Default::default()
         }
     }
-    const NAME: &'static str = "hexapawn";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Hexapawn";
-    /// Stenger's "Associative Arrays" plays you against Gardner's learning matchbox machine.
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
+    /// Stenger's "Associative Arrays" plays you against Gardner's learning
+    /// matchbox machine, built for the 3x3 board (its 24 boxes); on other boards
+    /// it would need thousands of games to learn, so the front end chooses.
+    fn default_opponent(&self) -> Option<&'static str> {
+        (self.columns == 3 && self.rows == 3).then_some("matchbox")
+    }
     const SUMMARY: &'static str =
         "Martin Gardner's three-pawn chess on a 3x3 board, made to teach a matchbox machine.";
+
+    /// Every board size and rule is solved by the generic solver.
+    fn test_cases() -> tabula_core::TestCases {
+        let solved = |v| tabula_core::VariantCase::new(v, true);
+        tabula_core::TestCases {
+            variants: vec![
+                solved(""),
+                solved("columns=4"),
+                solved("columns=4,rows=4").summary(&["4x4 board"], &["3x3"]),
+                solved("columns=5,rows=3"),
+                solved("columns=3,rows=6"),
+                solved("play=misere").summary(&["misère"], &["made to teach"]),
+                solved("capture=compulsory"),
+                solved("columns=4,rows=5,play=misere,capture=compulsory"),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![

@@ -7,12 +7,16 @@
 //!   friendly piece there, so at most one of them is legal.
 //! * Observation: shape `[3, 4, 4]`: the observer's pieces, the other side's
 //!   pieces, and a plane of ones when the observer is to move.
-//! * Kono has no natural length bound: [`UNBOUNDED_GAME_PLIES`] (matches also
-//!   end in a draw after too many plies without a capture).
+//! * Kono has no natural length bound, but actual play is drawn after
+//!   `nocapture` plies in a row without a capture (150 by default): with at
+//!   most 16 captures in a game (every one takes a piece off the board), a game
+//!   lasts at most 17 * 150 = 2,550 plies ([`draw_rule_length`]). With
+//!   `nocapture=0` only the third repetition ends it, which allows more than
+//!   [`tabula_core::UNBOUNDED_GAME_PLIES`]: such a game is cut off there.
 
 use crate::{Kono, KonoMove, KonoState};
-use tabula_core::actions::{move_with_id, set_at};
-use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
+use tabula_core::actions::set_at;
+use tabula_core::{draw_rule_length, Actions, MatchRules, Seat};
 
 impl Actions for Kono {
     fn num_distinct_actions(&self) -> usize {
@@ -28,10 +32,6 @@ impl Actions for Kono {
             _ => 3,
         };
         usize::from(mv.from) * 4 + direction
-    }
-
-    fn move_of(&self, state: &KonoState, action: usize) -> Option<KonoMove> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {
@@ -60,6 +60,9 @@ impl Actions for Kono {
     }
 
     fn max_game_length(&self) -> usize {
-        UNBOUNDED_GAME_PLIES
+        // Positions: each of the 16 cells empty or holding either side's
+        // piece, either side to move.
+        let positions = 2 * 3u64.pow(16);
+        draw_rule_length(self.play_draw_rule(), Some(positions), Some(16))
     }
 }

@@ -175,9 +175,7 @@ impl Game for Kono {
     type State = KonoState;
     type Move = KonoMove;
 
-    fn name(&self) -> &'static str {
-        "kono"
-    }
+    const NAME: &'static str = "kono";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -538,12 +536,25 @@ impl Kono {
 }
 
 impl Registered for Kono {
-    const NAME: &'static str = "kono";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Four Field Kono";
-    const LEVEL_BASE: &'static str = "lookahead";
+    fn level_base(&self) -> &'static str {
+        "lookahead"
+    }
     const SUMMARY: &'static str =
         "Korean 4x4 blocking game: step to an empty cell or jump a friend to take an enemy; who cannot move loses.";
+
+    /// Both rule sets are solved (the dense table).
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", true),
+                tabula_core::VariantCase::new("rules=gamesman", true)
+                    .summary(&["one piece left loses"], &[]),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![

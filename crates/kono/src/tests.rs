@@ -418,7 +418,7 @@ fn perfect_player_never_loses_a_drawn_or_won_position() {
 #[test]
 fn lookahead_takes_wins_and_is_the_level_base() {
     let g = standard();
-    assert_eq!(Kono::LEVEL_BASE, "lookahead");
+    assert_eq!(g.level_base(), "lookahead");
     // Top captures Bottom's last piece: a4xa2 wins at once.
     let s = pos(&g, "x.../x.../o.../.... x");
     let mut player = Lookahead;

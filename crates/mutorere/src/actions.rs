@@ -6,12 +6,20 @@
 //! * Observation: shape `[3, 9]`, three planes over the points (putahi first):
 //!   the observer's pieces, the other side's pieces, and a plane of ones when the
 //!   observer is to move.
-//! * Mu Torere has no natural length bound: [`UNBOUNDED_GAME_PLIES`].
+//! * Mu Torere has no natural length bound, but actual play is drawn on the
+//!   third occurrence of a position: with 1,260 positions (4 White, 4 Black and
+//!   the empty point on 9 points, 630 ways, either side to move), each seen at
+//!   most twice before the last, a game lasts at most 2,520 plies
+//!   ([`draw_rule_length`]).
 
 use crate::board::{Cell, MtMove, MtState, POINTS};
 use crate::MuTorere;
-use tabula_core::actions::{move_with_id, set_at};
-use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
+use tabula_core::actions::set_at;
+use tabula_core::{draw_rule_length, Actions, MatchRules, Seat};
+
+/// Positions of any Mu Torere game: 9!/(4! 4! 1!) = 630 arrangements of the
+/// pieces, either side to move.
+const POSITIONS: u64 = 630 * 2;
 
 impl Actions for MuTorere {
     fn num_distinct_actions(&self) -> usize {
@@ -20,10 +28,6 @@ impl Actions for MuTorere {
 
     fn action_of(&self, _state: &MtState, mv: MtMove) -> usize {
         usize::from(mv.from)
-    }
-
-    fn move_of(&self, state: &MtState, action: usize) -> Option<MtMove> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {
@@ -46,6 +50,6 @@ impl Actions for MuTorere {
     }
 
     fn max_game_length(&self) -> usize {
-        UNBOUNDED_GAME_PLIES
+        draw_rule_length(self.play_draw_rule(), Some(POSITIONS), None)
     }
 }

@@ -106,9 +106,7 @@ impl Game for MuTorere {
     type State = MtState;
     type Move = MtMove;
 
-    fn name(&self) -> &'static str {
-        "mu-torere"
-    }
+    const NAME: &'static str = "mu-torere";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -435,12 +433,35 @@ pub fn count_report() -> serde_json::Value {
 }
 
 impl Registered for MuTorere {
-    const NAME: &'static str = "mu-torere";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Mu Torere";
-    const LEVEL_BASE: &'static str = "lookahead";
+    fn level_base(&self) -> &'static str {
+        "lookahead"
+    }
     const SUMMARY: &'static str =
         "The Maori blocking game on an eight-pointed star: move into the one empty point; who cannot move loses.";
+
+    /// Every rule set is solved; the usual game's count is GamesCrafters'.
+    fn test_cases() -> tabula_core::TestCases {
+        let solved = |v| tabula_core::VariantCase::new(v, true);
+        tabula_core::TestCases {
+            variants: vec![
+                solved(""),
+                solved("play=misere").summary(&["who cannot move wins"], &["cannot move loses"]),
+                solved("rules=first_move"),
+                solved("rules=free,play=misere"),
+                solved("rules=first_move,play=misere"),
+            ],
+            counts: vec![tabula_core::KnownCount {
+                variant: "",
+                positions: 1180,
+                value: Some(tabula_core::Value::Draw),
+                remoteness: None,
+                source: "GamesCrafters' analysis of Mu Torere (University of California, Berkeley)",
+            }],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![

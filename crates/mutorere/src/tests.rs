@@ -436,7 +436,7 @@ fn view_has_nine_points_and_sixteen_edges() {
 
 #[test]
 fn the_level_mixes_with_the_seeds_lookahead() {
-    assert_eq!(MuTorere::LEVEL_BASE, "lookahead");
+    assert_eq!(MuTorere::default().level_base(), "lookahead");
 }
 
 proptest! {

@@ -14,7 +14,7 @@
 //! arise in this variant.
 
 use crate::{Nim, NimMove, NimState};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat};
 
 impl Nim {
@@ -33,10 +33,6 @@ impl Actions for Nim {
         let from = state.heaps.get(usize::from(mv.heap)).copied().unwrap_or(0);
         let take = from.saturating_sub(mv.to).max(1) as usize;
         usize::from(mv.heap) * self.action_stride() + take - 1
-    }
-
-    fn move_of(&self, state: &NimState, action: usize) -> Option<NimMove> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

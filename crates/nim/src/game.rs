@@ -155,11 +155,23 @@ impl Registered for Nim {
             ..Default::default()
         }
     }
-    const NAME: &'static str = "nim";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Nim";
     const SUMMARY: &'static str =
         "Take any number of counters from one heap; normal play: whoever cannot move loses (nim-sum rule).";
+
+    /// Nim is solved by Bouton's rule in every variant.
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", true),
+                tabula_core::VariantCase::new("play=misere", true)
+                    .summary(&["takes the last counter loses"], &["cannot move loses"]),
+                tabula_core::VariantCase::new("heaps=1-2-3,play=misere", true),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![
@@ -256,9 +268,7 @@ impl Game for Nim {
     type State = NimState;
     type Move = NimMove;
 
-    fn name(&self) -> &'static str {
-        "nim"
-    }
+    const NAME: &'static str = "nim";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS

@@ -8,11 +8,15 @@
 //! * Observation: shape `[3, rows, cols]`: the observer's pieces, the other
 //!   side's pieces, and a plane of ones when the observer is to move.
 //! * Northcott's game has no natural length bound (a side may retreat for
-//!   ever): [`UNBOUNDED_GAME_PLIES`].
+//!   ever); actual play is drawn when a position occurs `repetition` times (3
+//!   by default): at most the board's positions times `repetition - 1` plies
+//!   ([`draw_rule_length`]), which beyond the smallest boards is more than
+//!   [`tabula_core::UNBOUNDED_GAME_PLIES`], where a game is cut off; with
+//!   `repetition=0` only that bound ends a game.
 
 use crate::{Northcott, NorthcottMove, NorthcottState};
-use tabula_core::actions::{move_with_id, set_at};
-use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
+use tabula_core::actions::set_at;
+use tabula_core::{draw_rule_length, Actions, MatchRules, Seat};
 
 impl Actions for Northcott {
     fn num_distinct_actions(&self) -> usize {
@@ -21,10 +25,6 @@ impl Actions for Northcott {
 
     fn action_of(&self, _state: &NorthcottState, mv: NorthcottMove) -> usize {
         usize::from(mv.row) * self.nx() + usize::from(mv.to)
-    }
-
-    fn move_of(&self, state: &NorthcottState, action: usize) -> Option<NorthcottMove> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {
@@ -56,6 +56,6 @@ impl Actions for Northcott {
     }
 
     fn max_game_length(&self) -> usize {
-        UNBOUNDED_GAME_PLIES
+        draw_rule_length(self.play_draw_rule(), Some(self.position_count()), None)
     }
 }

@@ -321,13 +321,25 @@ impl Registered for Northcott {
             ..Default::default()
         }
     }
-    const NAME: &'static str = "northcott";
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Northcott's game";
     const SUMMARY: &'static str =
         "Slide your piece along its row toward or away from the enemy piece, never jumping it; whoever cannot move loses (Nim on the gaps).";
     /// The Northcott slides' program answers every move with `nim`, else `lose`.
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("nim");
+    fn default_opponent(&self) -> Option<&'static str> {
+        Some("nim")
+    }
+
+    /// Solved by the nim-sum of the gaps.
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", true),
+                tabula_core::VariantCase::new("size=6x1,repetition=2", true),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![
@@ -411,9 +423,7 @@ impl Game for Northcott {
     type State = NorthcottState;
     type Move = NorthcottMove;
 
-    fn name(&self) -> &'static str {
-        "northcott"
-    }
+    const NAME: &'static str = "northcott";
 
     fn seats(&self) -> &'static [&'static str] {
         &["O", "X"]

@@ -11,10 +11,9 @@
 //!   side whose turn it is, 1 while the dice are rolling, 1 before the draw for
 //!   the first player.
 //! * Pig has no natural length bound (a player may roll ones for ever):
-//!   [`UNBOUNDED_GAME_PLIES`].
+//!   a game is cut off, with no result, at [`UNBOUNDED_GAME_PLIES`].
 
 use crate::{Move, Pig, State};
-use tabula_core::actions::move_with_id;
 use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
 
 /// The index of the pair `a <= b` among the 21 unordered throws of two dice.
@@ -40,10 +39,6 @@ impl Actions for Pig {
             Move::Dice(a, b) => pair_index(a, b),
             Move::Starter(s) => usize::from(s),
         }
-    }
-
-    fn move_of(&self, state: &State, action: usize) -> Option<Move> {
-        move_with_id(self, state, action)
     }
 
     fn max_chance_outcomes(&self) -> usize {

@@ -104,9 +104,7 @@ impl Game for Pig {
     type State = State;
     type Move = Move;
 
-    fn name(&self) -> &'static str {
-        "pig"
-    }
+    const NAME: &'static str = "pig";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -462,13 +460,16 @@ impl Players for Pig {
 impl MatchRules for Pig {}
 
 impl Registered for Pig {
-    const NAME: &'static str = "pig";
     const TITLE: &'static str = "Pig";
     const SUMMARY: &'static str =
         "Dice game of nerve: roll to build up points, but a 1 loses them; hold to bank them. First to 100 wins.";
     const RULES: &'static str = include_str!("../docs/rules.md");
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("optimal");
-    const LEVEL_BASE: &'static str = "optimal";
+    fn default_opponent(&self) -> Option<&'static str> {
+        Some("optimal")
+    }
+    fn level_base(&self) -> &'static str {
+        "optimal"
+    }
 
     fn presentation(&self) -> tabula_core::GamePresentation {
         tabula_core::GamePresentation {
@@ -497,6 +498,19 @@ impl Registered for Pig {
             // The roll/hold boundary: the tool gives it as data, the module draws it.
             tools: vec![boundary::TOOL],
             module: Some(include_str!("../web/pig.js")),
+            ..Default::default()
+        }
+    }
+
+    /// A dice game: chances, not a solved value, whatever the goal.
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", false),
+                tabula_core::VariantCase::new("goal=20,start=random", false),
+                tabula_core::VariantCase::new("goal=50,dice=2", false)
+                    .summary(&["First to 50 wins"], &["First to 100"]),
+            ],
             ..Default::default()
         }
     }

@@ -5,11 +5,12 @@
 //!   25 on the usual 5x5 board.
 //! * Observation: shape `[colours, size, size]`, one plane per colour with a one
 //!   where a button shows it (boards too large to play: `[colours, 0, 0]`).
-//! * Pressing can go on for ever: [`UNBOUNDED_GAME_PLIES`]. A game returns 1
+//! * Pressing can go on for ever, and no draw rule applies to a puzzle: a game
+//!   is cut off, unsolved, at [`UNBOUNDED_GAME_PLIES`]. A game returns 1
 //!   when the board is solved (every button at colour 0), else 0.
 
 use crate::{Poggle, PoggleState, Press, PLAY_LIMIT};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat, UNBOUNDED_GAME_PLIES};
 
 impl Poggle {
@@ -30,10 +31,6 @@ impl Actions for Poggle {
 
     fn action_of(&self, _state: &PoggleState, mv: Press) -> usize {
         usize::from(mv.row) * self.size + usize::from(mv.col)
-    }
-
-    fn move_of(&self, state: &PoggleState, action: usize) -> Option<Press> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

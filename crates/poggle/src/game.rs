@@ -212,12 +212,30 @@ impl Registered for Poggle {
     fn play_limit(&self) -> Option<String> {
         self.play_error()
     }
-    const NAME: &'static str = "poggle";
     const TITLE: &'static str = "Poggle";
     /// With no human at the buttons, the solver presses them (a fewest-presses solution).
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("solver");
+    fn default_opponent(&self) -> Option<&'static str> {
+        Some("solver")
+    }
     const SUMMARY: &'static str =
         "Lights Out with k colours: a press advances a button and its orthogonal neighbours by one colour; bring every button to the goal colour";
+
+    /// A puzzle (its solver is linear algebra, not a game value); the boards on
+    /// a torus too.
+    fn test_cases() -> tabula_core::TestCases {
+        let puzzle = |v| tabula_core::VariantCase::new(v, false);
+        tabula_core::TestCases {
+            variants: vec![
+                puzzle("").summary(&["Lights Out with 2 colours"], &[]),
+                puzzle("colours=3").summary(&["3 colours"], &["k colours"]),
+                puzzle("topology=torus").summary(&["wrap around"], &["k colours"]),
+                puzzle("topology=torus,size=3,colours=3"),
+                puzzle("topology=torus,size=4,colours=4,start=random,seed=3"),
+                puzzle("topology=torus,size=6,colours=2"),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![
@@ -350,9 +368,7 @@ impl Game for Poggle {
     type State = PoggleState;
     type Move = Press;
 
-    fn name(&self) -> &'static str {
-        "poggle"
-    }
+    const NAME: &'static str = "poggle";
 
     fn seats(&self) -> &'static [&'static str] {
         &["Player"]

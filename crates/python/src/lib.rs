@@ -467,6 +467,18 @@ impl PyState {
         self.inner.history()
     }
 
+    /// How the rules of actual play ended the game, when they did rather than
+    /// the game's own rules: `"repetition"` or `"no_progress"` (a draw), or
+    /// `"cut_off"` (the game reached `Game.max_game_length()` with no end: no
+    /// result, not a draw); `None` otherwise.
+    fn play_end(&self) -> Option<&'static str> {
+        self.inner.play_end().map(|end| match end {
+            tabula_engine::PlayEnd::Repetition(_) => "repetition",
+            tabula_engine::PlayEnd::NoProgress(_) => "no_progress",
+            tabula_engine::PlayEnd::CutOff(_) => "cut_off",
+        })
+    }
+
     /// The history as OpenSpiel writes it (`"4, 0, 8"`): the information state of
     /// a perfect-information game with perfect recall.
     fn history_str(&self) -> String {
@@ -656,6 +668,16 @@ fn game_options<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>>
     to_python(py, &(entry.options)())
 }
 
+/// What a game declares for the shared tests (`Registered::test_cases`): the
+/// variants to check and what each promises, published counts, positions with
+/// known values, its OpenSpiel counterpart (`{variant, game, actions, every_state,
+/// lines, values_from_ply, same_observation}`).
+#[pyfunction]
+fn test_cases<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let entry = tabula_engine::find(name).map_err(value_error)?;
+    to_python(py, &(entry.test_cases)())
+}
+
 /// The tools the games offer (`tabula tool`): `[{name, title, about, example}]`.
 #[pyfunction]
 fn tools<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -742,6 +764,7 @@ fn tabula_games(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game_options, m)?)?;
+    m.add_function(wrap_pyfunction!(test_cases, m)?)?;
     m.add_function(wrap_pyfunction!(tools, m)?)?;
     m.add_function(wrap_pyfunction!(tool, m)?)?;
     m.add_function(wrap_pyfunction!(set_max_memory, m)?)?;

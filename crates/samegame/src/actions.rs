@@ -15,7 +15,7 @@
 //! colours ([`Actions::state_fits`]).
 
 use crate::{Board, Click, SameGame};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat};
 
 impl Actions for SameGame {
@@ -25,10 +25,6 @@ impl Actions for SameGame {
 
     fn action_of(&self, _state: &Board, mv: Click) -> usize {
         usize::from(mv.row) * self.width + usize::from(mv.col)
-    }
-
-    fn move_of(&self, state: &Board, action: usize) -> Option<Click> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -127,9 +127,7 @@ impl Game for SameGame {
     type State = Board;
     type Move = Click;
 
-    fn name(&self) -> &'static str {
-        "samegame"
-    }
+    const NAME: &'static str = "samegame";
 
     fn seats(&self) -> &'static [&'static str] {
         &["Player"]
@@ -479,11 +477,25 @@ impl Registered for SameGame {
         }
     }
     const RULES: &'static str = include_str!("../docs/rules.md");
-    const NAME: &'static str = "samegame";
     const TITLE: &'static str = "SameGame";
     const SUMMARY: &'static str =
         "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
          Score (n-2)^2 per group and 1000 for clearing the board.";
+
+    /// A puzzle searched, not solved.
+    fn test_cases() -> tabula_core::TestCases {
+        let puzzle = |v| tabula_core::VariantCase::new(v, false);
+        tabula_core::TestCases {
+            variants: vec![
+                puzzle(""),
+                puzzle("size=5x5"),
+                puzzle("size=6x4,colours=4,seed=3"),
+                puzzle("size=10x8,colours=4"),
+                puzzle("scoring=blocks").summary(&["1 per block"], &["1000"]),
+            ],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![

@@ -7,7 +7,7 @@
 //! * A game lasts at most 9 plies.
 
 use crate::{Board, Square, TicTacToe};
-use tabula_core::actions::{move_with_id, set_at};
+use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat};
 
 impl Actions for TicTacToe {
@@ -17,10 +17,6 @@ impl Actions for TicTacToe {
 
     fn action_of(&self, _state: &Board, mv: Square) -> usize {
         usize::from(mv.0)
-    }
-
-    fn move_of(&self, state: &Board, action: usize) -> Option<Square> {
-        move_with_id(self, state, action)
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -199,9 +199,7 @@ impl Game for TicTacToe {
     type State = Board;
     type Move = Square;
 
-    fn name(&self) -> &'static str {
-        "tictactoe"
-    }
+    const NAME: &'static str = "tictactoe";
 
     fn seats(&self) -> &'static [&'static str] {
         &SEATS
@@ -482,12 +480,28 @@ impl Registered for TicTacToe {
         }
     }
     const RULES: &'static str = include_str!("../docs/rules.md");
-    const NAME: &'static str = "tictactoe";
     const TITLE: &'static str = "Tic-tac-toe";
     /// Stenger's "Associative Arrays" plays you against the learning matchbox machine.
-    const DEFAULT_OPPONENT: Option<&'static str> = Some("matchbox");
+    fn default_opponent(&self) -> Option<&'static str> {
+        Some("matchbox")
+    }
     const SUMMARY: &'static str =
         "Noughts and crosses on squares 1-9: X moves first, three in a row wins, a full board is the Cat's game.";
+
+    /// Both rule sets are solved; OpenSpiel's `tic_tac_toe` has the same cells
+    /// as action ids, so every one of its 5,478 states is compared.
+    fn test_cases() -> tabula_core::TestCases {
+        tabula_core::TestCases {
+            variants: vec![
+                tabula_core::VariantCase::new("", true)
+                    .summary(&["three in a row wins"], &["loses"]),
+                tabula_core::VariantCase::new("play=misere", true)
+                    .summary(&["three in a row loses"], &["three in a row wins"]),
+            ],
+            openspiel: vec![tabula_core::OpenSpielCase::every_state("", "tic_tac_toe")],
+            ..Default::default()
+        }
+    }
 
     fn presets() -> Vec<tabula_core::Preset> {
         vec![
