@@ -437,6 +437,12 @@ pub fn simulate(a: SimulateArgs) -> Result<()> {
     if report.draws > 0 {
         println!("  {:<16} {:>10}", "draws", report.draws);
     }
+    if report.cut_off > 0 {
+        println!(
+            "  {:<16} {:>10} (reached the longest a game may last)",
+            "cut off", report.cut_off
+        );
+    }
     println!(
         "  {} win rate {:.4} (95% CI {:.4}..{:.4}); mean turns {:.1}",
         report.players[0],

@@ -14,8 +14,8 @@ use rand::Rng as _;
 use std::sync::Arc;
 use tabula_ai::retrograde::graded_moves;
 use tabula_core::{
-    Actions, Graded, Notation, Oracle, Presentation, Registered, Symmetry, Turn, Value, Variant,
-    UNBOUNDED_GAME_PLIES,
+    Actions, Graded, MatchRules, Notation, Oracle, PlayTracker, Presentation, Registered, Symmetry,
+    Turn, Value, Variant, UNBOUNDED_GAME_PLIES,
 };
 
 /// Runs every check on `game` with random choices from `seed`.
@@ -615,29 +615,34 @@ const ACTION_PLAYOUTS: usize = 4;
 /// Plies a playout of a game without a natural length bound is followed for.
 const ACTION_PLIES: usize = 600;
 
-/// The [`Actions`] laws on random playouts of `game`: at every position the
-/// laws of [`action_laws_at`], and every game over within
-/// [`Actions::max_game_length`] plies (games with a natural bound are played
-/// to the end; the others for 600 plies, `ACTION_PLIES`).
-pub fn action_laws<G: Actions + Notation>(game: &G, seed: u64) -> Result<(), String> {
+/// The [`Actions`] laws on random playouts of `game` under the rules of actual
+/// play ([`PlayTracker`]): at every position the laws of [`action_laws_at`], and
+/// every game over (by its rules or its draw rules) within
+/// [`Actions::max_game_length`] plies when that is below the engine's cap
+/// (games so bounded are played to the end; the others for 600 plies,
+/// `ACTION_PLIES`).
+pub fn action_laws<G: Actions + Notation + MatchRules>(game: &G, seed: u64) -> Result<(), String> {
     let mut rng = tabula_core::rng_from_seed(seed ^ 0xAC71);
     let most = game.max_game_length();
     let bounded = most < UNBOUNDED_GAME_PLIES;
     let mut moves = Vec::new();
     for _ in 0..ACTION_PLAYOUTS {
         let mut state = game.initial_state();
+        let mut tracker = PlayTracker::new(game, &state);
         let mut plies = 0;
         loop {
             let text = game.format_position(&state);
             action_laws_at(game, &state, &text, &mut rng)?;
-            if game.turn(&state).is_over() {
+            if tracker.turn(game, &state).is_over() {
+                let cut = !game.turn(&state).is_over()
+                    && tracker.end(&state).is_some_and(|e| e.is_cut_off());
+                if bounded && cut {
+                    return Err(format!(
+                        "{}: the game at '{text}' goes on after {plies} plies, the most it declares",
+                        G::NAME
+                    ));
+                }
                 break;
-            }
-            if plies >= most {
-                return Err(format!(
-                    "{}: the game at '{text}' goes on after {plies} plies, the most it declares",
-                    G::NAME
-                ));
             }
             if !bounded && plies >= ACTION_PLIES {
                 break;
@@ -648,7 +653,7 @@ pub fn action_laws<G: Actions + Notation>(game: &G, seed: u64) -> Result<(), Str
                 break;
             }
             let mv = moves[rng.gen_range(0..moves.len())];
-            game.play_unchecked(&mut state, mv);
+            tracker.play(game, &mut state, mv);
             plies += 1;
         }
     }
@@ -766,7 +771,7 @@ pub fn action_laws_at<G: Actions>(
 mod action_tests {
     use super::{action_laws, action_laws_at};
     use tabula_core::actions::move_with_id;
-    use tabula_core::{Actions, Game, Notation, ParseError, Seat, Turn};
+    use tabula_core::{Actions, Game, MatchRules, Notation, ParseError, Seat, Turn};
     use tabula_tictactoe::{Board, Square, TicTacToe};
 
     /// Tic-tac-toe with its action encoding broken on purpose.
@@ -823,6 +828,8 @@ mod action_tests {
             self.0.format_position(s)
         }
     }
+
+    impl MatchRules for Faulty {}
 
     impl Actions for Faulty {
         fn num_distinct_actions(&self) -> usize {
