@@ -6,12 +6,12 @@
 //! amount. [`parse_bytes`] reads both spellings (`512M`, `512MB`, `512MiB`) as
 //! powers of 1024, the way memory is sold and counted.
 
-/// The binary units after bytes, each 1024 times the one before.
-const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
-
 /// Bytes in plain words, in binary units: `512 bytes`, `5.6 MiB`, `545 MiB`,
 /// `1 GiB`, `50.4 GiB`. Three significant digits at most (one decimal below 100,
 /// none from 100, none for a whole number); `u64::MAX` reads "no limit".
+/// `humansize` writes the number and its binary unit; the rounding to three
+/// digits is done first, on the bytes, so that 1023.96 KiB reads "1 MiB" and
+/// not "1024 KiB".
 pub fn format_bytes(bytes: u64) -> String {
     if bytes == u64::MAX {
         return "no limit".to_string();
@@ -19,60 +19,49 @@ pub fn format_bytes(bytes: u64) -> String {
     if bytes < 1024 {
         return format!("{bytes} bytes");
     }
-    let mut x = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while x >= 1024.0 && unit + 1 < UNITS.len() {
+    let mut x = bytes as f64;
+    let mut unit = 1.0;
+    while x >= 1024.0 {
         x /= 1024.0;
-        unit += 1;
+        unit *= 1024.0;
     }
-    // Rounded first, so that 1023.96 KiB reads "1 MiB" and not "1024 KiB".
-    let mut rounded = if x >= 100.0 {
-        x.round()
-    } else {
-        (x * 10.0).round() / 10.0
-    };
-    if rounded >= 1024.0 && unit + 1 < UNITS.len() {
-        rounded = 1.0;
-        unit += 1;
-    }
-    if rounded.fract() == 0.0 {
-        format!("{rounded:.0} {}", UNITS[unit])
-    } else {
-        format!("{rounded:.1} {}", UNITS[unit])
-    }
+    let (places, step) = if x >= 100.0 { (0, 1.0) } else { (1, 0.1) };
+    let shown = ((x / step).round() * step * unit).min(u64::MAX as f64) as u64;
+    humansize::format_size(shown, humansize::BINARY.decimal_places(places))
 }
 
 /// Reads a memory size typed by a user: `1073741824`, `512M`, `512MB`, `512MiB`, `1G`,
-/// `1.5GiB`, `64k` (powers of 1024; case does not matter).
+/// `1.5GiB`, `64k` (powers of 1024 whichever way the unit is spelt: `parse-size`
+/// in its binary unit system; case does not matter).
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = t.split_at(split);
     let bad = || {
         format!(
             "'{}' is not a memory size: write e.g. 512M, 2G or 1073741824",
             crate::error::clip(text)
         )
     };
-    let value: f64 = number.parse().map_err(|_| bad())?;
-    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        _ => return Err(bad()),
-    };
-    let bytes = value * scale as f64;
-    if !bytes.is_finite() || !(1.0..=(u64::MAX as f64)).contains(&bytes) {
-        return Err(format!(
+    // Sizes are a number and a unit, not digits grouped by spaces or written
+    // with an exponent (which parse-size would also read).
+    let plain = t
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .trim_end();
+    if t.is_empty() || !plain.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return Err(bad());
+    }
+    let config = parse_size::Config::new().with_binary();
+    match config.parse_size(t) {
+        Ok(0) => Err(format!(
             "'{}' is not a usable memory size",
             crate::error::clip(text)
-        ));
+        )),
+        Ok(bytes) => Ok(bytes),
+        Err(parse_size::Error::PosOverflow) => Err(format!(
+            "'{}' is not a usable memory size",
+            crate::error::clip(text)
+        )),
+        Err(_) => Err(bad()),
     }
-    Ok(bytes as u64)
 }
 
 #[cfg(test)]
@@ -92,7 +81,7 @@ mod tests {
         assert_eq!(format_bytes(3 << 29), "1.5 GiB");
         assert_eq!(format_bytes(54_100_000_000), "50.4 GiB");
         assert_eq!(format_bytes(1 << 40), "1 TiB");
-        assert_eq!(format_bytes(u64::MAX - 1), "16384 PiB");
+        assert_eq!(format_bytes(u64::MAX - 1), "16 EiB");
         assert_eq!(format_bytes(u64::MAX), "no limit");
         // Just under a unit rounds up to it, never "1024 KiB".
         assert_eq!(format_bytes((1 << 20) - 1), "1 MiB");
@@ -126,5 +115,8 @@ mod tests {
         assert!(parse_bytes("5 parsecs").is_err());
         assert!(parse_bytes("").is_err());
         assert!(parse_bytes("1e400").is_err());
+        assert!(parse_bytes("1e3").is_err());
+        assert!(parse_bytes("99999999999G").is_err());
+        assert_eq!(parse_bytes(" 2 GiB "), Ok(2 << 30));
     }
 }
