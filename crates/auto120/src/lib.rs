@@ -407,6 +407,7 @@ impl Registered for Auto120 {
                 tabula_core::VariantCase::new("", false),
                 tabula_core::VariantCase::new("markers=1", false),
             ],
+            quick: Some("markers=1"),
             ..Default::default()
         }
     }

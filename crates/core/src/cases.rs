@@ -26,6 +26,10 @@ pub struct TestCases {
     pub positions: Vec<KnownPosition>,
     /// The same game in OpenSpiel, compared position by position in the Python tests.
     pub openspiel: Vec<OpenSpielCase>,
+    /// A variant in which `tabula solve`, `analyze` and `play` each answer within
+    /// a few seconds, for the shared checks of the terminal (80 columns); the
+    /// usual game when `None`.
+    pub quick: Option<&'static str>,
 }
 
 /// One variant to check, and what it promises.

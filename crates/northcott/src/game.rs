@@ -337,6 +337,7 @@ impl Registered for Northcott {
                 tabula_core::VariantCase::new("", true),
                 tabula_core::VariantCase::new("size=6x1,repetition=2", true),
             ],
+            quick: Some("size=6x3"),
             ..Default::default()
         }
     }

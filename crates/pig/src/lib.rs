@@ -511,6 +511,7 @@ impl Registered for Pig {
                 tabula_core::VariantCase::new("goal=50,dice=2", false)
                     .summary(&["First to 50 wins"], &["First to 100"]),
             ],
+            quick: Some("goal=20"),
             ..Default::default()
         }
     }

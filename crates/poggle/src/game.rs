@@ -233,6 +233,7 @@ impl Registered for Poggle {
                 puzzle("topology=torus,size=4,colours=4,start=random,seed=3"),
                 puzzle("topology=torus,size=6,colours=2"),
             ],
+            quick: Some("size=7,colours=3"),
             ..Default::default()
         }
     }

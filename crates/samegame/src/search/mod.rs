@@ -275,328 +275,35 @@ pub fn search(
         best = line;
         found = true;
     }
-    let mut stages = Vec::new();
-    let mut optimal = !board.has_move();
-    let playouts;
-    match algorithm {
-        Algorithm::Nrpa => {
-            let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
-            // A plan keeps the tabu colour it was found with: the colour of its largest
-            // group, which the tabu rule saves for last.
-            let default_tabu = plan
-                .as_ref()
-                .and_then(|p| largest_group_colour(board, p))
-                .unwrap_or(playout::commonest_colour(board) as usize);
-            let runs = options.runs.map(|r| r.max(1) as u64);
-            let nrpa = nrpa::Nrpa {
-                board,
-                scoring,
-                alpha: 1.0,
-                deadline,
-                stop: &stop,
-                playouts: AtomicU64::new(0),
-            };
-            // (score, run) of the best game so far: the lowest run wins ties, so a
-            // fixed number of runs gives the same game whatever the thread timing.
-            // The plan, finished by a playout when it stops early: every run starts
-            // from it.
-            let start = plan.as_ref().and_then(|p| {
-                nrpa.replay(p, default_tabu, options.seed, &mut nrpa::Work::default())
-            });
-            // With a time budget and no plan, every colour is tried as the tabu one
-            // first (the commonest one is not always the best), then the rest of the
-            // time goes on from the best game found, with its colour.
-            // A search free to shape its own runs: no fixed work, no level, no plan.
-            let free = runs.is_none() && options.level.is_none() && start.is_none();
-            let trial_colours = if free {
-                tabu_candidates(board)
-            } else {
-                Vec::new()
-            };
-            let trial = !trial_colours.is_empty();
-            let next_trial = AtomicU64::new(0);
-            // Whether a fresh run of a long budget has started (the last run then goes
-            // on from the best game they found).
-            let restarted = AtomicBool::new(false);
-            // (score, run, line, tabu colour) of the best game so far.
-            let shared: Mutex<Option<(i64, u64, Line, usize)>> = Mutex::new(
-                start
-                    .as_ref()
-                    .map(|s| (s.score, u64::MAX, s.line(), default_tabu)),
-            );
-            let next = AtomicU64::new(0);
-            let done = AtomicU64::new(0);
-            let top_level = AtomicU64::new(0);
-            let better = |score: i64, run: u64, cur: &Option<(i64, u64, Line, usize)>| match cur {
-                None => true,
-                Some((s, r, _, _)) => score > *s || (score == *s && run < *r),
-            };
-            let threads = rayon::current_num_threads().max(1);
-            let max_level = options.level.unwrap_or(4).clamp(1, 6);
-            // Each thread holds a policy per level and the root's; together they stay
-            // within the memory budget.
-            let tables = (threads * (max_level as usize + 1)) as u64;
-            let cap = (options.budget.max_memory_bytes / tables / nrpa::Policy::bytes_for(1))
-                .min(1 << 26) as usize;
-            let started_runs = AtomicU64::new(0);
-            if board.has_move() {
-                report(best.score, max_level as usize);
-                rayon::scope(|scope| {
-                    for _ in 0..threads {
-                        scope.spawn(|_| {
-                            let mut work = nrpa::Work::default();
-                            let mut root = nrpa::Policy::new(cap);
-                            if let Some(seq) = &start {
-                                nrpa.adapt(&mut root, seq, &mut Vec::new());
-                            }
-                            // Seconds per playout on this thread, once measured.
-                            let mut per_playout: Option<f64> = None;
-                            // Playouts of a trial run on this thread, once measured.
-                            let mut trial_playouts = 0.0;
-                            loop {
-                                let run = next.fetch_add(1, Ordering::Relaxed);
-                                if runs.is_some_and(|n| run >= n)
-                                    || (runs.is_none() && run > 0 && nrpa.out_of_time())
-                                {
-                                    break;
-                                }
-                                started_runs.fetch_add(1, Ordering::Relaxed);
-                                // With a time budget, a run's top level goes on until the
-                                // deadline (anytime) rather than leaving the end of the
-                                // budget to short restarts.
-                                let mut tabu = default_tabu;
-                                let mut from = start.clone();
-                                let (level, n, open) = match (options.level, per_playout) {
-                                    (Some(l), _) => {
-                                        (l.clamp(1, 6), iterations.unwrap_or(100), runs.is_none())
-                                    }
-                                    // The first run measures the speed of this thread.
-                                    (None, None) => (1, 100, false),
-                                    (None, Some(p)) => {
-                                        let t = next_trial.fetch_add(1, Ordering::Relaxed) as usize;
-                                        if let Some(&colour) = trial_colours.get(t) {
-                                            tabu = colour;
-                                            let (l, n) = nrpa_plan(trial_playouts, iterations);
-                                            (l, n, false)
-                                        } else {
-                                            let left = deadline.map_or(1e7, |d| {
-                                                d.saturating_duration_since(Instant::now())
-                                                    .as_secs_f64()
-                                            });
-                                            let cur = shared
-                                                .lock()
-                                                .unwrap_or_else(|e| e.into_inner())
-                                                .clone();
-                                            // A fresh run (its size depends on the budget,
-                                            // see restart_playouts) with the best colour so
-                                            // far, while much more time is left.
-                                            let size = restart_playouts(options.seconds / p);
-                                            if free && deadline.is_some() && left / p > 2.0 * size {
-                                                if let Some((_, _, _, colour)) = cur {
-                                                    tabu = colour;
-                                                }
-                                                restarted.store(true, Ordering::Relaxed);
-                                                let (l, n) = nrpa_plan(size, iterations);
-                                                (l, n, false)
-                                            } else {
-                                                // Go on from the best game so far, with its colour.
-                                                let from_best =
-                                                    trial || restarted.load(Ordering::Relaxed);
-                                                if let Some((_, _, line, colour)) =
-                                                    cur.filter(|_| from_best)
-                                                {
-                                                    tabu = colour;
-                                                    if let Some(seq) = nrpa.replay(
-                                                        &line.clicks,
-                                                        colour,
-                                                        mix(options.seed, run),
-                                                        &mut work,
-                                                    ) {
-                                                        root = nrpa::Policy::new(cap);
-                                                        nrpa.adapt(
-                                                            &mut root,
-                                                            &seq,
-                                                            &mut Vec::new(),
-                                                        );
-                                                        from = Some(seq);
-                                                    }
-                                                }
-                                                let (l, n) = nrpa_plan(left / p, iterations);
-                                                (l, n, deadline.is_some())
-                                            }
-                                        }
-                                    }
-                                };
-                                top_level.fetch_max(level as u64, Ordering::Relaxed);
-                                let t = Instant::now();
-                                let before = work.playouts;
-                                let mut on_best = |seq: &nrpa::Seq| {
-                                    let mut cur = shared.lock().unwrap_or_else(|e| e.into_inner());
-                                    if better(seq.score, run, &cur) {
-                                        *cur = Some((seq.score, run, seq.line(), tabu));
-                                        drop(cur);
-                                        report(seq.score, level as usize);
-                                    }
-                                };
-                                let seq = nrpa.run(
-                                    nrpa::Plan {
-                                        tabu,
-                                        level,
-                                        iterations: n,
-                                        open,
-                                    },
-                                    &root,
-                                    mix(options.seed, run),
-                                    from.as_ref(),
-                                    &mut work,
-                                    &mut on_best,
-                                );
-                                on_best(&seq);
-                                let played = work.playouts - before;
-                                if played > 0 && per_playout.is_none() {
-                                    let p = t.elapsed().as_secs_f64() / played as f64;
-                                    per_playout = Some(p);
-                                    let left = deadline.map_or(1e7, |d| {
-                                        d.saturating_duration_since(Instant::now()).as_secs_f64()
-                                    });
-                                    let rounds = trial_colours.len().div_ceil(threads).max(1);
-                                    trial_playouts = left * TRIAL_SHARE / p / rounds as f64;
-                                }
-                                if !nrpa.out_of_time() {
-                                    done.fetch_add(1, Ordering::Relaxed);
-                                }
-                            }
-                        });
-                    }
-                });
-                let finished = done.load(Ordering::Relaxed);
-                let result = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-                if let Some((score, _, line, _)) = result {
-                    best = line;
-                    stages.push(Stage {
-                        size: top_level.load(Ordering::Relaxed) as usize,
-                        runs: started_runs.load(Ordering::Relaxed) as u32,
-                        score: Some(score),
-                        seconds: started.elapsed().as_secs_f64(),
-                        completed: runs.is_some_and(|n| finished >= n),
-                    });
-                }
-            }
-            playouts = nrpa.playouts.load(Ordering::Relaxed);
-        }
-        Algorithm::Nested => {
-            let stage_now = AtomicU64::new(1);
-            let on_best = |score: i64| report(score, stage_now.load(Ordering::Relaxed) as usize);
-            let nested = nested::Nested {
-                scoring,
-                deadline,
-                stop: &stop,
-                playouts: AtomicU64::new(0),
-                seed: options.seed,
-                on_best: &on_best,
-            };
-            let mut level = options.level.unwrap_or(1).max(1);
-            let mut round = 0u64;
-            while board.has_move() {
-                stage_now.store(level as u64, Ordering::Relaxed);
-                report(best.score, level as usize);
-                let t = Instant::now();
-                let known = found.then(|| best.clone());
-                let line = nested.search(board, level, mix(level as u64, round), known, true);
-                let took = t.elapsed().as_secs_f64();
-                let completed = !nested.out_of_time();
-                match stages.last_mut() {
-                    Some(Stage {
-                        size,
-                        runs,
-                        score,
-                        seconds,
-                        ..
-                    }) if *size == level as usize => {
-                        *runs += 1;
-                        *score = (*score).max(Some(line.score));
-                        *seconds += took;
-                    }
-                    _ => stages.push(Stage {
-                        size: level as usize,
-                        runs: 1,
-                        score: Some(line.score),
-                        seconds: took,
-                        completed,
-                    }),
-                }
-                if let Some(last) = stages.last_mut() {
-                    last.completed = completed;
-                }
-                if !found || line.score > best.score {
-                    best = line;
-                    found = true;
-                }
-                if completed && level as usize >= board.blocks_left() / 2 {
-                    optimal = true;
-                    break;
-                }
-                if fixed || !completed {
-                    break;
-                }
-                // Climb while the level just run was quick compared with the time left
-                // (each level costs a few hundred times the one below); otherwise
-                // repeat it with fresh generators from the best game so far.
-                let left = budget - started.elapsed().as_secs_f64();
-                if (took * 20.0 < left || took < 0.01) && level < 8 {
-                    level += 1;
-                } else {
-                    round += 1;
-                }
-            }
-            playouts = nested.playouts.load(Ordering::Relaxed);
-        }
-        Algorithm::Beam => {
-            let zobrist = Zobrist::new(board.width() * board.height(), options.seed);
-            let mut width = options.width.unwrap_or(1).max(1);
-            let mut total = 0;
-            while board.has_move() {
-                report(best.score, width);
-                let t = Instant::now();
-                let run = beam::run(
-                    board,
-                    scoring,
-                    width,
-                    &zobrist,
-                    options.seed,
-                    deadline,
-                    &stop,
-                );
-                total += run.nodes;
-                let took = t.elapsed().as_secs_f64();
-                stages.push(Stage {
-                    size: width,
-                    runs: 1,
-                    score: run.best.as_ref().map(|l| l.score),
-                    seconds: took,
-                    completed: run.completed,
-                });
-                if let Some(line) = run.best {
-                    if !found || line.score > best.score {
-                        best = line;
-                        found = true;
-                        report(best.score, width);
-                    }
-                }
-                if fixed || !run.completed {
-                    break;
-                }
-                // Double the width, or take the width that fills the time left.
-                let left = budget - started.elapsed().as_secs_f64();
-                let fits = (left * 0.9 / (took / width as f64).max(1e-9)).min(1e9) as usize;
-                if fits <= width {
-                    break;
-                }
-                width = if fits >= 4 * width { width * 2 } else { fits };
-            }
-            playouts = total;
-        }
-    }
+    let request = Request {
+        board,
+        scoring,
+        options,
+        plan: plan.as_deref(),
+        deadline,
+        stop: &stop,
+        fixed,
+        budget,
+        started,
+        report: &report,
+    };
+    let so_far = Found {
+        best,
+        found,
+        stages: Vec::new(),
+        optimal: !board.has_move(),
+    };
+    let (so_far, playouts) = match algorithm {
+        Algorithm::Nrpa => search_nrpa(&request, so_far),
+        Algorithm::Nested => search_nested(&request, so_far),
+        Algorithm::Beam => search_beam(&request, so_far),
+    };
+    let Found {
+        best,
+        stages,
+        optimal,
+        ..
+    } = so_far;
     report(best.score, stages.last().map_or(0, |s| s.size));
     let mut end = board.clone();
     let mut stack = Vec::new();
@@ -621,6 +328,438 @@ pub fn search(
         optimal,
         algorithm,
     }
+}
+
+/// What every algorithm searches with: the request, its limits and clock, and
+/// where it tells of progress.
+#[derive(Clone, Copy)]
+struct Request<'a> {
+    board: &'a Board,
+    scoring: Scoring,
+    options: &'a SearchOptions,
+    /// The plan's clicks `(column, height)`, when every one is on the board.
+    plan: Option<&'a [(u8, u8)]>,
+    /// The earlier of the search's own time and the caller's deadline.
+    deadline: Option<Instant>,
+    stop: &'a tabula_core::CancelFlag,
+    /// A fixed amount of work (runs, a level, a width) rather than a time budget.
+    fixed: bool,
+    /// The time budget in seconds.
+    budget: f64,
+    started: Instant,
+    /// Tells of the best score so far and the stage reached.
+    report: &'a (dyn Fn(i64, usize) + Sync),
+}
+
+/// What the algorithms find, handed from the setup to the algorithm and on to
+/// the result.
+struct Found {
+    /// The best game so far (the empty line until one is found).
+    best: Line,
+    /// Whether `best` is a whole game.
+    found: bool,
+    stages: Vec<Stage>,
+    /// The search was exhaustive.
+    optimal: bool,
+}
+
+/// Nested rollout policy adaptation on the threads of the pool: fixed runs, or
+/// trials of the tabu colours, fresh runs and a last run from the best game
+/// within the time budget.
+fn search_nrpa(request: &Request<'_>, so_far: Found) -> (Found, u64) {
+    let Request {
+        board,
+        scoring,
+        options,
+        plan,
+        deadline,
+        stop,
+        started,
+        report,
+        ..
+    } = *request;
+    let Found {
+        mut best,
+        found,
+        mut stages,
+        optimal,
+    } = so_far;
+    let iterations = options.iterations.map(|n| n.clamp(1, 10_000));
+    // A plan keeps the tabu colour it was found with: the colour of its largest
+    // group, which the tabu rule saves for last.
+    let default_tabu = plan
+        .as_ref()
+        .and_then(|p| largest_group_colour(board, p))
+        .unwrap_or(playout::commonest_colour(board) as usize);
+    let runs = options.runs.map(|r| r.max(1) as u64);
+    let nrpa = nrpa::Nrpa {
+        board,
+        scoring,
+        alpha: 1.0,
+        deadline,
+        stop,
+        playouts: AtomicU64::new(0),
+    };
+    // (score, run) of the best game so far: the lowest run wins ties, so a
+    // fixed number of runs gives the same game whatever the thread timing.
+    // The plan, finished by a playout when it stops early: every run starts
+    // from it.
+    let start = plan
+        .as_ref()
+        .and_then(|p| nrpa.replay(p, default_tabu, options.seed, &mut nrpa::Work::default()));
+    // With a time budget and no plan, every colour is tried as the tabu one
+    // first (the commonest one is not always the best), then the rest of the
+    // time goes on from the best game found, with its colour.
+    // A search free to shape its own runs: no fixed work, no level, no plan.
+    let free = runs.is_none() && options.level.is_none() && start.is_none();
+    let trial_colours = if free {
+        tabu_candidates(board)
+    } else {
+        Vec::new()
+    };
+    let trial = !trial_colours.is_empty();
+    let next_trial = AtomicU64::new(0);
+    // Whether a fresh run of a long budget has started (the last run then goes
+    // on from the best game they found).
+    let restarted = AtomicBool::new(false);
+    // (score, run, line, tabu colour) of the best game so far.
+    let shared: Mutex<Option<(i64, u64, Line, usize)>> = Mutex::new(
+        start
+            .as_ref()
+            .map(|s| (s.score, u64::MAX, s.line(), default_tabu)),
+    );
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    let top_level = AtomicU64::new(0);
+    let better = |score: i64, run: u64, cur: &Option<(i64, u64, Line, usize)>| match cur {
+        None => true,
+        Some((s, r, _, _)) => score > *s || (score == *s && run < *r),
+    };
+    let threads = rayon::current_num_threads().max(1);
+    let max_level = options.level.unwrap_or(4).clamp(1, 6);
+    // Each thread holds a policy per level and the root's; together they stay
+    // within the memory budget.
+    let tables = (threads * (max_level as usize + 1)) as u64;
+    let cap = (options.budget.max_memory_bytes / tables / nrpa::Policy::bytes_for(1)).min(1 << 26)
+        as usize;
+    let started_runs = AtomicU64::new(0);
+    if board.has_move() {
+        report(best.score, max_level as usize);
+        rayon::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| {
+                    let mut work = nrpa::Work::default();
+                    let mut root = nrpa::Policy::new(cap);
+                    if let Some(seq) = &start {
+                        nrpa.adapt(&mut root, seq, &mut Vec::new());
+                    }
+                    // Seconds per playout on this thread, once measured.
+                    let mut per_playout: Option<f64> = None;
+                    // Playouts of a trial run on this thread, once measured.
+                    let mut trial_playouts = 0.0;
+                    loop {
+                        let run = next.fetch_add(1, Ordering::Relaxed);
+                        if runs.is_some_and(|n| run >= n)
+                            || (runs.is_none() && run > 0 && nrpa.out_of_time())
+                        {
+                            break;
+                        }
+                        started_runs.fetch_add(1, Ordering::Relaxed);
+                        // With a time budget, a run's top level goes on until the
+                        // deadline (anytime) rather than leaving the end of the
+                        // budget to short restarts.
+                        let mut tabu = default_tabu;
+                        let mut from = start.clone();
+                        let (level, n, open) = match (options.level, per_playout) {
+                            (Some(l), _) => {
+                                (l.clamp(1, 6), iterations.unwrap_or(100), runs.is_none())
+                            }
+                            // The first run measures the speed of this thread.
+                            (None, None) => (1, 100, false),
+                            (None, Some(p)) => {
+                                let t = next_trial.fetch_add(1, Ordering::Relaxed) as usize;
+                                if let Some(&colour) = trial_colours.get(t) {
+                                    tabu = colour;
+                                    let (l, n) = nrpa_plan(trial_playouts, iterations);
+                                    (l, n, false)
+                                } else {
+                                    let left = deadline.map_or(1e7, |d| {
+                                        d.saturating_duration_since(Instant::now()).as_secs_f64()
+                                    });
+                                    let cur =
+                                        shared.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                                    // A fresh run (its size depends on the budget,
+                                    // see restart_playouts) with the best colour so
+                                    // far, while much more time is left.
+                                    let size = restart_playouts(options.seconds / p);
+                                    if free && deadline.is_some() && left / p > 2.0 * size {
+                                        if let Some((_, _, _, colour)) = cur {
+                                            tabu = colour;
+                                        }
+                                        restarted.store(true, Ordering::Relaxed);
+                                        let (l, n) = nrpa_plan(size, iterations);
+                                        (l, n, false)
+                                    } else {
+                                        // Go on from the best game so far, with its colour.
+                                        let from_best = trial || restarted.load(Ordering::Relaxed);
+                                        if let Some((_, _, line, colour)) =
+                                            cur.filter(|_| from_best)
+                                        {
+                                            tabu = colour;
+                                            if let Some(seq) = nrpa.replay(
+                                                &line.clicks,
+                                                colour,
+                                                mix(options.seed, run),
+                                                &mut work,
+                                            ) {
+                                                root = nrpa::Policy::new(cap);
+                                                nrpa.adapt(&mut root, &seq, &mut Vec::new());
+                                                from = Some(seq);
+                                            }
+                                        }
+                                        let (l, n) = nrpa_plan(left / p, iterations);
+                                        (l, n, deadline.is_some())
+                                    }
+                                }
+                            }
+                        };
+                        top_level.fetch_max(level as u64, Ordering::Relaxed);
+                        let t = Instant::now();
+                        let before = work.playouts;
+                        let mut on_best = |seq: &nrpa::Seq| {
+                            let mut cur = shared.lock().unwrap_or_else(|e| e.into_inner());
+                            if better(seq.score, run, &cur) {
+                                *cur = Some((seq.score, run, seq.line(), tabu));
+                                drop(cur);
+                                report(seq.score, level as usize);
+                            }
+                        };
+                        let seq = nrpa.run(
+                            nrpa::Plan {
+                                tabu,
+                                level,
+                                iterations: n,
+                                open,
+                            },
+                            &root,
+                            mix(options.seed, run),
+                            from.as_ref(),
+                            &mut work,
+                            &mut on_best,
+                        );
+                        on_best(&seq);
+                        let played = work.playouts - before;
+                        if played > 0 && per_playout.is_none() {
+                            let p = t.elapsed().as_secs_f64() / played as f64;
+                            per_playout = Some(p);
+                            let left = deadline.map_or(1e7, |d| {
+                                d.saturating_duration_since(Instant::now()).as_secs_f64()
+                            });
+                            let rounds = trial_colours.len().div_ceil(threads).max(1);
+                            trial_playouts = left * TRIAL_SHARE / p / rounds as f64;
+                        }
+                        if !nrpa.out_of_time() {
+                            done.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        let finished = done.load(Ordering::Relaxed);
+        let result = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        if let Some((score, _, line, _)) = result {
+            best = line;
+            stages.push(Stage {
+                size: top_level.load(Ordering::Relaxed) as usize,
+                runs: started_runs.load(Ordering::Relaxed) as u32,
+                score: Some(score),
+                seconds: started.elapsed().as_secs_f64(),
+                completed: runs.is_some_and(|n| finished >= n),
+            });
+        }
+    }
+    let playouts = nrpa.playouts.load(Ordering::Relaxed);
+    (
+        Found {
+            best,
+            found,
+            stages,
+            optimal,
+        },
+        playouts,
+    )
+}
+
+/// Nested search, climbing a level while the last was quick compared with the
+/// time left; exhaustive (so optimal) once the level reaches half the blocks.
+fn search_nested(request: &Request<'_>, so_far: Found) -> (Found, u64) {
+    let Request {
+        board,
+        scoring,
+        options,
+        deadline,
+        stop,
+        fixed,
+        budget,
+        started,
+        report,
+        ..
+    } = *request;
+    let Found {
+        mut best,
+        mut found,
+        mut stages,
+        mut optimal,
+    } = so_far;
+    let stage_now = AtomicU64::new(1);
+    let on_best = |score: i64| report(score, stage_now.load(Ordering::Relaxed) as usize);
+    let nested = nested::Nested {
+        scoring,
+        deadline,
+        stop,
+        playouts: AtomicU64::new(0),
+        seed: options.seed,
+        on_best: &on_best,
+    };
+    let mut level = options.level.unwrap_or(1).max(1);
+    let mut round = 0u64;
+    while board.has_move() {
+        stage_now.store(level as u64, Ordering::Relaxed);
+        report(best.score, level as usize);
+        let t = Instant::now();
+        let known = found.then(|| best.clone());
+        let line = nested.search(board, level, mix(level as u64, round), known, true);
+        let took = t.elapsed().as_secs_f64();
+        let completed = !nested.out_of_time();
+        match stages.last_mut() {
+            Some(Stage {
+                size,
+                runs,
+                score,
+                seconds,
+                ..
+            }) if *size == level as usize => {
+                *runs += 1;
+                *score = (*score).max(Some(line.score));
+                *seconds += took;
+            }
+            _ => stages.push(Stage {
+                size: level as usize,
+                runs: 1,
+                score: Some(line.score),
+                seconds: took,
+                completed,
+            }),
+        }
+        if let Some(last) = stages.last_mut() {
+            last.completed = completed;
+        }
+        if !found || line.score > best.score {
+            best = line;
+            found = true;
+        }
+        if completed && level as usize >= board.blocks_left() / 2 {
+            optimal = true;
+            break;
+        }
+        if fixed || !completed {
+            break;
+        }
+        // Climb while the level just run was quick compared with the time left
+        // (each level costs a few hundred times the one below); otherwise
+        // repeat it with fresh generators from the best game so far.
+        let left = budget - started.elapsed().as_secs_f64();
+        if (took * 20.0 < left || took < 0.01) && level < 8 {
+            level += 1;
+        } else {
+            round += 1;
+        }
+    }
+    let playouts = nested.playouts.load(Ordering::Relaxed);
+    (
+        Found {
+            best,
+            found,
+            stages,
+            optimal,
+        },
+        playouts,
+    )
+}
+
+/// Beam search, doubling the width (or taking the width that fills the time
+/// left) while each width completes.
+fn search_beam(request: &Request<'_>, so_far: Found) -> (Found, u64) {
+    let Request {
+        board,
+        scoring,
+        options,
+        deadline,
+        stop,
+        fixed,
+        budget,
+        started,
+        report,
+        ..
+    } = *request;
+    let Found {
+        mut best,
+        mut found,
+        mut stages,
+        optimal,
+    } = so_far;
+    let zobrist = Zobrist::new(board.width() * board.height(), options.seed);
+    let mut width = options.width.unwrap_or(1).max(1);
+    let mut total = 0;
+    while board.has_move() {
+        report(best.score, width);
+        let t = Instant::now();
+        let run = beam::run(
+            board,
+            scoring,
+            width,
+            &zobrist,
+            options.seed,
+            deadline,
+            stop,
+        );
+        total += run.nodes;
+        let took = t.elapsed().as_secs_f64();
+        stages.push(Stage {
+            size: width,
+            runs: 1,
+            score: run.best.as_ref().map(|l| l.score),
+            seconds: took,
+            completed: run.completed,
+        });
+        if let Some(line) = run.best {
+            if !found || line.score > best.score {
+                best = line;
+                found = true;
+                report(best.score, width);
+            }
+        }
+        if fixed || !run.completed {
+            break;
+        }
+        // Double the width, or take the width that fills the time left.
+        let left = budget - started.elapsed().as_secs_f64();
+        let fits = (left * 0.9 / (took / width as f64).max(1e-9)).min(1e9) as usize;
+        if fits <= width {
+            break;
+        }
+        width = if fits >= 4 * width { width * 2 } else { fits };
+    }
+    let playouts = total;
+    (
+        Found {
+            best,
+            found,
+            stages,
+            optimal,
+        },
+        playouts,
+    )
 }
 
 /// The line of `clicks` from `board` if each removes a group and the game is over
