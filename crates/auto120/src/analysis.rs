@@ -34,8 +34,22 @@ fn graded(state: &State, marker: u8, chance: f64, exact: bool) -> GradedMove {
     }
 }
 
-/// The analysis of a position of `game`.
+/// The analysis of a position of `game`, within the memory this work may use
+/// ([`crate::memory_limit`]): what does not fit is left out and said so.
 pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
+    let limit = crate::memory_limit();
+    if solo::TABLE_BYTES > limit {
+        let words = format!(
+            "The race tables behind this analysis need {} of memory, more than the {} allowed; allow more memory to see it.",
+            tabula_core::format_bytes(solo::TABLE_BYTES),
+            tabula_core::format_bytes(limit)
+        );
+        return AnalysisExtra {
+            value: None,
+            moves: None,
+            sections: vec![Section::new("Not worked out").note(&words)],
+        };
+    }
     let t = solo::tables();
     let mut race = Section::new("The race to 120 alone").note(
         "How many turns each side would need on average to bring every marker home \

@@ -37,6 +37,7 @@ use crate::solo::{binomial, rank_terms, POSITIONS};
 use crate::state::State;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 use tabula_ai::chance_solve::{
@@ -47,14 +48,15 @@ use tabula_core::{
     SolveFigures, SolveReport, Table, TableCell, TableError,
 };
 
+pub mod layered;
 #[cfg(test)]
 mod reference;
 
 /// Squares a marker in play can stand on: the reachable positions except 120.
 pub const FREE: usize = POSITIONS - 1;
-const ROLLS: usize = 5;
+pub(crate) const ROLLS: usize = 5;
 /// `Succ::land` when the move bumps nobody (blow out to 1, or retiring).
-const NO_LAND: u8 = 0;
+pub(crate) const NO_LAND: u8 = 0;
 /// Memory the solver may use unless told otherwise (the shared default, 1 GiB).
 pub const DEFAULT_MAX_MEMORY: u64 = tabula_core::DEFAULT_MAX_MEMORY;
 /// Default convergence tolerance: the largest change of any value in the last sweep.
@@ -62,8 +64,8 @@ pub const DEFAULT_TOLERANCE: f64 = 1e-12;
 
 /// Square index (0..FREE) -> position, and position -> index (255 if a marker in
 /// play cannot stand there).
-static SQUARE: [u8; FREE] = squares().0;
-static INDEX: [u8; TARGET as usize + 1] = squares().1;
+pub(crate) static SQUARE: [u8; FREE] = squares().0;
+pub(crate) static INDEX: [u8; TARGET as usize + 1] = squares().1;
 
 const fn squares() -> ([u8; FREE], [u8; TARGET as usize + 1]) {
     let mut sq = [0u8; FREE];
@@ -88,11 +90,11 @@ pub const fn multisets(k: usize) -> usize {
 }
 
 /// `TERM[j][i]` = C(i + j, j + 1): rank term of the j-th smallest square index.
-static TERM: [[u32; FREE]; MARKERS] = rank_terms::<FREE>();
+pub(crate) static TERM: [[u32; FREE]; MARKERS] = rank_terms::<FREE>();
 
 /// Rank of a multiset of square indices (sorted in place first).
 #[inline]
-fn rank(ix: &mut [u8]) -> u32 {
+pub(crate) fn rank(ix: &mut [u8]) -> u32 {
     ix.sort_unstable();
     ix.iter()
         .enumerate()
@@ -101,30 +103,36 @@ fn rank(ix: &mut [u8]) -> u32 {
 }
 
 #[derive(Clone, Copy, Debug, Default)]
-struct Succ {
+pub(crate) struct Succ {
     /// Rank of the mover's multiset after the move (one marker fewer if it retires).
-    next: u32,
+    pub(crate) next: u32,
+    /// Rank of the mover's other markers (all but the one moved), among the
+    /// multisets of one marker fewer: where a bump's value is kept while sweeping.
+    pub(crate) rest: u16,
     /// Square index landed on above 1 (bumps any opposing markers there), or NO_LAND.
-    land: u8,
-    retire: bool,
+    pub(crate) land: u8,
+    pub(crate) retire: bool,
 }
 
 /// All multisets of `k` markers in play, with their moves and bumps.
-struct Sets {
-    k: usize,
-    len: usize,
-    squares: Vec<[u8; MARKERS]>,
+pub(crate) struct Sets {
+    pub(crate) k: usize,
+    pub(crate) len: usize,
+    pub(crate) squares: Vec<[u8; MARKERS]>,
     /// Bit i set when a marker stands on square index i >= 1 (square 1 never bumps).
-    mask: Vec<u64>,
+    pub(crate) mask: Vec<u64>,
     /// `[rank][roll - 2][0..k]`: one entry per distinct square moved from.
-    succ: Vec<Succ>,
-    nsucc: Vec<u8>,
+    pub(crate) succ: Vec<Succ>,
+    pub(crate) nsucc: Vec<u8>,
     /// `[rank][square]`: the rank after the markers on that square go back to 1.
-    bump: Vec<u32>,
+    pub(crate) bump: Vec<u32>,
+    /// `[rank of k - 1 markers][square]`: the rank of those markers with one more
+    /// on that square.
+    pub(crate) add: Vec<u32>,
 }
 
 impl Sets {
-    fn build(k: usize) -> Sets {
+    pub(crate) fn build(k: usize) -> Sets {
         let len = multisets(k);
         let mut squares = vec![[0u8; MARKERS]; len];
         let mut cur = [0u8; MARKERS];
@@ -156,6 +164,10 @@ impl Sets {
                     if j > 0 && s[j] == s[j - 1] {
                         continue;
                     }
+                    let mut others = [0u8; MARKERS];
+                    others[..k].copy_from_slice(s);
+                    others[j] = others[k - 1];
+                    let rest = rank(&mut others[..k - 1]) as u16;
                     let to = destination(SQUARE[s[j] as usize], roll);
                     let mut next = [0u8; MARKERS];
                     next[..k].copy_from_slice(s);
@@ -163,6 +175,7 @@ impl Sets {
                         next[j] = next[k - 1];
                         Succ {
                             next: if k > 1 { rank(&mut next[..k - 1]) } else { 0 },
+                            rest,
                             land: NO_LAND,
                             retire: true,
                         }
@@ -170,6 +183,7 @@ impl Sets {
                         next[j] = INDEX[to as usize];
                         Succ {
                             next: rank(&mut next[..k]),
+                            rest,
                             land: if to == 1 { NO_LAND } else { INDEX[to as usize] },
                             retire: false,
                         }
@@ -190,6 +204,18 @@ impl Sets {
                 bump[r * FREE + q as usize] = rank(&mut b[..k]);
             }
         }
+        let fewer = if k > 1 { multisets(k - 1) } else { 1 };
+        let mut add = vec![0u32; fewer * FREE];
+        for (q, s) in squares.iter().enumerate() {
+            // A multiset of k markers with one on square `s[j]` is that square
+            // added to the others: every (fewer, square) pair is reached.
+            for j in 0..k {
+                let mut others = *s;
+                others[j] = others[k - 1];
+                let f = rank(&mut others[..k - 1]) as usize;
+                add[f * FREE + s[j] as usize] = q as u32;
+            }
+        }
         Sets {
             k,
             len,
@@ -198,16 +224,19 @@ impl Sets {
             succ,
             nsucc,
             bump,
+            add,
         }
     }
 
-    fn bytes(k: usize) -> u64 {
+    pub(crate) fn bytes(k: usize) -> u64 {
         let len = multisets(k) as u64;
+        let fewer = if k > 1 { multisets(k - 1) as u64 } else { 1 };
         len * (MARKERS as u64 + 8 + (ROLLS * k) as u64 * 8 + ROLLS as u64 + FREE as u64 * 4)
+            + fewer * FREE as u64 * 4
     }
 
     /// Rank of a player's markers in play (those not on 120).
-    fn rank_of(markers: &[u8]) -> u32 {
+    pub(crate) fn rank_of(markers: &[u8]) -> u32 {
         let mut ix = [0u8; MARKERS];
         let mut k = 0;
         for &p in markers {
@@ -316,6 +345,9 @@ pub struct Solution {
     offsets: Vec<usize>,
     /// Every layer in 4-byte fixed point, index offset + rank(mine) * S(theirs) + rank(theirs).
     table: FixedTable,
+    /// The table solved in layers on disk (four markers), when it is that one:
+    /// `sets`, `offsets` and `table` are then empty.
+    layered: Option<layered::BigTable>,
     stats: SolveStats,
 }
 
@@ -766,6 +798,7 @@ pub fn solve_within(
         sets,
         offsets,
         table,
+        layered: None,
         stats,
     })
 }
@@ -785,6 +818,9 @@ impl Solution {
     /// 120 = retired; only the first `n` of each are read).
     fn roll_value(&self, mine: &[u8], theirs: &[u8]) -> f64 {
         let n = self.n;
+        if let Some(big) = &self.layered {
+            return big.roll_value(mine, theirs);
+        }
         let a = mine.iter().filter(|&&p| p == TARGET).count();
         let b = theirs.iter().filter(|&&p| p == TARGET).count();
         if a == n {
@@ -872,6 +908,10 @@ impl Solution {
     /// (the same variant solved another way), over every position.
     pub fn max_difference(&self, other: &Solution) -> f64 {
         assert_eq!(self.n, other.n, "solutions of the same variant");
+        assert!(
+            self.layered.is_none() && other.layered.is_none(),
+            "tables solved in memory"
+        );
         let n = self.n;
         let mut worst = 0.0f64;
         for a in 0..n {
@@ -900,8 +940,12 @@ impl Solution {
 
     /// Calls `f` with every position of the solution (the first seat to roll)
     /// and its stored value, in parallel.
+    /// (Nothing for the table solved in layers on disk.)
     pub fn for_each_position(&self, f: &(dyn Fn(&State, f64) + Sync)) {
         let n = self.n;
+        if self.layered.is_some() {
+            return;
+        }
         for a in 0..n {
             for b in 0..n {
                 let (sa, sb) = (&self.sets[n - a - 1], &self.sets[n - b - 1]);
@@ -932,7 +976,8 @@ impl Solution {
         }
     }
 
-    /// The squares of the multiset with this rank (for tests and tools).
+    /// The squares of the multiset with this rank (for tests and tools; a
+    /// table solved in memory).
     pub fn multiset(&self, k: usize, rank: usize) -> Vec<u8> {
         self.sets[k - 1].squares[rank][..self.sets[k - 1].k]
             .iter()
@@ -983,7 +1028,7 @@ pub fn solution_in_time(markers: usize) -> Option<Arc<Solution>> {
     if let Some(left) = until.remaining() {
         until = until.with_deadline(Instant::now() + left / 2);
     }
-    shared(markers, DEFAULT_MAX_MEMORY, &until, &|_| {}).ok()
+    shared(markers, crate::memory_limit(), &until, &|_| {}).ok()
 }
 
 /// The process's table for `markers`: built once (refused up front beyond
@@ -998,6 +1043,9 @@ fn shared(
     let cell = &cells()[n - 1];
     if let Some(s) = cell.get() {
         return Ok(s);
+    }
+    if n >= LAYERED_MARKERS {
+        return open_layered(n, until, progress);
     }
     let needed = estimate(n).solving_bytes;
     // The solve's peak is held in the process's ledger from before it starts
@@ -1037,6 +1085,182 @@ fn shared(
         failed @ TableError::Failed { .. } => SolveError::Failed(failed.to_string()),
     })
 }
+
+/// Markers from which the table is solved in layers on disk ([`layered`]) and
+/// kept outside the solver cache, in [`table_dir`].
+pub const LAYERED_MARKERS: usize = 4;
+
+/// Where the table of `n` markers solved in layers is kept:
+/// `$TABULA_TABLE_DIR/auto120-N-markers` when that variable is set and not
+/// empty, else in the platform's data directory (`~/.local/share/tabula` on
+/// Linux). Not the solver cache: the table is many GiB.
+pub fn table_dir(n: usize) -> Option<PathBuf> {
+    let base = match std::env::var_os("TABULA_TABLE_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => dirs::data_dir()?.join("tabula"),
+    };
+    Some(base.join(format!("auto120-{n}-markers")))
+}
+
+/// The record of the finished table of `n` markers, if there is one (read
+/// from its directory, without checking the layers).
+pub fn layered_record(n: usize) -> Option<layered::Record> {
+    layered::Record::read(&table_dir(n)?, n).filter(layered::Record::complete)
+}
+
+/// The process's table of `n` markers solved in layers: opened from
+/// [`table_dir`] once (every layer's checksum checked), never solved here.
+fn open_layered(
+    n: usize,
+    until: &Budget,
+    progress: &dyn Fn(f64),
+) -> Result<Arc<Solution>, SolveError> {
+    let dir = table_dir(n).ok_or_else(|| SolveError::Failed(no_table_text(n)))?;
+    if layered_record(n).is_none() {
+        return Err(SolveError::Failed(no_table_text(n)));
+    }
+    let cell = &cells()[n - 1];
+    cell.get_or_build(
+        move |report| {
+            let table = layered::BigTable::open(&dir, n, report).map_err(|e| {
+                format!(
+                    "{e}; `tabula solve auto120 --max-memory {}G` checks the table and solves again what is damaged",
+                    layered_memory_gib(n)
+                )
+            })?;
+            Ok(solution_of_layered(table))
+        },
+        until,
+        progress,
+    )
+    .map_err(|e| match e {
+        TableError::Stopped(_) => SolveError::Stopped,
+        failed @ TableError::Failed { .. } => SolveError::Failed(failed.to_string()),
+    })
+}
+
+/// Memory (whole GiB, rounded up) the layered solve of `n` markers needs.
+pub fn layered_memory_gib(n: usize) -> u64 {
+    layered::solver::peak_bytes(&layered::Plan::new(n)).div_ceil(1 << 30)
+}
+
+/// How the table of `n` markers is made, in words.
+pub fn how_to_make(n: usize) -> String {
+    format!(
+        "`tabula solve auto120{}` makes it, in about two hours on two free cores with up to 16 GiB of memory, and keeps it on the disk (17 GiB, in {})",
+        if n == MARKERS { " --max-memory 16G".to_string() } else { format!(" --variant markers={n} --max-memory 16G") },
+        table_dir(n).map_or_else(|| "the directory TABULA_TABLE_DIR names".into(), |d| d.display().to_string())
+    )
+}
+
+/// What to do when the table of `n` markers does not exist yet, in words.
+pub fn no_table_text(n: usize) -> String {
+    format!(
+        "the exact table of Multiplication Ludo with {n} markers has not been made on this computer: {}",
+        how_to_make(n)
+    )
+}
+
+/// A solution made of a finished layered table.
+fn solution_of_layered(table: layered::BigTable) -> Solution {
+    let r = table.record().clone();
+    let start = r
+        .layers
+        .iter()
+        .find(|l| l.retired == [0, 0])
+        .map_or(0, |l| l.sweeps);
+    let stats = SolveStats {
+        markers: table.markers(),
+        positions: r.positions,
+        first_mover_wins: r.first_mover_wins.unwrap_or(0.5),
+        sweeps: start,
+        layers: r
+            .layers
+            .iter()
+            .map(|l| LayerSweeps {
+                retired: l.retired,
+                positions: l.positions,
+                sweeps: l.sweeps,
+            })
+            .collect(),
+        tolerance: r.tolerance_steps as f64 / u32::MAX as f64,
+        seconds: r.seconds(),
+        cpu_seconds: Some(r.cpu_seconds()),
+        peak_table_bytes: r.peak_bytes(),
+        table_bytes: table.file_bytes(),
+        threads: rayon::current_num_threads(),
+    };
+    Solution {
+        n: table.markers(),
+        sets: Vec::new(),
+        offsets: Vec::new(),
+        table: FixedTable::default(),
+        layered: Some(table),
+        stats,
+    }
+}
+
+/// Runs (or goes on with) the layered solve of `n` markers within `budget`
+/// (its memory, cancel flag and deadline), then certifies it.
+pub fn solve_layered(
+    n: usize,
+    budget: &Budget,
+    progress: &dyn Fn(f64),
+) -> Result<layered::Record, String> {
+    let dir = table_dir(n)
+        .ok_or("there is no data directory for the table: set TABULA_TABLE_DIR to a directory")?;
+    let plan = layered::Plan::new(n);
+    let opts = layered::Options {
+        dir: dir.clone(),
+        tolerance_steps: layered::solver::TOLERANCE_STEPS,
+        max_memory: budget.max_memory_bytes,
+        checkpoint_every: std::time::Duration::from_secs(CHECKPOINT_SECONDS),
+        budget: budget.clone(),
+    };
+    // The log of what the solve did, beside the table (the directory is made
+    // here so that the log exists from the start).
+    let _ = std::fs::create_dir_all(&dir);
+    let log = std::sync::Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("progress.log"))
+            .ok(),
+    );
+    let began = Instant::now();
+    let last = std::sync::Mutex::new(String::new());
+    let result = layered::solve(&plan, &opts, &|p| {
+        progress(p.done);
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if *last != p.what {
+            if let Some(f) = log.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+                use std::io::Write;
+                let _ = writeln!(
+                    f,
+                    "{:8.1} s  {:5.1}%  {}",
+                    began.elapsed().as_secs_f64(),
+                    p.done * 100.0,
+                    p.what
+                );
+            }
+            *last = p.what.clone();
+        }
+    });
+    result.map_err(|e| match e {
+        layered::LayeredError::Memory { needed, limit } => format!(
+            "the exact solution of Multiplication Ludo with {n} markers each needs {} of memory at its peak, more than the {} allowed; allow it with --max-memory {}G (it keeps {} on the disk, in {})",
+            format_bytes(needed),
+            format_bytes(limit),
+            needed.div_ceil(1 << 30),
+            format_bytes(layered::solver::table_file_bytes(&plan)),
+            dir.display()
+        ),
+        other => other.to_string(),
+    })
+}
+
+/// How often the layered solve writes the group in progress to disk.
+const CHECKPOINT_SECONDS: u64 = 1800;
 
 /// The version of the exact tables' files in the disk cache: bumped whenever
 /// the payload's layout, the ranks or the solver's results change.
@@ -1143,6 +1367,7 @@ fn from_payload(p: &[u8], n: usize, tolerance: f64) -> Option<Solution> {
         sets,
         offsets,
         table,
+        layered: None,
         stats,
     })
 }
@@ -1258,6 +1483,62 @@ pub fn report_json(
     Ok(out)
 }
 
+/// The facts of a table solved in layers on disk: where it is and how to delete
+/// it, what certifies it, and what its runs took (`run`: this process's run,
+/// when it solved or checked layers).
+fn layered_section(big: &layered::BigTable, run: Option<&layered::solver::RunRecord>) -> Section {
+    let r = big.record();
+    let mut sec = Section::new("The table on the disk")
+        .note("Solved one group of layers at a time; each finished layer is kept in a file with its checksum, and a solve stopped at any point goes on from its last finished layer (or its last checkpoint) when run again.")
+        .with("Kept in", FactValue::Text(big.dir().display().to_string()))
+        .with("Size", FactValue::Bytes(big.file_bytes()))
+        .with(
+            "To delete it",
+            FactValue::Text(format!("delete the directory {}", big.dir().display())),
+        );
+    if let Some(res) = &r.residual {
+        sec.push(
+            "Largest residual of the equation (every position)",
+            FactValue::Number(res.largest),
+        );
+        sec.push(
+            "Positions checked",
+            FactValue::Integer(res.positions as i64),
+        );
+    }
+    sec.push("Wall-clock time, all runs", FactValue::Seconds(r.seconds()));
+    sec.push(
+        "Processor time, all runs",
+        FactValue::Seconds(r.cpu_seconds()),
+    );
+    sec.push("Peak memory of a run", FactValue::Bytes(r.peak_bytes()));
+    sec.push("Runs", FactValue::Integer(r.runs.len() as i64));
+    let run = run.or(r.runs.last());
+    if let Some(run) = run {
+        sec.push(
+            "Layers read from the disk in the last run",
+            FactValue::Integer(run.layers_read as i64),
+        );
+        sec.push(
+            "Layers solved in the last run",
+            FactValue::Integer(run.layers_solved as i64),
+        );
+        if run.resumed_at_sweep > 0 {
+            sec.push(
+                "Last run went on from a checkpoint at sweep",
+                FactValue::Integer(run.resumed_at_sweep as i64),
+            );
+        }
+        if run.files_rejected > 0 {
+            sec.push(
+                "Damaged files solved again",
+                FactValue::Integer(run.files_rejected as i64),
+            );
+        }
+    }
+    sec
+}
+
 /// The typed `tabula solve auto120` report: solves the variant (or takes the
 /// solution this process already has) and describes it; with a position, also
 /// its exact chances and, at a decision, every move's. The board's classes and
@@ -1269,6 +1550,11 @@ pub fn report(
     progress: &dyn Fn(f64),
 ) -> Result<SolveReport, String> {
     let n = markers.clamp(1, MARKERS);
+    let mut this_run = None;
+    if n >= LAYERED_MARKERS && cached(n).is_none() && layered_record(n).is_none() {
+        let record = solve_layered(n, budget, progress)?;
+        this_run = record.runs.last().cloned();
+    }
     let sol =
         shared(n, budget.max_memory_bytes, budget, progress).map_err(|e| error_text(n, &e))?;
     let st = sol.stats();
@@ -1322,13 +1608,20 @@ pub fn report(
                 .collect(),
         }),
     );
-    let four = estimate(MARKERS);
-    let whole = Section::new("The whole game (four markers each)")
-        .note("What solving the full game would take; it is refused beyond the memory limit.")
-        .with("Positions to store", FactValue::Integer(four.slots as i64))
-        .with("Memory to solve", FactValue::Bytes(four.solving_bytes))
-        .with("Memory to keep", FactValue::Bytes(four.table_bytes));
-    let mut sections = vec![solved, layers, whole];
+    let mut sections = vec![solved, layers];
+    match &sol.layered {
+        Some(big) => sections.push(layered_section(big, this_run.as_ref())),
+        None => {
+            let four = layered::Plan::new(MARKERS);
+            sections.push(
+                Section::new("The whole game (four markers each)")
+                    .note("What solving the full game takes: its layers are solved one group at a time and kept on the disk.")
+                    .with("Positions", FactValue::Integer(four.positions() as i64))
+                    .with("Memory to solve", FactValue::Bytes(layered::solver::peak_bytes(&four)))
+                    .with("Kept on the disk", FactValue::Bytes(layered::solver::table_file_bytes(&four))),
+            );
+        }
+    }
     let mut value = None;
     if let Some(state) = position {
         if let (Some(v), Some(s)) = (sol.value(state), state.side()) {
@@ -1365,7 +1658,10 @@ pub fn report(
         figures: SolveFigures {
             positions: Some(st.positions),
             seconds: st.seconds,
-            peak_bytes: peak_rss_bytes(),
+            peak_bytes: match &sol.layered {
+                Some(big) => Some(big.record().peak_bytes().max(peak_rss_bytes().unwrap_or(0))),
+                None => peak_rss_bytes(),
+            },
             sweeps: Some(st.sweeps),
             first_mover_wins: Some(p),
         },

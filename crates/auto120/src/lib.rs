@@ -50,6 +50,13 @@ impl Default for Auto120 {
 
 const SEATS: [&str; 2] = ["Player 1", "Player 2"];
 
+/// The memory this work may use: the current budget's (a server request's),
+/// else the process's (`--max-memory`).
+pub(crate) fn memory_limit() -> u64 {
+    tabula_core::Budget::current()
+        .map_or_else(tabula_core::default_max_memory, |b| b.max_memory_bytes)
+}
+
 /// The largest variant whose exact solution is built on demand for the `optimal`
 /// player and for analysis (see crates/auto120/docs/auto120.md for times and memory).
 pub const OPTIMAL_MAX_MARKERS: usize = 3;
@@ -72,11 +79,15 @@ impl Auto120 {
     /// The exact solution used by analysis and hints: solved on first use for up
     /// to [`ANALYSIS_MAX_MARKERS`] markers (well under a second), else only if
     /// this process has already solved the variant.
+    ///
+    /// Four markers: the table solved in layers on disk, opened on first use
+    /// when it has been made (`tabula solve auto120`), else none.
     fn analysis_solution(&self) -> Option<std::sync::Arc<exact::Solution>> {
-        if self.markers() <= ANALYSIS_MAX_MARKERS {
-            exact::solution(self.markers(), exact::DEFAULT_MAX_MEMORY).ok()
+        let n = self.markers();
+        if n <= ANALYSIS_MAX_MARKERS || n >= exact::LAYERED_MARKERS {
+            exact::solution(n, memory_limit()).ok()
         } else {
-            exact::cached(self.markers())
+            exact::cached(n)
         }
     }
 
@@ -293,10 +304,19 @@ impl Players for Auto120 {
                 "two-turn expectimax with exact solo race tables at the leaves and exact endgames (options: depth=1..4 turns, exact=0..3 markers of the endgame table)",
             ),
         ];
-        if self.markers() <= OPTIMAL_MAX_MARKERS {
+        if self.markers() <= OPTIMAL_MAX_MARKERS || exact::layered_record(self.markers()).is_some()
+        {
             kinds.push(PlayerKind::new(
                 "optimal",
                 "perfect play from the exact solution: the move with the highest chance to win",
+            ));
+        } else {
+            kinds.push(PlayerKind::new(
+                "optimal",
+                &format!(
+                    "perfect play from the exact solution, which this computer has not made yet: {}; until then it plays as best",
+                    exact::how_to_make(self.markers())
+                ),
             ));
         }
         kinds
@@ -325,9 +345,7 @@ impl Players for Auto120 {
             "best" => Best::from_options(options)
                 .ok()
                 .map(|p| Box::new(p.for_markers(self.markers())) as Box<dyn Strategy<Self>>),
-            "optimal" if options.trim().is_empty() && self.markers() <= OPTIMAL_MAX_MARKERS => {
-                Some(Box::new(Optimal::new(self.markers())))
-            }
+            "optimal" if options.trim().is_empty() => Some(Box::new(Optimal::new(self.markers()))),
             _ => None,
         }
     }
@@ -526,6 +544,35 @@ mod tests {
             assert!(
                 Auto120::from_variant(&Variant::parse(bad).unwrap()).is_err(),
                 "{bad}"
+            );
+        }
+    }
+
+    /// `tabula analyze auto120 --max-memory 1M` used to build the 53 MB race
+    /// tables (and the exact table) whatever the limit: now what does not fit
+    /// is left out and the analysis says why.
+    #[test]
+    fn analysis_keeps_within_the_memory_limit() {
+        for markers in [2, 4] {
+            let game = Auto120::with_markers(markers);
+            let s = game.initial_state();
+            let mut s2 = s;
+            game.play_unchecked(&mut s2, Move::Starter(0));
+            game.play_unchecked(&mut s2, Move::Roll(4));
+            let small = tabula_core::Budget::new(1 << 20);
+            let extra = small.run(|| game.analysis_extra(&s2)).unwrap();
+            assert!(
+                extra.moves.is_none() && extra.value.is_none(),
+                "{markers} markers"
+            );
+            let note = extra.sections[0].note.clone().unwrap_or_default();
+            assert!(note.contains("1 MiB allowed"), "{note}");
+            // With the usual memory the same analysis grades the moves.
+            let usual = tabula_core::Budget::new(1 << 30);
+            let extra = usual.run(|| game.analysis_extra(&s2)).unwrap();
+            assert!(
+                extra.moves.is_some_and(|m| !m.is_empty()),
+                "{markers} markers"
             );
         }
     }

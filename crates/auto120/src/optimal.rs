@@ -3,7 +3,10 @@
 //!
 //! The table is built on first use, on a thread of its own: with 3 markers that
 //! takes about a minute, longer than a move may take in the server. Until it is
-//! there, a move that must be made in time is `best`'s, and says so.
+//! there, a move that must be made in time is `best`'s, and says so. With four
+//! markers the table is made once by `tabula solve auto120` and kept on the
+//! disk; a process opens it on first use, and until it exists `optimal` plays
+//! `best`'s moves and says how to make it.
 
 use crate::best::Best;
 use crate::exact;
@@ -35,10 +38,14 @@ impl Strategy<Auto120> for Optimal {
         let Some(solution) = exact::solution_in_time(self.markers) else {
             let mut stand_in = Best::default().for_markers(self.markers).without_building();
             let choice = stand_in.choose(game, state, seat, rng)?;
-            return Some(Choice::because(
-                choice.mv,
-                "a strong move: the exact tables are still being prepared",
-            ));
+            let why = if self.markers >= exact::LAYERED_MARKERS
+                && exact::layered_record(self.markers).is_none()
+            {
+                "a strong move: the exact table has not been made on this computer (tabula solve auto120 --max-memory 16G makes it)"
+            } else {
+                "a strong move: the exact tables are still being prepared"
+            };
+            return Some(Choice::because(choice.mv, why));
         };
         let (m, p) = *solution.move_values(state).first()?;
         Some(Choice::because(

@@ -124,6 +124,9 @@ pub struct Tables {
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
+/// Bytes the tables take (the finishing-time distributions and the expected turns).
+pub const TABLE_BYTES: u64 = (SOLO_STATES * (HORIZON + 2) * 4) as u64;
+
 /// The tables, built on first use.
 pub fn tables() -> &'static Tables {
     TABLES.get_or_init(Tables::build)

@@ -1,0 +1,237 @@
+//! One in-place sweep of a layer, a band of the other's ranks at a time.
+//!
+//! The successor of (roller `m`, other `t`) is (`t`, `m'`) seen from the other
+//! side: it lies in row `t` of the layer the other rolls in. Sweeping every
+//! roller `m` against one other `t` reads one row (it stays in cache) but writes
+//! one value per row of the layer, each on a cache line of its own. So the sweep
+//! takes a *band* of [`LANES`] consecutive other ranks: it copies their rows
+//! (and, for the moves that retire a marker, their rows in the layer that
+//! follows a retirement; for the moves that bump, the values of the rows the
+//! bump leads to) into a buffer laid out `[m'][lane]`, so that the 20 or so
+//! values one roller's moves read for every other of the band are 20 whole
+//! cache lines, then writes each roller's band (one run of consecutive places
+//! of its row). The copies are taken when the band starts, so a band reads the
+//! values its own writes change only at the next sweep; every other value is
+//! read as it is then (Gauss-Seidel between bands, on both cores).
+//!
+//! Values are 4-byte fixed point, `q = round(v * D)` with `D = 2^32 - 1`, and the
+//! equation is worked in integers exactly: with a 1 forfeiting and each roll's
+//! best move being the one that leaves the other the least,
+//! `v = (6 - v(t, m) - sum over rolls of min over moves of v(next)) / 6`, so
+//! `q = round((6 D - q(t, m) - sum of the minima) / 6)`: the one rounding is the
+//! last division.
+
+use super::index::{crank, LayerIndex};
+use crate::exact::{Sets, FREE, NO_LAND, ROLLS};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Other ranks swept together: 16 values of 4 bytes, one cache line.
+pub const LANES: usize = 16;
+/// The fixed point's scale: 1.0 is `D`.
+pub const D: u64 = u32::MAX as u64;
+/// Squares of the other's markers one band can bump, per lane (its distinct squares).
+const SLOTS: usize = crate::board::MARKERS;
+
+/// The values of one layer with its index.
+#[derive(Clone, Copy)]
+pub struct Layer<'a> {
+    pub index: &'a LayerIndex,
+    pub values: &'a [AtomicU32],
+}
+
+impl Layer<'_> {
+    #[inline(always)]
+    fn get(&self, at: u64) -> u32 {
+        self.values[at as usize].load(Relaxed)
+    }
+}
+
+/// One value per lane, on one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u32; LANES]);
+
+/// Buffers of one worker (about 7 MB for four markers).
+#[derive(Default)]
+pub struct Scratch {
+    /// `[m'][lane]`: the rows of the band's others in the layer they roll in.
+    next: Vec<Line>,
+    /// `[m'][lane]`: their rows in the layer after the roller retires a marker.
+    retired: Vec<Line>,
+    /// `[lane][slot][rest]`: after a bump on the lane's slot-th square.
+    bumped: Vec<u32>,
+}
+
+/// What a sweep of layer (a, b) reads and writes.
+pub struct Sweep<'a> {
+    /// The rollers' multisets (`ka` markers), the others' (`kb`), and the
+    /// rollers' with one marker fewer (`None` for one marker: retiring wins).
+    pub sa: &'a Sets,
+    pub sb: &'a Sets,
+    pub fewer: Option<&'a Sets>,
+    /// The layer swept (a, b).
+    pub own: Layer<'a>,
+    /// Layer (b, a): the other to roll.
+    pub next: Layer<'a>,
+    /// Layer (b, a + 1): the other to roll after a retirement (`None` when
+    /// retiring wins).
+    pub retired: Option<Layer<'a>>,
+}
+
+impl Sweep<'_> {
+    /// Multisets of the roller's markers less the one moved.
+    fn rests(&self) -> usize {
+        self.fewer.map_or(1, |f| f.len)
+    }
+
+    /// Sweeps the whole layer once, in place; returns the largest change of a
+    /// value (in steps of the fixed point). `stop` is polled between bands.
+    pub fn run(&self, stop: &(dyn Fn() -> bool + Sync)) -> Option<u32> {
+        let bands = self.sb.len.div_ceil(LANES);
+        let worst = (0..bands)
+            .into_par_iter()
+            .with_max_len(1)
+            .map_init(Scratch::default, |scratch, band| {
+                if stop() {
+                    return None;
+                }
+                Some(self.band(band * LANES, scratch))
+            })
+            .try_reduce(|| 0, |a, b| Some(a.max(b)))?;
+        Some(worst)
+    }
+
+    /// Sweeps the rollers against the others `t0..t0 + LANES`.
+    pub fn band(&self, t0: usize, s: &mut Scratch) -> u32 {
+        let (sa, sb) = (self.sa, self.sb);
+        let (ka, kb) = (sa.k, sb.k);
+        let lanes = (sb.len - t0).min(LANES);
+        let rests = self.rests();
+        s.next.resize(sa.len, Line([0; LANES]));
+        if let Some(f) = self.fewer {
+            s.retired.resize(f.len, Line([0; LANES]));
+        }
+        s.bumped.resize(LANES * SLOTS * rests, 0);
+        let mut taken = [0u64; LANES];
+        // Lanes having a marker on each square, and the slot of that square in
+        // the lane's own list.
+        let mut with = [0u32; FREE];
+        #[allow(clippy::needless_range_loop)] // `l` is a lane of several arrays
+        for l in 0..lanes {
+            let t = t0 + l;
+            let ut = sb.mask[t];
+            taken[l] = ut;
+            // The row of other `t` in the layer it rolls in.
+            let mut at = self.next.index.row(t);
+            for (n, line) in s.next.iter_mut().enumerate() {
+                line.0[l] = if sa.mask[n] & ut == 0 {
+                    at += 1;
+                    self.next.get(at - 1)
+                } else {
+                    0
+                };
+            }
+            if let (Some(f), Some(retired)) = (self.fewer, self.retired) {
+                let mut at = retired.index.row(t);
+                for (n, line) in s.retired.iter_mut().enumerate() {
+                    line.0[l] = if f.mask[n] & ut == 0 {
+                        at += 1;
+                        retired.get(at - 1)
+                    } else {
+                        0
+                    };
+                }
+            }
+            // After a bump on square q: the other's markers there go to 1 and
+            // the roller's marker stands on q with its `rest`.
+            let mut bits = ut;
+            let mut slot = 0;
+            while bits != 0 {
+                let q = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                with[q] |= 1 << l;
+                let t2 = sb.bump[t * FREE + q] as usize;
+                let u2 = sb.mask[t2];
+                let row2 = self.next.index.row(t2);
+                let out = &mut s.bumped[(l * SLOTS + slot) * rests..][..rests];
+                for (rest, v) in out.iter_mut().enumerate() {
+                    let rest_mask = self.fewer.map_or(0, |f| f.mask[rest]);
+                    if rest_mask & u2 == 0 {
+                        let n = sa.add[rest * FREE + q] as usize;
+                        *v = self.next.get(row2 + crank(&sa.squares[n][..ka], u2));
+                    }
+                }
+                slot += 1;
+            }
+        }
+        let present = if lanes == LANES {
+            u32::MAX >> (32 - LANES)
+        } else {
+            (1u32 << lanes) - 1
+        };
+        let mut worst = 0u32;
+        for m in 0..sa.len {
+            let um = sa.mask[m];
+            let mut valid = 0u32;
+            for (l, &ut) in taken.iter().enumerate() {
+                valid |= ((um & ut == 0) as u32) << l;
+            }
+            valid &= present;
+            if valid == 0 {
+                continue;
+            }
+            // A 1 forfeits: the other rolls with the same markers.
+            let mut sum = [0u64; LANES];
+            for (x, &v) in sum.iter_mut().zip(&s.next[m].0) {
+                *x = v as u64;
+            }
+            for r in 0..ROLLS {
+                let slot = m * ROLLS + r;
+                let cnt = sa.nsucc[slot] as usize;
+                let mut least = [u32::MAX; LANES];
+                for e in &sa.succ[slot * ka..slot * ka + cnt] {
+                    let mut cand = if e.retire {
+                        if self.fewer.is_none() {
+                            // The roller's last marker retires: a win.
+                            least = [0; LANES];
+                            break;
+                        }
+                        s.retired[e.next as usize].0
+                    } else {
+                        s.next[e.next as usize].0
+                    };
+                    if !e.retire && e.land != NO_LAND {
+                        let q = e.land as usize;
+                        let mut bits = with[q] & valid;
+                        while bits != 0 {
+                            let l = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let slot = (taken[l] & ((1u64 << q) - 1)).count_ones() as usize;
+                            cand[l] = s.bumped[(l * SLOTS + slot) * rests + e.rest as usize];
+                        }
+                    }
+                    for (x, &c) in least.iter_mut().zip(&cand) {
+                        *x = (*x).min(c);
+                    }
+                }
+                for (x, &v) in sum.iter_mut().zip(&least) {
+                    *x += v as u64;
+                }
+            }
+            let first = valid.trailing_zeros() as usize;
+            let mut at = self.own.index.row(m) + crank(&sb.squares[t0 + first][..kb], um);
+            let mut bits = valid;
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let q = ((6 * D - sum[l] + 3) / 6) as u32;
+                let old = self.own.values[at as usize].load(Relaxed);
+                worst = worst.max(q.abs_diff(old));
+                self.own.values[at as usize].store(q, Relaxed);
+                at += 1;
+            }
+        }
+        worst
+    }
+}
