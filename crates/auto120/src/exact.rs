@@ -1216,6 +1216,7 @@ pub fn solve_layered(
         max_memory: budget.max_memory_bytes,
         checkpoint_every: std::time::Duration::from_secs(CHECKPOINT_SECONDS),
         budget: budget.clone(),
+        disk_reserve: layered::solver::DISK_RESERVE,
     };
     // The log of what the solve did, beside the table (the directory is made
     // here so that the log exists from the start).

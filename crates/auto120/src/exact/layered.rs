@@ -132,6 +132,7 @@ mod tests {
             max_memory: u64::MAX,
             checkpoint_every: Duration::from_secs(3600),
             budget: Budget::unlimited(),
+            disk_reserve: 0,
         }
     }
 

@@ -28,6 +28,9 @@ pub struct Options {
     pub checkpoint_every: Duration,
     /// Cancel flag and deadline, checked between bands.
     pub budget: Budget,
+    /// Disk space left free for everything else when a checkpoint is written
+    /// ([`DISK_RESERVE`] as a rule).
+    pub disk_reserve: u64,
 }
 
 /// The largest change (in steps of the fixed point) that ends a group's sweeps.
@@ -203,6 +206,15 @@ const CYCLE_SWEEPS: usize = 8;
 /// Work of the certifying pass, in sweeps of every layer.
 const RESIDUAL_SWEEPS: f64 = 2.0;
 
+/// Disk space a solve leaves free for everything else on the machine when it
+/// writes a checkpoint.
+pub const DISK_RESERVE: u64 = 20 << 30;
+
+/// True when `bytes` more can be written to `dir` and leave `reserve` free.
+fn room_for(dir: &Path, bytes: u64, reserve: u64) -> bool {
+    files::available_space(dir).is_ok_and(|free| free >= bytes.saturating_add(reserve))
+}
+
 /// Bytes of the worker buffers (two per thread at most).
 fn scratch_bytes(plan: &Plan) -> u64 {
     let k = plan.n;
@@ -344,8 +356,11 @@ pub fn solve(
         to_write += group;
         largest_group = largest_group.max(group);
     }
+    let _ = largest_group;
     if to_write > 0 {
-        let needed = to_write + largest_group;
+        // Checkpoints are written only where they leave room (see
+        // `room_for`); the finished layers must fit.
+        let needed = to_write;
         let free = files::available_space(dir)?;
         if needed > free {
             return Err(LayeredError::Disk {
@@ -507,7 +522,12 @@ pub fn solve(
                     break;
                 }
                 let busy = writer.as_ref().is_some_and(|w| !w.is_finished());
-                if !busy && last_checkpoint.elapsed() >= opts.checkpoint_every {
+                let checkpoint_bytes: u64 =
+                    own.iter().map(|v| files::file_bytes(v.len() as u64)).sum();
+                if !busy
+                    && last_checkpoint.elapsed() >= opts.checkpoint_every
+                    && room_for(dir, checkpoint_bytes + to_write, opts.disk_reserve)
+                {
                     if let Some(w) = writer.take() {
                         w.join().map_err(|_| LayeredError::Stopped)??;
                     }
@@ -530,6 +550,15 @@ pub fn solve(
             }
             Ok(())
         })?;
+        // Where the disk is short, the checkpoints go before the finished
+        // layers are written (a stop while they are written then starts the
+        // group afresh).
+        let final_bytes: u64 = own.iter().map(|v| files::file_bytes(v.len() as u64)).sum();
+        if !room_for(dir, final_bytes, opts.disk_reserve) {
+            for &(x, y) in &members {
+                let _ = std::fs::remove_file(files::checkpoint_path(dir, x, y));
+            }
+        }
         // The finished layers go to disk while the certifying pass checks
         // every position's equation from the values in memory.
         let residuals = std::thread::scope(|scope| -> Result<Vec<(f64, String)>, LayeredError> {
@@ -590,6 +619,7 @@ pub fn solve(
         record.residual = None;
         record.first_mover_wins = None;
         done_work += group_work;
+        to_write = to_write.saturating_sub(final_bytes);
         finish_run(&mut record, &mut run, began, cpu0, dir)?;
     }
     if record.residual.is_none() {
