@@ -1210,6 +1210,17 @@ pub fn solve_layered(
     let dir = table_dir(n)
         .ok_or("there is no data directory for the table: set TABULA_TABLE_DIR to a directory")?;
     let plan = layered::Plan::new(n);
+    let needed = layered::solver::peak_bytes(&plan);
+    if needed > budget.max_memory_bytes {
+        return Err(format!(
+            "the exact solution of Multiplication Ludo with {n} markers each needs {} of memory at its peak, more than the {} allowed; allow it with --max-memory {}G (it keeps {} on the disk, in {})",
+            format_bytes(needed),
+            format_bytes(budget.max_memory_bytes),
+            needed.div_ceil(1 << 30),
+            format_bytes(layered::solver::table_file_bytes(&plan)),
+            dir.display()
+        ));
+    }
     let opts = layered::Options {
         dir: dir.clone(),
         tolerance_steps: layered::solver::TOLERANCE_STEPS,

@@ -626,7 +626,8 @@ mod tests {
             ..Report::default()
         };
         assert!(one.solve_report(&bad, &|_| {}).unwrap().is_err());
-        // The posts' game does not fit the default budget: refused before any work.
+        // The posts' game does not fit the default budget: refused before any
+        // work, naming the memory it needs.
         let e = Auto120::default()
             .solve_report(&Report::default(), &|_| {})
             .unwrap()
@@ -670,7 +671,21 @@ mod tests {
         assert!(extra.value.is_none());
         assert!(chances(&extra).iter().all(|m| !m.1), "{extra:?}");
         assert!(two.custom_player("optimal", "", 1).is_some());
-        assert!(four.custom_player("optimal", "", 1).is_none());
+        // Four markers: `optimal` is offered; where the table has not been made
+        // (none is, in tests) it says how to make it and plays best's move.
+        if exact::layered_record(4).is_none() {
+            let kind = four
+                .custom_player_kinds()
+                .into_iter()
+                .find(|k| k.name == "optimal")
+                .unwrap();
+            assert!(kind.help.contains("tabula solve auto120"), "{}", kind.help);
+            let mut optimal = four.custom_player("optimal", "", 1).unwrap();
+            let mut rng = tabula_core::rng_from_seed(1);
+            let choice = optimal.choose(&four, &s, 0, &mut rng).unwrap();
+            let reason = choice.reason.unwrap_or_default();
+            assert!(reason.contains("has not been made"), "{reason}");
+        }
     }
 
     #[test]
