@@ -181,7 +181,14 @@ pub(crate) async fn thinking<T: Send + 'static>(
         }
         THINKING_SLOT.with(|slot| *slot.borrow_mut() = Some(permit));
         let _release = Release;
-        worker_gate.run(|| worker.run(f))
+        let started = std::time::Instant::now();
+        let out = worker_gate.run(|| worker.run(f));
+        // A search's tables are freed now: their pages go back to the system
+        // rather than stay in this thread's arena (see `memory.rs`).
+        if started.elapsed() >= crate::memory::HEAVY {
+            crate::memory::give_back();
+        }
+        out
     });
     let joined = |r: Result<ApiResult<T>, tokio::task::JoinError>| match r {
         Ok(r) => r,

@@ -442,6 +442,8 @@ fn search_nrpa(request: &Request<'_>, so_far: Found) -> (Found, u64) {
     let tables = (threads * (max_level as usize + 1)) as u64;
     let cap = (options.budget.max_memory_bytes / tables / nrpa::Policy::bytes_for(1)).min(1 << 26)
         as usize;
+    // ... and in the process's memory ledger beside its tables.
+    let memory = nrpa::PolicyMemory::new(tables, tabula_core::Ledger::global());
     let started_runs = AtomicU64::new(0);
     if board.has_move() {
         report(best.score, max_level as usize);
@@ -449,7 +451,7 @@ fn search_nrpa(request: &Request<'_>, so_far: Found) -> (Found, u64) {
             for _ in 0..threads {
                 scope.spawn(|_| {
                     let mut work = nrpa::Work::default();
-                    let mut root = nrpa::Policy::new(cap);
+                    let mut root = nrpa::Policy::charged(cap, &memory);
                     if let Some(seq) = &start {
                         nrpa.adapt(&mut root, seq, &mut Vec::new());
                     }
@@ -512,7 +514,7 @@ fn search_nrpa(request: &Request<'_>, so_far: Found) -> (Found, u64) {
                                                 mix(options.seed, run),
                                                 &mut work,
                                             ) {
-                                                root = nrpa::Policy::new(cap);
+                                                root = nrpa::Policy::charged(cap, &memory);
                                                 nrpa.adapt(&mut root, &seq, &mut Vec::new());
                                                 from = Some(seq);
                                             }

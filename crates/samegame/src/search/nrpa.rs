@@ -23,8 +23,69 @@ use crate::board::Board;
 use crate::scoring::Scoring;
 use rand::Rng as _;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tabula_core::{rng_from_seed, CancelFlag, Rng};
+use tabula_core::ledger::Reservation;
+use tabula_core::{rng_from_seed, CancelFlag, Ledger, Rng};
+
+/// Slots a policy starts with.
+const FIRST_SLOTS: usize = 1024;
+
+/// Bytes of one slot of a policy's table (its code and its weight).
+const SLOT_BYTES: u64 = 16;
+
+/// What the policies of one search hold, reserved in the process's memory ledger
+/// as they grow, so that a search never takes memory the ledger lets tables use:
+/// every thread keeps a policy per level and the root's (`tables` in all), each a
+/// copy of one above it or grown from one, so `tables` times the largest is
+/// reserved. A policy the ledger has no room for stops taking new codes (they
+/// keep weight 0) and the search goes on.
+pub(crate) struct PolicyMemory {
+    tables: u64,
+    /// Bytes of the largest table reserved for.
+    largest: AtomicU64,
+    reservation: Mutex<Reservation>,
+    ledger: &'static Ledger,
+}
+
+impl PolicyMemory {
+    /// Room for `tables` policies, charged to `ledger` as they grow.
+    pub(crate) fn new(tables: u64, ledger: &'static Ledger) -> Arc<PolicyMemory> {
+        Arc::new(PolicyMemory {
+            tables: tables.max(1),
+            largest: AtomicU64::new(FIRST_SLOTS as u64 * SLOT_BYTES),
+            reservation: Mutex::new(ledger.reserve_nothing()),
+            ledger,
+        })
+    }
+
+    /// Whether a policy's table may grow to `bytes`: within what is reserved, or
+    /// the ledger grants room for every table at that size.
+    fn may_grow(&self, bytes: u64) -> bool {
+        if bytes <= self.largest.load(Ordering::Relaxed) {
+            return true;
+        }
+        let mut reservation = self.reservation.lock().unwrap_or_else(|e| e.into_inner());
+        if bytes <= self.largest.load(Ordering::Relaxed) {
+            return true;
+        }
+        let all = bytes.saturating_mul(self.tables);
+        let granted = self
+            .ledger
+            .grow(&mut reservation, "a SameGame search's policies", all)
+            .is_ok();
+        if granted {
+            self.largest.store(bytes, Ordering::Relaxed);
+        }
+        granted
+    }
+
+    /// Bytes reserved now.
+    #[cfg(test)]
+    fn reserved(&self) -> u64 {
+        self.reservation.lock().unwrap().bytes()
+    }
+}
 
 /// An open-addressing table from move codes (never 0) to policy weights (0 when absent).
 #[derive(Clone)]
@@ -34,22 +95,33 @@ pub(crate) struct Policy {
     len: usize,
     /// The most codes kept (the memory budget); new codes beyond it keep weight 0.
     cap: usize,
+    /// Where its growth is reserved (none: a policy of a few codes).
+    memory: Option<Arc<PolicyMemory>>,
 }
 
 impl Policy {
     /// An empty policy that will hold at most `cap` codes.
     pub(crate) fn new(cap: usize) -> Policy {
         Policy {
-            keys: vec![0; 1024],
-            vals: vec![0.0; 1024],
+            keys: vec![0; FIRST_SLOTS],
+            vals: vec![0.0; FIRST_SLOTS],
             len: 0,
-            cap: cap.max(1024),
+            cap: cap.max(FIRST_SLOTS),
+            memory: None,
+        }
+    }
+
+    /// [`Policy::new`], its growth reserved in `memory`.
+    pub(crate) fn charged(cap: usize, memory: &Arc<PolicyMemory>) -> Policy {
+        Policy {
+            memory: Some(memory.clone()),
+            ..Policy::new(cap)
         }
     }
 
     /// Bytes a policy of at most `cap` codes may take (tables at most 4 times the codes).
     pub(crate) fn bytes_for(cap: usize) -> u64 {
-        cap as u64 * 4 * 16
+        cap as u64 * 4 * SLOT_BYTES
     }
 
     #[inline]
@@ -113,9 +185,16 @@ impl Policy {
         Some(i)
     }
 
-    /// Doubles the table (its size stays a power of two).
+    /// Doubles the table (its size stays a power of two), when the memory
+    /// allows; otherwise the policy takes no new codes from now on.
     fn grow(&mut self) {
         let size = self.keys.len() * 2;
+        if let Some(memory) = &self.memory {
+            if !memory.may_grow(size as u64 * SLOT_BYTES) {
+                self.cap = self.len;
+                return;
+            }
+        }
         let keys = std::mem::replace(&mut self.keys, vec![0; size]);
         let vals = std::mem::replace(&mut self.vals, vec![0.0; self.keys.len()]);
         for (k, v) in keys.into_iter().zip(vals) {
@@ -443,5 +522,47 @@ impl Nrpa<'_> {
             self.adapt(&mut pol, &best, &mut probs);
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policies_grow_only_as_far_as_the_ledger_has_room() {
+        const MIB: u64 = 1 << 20;
+        let ledger: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        ledger.set_limit(Some(64 * MIB));
+        // Other tables hold 40 MiB of the 64.
+        let held = ledger.reserve("other tables", 40 * MIB).unwrap();
+        // Eight policies (two threads, three levels and the root's).
+        let memory = PolicyMemory::new(8, ledger);
+        let mut policy = Policy::charged(usize::MAX, &memory);
+        for code in 1..=2_000_000u64 {
+            policy.add(code, 1.0);
+        }
+        // Eight tables of 2 MiB fit beside the 40 MiB, eight of 4 MiB would not.
+        assert_eq!(policy.keys.len() as u64 * SLOT_BYTES, 2 * MIB);
+        assert_eq!(memory.reserved(), 16 * MIB);
+        assert_eq!(ledger.reserved(), 56 * MIB);
+        // Full: new codes keep weight 0, those kept keep theirs.
+        assert_eq!(policy.get(1), 1.0);
+        assert_eq!(policy.get(1_999_999), 0.0);
+        // A copy holds no more than reserved for.
+        let copy = policy.clone();
+        assert_eq!(copy.keys.len(), policy.keys.len());
+        // Once the other tables made room, a new policy of the search grows further.
+        drop(held);
+        let mut fresh = Policy::charged(usize::MAX, &memory);
+        for code in 1..=200_000u64 {
+            fresh.add(code, 1.0);
+        }
+        assert_eq!(fresh.keys.len() as u64 * SLOT_BYTES, 8 * MIB);
+        assert_eq!(ledger.reserved(), 64 * MIB);
+        // The search's reservation goes with its policies.
+        drop((policy, copy, fresh));
+        drop(memory);
+        assert_eq!(ledger.reserved(), 0);
     }
 }
