@@ -215,6 +215,17 @@ fn room_for(dir: &Path, bytes: u64, reserve: u64) -> bool {
     files::available_space(dir).is_ok_and(|free| free >= bytes.saturating_add(reserve))
 }
 
+/// True when a checkpoint of `checkpoint` bytes may be written where `free`
+/// bytes are free and the table still has `to_write` bytes of layers to write:
+/// after it, `reserve` must be left for everything else and the layers must
+/// still fit. The two are not added: a checkpoint is deleted before its
+/// group's layers are written where they would not leave the reserve, and
+/// before any later group's, so the layers may take the reserve's place as
+/// they would without checkpoints.
+fn checkpoint_fits(free: u64, checkpoint: u64, to_write: u64, reserve: u64) -> bool {
+    free >= checkpoint.saturating_add(reserve.max(to_write))
+}
+
 /// Bytes of the worker buffers (two per thread at most).
 fn scratch_bytes(plan: &Plan) -> u64 {
     let k = plan.n;
@@ -526,7 +537,9 @@ pub fn solve(
                     own.iter().map(|v| files::file_bytes(v.len() as u64)).sum();
                 if !busy
                     && last_checkpoint.elapsed() >= opts.checkpoint_every
-                    && room_for(dir, checkpoint_bytes + to_write, opts.disk_reserve)
+                    && files::available_space(dir).is_ok_and(|free| {
+                        checkpoint_fits(free, checkpoint_bytes, to_write, opts.disk_reserve)
+                    })
                 {
                     if let Some(w) = writer.take() {
                         w.join().map_err(|_| LayeredError::Stopped)??;
@@ -702,4 +715,47 @@ fn finish_run(
         *last = run.clone();
     }
     record.write(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The four-marker solve with 32.8 GB free after the layers with two or
+    /// more markers retired: the checkpoint of group (0, 1) (3.35 GB) leaves
+    /// 20 GiB free and room for the 17.8 GB of layers still to write, so it is
+    /// written (counting the reserve and the layers both, as before, refused
+    /// it, and a stop lost every sweep since the solve started). The start
+    /// layer's checkpoint (14.4 GB) would leave less than 20 GiB: not written.
+    #[test]
+    fn a_checkpoint_leaves_the_reserve_and_room_for_the_layers() {
+        let gb = 1_000_000_000u64;
+        let free = 32_800_000_000u64;
+        let group_0_1 = 3_354_158_336u64;
+        let start_layer = 14_445_410_100u64;
+        let to_write = group_0_1 + start_layer;
+        assert!(checkpoint_fits(free, group_0_1, to_write, DISK_RESERVE));
+        assert!(!checkpoint_fits(
+            free,
+            start_layer,
+            start_layer,
+            DISK_RESERVE
+        ));
+        // Where the layers still to write are more than the reserve, they count.
+        assert!(!checkpoint_fits(40 * gb, 3 * gb, 38 * gb, 10 * gb));
+        assert!(checkpoint_fits(41 * gb, 3 * gb, 38 * gb, 10 * gb));
+        // Exactly enough is enough.
+        assert!(checkpoint_fits(
+            3 * gb + DISK_RESERVE,
+            3 * gb,
+            gb,
+            DISK_RESERVE
+        ));
+        assert!(!checkpoint_fits(
+            3 * gb + DISK_RESERVE - 1,
+            3 * gb,
+            gb,
+            DISK_RESERVE
+        ));
+    }
 }
