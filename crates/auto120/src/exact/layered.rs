@@ -137,13 +137,16 @@ mod tests {
     }
 
     /// The layered table against today's solver (f64 iteration to 1e-12, kept
-    /// as 4-byte fixed point) at every position, for `n` markers.
+    /// as 4-byte fixed point) at every position, for `n` markers, read as the
+    /// players and analysis read it (the table opened from its files as the
+    /// process's solution); after every roll of 2 to 6 at every seventh
+    /// position also every move's chance.
     pub(crate) fn agrees_with_todays_values(n: usize) -> (f64, Record) {
         let dir = std::env::temp_dir().join(format!("tabula-layered-{n}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let plan = Plan::new(n);
         let record = solve(&plan, &options(&dir), &|_| {}).unwrap();
-        let table = BigTable::open(&dir, n, &|_| {}).unwrap();
+        let table = exact::solution_of_layered(BigTable::open(&dir, n, &|_| {}).unwrap());
         let old = exact::solve_with(
             n,
             exact::DEFAULT_TOLERANCE,
@@ -154,12 +157,29 @@ mod tests {
         )
         .unwrap();
         let worst = std::sync::Mutex::new(0.0f64);
+        let decisions = std::sync::atomic::AtomicUsize::new(0);
         old.for_each_position(&|state, v| {
-            let x = table.state_value(state).unwrap();
-            let d = (x - v).abs();
+            let mut d = (table.value(state).unwrap() - v).abs();
+            let squares: usize = state.markers.iter().flatten().map(|&p| p as usize).sum();
+            if squares % 7 == 0 {
+                for r in 2..=6 {
+                    let mut s = *state;
+                    s.apply(crate::state::Move::Roll(r));
+                    let (mine, todays) = (table.move_values(&s), old.move_values(&s));
+                    assert!(!mine.is_empty());
+                    assert_eq!(mine.len(), todays.len(), "{s:?}");
+                    for (&(m, p), &(_, q)) in mine.iter().zip(&todays) {
+                        // Ties may list the moves in another order.
+                        let q_of_m = todays.iter().find(|t| t.0 == m).unwrap().1;
+                        d = d.max((p - q).abs()).max((p - q_of_m).abs());
+                    }
+                    decisions.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
             let mut w = worst.lock().unwrap();
             *w = w.max(d);
         });
+        assert!(decisions.into_inner() > 0);
         let _ = std::fs::remove_dir_all(&dir);
         let w = *worst.lock().unwrap();
         (w, record)

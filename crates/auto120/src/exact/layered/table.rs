@@ -152,16 +152,6 @@ impl BigTable {
         self.value(a, b, m, t)
     }
 
-    /// The value of a position where the die is to be rolled (for tests).
-    #[cfg(test)]
-    pub(crate) fn state_value(&self, state: &crate::state::State) -> Option<f64> {
-        let s = state.side()?;
-        (state.roll == 0).then(|| {
-            let n = self.plan.n;
-            self.roll_value(&state.markers[s][..n], &state.markers[1 - s][..n])
-        })
-    }
-
     /// Bytes of the files.
     pub fn file_bytes(&self) -> u64 {
         self.layers.iter().map(|m| m.len() as u64).sum()
