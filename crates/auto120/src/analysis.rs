@@ -90,18 +90,28 @@ pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
         sections: vec![race, squares],
     };
     let side = state.side();
-    if let Some(sol) = game.analysis_solution() {
-        if let (Some(p), Some(s)) = (sol.value(state), side) {
-            out.value = Some(chances(s, p));
+    match game.analysis_solution() {
+        Ok(sol) => {
+            if let (Some(p), Some(s)) = (sol.value(state), side) {
+                out.value = Some(chances(s, p));
+            }
+            let moves: Vec<GradedMove> = sol
+                .move_values(state)
+                .into_iter()
+                .map(|(m, p)| graded(state, m, p, true))
+                .collect();
+            if !moves.is_empty() {
+                out.moves = Some(moves);
+            }
         }
-        let moves: Vec<GradedMove> = sol
-            .move_values(state)
-            .into_iter()
-            .map(|(m, p)| graded(state, m, p, true))
-            .collect();
-        if !moves.is_empty() {
-            out.moves = Some(moves);
-        }
+        // The four-marker table has not been made (or cannot be read): say so,
+        // and how to make it, beside the estimates below.
+        Err(Some(why)) => out
+            .sections
+            .push(Section::new("Exact chances").note(&format!(
+                "Not shown: {why}. The chances here are estimates."
+            ))),
+        Err(None) => {}
     }
     if out.moves.is_none() && matches!(state.turn(), Turn::Move(_)) {
         let ranked: Vec<GradedMove> = Best::default()

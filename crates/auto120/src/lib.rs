@@ -81,13 +81,16 @@ impl Auto120 {
     /// this process has already solved the variant.
     ///
     /// Four markers: the table solved in layers on disk, opened on first use
-    /// when it has been made (`tabula solve auto120`), else none.
-    fn analysis_solution(&self) -> Option<std::sync::Arc<exact::Solution>> {
+    /// when it has been made (`tabula solve auto120`); where it has not been
+    /// made or cannot be read, the words that say so and what to do.
+    fn analysis_solution(&self) -> Result<std::sync::Arc<exact::Solution>, Option<String>> {
         let n = self.markers();
-        if n <= ANALYSIS_MAX_MARKERS || n >= exact::LAYERED_MARKERS {
-            exact::solution(n, memory_limit()).ok()
+        if n >= exact::LAYERED_MARKERS {
+            exact::solution(n, memory_limit()).map_err(|e| Some(exact::error_text(n, &e)))
+        } else if n <= ANALYSIS_MAX_MARKERS {
+            exact::solution(n, memory_limit()).map_err(|_| None)
         } else {
-            exact::cached(n)
+            exact::cached(n).ok_or(None)
         }
     }
 
@@ -674,6 +677,18 @@ mod tests {
         // Four markers: `optimal` is offered; where the table has not been made
         // (none is, in tests) it says how to make it and plays best's move.
         if exact::layered_record(4).is_none() {
+            // The analysis (and so the hints) says the exact chances are
+            // missing and how to make the table.
+            let note = extra
+                .sections
+                .iter()
+                .find(|s| s.title == "Exact chances")
+                .and_then(|s| s.note.clone())
+                .unwrap_or_default();
+            assert!(
+                note.contains("has not been made") && note.contains("tabula solve auto120"),
+                "{extra:?}"
+            );
             let kind = four
                 .custom_player_kinds()
                 .into_iter()
