@@ -106,11 +106,10 @@ pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
         }
         // The four-marker table has not been made (or cannot be read): say so,
         // and how to make it, beside the estimates below.
-        Err(Some(why)) => out
-            .sections
-            .push(Section::new("Exact chances").note(&format!(
-                "Not shown: {why}. The chances here are estimates."
-            ))),
+        Err(Some(why)) => out.sections.push(
+            Section::new("Exact chances")
+                .note(format!("Not shown: {why}. The chances here are estimates.")),
+        ),
         Err(None) => {}
     }
     if out.moves.is_none() && matches!(state.turn(), Turn::Move(_)) {
