@@ -65,20 +65,20 @@ pub fn games(as_json: bool) -> Result<()> {
             &indent,
         );
         for o in &g.options {
+            let default = if o.default.is_empty() {
+                "not set by default".to_string()
+            } else {
+                format!("default {}", o.default)
+            };
+            // A menu's values in the game's words say what the help says of
+            // them: the help only where the values are numbers or free text.
+            let about = choice_list(o).unwrap_or_else(|| plain_words(o.help));
             out += &report::wrap(
-                &format!("--variant {}=… (default {}): {}", o.name, o.default, o.help),
+                &format!("--variant {}=… ({default}): {about}", o.name),
                 width,
                 &indent,
                 &format!("{indent}  "),
             );
-            if let Some(list) = choice_list(o) {
-                out += &report::wrap(
-                    &list,
-                    width,
-                    &format!("{indent}  "),
-                    &format!("{indent}    "),
-                );
-            }
         }
         let players: Vec<String> = g.players.iter().map(|p| p.name.clone()).collect();
         out += &report::wrap(
@@ -115,7 +115,13 @@ fn choice_list(o: &tabula_core::VariantOption) -> Option<String> {
             }
         })
         .collect();
-    Some(format!("one of: {}", items.join(" · ")))
+    Some(items.join(" · "))
+}
+
+/// A game's help text as a player reads it in a terminal: Markdown's code
+/// marks (`` `tabula solve` ``) become plain quotes.
+fn plain_words(text: &str) -> String {
+    text.replace('`', "'")
 }
 
 #[derive(Args, Debug)]
@@ -170,10 +176,14 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         ..Report::default()
     };
     let pb = bar(1000, "solving", a.json);
-    let out = handle.solve(&request, &|f| {
+    let solved = handle.solve(&request, &|f| {
         pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64)
-    })?;
+    });
     pb.finish_and_clear();
+    let out = match solved {
+        Ok(out) => out,
+        Err(e) => bail!("{e}{}", analyze_instead(handle.as_ref(), &a.game, &e)),
+    };
     if a.json {
         return print_result(handle.as_ref(), &out);
     }
@@ -182,6 +192,30 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         &out,
         report::width(),
     ))
+}
+
+/// Where a strong solution cannot be had (too large for the memory) but the
+/// game grades any position exactly without one (Northcott's nim-sum rule), the
+/// refusal says so: `tabula analyze` answers at once.
+fn analyze_instead(
+    handle: &dyn tabula_engine::DynGame,
+    game: &GameArgs,
+    e: &tabula_engine::EngineError,
+) -> String {
+    let info = handle.info();
+    if !matches!(e, tabula_engine::EngineError::Unsupported(_)) || !info.exact || info.puzzle {
+        return String::new();
+    }
+    let variant = if game.variant.is_empty() {
+        String::new()
+    } else {
+        format!(" --variant {}", game.variant)
+    };
+    format!(
+        ".\nWithout solving every position, `tabula analyze {}{variant}` gives the value of \
+         the start (or of any position, with --position) and grades its moves at once",
+        info.name
+    )
 }
 
 /// The game's title and its variant, as a report's heading.
@@ -295,11 +329,46 @@ pub fn analyze(a: AnalyzeArgs) -> Result<()> {
         return print_result(handle.as_ref(), &out);
     }
     let width = report::width();
+    // At a chance node no one moves: the rolls that may come take the moves' place.
+    let rolls = if out.to_move.is_none() && out.moves.is_empty() {
+        rolls_due(handle.as_ref(), &out.position)
+    } else {
+        None
+    };
     print_text(&format!(
         "{}{}",
         report::wrap(&title_of(handle.as_ref()), width, "", "  "),
-        report::analysis_text(&out, true, width)
+        report::analysis_text(&out, rolls.as_deref(), width)
     ))
+}
+
+/// The rolls due in `position` when chance acts next (a roll is due), each with
+/// the position it leads to; `None` anywhere else.
+fn rolls_due(handle: &dyn tabula_engine::DynGame, position: &str) -> Option<Vec<report::Roll>> {
+    let state = handle.state_from_position(position).ok()?;
+    if !state.is_chance_node() {
+        return None;
+    }
+    let seats = handle.info().seats;
+    let rolls = state
+        .chance_outcomes()
+        .into_iter()
+        .filter_map(|(action, chance)| {
+            let outcome = state.action_to_string(action).ok()?;
+            let mut next = state.clone_box();
+            next.apply_action(action).ok()?;
+            let mover = usize::try_from(next.current_player())
+                .ok()
+                .and_then(|s| seats.get(s).cloned());
+            Some(report::Roll {
+                outcome,
+                chance,
+                position: next.position(),
+                mover,
+            })
+        })
+        .collect();
+    Some(rolls)
 }
 
 #[derive(Args, Debug)]
@@ -516,11 +585,24 @@ pub fn tool(a: ToolArgs) -> Result<()> {
                 tools.iter().map(|(_, t)| t).collect::<Vec<_>>(),
             )?);
         }
+        // Each tool's lines wrapped to the terminal, continued under its name.
+        let width = report::width();
+        let mut out = String::new();
         for (game, t) in &tools {
-            println!("{}  {} ({game}): {}", t.name, t.title, t.about);
-            println!("    e.g. tabula tool {} \"{}\"", t.name, t.example);
+            out += &report::wrap(
+                &format!("{}  {} ({game}): {}", t.name, t.title, t.about),
+                width,
+                "",
+                "    ",
+            );
+            out += &report::wrap(
+                &format!("e.g. tabula tool {} \"{}\"", t.name, t.example),
+                width,
+                "    ",
+                "      ",
+            );
         }
-        return Ok(());
+        return print_text(&out);
     };
     let Some((_, t)) = tools
         .iter()
@@ -545,10 +627,13 @@ pub fn tool(a: ToolArgs) -> Result<()> {
     if a.json {
         return print_json(&answer.data);
     }
-    for line in answer.lines {
-        println!("{line}");
-    }
-    Ok(())
+    let width = report::width();
+    let text: String = answer
+        .lines
+        .iter()
+        .map(|line| report::wrap(line, width, "", "  "))
+        .collect();
+    print_text(&text)
 }
 
 /// A word that is no command of its own names a game's tool:

@@ -19,15 +19,16 @@ pub const MAX_SAVED_BYTES: u64 = 64 << 20;
 /// Why a file named on the command line could not be read or written.
 #[derive(Debug, Error)]
 pub enum FileError {
-    /// The system refused to open, read or write the file.
-    #[error("cannot {doing} {}: {source}", .path.display())]
+    /// The system refused to open, read or write the file. What it said is
+    /// part of the message (not a separate cause, which would print it twice).
+    #[error("cannot {doing} {}: {}", .path.display(), io_words(.error))]
     Io {
         /// `read` or `write`.
         doing: &'static str,
         /// The file as named.
         path: PathBuf,
         /// What the system said.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A directory, device, FIFO or socket rather than a file.
     #[error("cannot {doing} {}: it is not a regular file", .path.display())]
@@ -67,10 +68,27 @@ pub enum FileError {
 }
 
 fn io<'a>(doing: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> FileError + 'a {
-    move |source| FileError::Io {
+    move |error| FileError::Io {
         doing,
         path: path.to_path_buf(),
-        source,
+        error,
+    }
+}
+
+/// What the system said, in words: "there is no such file" rather than
+/// "No such file or directory (os error 2)".
+fn io_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "there is no such file".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => {
+            let text = e.to_string();
+            match text.find(" (os error ") {
+                Some(at) => text[..at].to_string(),
+                None => text,
+            }
+        }
     }
 }
 

@@ -9,7 +9,7 @@ mod style;
 mod wrapping;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -101,9 +101,52 @@ fn printable(message: &str) -> String {
     out
 }
 
+/// The widest help is read at: beyond it lines are hard to follow.
+const MAX_HELP_COLUMNS: usize = 100;
+
+/// The command line as clap reads it, with every `--help` wrapped to the width
+/// the reports use ([`report::width`]: `COLUMNS`, else the terminal's, else 80;
+/// at most [`MAX_HELP_COLUMNS`]), and a refused command line said as any other
+/// error is: `tabula: …` and exit status 2.
+fn arguments() -> Cli {
+    let width = report::width().min(MAX_HELP_COLUMNS);
+    let parsed = Cli::command()
+        .term_width(width)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    match parsed {
+        Ok(cli) => cli,
+        // Help and the version go to standard output with status 0, and a bare
+        // `tabula` shows the help: clap's own.
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("tabula: {}", printable(&clap_words(&e)));
+            std::process::exit(2);
+        }
+    }
+}
+
+/// clap's refusal without its "error:" heading: the reason on the first line,
+/// its tip and where to read more below it, indented.
+fn clap_words(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.strip_prefix("error: ").unwrap_or(l).to_string());
+    let first = lines.next().unwrap_or_default();
+    lines.fold(first, |all, l| format!("{all}\n  {l}"))
+}
+
 fn main() {
     quiet_on_broken_pipe();
-    let cli = Cli::parse();
+    let cli = arguments();
     let result: Result<()> = match cli.command {
         Command::Games { json } => commands::games(json),
         Command::Play(a) => play::run(a),

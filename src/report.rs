@@ -53,15 +53,15 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
 /// SameGame or Poggle board is cut in two; a row wider than a line is cut.
 fn position_lines(position: &str, width: usize, first: &str, rest: &str) -> String {
     let rows: Vec<String> = position.split_inclusive('/').map(str::to_string).collect();
-    let room = width.saturating_sub(rest.chars().count().max(first.chars().count()));
-    if rows.len() < 2 || rows.iter().any(|r| r.chars().count() > room) {
+    let room = width.saturating_sub(columns(rest).max(columns(first)));
+    if rows.len() < 2 || rows.iter().any(|r| columns(r) > room) {
         return wrap(position, width, first, rest);
     }
     let mut out = String::new();
     let mut line = first.to_string();
     let mut fresh = true;
     for row in rows {
-        if !fresh && line.chars().count() + row.chars().count() > width {
+        if !fresh && columns(&line) + columns(&row) > width {
             out += line.trim_end();
             out.push('\n');
             line = rest.to_string();
@@ -114,54 +114,27 @@ fn decimal(x: f64) -> String {
     }
 }
 
-/// Words wrapped to `width` columns: the first line starts with `first`, the
-/// others with `rest`. A word longer than a line is cut.
+/// The columns `text` takes on a terminal (a wide character takes two, a
+/// combining accent none).
+pub fn columns(text: &str) -> usize {
+    textwrap::core::display_width(text)
+}
+
+/// Words wrapped to `width` columns (textwrap, measuring each character's
+/// width on a terminal): the first line starts with `first`, the others with
+/// `rest`; each `\n` starts a paragraph indented as the other lines. A word
+/// longer than a line is cut.
 pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
     let mut out = String::new();
     for (i, paragraph) in text.split('\n').enumerate() {
-        let mut line = String::from(if i == 0 { first } else { rest });
-        let mut len = line.chars().count();
-        // Whether the line holds a word yet (an indent alone is no word).
-        let mut words = false;
-        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
-            let mut word: String = word.to_string();
-            loop {
-                let wlen = word.chars().count();
-                let gap = usize::from(words);
-                if len + gap + wlen <= width {
-                    if words {
-                        line.push(' ');
-                    }
-                    line.push_str(&word);
-                    len += gap + wlen;
-                    words = true;
-                    break;
-                }
-                if words {
-                    out.push_str(line.trim_end());
-                    out.push('\n');
-                    line = rest.to_string();
-                    len = line.chars().count();
-                    words = false;
-                    continue;
-                }
-                // A word wider than a whole line: cut it.
-                let room = width.saturating_sub(len).max(1);
-                let head: String = word.chars().take(room).collect();
-                let tail: String = word.chars().skip(room).collect();
-                line.push_str(&head);
-                out.push_str(&line);
-                out.push('\n');
-                line = rest.to_string();
-                len = line.chars().count();
-                word = tail;
-                if word.is_empty() {
-                    break;
-                }
-            }
+        let options = textwrap::Options::new(width.max(1))
+            .initial_indent(if i == 0 { first } else { rest })
+            .subsequent_indent(rest)
+            .break_words(true);
+        for line in textwrap::wrap(paragraph.trim_end(), options) {
+            out.push_str(line.trim_end());
+            out.push('\n');
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
     }
     out
 }
@@ -170,7 +143,7 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
 pub fn list(items: &[String], sep: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = indent.to_string();
-    let mut len = indent.chars().count();
+    let mut len = columns(indent);
     let mut any = false;
     for (i, item) in items.iter().enumerate() {
         let piece = if i + 1 < items.len() {
@@ -178,7 +151,7 @@ pub fn list(items: &[String], sep: &str, width: usize, indent: &str) -> String {
         } else {
             item.clone()
         };
-        let plen = piece.chars().count();
+        let plen = columns(&piece);
         let gap = if any {
             sep.len() - sep.trim_end().len()
         } else {
@@ -188,7 +161,7 @@ pub fn list(items: &[String], sep: &str, width: usize, indent: &str) -> String {
             out.push_str(line.trim_end());
             out.push('\n');
             line = indent.to_string();
-            len = line.chars().count();
+            len = columns(&line);
             any = false;
         }
         if any {
@@ -206,12 +179,12 @@ pub fn list(items: &[String], sep: &str, width: usize, indent: &str) -> String {
 
 /// A table with a header row, at most `width` columns wide; numbers are
 /// right-aligned.
-pub fn table(columns: &[String], rows: &[Vec<String>], width: usize, indent: &str) -> String {
+pub fn table(header: &[String], rows: &[Vec<String>], width: usize, indent: &str) -> String {
     let mut t = comfy_table::Table::new();
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(width.saturating_sub(indent.chars().count()).max(20) as u16)
-        .set_header(columns.iter().map(Cell::new));
+        .set_width(width.saturating_sub(columns(indent)).max(20) as u16)
+        .set_header(header.iter().map(Cell::new));
     for row in rows {
         t.add_row(row.iter().enumerate().map(|(i, c)| {
             let numeric = i > 0
@@ -252,7 +225,7 @@ pub fn grid(rows: &[Vec<i64>], width: usize, indent: &str) -> String {
         .unwrap_or(1)
         .max(cols.to_string().len());
     let label = rows.len().to_string().len();
-    let room = width.saturating_sub(indent.chars().count() + label + 1);
+    let room = width.saturating_sub(columns(indent) + label + 1);
     let per_band = (room / (cell + 1)).max(1);
     let mut out = String::new();
     let mut start = 0;
@@ -352,7 +325,7 @@ fn moves_text_upto(moves: &[GradedMove], width: usize, limit: usize) -> String {
         }
     };
     let Some(first) = moves.first() else {
-        return "No legal moves.\n".into();
+        return "No legal moves: the game is over.\n".into();
     };
     let name = |m: &GradedMove| m.notation.clone();
     match &first.grade {
@@ -502,22 +475,32 @@ fn moves_text_upto(moves: &[GradedMove], width: usize, limit: usize) -> String {
     }
 }
 
-/// `tabula analyze` (and the play prompt's `hint`) as readable text.
-pub fn analysis_text(a: &Analysis, with_position: bool, width: usize) -> String {
+/// What chance may do next (a die's roll, a draw for who starts), as `tabula
+/// analyze` lists it at a chance node: the outcome in the game's notation, its
+/// chance, the position it leads to and who moves there.
+pub struct Roll {
+    /// The outcome (`roll 3`, `start 1`).
+    pub outcome: String,
+    /// Its probability, 0..1.
+    pub chance: f64,
+    /// The position after it, in the game's notation (for `--position`).
+    pub position: String,
+    /// The seat to move after it, by name (`None`: chance acts again).
+    pub mover: Option<String>,
+}
+
+/// `tabula analyze` as readable text. At a chance node (`rolls` given) there is
+/// no move to grade: the rolls that may come are listed instead, each with the
+/// position it leads to.
+pub fn analysis_text(a: &Analysis, rolls: Option<&[Roll]>, width: usize) -> String {
     let mut out = String::new();
     let side = a.to_move.as_deref();
-    if with_position {
-        out += &position_lines(
-            &format!(
-                "{}{}",
-                a.position,
-                side.map(|s| format!(" ({s} to move)")).unwrap_or_default()
-            ),
-            width,
-            "Position: ",
-            "  ",
-        );
-    }
+    let whose = match (side, rolls) {
+        (Some(s), _) => format!(" ({s} to move)"),
+        (None, Some(_)) => " (chance acts next)".to_string(),
+        (None, None) => String::new(),
+    };
+    out += &position_lines(&format!("{}{whose}", a.position), width, "Position: ", "  ");
     if let Some(v) = &a.value {
         out += &wrap(&format!("Value: {}.", v.words(side)), width, "", "  ");
     }
@@ -525,7 +508,43 @@ pub fn analysis_text(a: &Analysis, with_position: bool, width: usize) -> String 
     if let Some(note) = &a.note {
         out += &wrap(note, width, "", "");
     }
-    out += &moves_text(&a.moves, width);
+    match rolls {
+        Some(rolls) => out += &rolls_text(rolls, width),
+        None => out += &moves_text(&a.moves, width),
+    }
+    out
+}
+
+/// What chance may do at a chance node, in a table.
+fn rolls_text(rolls: &[Roll], width: usize) -> String {
+    let mut out = wrap(
+        "Chance acts next (a roll of the dice, or a draw): there is no move to choose \
+         until it has. Each outcome and the position it leads to (analyze one with \
+         --position):",
+        width,
+        "",
+        "",
+    );
+    let rows: Vec<Vec<String>> = rolls
+        .iter()
+        .map(|r| {
+            vec![
+                r.outcome.clone(),
+                percent(r.chance),
+                r.mover
+                    .as_ref()
+                    .map(|m| format!("{m} to move"))
+                    .unwrap_or_else(|| "chance again".into()),
+                r.position.clone(),
+            ]
+        })
+        .collect();
+    out += &table(
+        &["outcome", "chance", "then", "position"].map(String::from),
+        &rows,
+        width,
+        "",
+    );
     out
 }
 
@@ -558,24 +577,37 @@ pub fn hint_text(h: &Hint, width: usize) -> String {
     }
 }
 
-/// The solver's figures, one per line.
-fn figures_text(f: &SolveFigures, width: usize) -> String {
+/// The solver's figures, one per line, each said of what it is: the time is
+/// this answer's (a table read from the cache is quick; the game's sections
+/// say how long its solve took). A figure the game's sections already give, under
+/// a label speaking of the same thing with the same value, is not repeated.
+fn figures_text(f: &SolveFigures, sections: &[Section], width: usize) -> String {
+    let given = |keyword: &str, value: &str| {
+        sections.iter().flat_map(|s| &s.facts).any(|fact| {
+            fact.label.to_lowercase().contains(keyword)
+                && inline(&fact.value).is_some_and(|v| v == value)
+        })
+    };
     let mut out = String::new();
+    let mut line = |keyword: &str, label: &str, value: String| {
+        if !given(keyword, &value) {
+            out += &wrap(&format!("{label}: {value}"), width, "", "  ");
+        }
+    };
     if let Some(p) = f.positions {
-        out += &wrap(
-            &format!("Positions: {}", thousands(p as i128)),
-            width,
-            "",
-            "  ",
-        );
+        line("position", "Positions", thousands(p as i128));
     }
     if let Some(s) = f.sweeps {
-        out += &format!("Sweeps: {s}\n");
+        line("sweep", "Sweeps", thousands(s as i128));
     }
     if let Some(b) = f.peak_bytes {
-        out += &format!("Peak memory: {}\n", tabula_core::format_bytes(b));
+        line(
+            "peak",
+            "Peak memory of the solve",
+            tabula_core::format_bytes(b),
+        );
     }
-    out += &format!("Time: {}\n", duration(f.seconds));
+    line("time", "Time to answer", duration(f.seconds));
     out
 }
 
@@ -658,7 +690,7 @@ pub fn solve_text(title: &str, r: &SolveReport, width: usize) -> String {
         out += &solution_text(s, width);
     }
     out += &sections_text(&r.sections, width);
-    out += &figures_text(&r.figures, width);
+    out += &figures_text(&r.figures, &r.sections, width);
     out
 }
 
@@ -677,7 +709,7 @@ pub fn train_text(title: &str, t: &Training, width: usize) -> String {
     out += &wrap(&t.summary, width, "", "");
     out += &sections_text(&t.sections, width);
     out += &curve_chart(&t.curve.points, width);
-    out += &format!("Time: {}\n", duration(t.figures.seconds));
+    out += &format!("Time the training took: {}\n", duration(t.figures.seconds));
     out
 }
 
@@ -697,9 +729,12 @@ pub fn curve_chart(curve: &[tabula_core::CurvePoint], width: usize) -> String {
     let biggest = curve.iter().map(size).max().unwrap_or(1).max(1);
     let span = curve.last().map_or(1, |b| b.to.to_string().len());
     let tail_len = |b: &tabula_core::CurvePoint| {
-        format!(" {} lost, {} drawn of {}", b.losses, b.draws, size(b))
-            .chars()
-            .count()
+        columns(&format!(
+            " {} lost, {} drawn of {}",
+            b.losses,
+            b.draws,
+            size(b)
+        ))
     };
     let tail = curve.iter().map(tail_len).max().unwrap_or(0);
     // "  games " + from + "-" + to + " |" + bar + "|" + tail

@@ -40,9 +40,11 @@ pub fn bold(text: &str) -> String {
 }
 
 /// The board text with its cells coloured from the view, for boards drawn as a
-/// grid: one or two header lines, then one line per row of the view's cells holding a row
-/// label and one word per cell, left to right. Cells with a colour index are
-/// painted in the palette's colour. Any other board is returned unchanged.
+/// grid: one to three header lines, then one line per row of the view's cells
+/// holding a row label and one word per cell, left to right; or such grids of a
+/// few columns each, one under the other (a wide board's bands of columns).
+/// Cells with a colour index are painted in the palette's colour. Any other
+/// board is returned unchanged.
 pub fn colour_board(text: &str, view: &View) -> String {
     let coloured: Vec<_> = view.cells.iter().filter(|c| c.colour.is_some()).collect();
     if coloured.is_empty() {
@@ -65,25 +67,27 @@ pub fn colour_board(text: &str, view: &View) -> String {
         grid[r * cols + k] = c.colour.unwrap_or(0);
     }
     let lines: Vec<&str> = text.lines().collect();
-    // One header line, or two on a board whose column numbers are written in
-    // two lines (tens above units) to fit 80 columns.
-    let grid_at = |head: usize| {
-        lines.len() >= head + rows
-            && lines[head..head + rows]
-                .iter()
-                .all(|l| l.split_whitespace().count() == cols + 1)
-    };
-    let Some(head) = [1, 2].into_iter().find(|&h| grid_at(h)) else {
+    // The board's rows of cells: one band of columns, or several one under the
+    // other on a board wider than the terminal (tabula_core::text_grid), each
+    // under one to three lines of column numbers (digits stacked on a wide
+    // board), the same for every band.
+    let Some(bands) = (1..=3).find_map(|head| bands_at(&lines, head, rows, cols)) else {
         return text.to_string();
     };
+    // For each line of cells: its row and the board column of its first cell.
+    let mut cells_of_line = vec![None; lines.len()];
+    for &(first, col, _) in &bands {
+        for r in 0..rows {
+            cells_of_line[first + r] = Some((r, col));
+        }
+    }
     let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        if i < head || i >= head + rows {
+    for (line, cells) in lines.iter().zip(&cells_of_line) {
+        let Some((r, col)) = *cells else {
             out += line;
             out.push('\n');
             continue;
-        }
-        let r = i - head;
+        };
         // Keep the spacing: paint each word after the row label in place.
         let mut word = 0usize;
         let mut rest = *line;
@@ -93,8 +97,8 @@ pub fn colour_board(text: &str, view: &View) -> String {
             rest = &rest[start..];
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
             let w = &rest[..end];
-            if word >= 1 && word <= cols {
-                out += &paint(colour(grid[r * cols + word - 1]), w);
+            if word >= 1 {
+                out += &paint(colour(grid[r * cols + col + word - 1]), w);
             } else {
                 out += w;
             }
@@ -107,6 +111,49 @@ pub fn colour_board(text: &str, view: &View) -> String {
         out.pop();
     }
     out
+}
+
+/// Where the rows of cells are when each band of columns has `head` lines of
+/// column numbers: for each band, its first line, the board column of its first
+/// cell and how many columns it holds; `None` unless the bands from the top of
+/// the board hold exactly `cols` columns in `rows` lines each.
+fn bands_at(
+    lines: &[&str],
+    head: usize,
+    rows: usize,
+    cols: usize,
+) -> Option<Vec<(usize, usize, usize)>> {
+    let mut bands = Vec::new();
+    let (mut at, mut col) = (0usize, 0usize);
+    while col < cols {
+        // Bands after the first are parted by a blank line.
+        if !bands.is_empty() {
+            if !lines.get(at).is_some_and(|l| l.trim().is_empty()) {
+                return None;
+            }
+            while lines.get(at).is_some_and(|l| l.trim().is_empty()) {
+                at += 1;
+            }
+        }
+        let first = at + head;
+        let block = lines.get(first..first + rows)?;
+        let words = block[0].split_whitespace().count();
+        let label = |l: &str| l.split_whitespace().next().map(str::to_string);
+        let same_labels = bands.first().map_or(true, |&(first0, _, _)| {
+            (0..rows).all(|r| label(block[r]) == label(lines[first0 + r]))
+        });
+        if words < 2
+            || words - 1 > cols - col
+            || !same_labels
+            || block.iter().any(|l| l.split_whitespace().count() != words)
+        {
+            return None;
+        }
+        bands.push((first, col, words - 1));
+        col += words - 1;
+        at = first + rows;
+    }
+    Some(bands)
 }
 
 #[cfg(test)]
@@ -145,5 +192,14 @@ mod tests {
         assert_eq!(anstream::adapter::strip_str(&painted).to_string(), two);
         // A board that is not such a grid is left alone.
         assert_eq!(colour_board("x\ny\n", &view), "x\ny\n");
+        // A wide board in two bands of one column each: each band's cells
+        // painted with its own column's colours.
+        let banded = "     0\n  0  1\n  1  .\n\n     1\n  0  2\n  1  1\nscore 0\n";
+        let painted = colour_board(banded, &view);
+        assert_eq!(anstream::adapter::strip_str(&painted).to_string(), banded);
+        let second_band = &painted[painted.find("\n\n").unwrap()..];
+        assert!(second_band.contains(&paint(colour(2), "2")), "{painted:?}");
+        assert!(second_band.contains(&paint(colour(1), "1")), "{painted:?}");
+        assert!(!second_band.contains(&paint(colour(1), "2")), "{painted:?}");
     }
 }

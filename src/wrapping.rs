@@ -1,6 +1,8 @@
 //! A writer that keeps every line within the terminal's width: the play
 //! screen's messages, logs and lists are wrapped at spaces with a hanging
-//! indent, so no game needs to know how wide the terminal is.
+//! indent ([`crate::report::wrap`], textwrap), so no game needs to know how wide
+//! the terminal is. Widths are columns on the terminal, not characters: a wide
+//! character takes two, a combining accent none.
 
 use std::io::{self, Write};
 
@@ -31,13 +33,14 @@ impl<W: Write> Wrapping<W> {
         let text = String::from_utf8_lossy(&self.line).into_owned();
         self.line.clear();
         let used = std::mem::take(&mut self.used);
-        if text.contains('\u{1b}') || used + text.chars().count() <= self.width {
+        let columns = crate::report::columns(&text);
+        if text.contains('\u{1b}') || used + columns <= self.width {
             return writeln!(self.inner, "{text}");
         }
         if used > 0 {
             // After a prompt, a line that does not fit beside it starts below it.
             writeln!(self.inner)?;
-            if text.chars().count() <= self.width {
+            if columns <= self.width {
                 return writeln!(self.inner, "{text}");
             }
         }
@@ -63,7 +66,7 @@ impl<W: Write> Write for Wrapping<W> {
     fn flush(&mut self) -> io::Result<()> {
         if !self.line.is_empty() {
             let partial = std::mem::take(&mut self.line);
-            self.used += String::from_utf8_lossy(&partial).chars().count();
+            self.used += crate::report::columns(&String::from_utf8_lossy(&partial));
             self.inner.write_all(&partial)?;
         }
         self.inner.flush()
@@ -106,5 +109,32 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.lines().all(|l| l.chars().count() <= 40), "{text}");
         assert!(text.starts_with("Your move: \nword"), "{text}");
+    }
+
+    #[test]
+    fn wide_characters_count_as_the_columns_they_take() {
+        // Twenty-five wide characters (two columns each) and a space: 52
+        // columns, though only 26 characters; at 40 columns it wraps.
+        let line = format!("{} {}\n", "囲".repeat(20), "碁".repeat(5));
+        let mut out = Vec::new();
+        {
+            let mut w = Wrapping::new(&mut out, 40);
+            w.write_all(line.as_bytes()).unwrap();
+        }
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(
+            text.lines().all(|l| crate::report::columns(l) <= 40),
+            "{text}"
+        );
+        // A combining accent takes no column: 40 columns of "é" written as
+        // "e" and U+0301 stay on one line.
+        let line = format!("{}\n", "e\u{301}".repeat(40));
+        let mut out = Vec::new();
+        {
+            let mut w = Wrapping::new(&mut out, 40);
+            w.write_all(line.as_bytes()).unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), line);
     }
 }

@@ -505,7 +505,9 @@ export class GamePage {
     this.undoBtn.disabled = !mv.can_undo;
     this.redoBtn.disabled = !mv.can_redo;
     this.resignBtn.hidden = !!this.info.puzzle;
-    this.resignBtn.disabled = !mv.human_to_move || !!mv.outcome;
+    // The engine says who may resign: the person to move, or the winner of a
+    // resigned game (every player resigning gives the Cat the game).
+    this.resignBtn.disabled = !mv.can_resign;
     this.hintBtn.disabled = !!mv.outcome;
     this.hintCard.hidden = true;
     this.watchBar.hidden = !this._watching();

@@ -373,7 +373,7 @@ fn games_lists_menu_values_with_their_words() {
         .collect::<Vec<_>>()
         .join(" ");
     for says in [
-        "one of: standard (bonus for clearing) · nobonus: no bonus for clearing · blocks: one point a block",
+        "standard (bonus for clearing) · nobonus: no bonus for clearing · blocks: one point a block",
         "first_move: free, but the first move must leave a move",
         "misere: misère (three in a row loses)",
     ] {

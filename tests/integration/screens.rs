@@ -78,6 +78,13 @@ impl Screen {
         w.flush().unwrap();
     }
 
+    /// Types raw bytes, as a terminal set to another encoding sends them.
+    fn send_bytes(&self, bytes: &[u8]) {
+        let mut w = self.writer.lock().unwrap();
+        w.write_all(bytes).unwrap();
+        w.flush().unwrap();
+    }
+
     /// The rows of the screen now, trailing spaces dropped.
     fn rows(&self) -> Vec<String> {
         let parser = self.parser.lock().unwrap();
@@ -488,4 +495,23 @@ fn a_wide_northcott_board_keeps_each_row_on_one_line() {
         // The row number, 30 cells, "gap" and its size.
         assert_eq!(row.split_whitespace().count(), 33, "{screen}");
     }
+}
+
+#[test]
+fn the_line_editor_refuses_what_it_cannot_read_and_the_game_goes_on() {
+    let s = Screen::start(&["play", "tictactoe", "--ai", "random", "--seed", "1"], &[]);
+    s.wait("", "X's move:", 20);
+    // A Latin-1 "é": one byte that is not UTF-8.
+    s.send_bytes(b"\xe9\r");
+    let screen = s.wait("not text", "X's move:", 10);
+    assert!(!screen.contains("cannot read input"), "{screen}");
+    s.send("5");
+    s.wait("1. X: 5", "X's move:", 10);
+    // A line past the cap: the editor takes one character more than the cap,
+    // and the line is refused when entered.
+    s.send(&"x".repeat(4200));
+    let screen = s.wait("longer than 4096 characters", "X's move:", 120);
+    assert!(!screen.contains("cannot read move"), "{screen}");
+    s.send("1");
+    s.wait("3. X: 1", "X's move:", 10);
 }

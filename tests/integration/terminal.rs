@@ -230,7 +230,7 @@ fn consistency_of_counts_and_refusals() {
         &["poggle", "--variant", "size=3", "--position", "000/000/000"],
         "n\n",
     );
-    assert!(t.contains("Games: 1 played, 1 solved"), "{t}");
+    assert!(t.contains("Games: 1 played, 1 won"), "{t}");
     assert!(!t.contains("Cat"), "{t}");
     // --games 0 and an out-of-range undo depth are refused.
     for args in [
@@ -387,7 +387,10 @@ fn help_lists_the_commands_as_the_readme_does() {
     let help = text(&["--help"]);
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let commands: Vec<(String, String)> = help
+    // A command's line starts two spaces in; its words wrapped to the width
+    // continue further in.
+    let mut commands: Vec<(String, String)> = Vec::new();
+    for l in help
         .split("Commands:")
         .nth(1)
         .unwrap()
@@ -395,13 +398,22 @@ fn help_lists_the_commands_as_the_readme_does() {
         .next()
         .unwrap()
         .lines()
-        .filter_map(|l| {
-            let l = l.trim();
-            let (name, about) = l.split_once(char::is_whitespace)?;
-            Some((name.to_string(), about.trim().to_string()))
-        })
-        .filter(|(n, _)| n != "help")
-        .collect();
+        .filter(|l| !l.trim().is_empty())
+    {
+        match commands.last_mut() {
+            Some((_, about)) if l.starts_with("   ") => {
+                about.push(' ');
+                about.push_str(l.trim());
+            }
+            _ => {
+                let Some((name, about)) = l.trim().split_once(char::is_whitespace) else {
+                    continue;
+                };
+                commands.push((name.to_string(), about.trim().to_string()));
+            }
+        }
+    }
+    commands.retain(|(n, _)| n != "help");
     assert!(commands.len() >= 9, "{help}");
     for (name, about) in commands {
         let line = readme

@@ -635,6 +635,17 @@ impl<G: Notation + Symmetry> Matchbox<G> {
 }
 
 impl<G: Notation + Symmetry> Strategy<G> for Matchbox<G> {
+    /// A box already made for the position and left without a bead: `choose`
+    /// would resign there. (A box not yet made gets beads for every move.)
+    fn would_resign(&self, _game: &G, state: &G::State, _seat: Seat) -> bool {
+        let slot = match self.lookup.get(state) {
+            Some(&(slot, _)) => Some(slot),
+            None => self.by_key.get(&self.canonical(state).0).copied(),
+        };
+        slot.and_then(|i| self.slots[i].beads.as_deref())
+            .is_some_and(|beads| beads.iter().all(|&(_, n)| n == 0))
+    }
+
     fn choose(
         &mut self,
         game: &G,
@@ -673,7 +684,13 @@ impl<G: Notation + Symmetry> Strategy<G> for Matchbox<G> {
         let (canon_move, count) = beads[bead];
         let mv = game.map_move(&entry.state, canon_move, game.inverse_symmetry(k));
         self.drawn.push((slot, bead));
-        let reason = format!("matchbox bead: {count} of {total}");
+        // The chance the draw gave this move, said so that it cannot read as
+        // "the first of two beads".
+        let reason = if total == 1 {
+            "matchbox: the only bead in its box".to_string()
+        } else {
+            format!("matchbox: this move has {count} of the {total} beads in its box")
+        };
         Some(Choice::because(mv, reason))
     }
 

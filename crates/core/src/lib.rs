@@ -23,6 +23,7 @@ pub mod results;
 mod stored;
 mod strategy;
 mod table_cell;
+pub mod text_grid;
 mod turn;
 mod variant;
 mod view;
@@ -56,6 +57,7 @@ pub use results::{
 pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};
 pub use table_cell::{waiting_budget, waiting_budget_until, TableCell, TableError};
+pub use text_grid::{grid_text, BOARD_COLUMNS};
 pub use turn::{Outcome, Seat, Turn};
 pub use variant::{Preset, Variant, VariantChoice, VariantOption};
 pub use view::{Shape, View, ViewCell, ViewEdge, ViewPiece};

@@ -60,6 +60,11 @@ pub trait Registered:
     fn play_limit(&self) -> Option<String> {
         None
     }
+    /// A one-player puzzle's win in its own words, as its result reads
+    /// ("solved"; SameGame's cleared board: "board cleared").
+    fn goal_words(&self) -> &'static str {
+        "solved"
+    }
     /// A copy of this game with a fresh start dealt from `rng`, for games whose
     /// variant leaves the start open (SameGame without `seed`: every new game deals a
     /// new random board, the Same Game tutorial's New). `None` (the default) keeps the variant's start.

@@ -44,6 +44,15 @@ pub trait Strategy<G: Game>: Send {
         true
     }
 
+    /// Whether this player would resign if asked to move in `state`, where
+    /// `seat` is to move (a matchbox whose box for the position is empty), asked
+    /// without choosing: when a person resigns and the computer would resign at
+    /// its next turn too, every player has resigned and the Cat wins (Stenger's
+    /// "Associative Arrays"). False unless the player knows better.
+    fn would_resign(&self, _game: &G, _state: &G::State, _seat: Seat) -> bool {
+        false
+    }
+
     /// Told at the end of every game it took part in.
     fn game_over(&mut self, _game: &G, _seat: Seat, _outcome: Outcome) {}
 

@@ -273,6 +273,63 @@ impl<G: Game> Tables<G> {
 }
 
 impl<G: Registered> Handle<G> {
+    /// `solve` without the time of the answer: the game's own report, or the
+    /// generic strong solution.
+    fn solve_now(
+        &self,
+        request: &Report,
+        progress: &dyn Fn(f64),
+    ) -> Result<SolveReport, EngineError> {
+        // A game's own solver says what it uses through its budget
+        // (`Budget::uses`): reserved in the process's ledger while it runs, beside
+        // every table the process keeps.
+        let request = &Report {
+            budget: request.budget.clone().charged_to(Ledger::global()),
+            ..request.clone()
+        };
+        if let Some(r) = self.game.solve_report(request, progress) {
+            let mut report = r.map_err(EngineError::Unsupported)?;
+            if report.position.is_none() {
+                report.position = request.position.clone();
+            }
+            return Ok(report);
+        }
+        if !self.may_have_oracle() {
+            return Err(EngineError::Unsupported(format!(
+                "{} has no strong solver (it is a puzzle or has dice)",
+                G::TITLE
+            )));
+        }
+        let start = match &request.position {
+            Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
+            None => self.game.initial_state(),
+        };
+        let budget = solve_budget(&self.game, &start, &request.budget)
+            .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let sol =
+            Solution::solve_within(&self.game, &start, MAX_GENERIC_POSITIONS, &budget, progress)
+                .map_err(|e| EngineError::Unsupported(e.to_string()))?;
+        let st = sol.stats();
+        let side = match self.game.turn(&start) {
+            Turn::Move(seat) => self.game.seats().get(seat).copied(),
+            _ => None,
+        };
+        let value = PositionValue::solved(st.start.value, Remoteness::Exact(st.start.remoteness));
+        let counts = StrongCounts {
+            positions: st.positions as u64,
+            wins: st.wins as u64,
+            losses: st.losses as u64,
+            draws: st.draws as u64,
+            max_remoteness: st.max_remoteness,
+        };
+        let mut report = SolveReport::strong(value, side, counts, st.seconds);
+        report.position = request
+            .position
+            .as_ref()
+            .map(|_| self.game.format_position(&start));
+        Ok(report)
+    }
+
     /// Wraps a game.
     pub fn new(game: G) -> Arc<Self> {
         let chance = probe_chance(&game);
@@ -842,53 +899,12 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
     }
 
     fn solve(&self, request: &Report, progress: &dyn Fn(f64)) -> Result<SolveReport, EngineError> {
-        // A game's own solver says what it uses through its budget
-        // (`Budget::uses`): reserved in the process's ledger while it runs, beside
-        // every table the process keeps.
-        let request = &Report {
-            budget: request.budget.clone().charged_to(Ledger::global()),
-            ..request.clone()
-        };
-        if let Some(r) = self.game.solve_report(request, progress) {
-            let mut report = r.map_err(EngineError::Unsupported)?;
-            if report.position.is_none() {
-                report.position = request.position.clone();
-            }
-            return Ok(report);
-        }
-        if !self.may_have_oracle() {
-            return Err(EngineError::Unsupported(format!(
-                "{} has no strong solver (it is a puzzle or has dice)",
-                G::TITLE
-            )));
-        }
-        let start = match &request.position {
-            Some(p) => self.game.parse_position(p).map_err(EngineError::Position)?,
-            None => self.game.initial_state(),
-        };
-        let budget = solve_budget(&self.game, &start, &request.budget)
-            .map_err(|e| EngineError::Unsupported(e.to_string()))?;
-        let sol =
-            Solution::solve_within(&self.game, &start, MAX_GENERIC_POSITIONS, &budget, progress)
-                .map_err(|e| EngineError::Unsupported(e.to_string()))?;
-        let st = sol.stats();
-        let side = match self.game.turn(&start) {
-            Turn::Move(seat) => self.game.seats().get(seat).copied(),
-            _ => None,
-        };
-        let value = PositionValue::solved(st.start.value, Remoteness::Exact(st.start.remoteness));
-        let counts = StrongCounts {
-            positions: st.positions as u64,
-            wins: st.wins as u64,
-            losses: st.losses as u64,
-            draws: st.draws as u64,
-            max_remoteness: st.max_remoteness,
-        };
-        let mut report = SolveReport::strong(value, side, counts, st.seconds);
-        report.position = request
-            .position
-            .as_ref()
-            .map(|_| self.game.format_position(&start));
+        // The figures' time is this answer's, the same for every game: a game
+        // whose table was read from a cache says in its own sections how long
+        // the solve that built it took.
+        let began = std::time::Instant::now();
+        let mut report = self.solve_now(request, progress)?;
+        report.figures.seconds = began.elapsed().as_secs_f64();
         Ok(report)
     }
 

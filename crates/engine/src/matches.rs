@@ -134,6 +134,11 @@ pub struct CurrentGame {
     /// learner exactly once however often its end is undone and redone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unlearned: Option<Vec<Option<serde_json::Value>>>,
+    /// Every player resigned, the record's `resigned` seat first and then the
+    /// other (Stenger's "Associative Arrays": "if all players resign, the Cat
+    /// wins"): the game is the Cat's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all_resigned: bool,
 }
 
 /// The generator a new game's deal draws from: the match's seed and the variant
@@ -203,6 +208,10 @@ pub struct MatchView {
     /// one (SameGame without `seed`: the same options with the board's seed), for
     /// Restart and shared links; `None` when `variant` already pins the start.
     pub dealt_variant: Option<String>,
+    /// Whether a person can resign now: the person to move, or the winner of a
+    /// game the other side just resigned (then every player has resigned and
+    /// the Cat wins).
+    pub can_resign: bool,
     /// Whether undo / redo are possible.
     pub can_undo: bool,
     /// Whether redo is possible.
@@ -240,7 +249,10 @@ pub trait Match: Send {
     fn advance(&mut self) -> Result<Vec<LogEntry>, EngineError>;
     /// Plays exactly one chance or computer ply, if one is due.
     fn step(&mut self) -> Result<Option<LogEntry>, EngineError>;
-    /// The side to move (a human) gives up.
+    /// The side to move (a human) gives up, and the other side wins; unless
+    /// every player resigns (Stenger's "Associative Arrays": then the Cat wins):
+    /// the computer at the other seat when it would resign at its next turn
+    /// whatever was played, or the winner, a person, resigning too right after.
     fn resign(&mut self) -> Result<(), EngineError>;
     /// Takes back the last human move and the replies after it (or one ply when no
     /// human plays). False when there is nothing (more) to undo.
@@ -270,6 +282,8 @@ pub trait Match: Send {
 struct Unit<G: Game> {
     plies: Vec<Ply<G>>,
     resigned: Option<Seat>,
+    /// The other seat resigned too.
+    all_resigned: bool,
     /// The learners' state after the game end this undo took back: a redo of the
     /// same end restores it instead of teaching the lesson again.
     taught: Option<Vec<Option<serde_json::Value>>>,
@@ -436,6 +450,14 @@ impl<G: Registered> MatchImpl<G> {
             // so the next New deals afresh.
             m.timing.started_ms = current.started_ms;
             m.timing.unlearned = current.unlearned.clone();
+            if current.all_resigned
+                && (record.resigned.is_none() || m.handle.game().seats().len() != 2)
+            {
+                return Err(EngineError::Replay(
+                    "it says every player resigned, but no one did in a game of two".into(),
+                ));
+            }
+            m.timing.all_resigned = current.all_resigned;
             if current.seconds.is_some() {
                 m.timing.seconds = current.seconds;
             }
@@ -524,16 +546,21 @@ impl<G: Registered> MatchImpl<G> {
         let game = self.handle.game();
         let names = game.seats();
         match outcome {
-            Outcome::Win(w) if names.len() == 1 => {
-                let _ = w;
-                "solved".to_string()
-            }
+            Outcome::Win(_) if names.len() == 1 => game.goal_words().to_string(),
             Outcome::Win(w) if self.declared => {
                 format!("{} says they win (the testers' 'win' command)", names[w])
             }
             Outcome::Win(w) => match self.resigned {
                 Some(r) => format!("{} resigns: {} wins", names[r], names[w]),
                 None => format!("{} wins", names[w]),
+            },
+            Outcome::Draw if self.timing.all_resigned => match self.resigned {
+                Some(r) if names.len() == 2 => format!(
+                    "{} resigns, then {} too: every player resigned, so the Cat wins",
+                    names[r],
+                    names[1 - r]
+                ),
+                _ => "every player resigned: the Cat wins".to_string(),
             },
             Outcome::Draw => self
                 .play_end()
@@ -667,6 +694,64 @@ impl<G: Registered> MatchImpl<G> {
         }
     }
 
+    /// Takes back the report of the game's end: its count in the tallies and
+    /// the learners' lesson (they get their state from before it back). Returns
+    /// the learners' state after the lesson, for a redo of the same end.
+    fn unreport(&mut self) -> Option<Vec<Option<serde_json::Value>>> {
+        // A game cut off at the length bound was not tallied.
+        let tallied = !self.cut_off();
+        let o = self.reported.take()?;
+        if tallied {
+            self.tally.games = self.tally.games.saturating_sub(1);
+            match o {
+                Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
+                _ => self.tally.cat = self.tally.cat.saturating_sub(1),
+            }
+        }
+        let taught = self.learners();
+        if let Some(before) = self.timing.unlearned.take() {
+            self.load_learners(&before);
+        }
+        taught
+    }
+
+    /// Whether the winner of a game just resigned, a person, may resign too:
+    /// then every player has resigned and the Cat wins (not after the testers'
+    /// declared win, which is no resignation).
+    fn may_resign_too(&self) -> bool {
+        let two = self.handle.game().seats().len() == 2;
+        match self.resigned {
+            Some(r) if two && !self.declared && !self.timing.all_resigned => {
+                self.specs[1 - r].is_human()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the computer at the other seat would resign at its next turn
+    /// whatever the person who resigns in `seat` now would have played (its
+    /// matchbox empty for every position they could leave it): then every player
+    /// has resigned.
+    fn computer_resigns_too(&self, seat: Seat) -> bool {
+        let game = self.handle.game();
+        if game.seats().len() != 2 {
+            return false;
+        }
+        let other = 1 - seat;
+        let Some(player) = self.players[other].as_ref() else {
+            return false;
+        };
+        let state = self.state();
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        !moves.is_empty()
+            && moves.iter().all(|&m| {
+                let mut next = state.clone();
+                game.play_unchecked(&mut next, m);
+                game.turn(&next) == Turn::Move(other) && player.would_resign(game, &next, other)
+            })
+    }
+
     fn begin_unit(&mut self) {
         self.redo.clear();
         self.undo_budget = (self.undo_budget + 1).min(self.undo_limit());
@@ -784,6 +869,7 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .seconds
                 .unwrap_or_else(|| now_ms().saturating_sub(self.timing.started_ms) as f64 / 1000.0),
             dealt_variant: self.dealt.as_ref().map(|g| g.variant().to_string()),
+            can_resign: human_to_move || self.may_resign_too(),
             can_undo: self.undo_budget > 0 && !self.plies.is_empty(),
             can_redo: !self.redo.is_empty(),
             tally: self.tally.clone(),
@@ -819,7 +905,9 @@ impl<G: Registered> Match for MatchImpl<G> {
     fn turn(&self) -> Turn {
         if let Some(r) = self.resigned {
             let seats = self.handle.game().seats().len();
-            return Turn::Over(if seats == 2 {
+            return Turn::Over(if seats == 2 && self.timing.all_resigned {
+                Outcome::Draw
+            } else if seats == 2 {
                 Outcome::Win(1 - r)
             } else {
                 Outcome::Ended
@@ -910,6 +998,15 @@ impl<G: Registered> Match for MatchImpl<G> {
                     self.begin_unit();
                 }
                 self.resigned = Some(s);
+                self.timing.all_resigned = self.computer_resigns_too(s);
+                self.settle();
+                Ok(())
+            }
+            // The winner of a resigned game, a person, resigns too: the end
+            // reported as a win becomes the Cat's. One undo takes both back.
+            Turn::Over(_) if self.may_resign_too() => {
+                self.unreport();
+                self.timing.all_resigned = true;
                 self.settle();
                 Ok(())
             }
@@ -922,27 +1019,14 @@ impl<G: Registered> Match for MatchImpl<G> {
         if self.undo_budget == 0 || (self.plies.is_empty() && self.resigned.is_none()) {
             return false;
         }
-        let mut taught = None;
-        let tallied = !self.cut_off();
-        if let Some(o) = self.reported.take() {
-            if tallied {
-                self.tally.games = self.tally.games.saturating_sub(1);
-                match o {
-                    Outcome::Win(w) => self.tally.wins[w] = self.tally.wins[w].saturating_sub(1),
-                    _ => self.tally.cat = self.tally.cat.saturating_sub(1),
-                }
-            }
-            // The end taught the learners once: that lesson is taken back with it
-            // (and kept for a redo of the same end).
-            taught = self.learners();
-            if let Some(before) = self.timing.unlearned.take() {
-                self.load_learners(&before);
-            }
-        }
+        // The end taught the learners once: that lesson is taken back with it
+        // (and kept for a redo of the same end).
+        let taught = self.unreport();
         self.declared = false;
         let mut unit = Unit {
             plies: Vec::new(),
             resigned: self.resigned.take(),
+            all_resigned: std::mem::take(&mut self.timing.all_resigned),
             taught,
         };
         if unit.resigned.is_none() {
@@ -975,6 +1059,7 @@ impl<G: Registered> Match for MatchImpl<G> {
             self.replay_ply(ply);
         }
         self.resigned = unit.resigned;
+        self.timing.all_resigned = unit.all_resigned;
         self.undo_budget = (self.undo_budget + 1).min(self.undo_limit());
         self.settle_with(unit.taught);
         true

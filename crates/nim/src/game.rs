@@ -125,7 +125,12 @@ fn parse_heap_list(text: &str) -> Result<Vec<u32>, String> {
         let part = part.trim();
         let h: u32 = part
             .parse()
-            .map_err(|_| format!("heap '{part}' is not a whole number (write heaps like 3-4-5)"))?;
+            .map_err(|e: std::num::ParseIntError| match e.kind() {
+                std::num::IntErrorKind::PosOverflow => {
+                    format!("heap {part} is larger than {MAX_HEAP}")
+                }
+                _ => format!("heap '{part}' is not a whole number (write heaps like 3-4-5)"),
+            })?;
         if h > MAX_HEAP {
             return Err(format!("heap {h} is larger than {MAX_HEAP}"));
         }
@@ -499,10 +504,16 @@ fn view(state: &NimState, play: Play) -> View {
     v
 }
 
+/// A whole number of a move; `what` names it in the message when it is not one.
+/// A number too large for any heap is said to be so, not "not a whole number".
 fn parse_number(word: &str, what: &str) -> Result<u32, ParseError> {
-    word.trim()
-        .parse::<u32>()
-        .map_err(|_| ParseError::new(format!("{what} '{}' is not a whole number", word.trim())))
+    let w = word.trim();
+    w.parse::<u32>().map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => ParseError::new(format!(
+            "{what} {w} is far more than any heap has (a heap holds at most {MAX_HEAP} counters)"
+        )),
+        _ => ParseError::new(format!("{what} '{w}' is not a whole number")),
+    })
 }
 
 /// Reads `H:F->T` (heap H, 1-based, from F counters to T), `H->T` or `heap H to T`.
@@ -524,9 +535,18 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
             "cannot read move '{t}': write HEAP:FROM->TO like 1:3->1 (heap 1 from 3 to 1), or 1->1"
         )));
     };
-    let heap = parse_number(&heap_text, "heap")?;
-    let to = parse_number(&to_text, "new heap size")?;
     let count = state.heaps.len();
+    let heap = parse_number(&heap_text, "heap").map_err(|e| {
+        if heap_text.trim().bytes().all(|b| b.is_ascii_digit()) {
+            ParseError::new(format!(
+                "no heap {}: heaps are numbered 1 to {count}",
+                heap_text.trim()
+            ))
+        } else {
+            e
+        }
+    })?;
+    let to = parse_number(&to_text, "new heap size")?;
     if heap == 0 || heap as usize > count {
         return Err(ParseError::new(format!(
             "no heap {heap}: heaps are numbered 1 to {count}"
@@ -582,7 +602,13 @@ fn parse_position(text: &str) -> Result<NimState, ParseError> {
     }
     let mut heaps = Vec::with_capacity(words.len());
     for (i, w) in words.iter().enumerate() {
-        let h: u32 = w.parse().map_err(|_| {
+        let h: u32 = w.parse().map_err(|e: std::num::ParseIntError| {
+            if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                return ParseError::new(format!(
+                    "heap {} has {w} counters: at most {MAX_HEAP}",
+                    i + 1
+                ));
+            }
             ParseError::new(format!(
                 "heap {} '{w}' is not a whole number (a Nim position is heap sizes separated by spaces, then optionally L or R for the side to move)",
                 i + 1
@@ -620,6 +646,31 @@ mod tests {
             let e = Nim::from_variant(&Variant::parse(bad).unwrap()).unwrap_err();
             assert!(!e.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn numbers_too_large_for_a_heap_are_said_to_be_so() {
+        let g = Nim::default();
+        let s = g.initial_state();
+        let e = g
+            .parse_move(&s, "1:3->99999999999999")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("far more than any heap has"), "{e}");
+        assert!(!e.contains("not a whole number"), "{e}");
+        let e = g
+            .parse_move(&s, "99999999999999:3->1")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no heap 99999999999999"), "{e}");
+        let e = g.parse_move(&s, "1:x->1").unwrap_err().to_string();
+        assert!(e.contains("not a whole number"), "{e}");
+        let e = g.parse_position("3 99999999999 5").unwrap_err().to_string();
+        assert!(e.contains("at most 65535"), "{e}");
+        let e = Nim::from_variant(&Variant::parse("heaps=3-99999999999").unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("larger than 65535"), "{e}");
     }
 
     #[test]

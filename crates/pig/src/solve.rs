@@ -407,6 +407,7 @@ pub fn report(
         .with("Largest change in a last sweep", FactValue::Number(c.max_change))
         .with("Converged", FactValue::Flag(c.converged))
         .with("Threads", FactValue::Integer(c.threads as i64))
+        .with("Time the solve took", FactValue::Seconds(c.seconds))
         .with("Table", FactValue::Bytes(sol.memory_bytes()));
     let mut sections = vec![solved];
     if let Some(peak) = peak_rss_bytes() {

@@ -16,6 +16,9 @@ use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Sy
 /// Largest board side for interactive play (the solver goes to [`MAX_SOLVE_SIZE`]).
 pub const PLAY_LIMIT: usize = 30;
 
+/// The seed of a random start when the variant names none and no game deals one.
+pub const FIXED_SEED: u64 = 1;
+
 /// How the board starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StartRule {
@@ -43,8 +46,10 @@ pub struct Poggle {
     pub colours: u32,
     /// The start.
     pub start: StartRule,
-    /// Seed of a random start.
-    pub seed: u64,
+    /// Seed of a random start; `None`: every new game deals a fresh one
+    /// ([`Registered::deal`]), and where nothing deals (a solve) the board of
+    /// seed [`FIXED_SEED`].
+    pub seed: Option<u64>,
     /// Flat board or torus.
     pub topology: Topology,
 }
@@ -55,7 +60,7 @@ impl Default for Poggle {
             size: 5,
             colours: 2,
             start: StartRule::Ones,
-            seed: 1,
+            seed: None,
             topology: Topology::Flat,
         }
     }
@@ -104,12 +109,16 @@ impl Poggle {
     pub fn start_cells(&self) -> Option<Vec<u8>> {
         match (self.start, self.topology) {
             (StartRule::Ones, _) => None,
-            (StartRule::Random, Topology::Flat) => {
-                Some(random_start(self.size, self.colours, self.seed))
-            }
-            (StartRule::Random, Topology::Torus) => {
-                Some(random_torus_start(self.size, self.colours, self.seed))
-            }
+            (StartRule::Random, Topology::Flat) => Some(random_start(
+                self.size,
+                self.colours,
+                self.seed.unwrap_or(FIXED_SEED),
+            )),
+            (StartRule::Random, Topology::Torus) => Some(random_torus_start(
+                self.size,
+                self.colours,
+                self.seed.unwrap_or(FIXED_SEED),
+            )),
         }
     }
 
@@ -209,6 +218,16 @@ impl Registered for Poggle {
         }
     }
     const RULES: &'static str = include_str!("../docs/rules.md");
+    /// A random start without a `seed` deals a fresh board for every new game;
+    /// the dealt game names its seed, so the record and a shared link replay it.
+    fn deal(&self, rng: &mut tabula_core::Rng) -> Option<Self> {
+        use rand::Rng as _;
+        (self.start == StartRule::Random && self.seed.is_none()).then(|| Poggle {
+            seed: Some(rng.gen_range(0..1_000_000_000)),
+            ..self.clone()
+        })
+    }
+
     fn play_limit(&self) -> Option<String> {
         self.play_error()
     }
@@ -297,7 +316,7 @@ impl Registered for Poggle {
                     VariantChoice { value: "random", words: "random (always solvable)" },
                 ],
             },
-            VariantOption { name: "seed", label: "board number", default: "1", help: "which random start to deal (with start random): the same number deals the same board", choices: &[] },
+            VariantOption { name: "seed", label: "board number", default: "", help: "which random start to deal (with start random; 0 or more): the same number deals the same board; without one, every new game deals a fresh board", choices: &[] },
             VariantOption {
                 name: "topology",
                 label: "board shape",
@@ -318,7 +337,10 @@ impl Registered for Poggle {
             "random" => StartRule::Random,
             _ => StartRule::Ones,
         };
-        let seed = variant.int("seed", 1, 0, i64::MAX)? as u64;
+        let seed = match variant.get("seed") {
+            Some(_) => Some(variant.int("seed", 1, 0, i64::MAX)? as u64),
+            None => None,
+        };
         let topology = match variant.choice("topology", "flat", &["flat", "torus"])? {
             "torus" => Topology::Torus,
             _ => Topology::Flat,
@@ -355,7 +377,9 @@ impl Registered for Poggle {
             StartRule::Ones => v.set("start", "ones"),
             StartRule::Random => {
                 v.set("start", "random");
-                v.set("seed", self.seed.to_string());
+                if let Some(seed) = self.seed {
+                    v.set("seed", seed.to_string());
+                }
             }
         }
         if self.topology == Topology::Torus {
@@ -468,44 +492,28 @@ impl Presentation for Poggle {
             return e + "\n";
         }
         let n = self.size;
-        // Three columns a button fit 80 columns up to 25 buttons a row; wider
-        // boards take two, their column numbers written tens above units.
-        let narrow = self.colours <= text::DIGIT_COLOURS && 4 + 3 * n > 80;
-        let width = if self.colours > text::DIGIT_COLOURS {
-            4
-        } else if narrow {
-            2
-        } else {
-            3
-        };
-        let mut out = String::from("    ");
-        if narrow {
-            for c in 1..=n {
-                match c / 10 {
-                    0 => out += "  ",
-                    t => out += &format!("{t:>2}"),
-                }
-            }
-            out += "\n    ";
-        }
-        for c in 1..=n {
-            let label = if narrow { c % 10 } else { c };
-            out += &format!("{label:>width$}");
-        }
-        out.push('\n');
-        for r in 0..n {
-            out += &format!("{:>3} ", r + 1);
-            for c in 0..n {
-                let v = state.cells[r * n + c];
-                let shown = if self.colours <= text::DIGIT_COLOURS {
-                    char::from_digit(v as u32, 36).unwrap_or('?').to_string()
-                } else {
-                    v.to_string()
-                };
-                out += &format!("{shown:>width$}");
-            }
-            out.push('\n');
-        }
+        // Three columns a button where 80 columns hold them; wider boards take
+        // two, their column numbers written tens above units; colours of more
+        // than one digit take what they need, and a board too wide for one line
+        // comes in bands of columns (tabula_core::text_grid).
+        // Every cell as wide as the largest colour, so that the board keeps its
+        // layout as colours change.
+        let digits = (self.colours - 1).to_string().len();
+        let cells: Vec<Vec<String>> = (0..n)
+            .map(|r| {
+                (0..n)
+                    .map(|c| {
+                        let v = state.cells[r * n + c];
+                        if self.colours <= text::DIGIT_COLOURS {
+                            char::from_digit(v as u32, 36).unwrap_or('?').to_string()
+                        } else {
+                            format!("{v:>digits$}")
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut out = tabula_core::grid_text(&cells, 1, 1, 3, tabula_core::BOARD_COLUMNS);
         // The view's status lines, so that a terminal shows each once; no
         // invitation to press on a solved board.
         let status = self.view(state).status;

@@ -49,8 +49,12 @@ fn variants_parse_check_and_round_trip() {
     let g = game("size=7,colours=5,start=random,seed=9");
     assert_eq!(
         (g.size, g.colours, g.start, g.seed),
-        (7, 5, StartRule::Random, 9)
+        (7, 5, StartRule::Random, Some(9))
     );
+    assert_eq!(Poggle::from_variant(&g.variant()).unwrap(), g);
+    // Without a seed a random start names none: each new game deals its own.
+    let g = game("start=random");
+    assert_eq!(g.seed, None);
     assert_eq!(Poggle::from_variant(&g.variant()).unwrap(), g);
     for bad in [
         "size=0",

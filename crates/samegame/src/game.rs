@@ -246,36 +246,20 @@ impl Notation for SameGame {
 impl Presentation for SameGame {
     fn render_text(&self, state: &Board) -> String {
         let (w, h) = (state.width(), state.height());
-        // Three columns a cell fit 80 columns up to 25 cells a row; wider boards
-        // (up to 38) take two, their column numbers written tens above units.
-        let cw = if 4 + 3 * w > 80 { 2 } else { 3 };
-        let mut out = String::new();
-        if cw == 2 {
-            out.push_str("    ");
-            for c in 0..w {
-                match c / 10 {
-                    0 => out.push_str("  "),
-                    t => out.push_str(&format!("{t:>2}")),
-                }
-            }
-            out.push('\n');
-        }
-        out.push_str("    ");
-        for c in 0..w {
-            let label = if cw == 2 { c % 10 } else { c };
-            out.push_str(&format!("{label:>cw$}"));
-        }
-        out.push('\n');
-        for r in 0..h {
-            out.push_str(&format!("{r:>3} "));
-            for c in 0..w {
-                match state.colour(r, c) {
-                    0 => out.push_str(&format!("{:>cw$}", ".")),
-                    k => out.push_str(&format!("{k:>cw$}")),
-                }
-            }
-            out.push('\n');
-        }
+        // Three columns a cell where 80 columns hold them; wider boards take two,
+        // their column numbers written tens above units, and past 38 columns
+        // the board comes in bands of columns (tabula_core::text_grid).
+        let cells: Vec<Vec<String>> = (0..h)
+            .map(|r| {
+                (0..w)
+                    .map(|c| match state.colour(r, c) {
+                        0 => ".".to_string(),
+                        k => k.to_string(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut out = tabula_core::grid_text(&cells, 0, 0, 3, tabula_core::BOARD_COLUMNS);
         for line in status_lines(state, self.scoring) {
             out.push_str(&line);
             out.push('\n');
@@ -337,19 +321,25 @@ impl Presentation for SameGame {
 
     fn describe_move(&self, state: &Board, mv: Click) -> String {
         match self.removable(state, mv) {
-            Ok(g) => format!(
-                "{} {}: {} blocks of colour {} (+{})",
-                mv.row,
-                mv.col,
-                g.size,
-                g.colour,
-                self.scoring.group(g.size as usize)
-                    + if state.blocks_left() == g.size as usize {
-                        self.scoring.clear_bonus()
-                    } else {
-                        0
-                    }
-            ),
+            Ok(g) => {
+                let points = self.scoring.group(g.size as usize);
+                // The last group also brings the bonus for clearing the board:
+                // said apart, so that it does not read as the group's points.
+                let bonus = if state.blocks_left() == g.size as usize {
+                    self.scoring.clear_bonus()
+                } else {
+                    0
+                };
+                let bonus = if bonus > 0 {
+                    format!(", and +{bonus} for clearing the board")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} {}: {} blocks of colour {} (+{points}{bonus})",
+                    mv.row, mv.col, g.size, g.colour
+                )
+            }
             Err(_) => self.format_move(state, mv),
         }
     }
@@ -587,6 +577,10 @@ impl Registered for SameGame {
 
     /// Without a `seed`, every new game deals a fresh random board (the Same Game tutorial's New);
     /// the dealt game names its seed, so Restart and a shared link replay it.
+    fn goal_words(&self) -> &'static str {
+        "board cleared"
+    }
+
     fn deal(&self, rng: &mut tabula_core::Rng) -> Option<Self> {
         use rand::Rng as _;
         self.seed.is_none().then(|| SameGame {

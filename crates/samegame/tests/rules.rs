@@ -324,6 +324,24 @@ fn move_notation() {
 }
 
 #[test]
+fn the_clearing_bonus_is_said_apart_from_the_groups_points() {
+    // Two 2s left: the group is worth (2-2)^2 = 0, clearing the board 1000.
+    let g = SameGame::default();
+    let s = g.parse_position("22").unwrap();
+    let mut moves = Vec::new();
+    g.legal_moves(&s, &mut moves);
+    let text = g.describe_move(&s, moves[0]);
+    assert!(
+        text.ends_with("2 blocks of colour 2 (+0, and +1000 for clearing the board)"),
+        "{text}"
+    );
+    // Without the bonus, nothing is added.
+    let g = SameGame::from_variant(&Variant::parse("scoring=nobonus").unwrap()).unwrap();
+    let text = g.describe_move(&s, moves[0]);
+    assert!(text.ends_with("(+0)"), "{text}");
+}
+
+#[test]
 fn variants() {
     let g = SameGame::default();
     assert_eq!(

@@ -837,6 +837,7 @@ mod tests {
             seconds: Some(12.5),
             dealt_variant: None,
             unlearned: None,
+            all_resigned: false,
         });
         view.score = Some(1234);
         view.outcome = Some(Outcome::Ended);
