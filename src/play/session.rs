@@ -166,13 +166,13 @@ impl<'a> Session<'a> {
 
     /// Plays a dice game's only move for the player; true when it did.
     fn play_forced(&mut self, v: &MatchView) -> Result<bool> {
-        if !(self.dice
+        let lone = self.dice
             && !self.hold_forced
             && !self.paused
             && v.human_to_move
             && !v.turn.is_over()
-            && screen::one_choice(&v.legal_moves))
-        {
+            && screen::one_choice(&v.legal_moves);
+        if !lone {
             return Ok(false);
         }
         let only = v.legal_moves[0].mv.clone();

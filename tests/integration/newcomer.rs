@@ -277,7 +277,13 @@ fn analyze_at_a_chance_node_lists_what_chance_may_do() {
     let positions: Vec<&str> = text
         .lines()
         .filter(|l| l.contains('│') && l.contains(start.split(':').next().unwrap()))
-        .map(|l| l.split('┆').last().unwrap().trim_end_matches('│').trim())
+        .map(|l| {
+            l.split('┆')
+                .next_back()
+                .unwrap()
+                .trim_end_matches('│')
+                .trim()
+        })
         .collect();
     assert_eq!(positions.len(), 2, "{text}");
     for p in positions {
