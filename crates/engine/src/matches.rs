@@ -562,8 +562,11 @@ impl<G: Registered> MatchImpl<G> {
                 ),
                 _ => "every player resigned: the Cat wins".to_string(),
             },
+            // A game its own rules drew (a full tic-tac-toe board on its last
+            // ply) is the Cat's, not cut off by the length bound it reached.
             Outcome::Draw => self
                 .play_end()
+                .filter(|_| !game.turn(self.state()).is_over())
                 .map(PlayEnd::words)
                 .unwrap_or_else(|| "draw: the Cat's game".to_string()),
             Outcome::Ended => {
