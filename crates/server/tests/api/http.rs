@@ -176,6 +176,12 @@ fn a_human_game_moves_undoes_redoes_and_is_stored_after_every_move() {
     );
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
     assert_eq!(tallies[0]["wins"], json!([1, 1]), "X resigned: O wins");
+    let (st, both) = s.post(&format!("/api/sessions/{id}/resign"), &json!({}));
+    assert_eq!(st, 200, "O, a person, resigns too: {both}");
+    assert_eq!(both["view"]["outcome"], json!({"kind": "draw"}), "{both}");
+    let (_, tallies) = s.get("/api/tallies?game=tictactoe");
+    assert_eq!(tallies[0]["wins"], json!([1, 0]), "every player resigned");
+    assert_eq!(tallies[0]["cat"], json!(1), "so the Cat wins");
     assert_eq!(
         s.post(&format!("/api/sessions/{id}/resign"), &json!({})).0,
         409
