@@ -13,10 +13,10 @@ use tabula_engine::{build, registry};
 /// Options shared by commands that name a game.
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
-    /// The game (see `tabula games`).
+    /// The game (see 'tabula games').
     pub game: String,
-    /// Variant options, e.g. `size=16x4` or `size=5,colours=3`.
-    #[arg(long, default_value = "")]
+    /// Variant options, e.g. 'size=16x4' or 'size=5,colours=3'.
+    #[arg(long, default_value = "", hide_default_value = true)]
     pub variant: String,
 }
 
@@ -294,7 +294,7 @@ fn unwrap_paragraphs(md: &str) -> String {
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {
-    /// The game (see `tabula games`).
+    /// The game (see 'tabula games').
     pub game: String,
 }
 
@@ -390,7 +390,7 @@ pub struct TrainArgs {
     /// Use the board's mirror symmetry: on or off.
     #[arg(long, default_value = "on")]
     pub symmetry: String,
-    /// Further matchbox options, e.g. `initial=4:3:2:1,win=3,draw=1,loss=1`.
+    /// Further matchbox options, e.g. 'initial=4:3:2:1,win=3,draw=1,loss=1'.
     #[arg(long)]
     pub options: Option<String>,
     /// Games per block of the learning curve (0: about 20 blocks).
@@ -470,7 +470,7 @@ pub struct SimulateArgs {
     /// Number of games.
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
-    /// Two players, comma separated, e.g. `scenario,random`.
+    /// Two players, comma separated, e.g. 'scenario,random'.
     #[arg(long)]
     pub players: String,
     /// Random seed.
@@ -551,7 +551,7 @@ pub fn count(a: CountArgs) -> Result<()> {
 
 #[derive(Args, Debug)]
 pub struct ToolArgs {
-    /// The tool's name (`tabula tool` lists them).
+    /// The tool's name ('tabula tool' lists them).
     pub name: Option<String>,
     /// What the tool works on, e.g. "1* + 2* + 3*".
     pub input: Option<String>,

@@ -44,11 +44,11 @@ enum Command {
     Count(commands::CountArgs),
     /// How to play a game, its variants and how to write moves.
     Rules(commands::RulesArgs),
-    /// A tool a game offers (without a name: the list), e.g. `tool cgt "1* + 2* + 3*"`.
+    /// A tool a game offers, e.g. cgt "1* + 2*" (without a name: the list).
     Tool(commands::ToolArgs),
     /// Run the HTTP server and web UI.
     Serve(commands::ServeArgs),
-    /// A game's tool by its name alone (`tabula cgt EXPR` is `tabula tool cgt EXPR`).
+    /// A game's tool by its name alone ('tabula cgt EXPR' is 'tabula tool cgt EXPR').
     #[command(external_subcommand)]
     Other(Vec<String>),
 }

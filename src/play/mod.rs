@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// The game (see `tabula games`).
+    /// The game (see 'tabula games').
     pub game: String,
-    /// Variant options, e.g. `size=16x4`.
-    #[arg(long, default_value = "")]
+    /// Variant options, e.g. 'size=16x4'.
+    #[arg(long, default_value = "", hide_default_value = true)]
     pub variant: String,
     /// The computer player (perfect, random, alphabeta, matchbox, menace, or a game's own).
     #[arg(long)]
@@ -27,7 +27,7 @@ pub struct PlayArgs {
     /// Which seats the humans take: first, second, both or none.
     #[arg(long, default_value = "first")]
     pub human: String,
-    /// Players per seat, comma separated (overrides --ai/--level/--human), e.g. `human,level:66`.
+    /// Players per seat, comma separated (overrides --ai/--level/--human), e.g. 'human,level:66'.
     #[arg(long)]
     pub players: Option<String>,
     /// Random seed (computer choices, dice, a dealt board); drawn at random when
@@ -37,7 +37,7 @@ pub struct PlayArgs {
     /// Start from this position (the game's text form).
     #[arg(long)]
     pub position: Option<String>,
-    /// How many of your moves `undo` can take back, 0-1000 (default: no limit).
+    /// How many of your moves 'undo' can take back, 0-1000 (default: no limit).
     #[arg(long)]
     pub undo_depth: Option<usize>,
     /// Keep the game in this file, rewritten after every move (resume with --resume).

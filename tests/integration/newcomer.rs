@@ -80,6 +80,13 @@ fn every_help_fits_80_columns_and_follows_the_width() {
         for line in too_wide(&text, 80) {
             problems.push(format!("tabula {}: {line}", args.join(" ")));
         }
+        // Plain words: no Markdown code marks, no empty default.
+        for line in text
+            .lines()
+            .filter(|l| l.contains('`') || l.contains("[default: \"\"]"))
+        {
+            problems.push(format!("tabula {}: {line}", args.join(" ")));
+        }
         // A narrower terminal gets a narrower help, words kept whole.
         let narrow = stdout(&run(&args, "", Some(60)));
         for line in too_wide(&narrow, 60) {

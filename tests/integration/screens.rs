@@ -515,3 +515,13 @@ fn the_line_editor_refuses_what_it_cannot_read_and_the_game_goes_on() {
     s.send("1");
     s.wait("3. X: 1", "X's move:", 10);
 }
+
+#[test]
+fn ctrl_c_says_the_game_was_stopped() {
+    let mut s = Screen::start(&["play", "tictactoe", "--ai", "random", "--seed", "1"], &[]);
+    s.wait("", "X's move:", 20);
+    s.send_bytes(b"\x03");
+    let screen = s.wait_end(20);
+    assert!(screen.contains("Stopped (Ctrl-C): bye."), "{screen}");
+    assert!(!screen.contains("End of input"), "{screen}");
+}
