@@ -321,6 +321,13 @@ mod tests {
             "went on from a checkpoint: {last:?}"
         );
         assert_eq!(record.runs.len(), 3, "three runs recorded");
+        // The run killed inside the start layer counts its sweeps and time up
+        // to its last checkpoint.
+        let second = &record.runs[1];
+        assert!(
+            second.sweeps >= 1 && second.layers_solved == 0 && second.seconds > 0.0,
+            "{second:?}"
+        );
         let residual = record.residual.clone().unwrap();
         assert!(residual.largest <= 1e-9, "{residual:?}");
         assert_eq!(residual.positions, exact::count_positions(2));

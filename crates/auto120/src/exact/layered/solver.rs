@@ -111,6 +111,10 @@ pub struct RunRecord {
     pub files_rejected: usize,
     /// The sweep a checkpoint let this run start its first group at (0: none).
     pub resumed_at_sweep: u32,
+    /// Sweeps this run did, of every group (a run stopped inside a group
+    /// counts the sweeps up to its last checkpoint).
+    #[serde(default)]
+    pub sweeps: u32,
 }
 
 /// What a solve did and found, kept as `solve.json` beside the layers.
@@ -501,6 +505,7 @@ pub fn solve(
                     change = change.max(sweep.run(&stop).ok_or(LayeredError::Stopped)?);
                 }
                 sweeps += 1;
+                run.sweeps += 1;
                 changes.push(change);
                 // Expected sweeps left from the rate at which the change falls.
                 let left = match changes.len() {
@@ -556,6 +561,9 @@ pub fn solve(
                         Ok(())
                     }));
                     last_checkpoint = Instant::now();
+                    // The record counts this run's time so far: a run stopped
+                    // inside the group then still counts it.
+                    finish_run(&mut record, &mut run, began, cpu0, dir)?;
                 }
             }
             if let Some(w) = writer.take() {
