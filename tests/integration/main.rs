@@ -14,5 +14,6 @@ mod newcomer;
 mod screens;
 mod seeds;
 mod solve_json;
+mod tables;
 mod terminal;
 mod width;

@@ -15,7 +15,7 @@
 //! exactly that. The laws of each capability are checked for every game by the
 //! engine's shared conformance suite (`tabula_engine::conformance`).
 
-use crate::{Game, MoveError, Oracle, ParseError, Seat, Strategy, View};
+use crate::{BuildError, Game, MoveError, Oracle, ParseError, Seat, Strategy, View};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -171,8 +171,24 @@ pub trait ExactAnalysis: Game {
         0
     }
     /// An exact oracle built by the game itself (closed-form rule, special solver)
-    /// instead of the generic retrograde solver. `progress` receives fractions 0..1.
-    fn exact_oracle(&self, _progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+    /// instead of the generic retrograde solver: `None` when the game has none of
+    /// its own, else the oracle or why it could not be built now (a passing
+    /// [`BuildError`] is tried again later; a lasting one is not). `progress`
+    /// receives fractions 0..1.
+    fn exact_oracle(
+        &self,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
+        None
+    }
+    /// The least memory the game's own exact oracle can be had in (its table read
+    /// back from disk, say), when [`ExactAnalysis::exact_oracle`] gives one;
+    /// `None` when the game has none of its own. A size fact known without
+    /// building anything: the engine offers a perfect player (and graded hints)
+    /// exactly when this fits the process's memory limit, or, for games without
+    /// an oracle of their own, when [`ExactAnalysis::is_small`] says so and the
+    /// estimate from [`ExactAnalysis::position_bound`] fits.
+    fn exact_oracle_bytes(&self) -> Option<u64> {
         None
     }
     /// A game-specific `tabula solve` report (puzzle solvers, searches), or `None`

@@ -51,12 +51,16 @@ pub use presentation::{
 pub use registered::Registered;
 pub use results::{
     Analysis, AnalysisExtra, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade,
-    PositionValue, PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures, SolveReport,
-    StrongCounts, Table, Training, TrainingCounts, TrainingCurve, Versioned, RESULTS_VERSION,
+    PositionValue, Preparing, PuzzleSolution, Remoteness, SeatChance, Section, SolveFigures,
+    SolveReport, StrongCounts, Table, Training, TrainingCounts, TrainingCurve, Versioned,
+    RESULTS_VERSION,
 };
 pub use stored::StoredRecord;
 pub use strategy::{Choice, Strategy};
-pub use table_cell::{waiting_budget, waiting_budget_until, TableCell, TableError};
+pub use table_cell::{
+    pause_words, waiting_budget, waiting_budget_until, BuildError, TableCell, TableError,
+    TableStatus,
+};
 pub use text_grid::{grid_text, BOARD_COLUMNS};
 pub use turn::{Outcome, Seat, Turn};
 pub use variant::{Preset, Variant, VariantChoice, VariantOption};

@@ -342,6 +342,25 @@ pub struct Analysis {
     pub sections: Vec<Section>,
     /// A plain-words remark for the player ("moves are listed without grades").
     pub note: Option<String>,
+    /// The exact solution that will grade these moves is not ready yet: it is
+    /// being built, or tried again after a passing failure. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preparing: Option<Preparing>,
+}
+
+/// An exact solution on its way: why the moves are not graded yet, and when
+/// they will be (ask again).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Preparing {
+    /// How far its build has come, 0..1, while it is being built.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<f64>,
+    /// After a build that failed for a passing reason: seconds until it is
+    /// tried again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_in_seconds: Option<f64>,
+    /// What is happening, in a sentence for a player.
+    pub words: String,
 }
 
 /// What a game adds to the generic analysis of a position (its analysis hook).

@@ -19,15 +19,34 @@
 //! whoever asks next: a cancelled solve must not go on holding the cores and the
 //! build gate for minutes. Builds that need another cell's table wait for it
 //! the same way, on their own pools, so nested builds progress too.
+//!
+//! No failure is kept for good unless it is lasting. A build says which
+//! ([`BuildError`]): a *passing* failure (the machine busy, memory held by other
+//! tables, a table that could only be read from disk and is not there yet) is
+//! tried again by the next caller after a pause that doubles with each failure
+//! in a row, from [`FIRST_PAUSE`] up to [`LONGEST_PAUSE`]; each try runs the whole
+//! build again, so a build that reads a disk cache first reads it again (another
+//! program may have written the table meanwhile). Only a *lasting* failure (too
+//! big for the process's memory limit whatever else happens, a bug) stays.
+//! [`TableCell::status`] says which of these a table is in, with the build's
+//! progress, so that a front end can tell a player that the table is being
+//! prepared instead of that there is none.
 
 use crate::budget::{Budget, BudgetError, CancelFlag};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How often a waiter looks at its budget and passes on the build's progress.
 const POLL: Duration = Duration::from_millis(50);
+
+/// The pause after a first passing failure; it doubles with each failure in a row.
+pub const FIRST_PAUSE: Duration = Duration::from_secs(1);
+
+/// The longest pause between two tries of a build that keeps failing for a
+/// passing reason.
+pub const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
 /// Builds run one at a time in a process: each takes every core through its own
 /// pool anyway, and a build's peak memory (a solver's work space) is far above the
@@ -42,6 +61,70 @@ thread_local! {
     static INSIDE_BUILD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Why a build gave no table, as the build itself says: whether trying again
+/// later may succeed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    /// It may succeed later: the machine was busy, other tables held the memory
+    /// it needs, it was stopped, or what it reads is not there yet. Tried again
+    /// after a pause.
+    #[error("{0}")]
+    Passing(String),
+    /// It cannot succeed in this process whatever happens (more than the
+    /// process's memory limit, a bug): not tried again.
+    #[error("{0}")]
+    Lasting(String),
+}
+
+impl BuildError {
+    /// Whether trying again later may succeed.
+    pub fn is_passing(&self) -> bool {
+        matches!(self, BuildError::Passing(_))
+    }
+}
+
+/// Words alone do not say whether a failure lasts: taken as passing, so that it
+/// is tried again (after a pause) rather than kept for good.
+impl From<String> for BuildError {
+    fn from(reason: String) -> Self {
+        BuildError::Passing(reason)
+    }
+}
+
+impl From<&str> for BuildError {
+    fn from(reason: &str) -> Self {
+        BuildError::Passing(reason.to_string())
+    }
+}
+
+/// More memory than the limit is lasting; tables held by others, a busy
+/// machine, a cancel or a deadline pass.
+impl From<BudgetError> for BuildError {
+    fn from(e: BudgetError) -> Self {
+        match e {
+            BudgetError::Memory { .. } => BuildError::Lasting(e.to_string()),
+            _ => BuildError::Passing(e.to_string()),
+        }
+    }
+}
+
+/// A table another build needed was not there: passing unless its own failure
+/// lasts.
+impl From<TableError> for BuildError {
+    fn from(e: TableError) -> Self {
+        match e {
+            TableError::Stopped(b) => b.into(),
+            // The reason alone: the build that needed it says when it tries again.
+            TableError::Failed {
+                reason,
+                retry_in: None,
+                ..
+            } => BuildError::Lasting(reason),
+            TableError::Failed { reason, .. } => BuildError::Passing(reason),
+        }
+    }
+}
+
 /// Why a [`TableCell`] gave no table.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
@@ -50,11 +133,64 @@ pub enum TableError {
     /// cancelled).
     #[error(transparent)]
     Stopped(#[from] BudgetError),
-    /// The build failed (it is not tried again in this process).
-    #[error("building {what} failed: {reason}")]
+    /// The build failed: for good when `retry_in` is `None`, else it is tried
+    /// again by a caller that comes after that long.
+    #[error("{}", failed_words(what, reason, *retry_in))]
     Failed {
         /// The table, in plain words.
         what: String,
+        /// Why, in plain words.
+        reason: String,
+        /// When the failure was passing: how long until it is tried again.
+        retry_in: Option<Duration>,
+    },
+}
+
+fn failed_words(what: &str, reason: &str, retry_in: Option<Duration>) -> String {
+    // "the table could not be built: it would need …", not "… the table would need".
+    let reason = match reason.strip_prefix(what) {
+        Some(rest) => format!("it{rest}"),
+        None => reason.to_string(),
+    };
+    match retry_in {
+        None => format!("{what} cannot be built here: {reason}"),
+        Some(d) => format!(
+            "{what} could not be built just now: {reason}; it is tried again {}",
+            pause_words(d)
+        ),
+    }
+}
+
+/// "in 4 s", or "now" for a pause that is over.
+pub fn pause_words(d: Duration) -> String {
+    match d.as_secs_f64().ceil() as u64 {
+        0 => "now".to_string(),
+        s => format!("in {s} s"),
+    }
+}
+
+/// Where a table stands, for a front end to say so.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableStatus {
+    /// Not built, and no build under way: the next caller starts one.
+    Absent,
+    /// Being built: how far it has come, 0..1.
+    Building {
+        /// The build's progress, 0..1.
+        progress: f64,
+    },
+    /// Built.
+    Ready,
+    /// The last build failed for a passing reason; the first caller after
+    /// `retry_in` builds it again.
+    Paused {
+        /// Why it failed, in plain words.
+        reason: String,
+        /// How long until it is tried again (zero: at the next call).
+        retry_in: Duration,
+    },
+    /// The build failed for good in this process.
+    Failed {
         /// Why, in plain words.
         reason: String,
     },
@@ -65,6 +201,12 @@ enum Slot<T> {
     /// Being built; raising the flag asks the build to stop.
     Building(CancelFlag),
     Ready(Arc<T>),
+    /// Failed for a passing reason: built again by a caller from `at` on.
+    Paused {
+        reason: String,
+        at: Instant,
+    },
+    /// Failed for good.
     Failed(String),
 }
 
@@ -76,6 +218,8 @@ struct Inner<T> {
     progress: AtomicU64,
     /// Callers waiting in [`TableCell::get_or_build`] now.
     waiters: AtomicUsize,
+    /// Passing failures in a row (the pause doubles with each).
+    failures: AtomicU32,
 }
 
 impl<T> Inner<T> {
@@ -83,6 +227,28 @@ impl<T> Inner<T> {
         // The lock is never held while user code runs, so a poisoned lock holds a
         // consistent slot.
         self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The slot after a build ended with `built` (under the slot's lock).
+    fn settle(&self, built: Result<T, BuildError>, stopped: bool) -> Slot<T> {
+        match built {
+            Ok(table) => {
+                self.failures.store(0, Ordering::Relaxed);
+                Slot::Ready(Arc::new(table))
+            }
+            // Stopped because every waiter was cancelled: the next caller
+            // builds it afresh.
+            Err(_) if stopped => Slot::Empty,
+            Err(BuildError::Passing(reason)) => {
+                let n = self.failures.fetch_add(1, Ordering::Relaxed).min(16);
+                let pause = FIRST_PAUSE.saturating_mul(1 << n).min(LONGEST_PAUSE);
+                Slot::Paused {
+                    reason,
+                    at: Instant::now() + pause,
+                }
+            }
+            Err(BuildError::Lasting(reason)) => Slot::Failed(reason),
+        }
     }
 }
 
@@ -110,6 +276,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                 changed: Condvar::new(),
                 progress: AtomicU64::new(0f64.to_bits()),
                 waiters: AtomicUsize::new(0),
+                failures: AtomicU32::new(0),
             }),
         }
     }
@@ -127,6 +294,24 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         matches!(*self.inner.slot(), Slot::Building(_))
     }
 
+    /// Where the table stands now.
+    pub fn status(&self) -> TableStatus {
+        match &*self.inner.slot() {
+            Slot::Empty => TableStatus::Absent,
+            Slot::Building(_) => TableStatus::Building {
+                progress: f64::from_bits(self.inner.progress.load(Ordering::Relaxed)),
+            },
+            Slot::Ready(_) => TableStatus::Ready,
+            Slot::Paused { reason, at } => TableStatus::Paused {
+                reason: reason.clone(),
+                retry_in: at.saturating_duration_since(Instant::now()),
+            },
+            Slot::Failed(reason) => TableStatus::Failed {
+                reason: reason.clone(),
+            },
+        }
+    }
+
     /// Puts a table built elsewhere in the cell, unless one is there or being
     /// built (then the cell keeps its own). Returns the cell's table, if any.
     pub fn offer(&self, table: Arc<T>) -> Option<Arc<T>> {
@@ -134,8 +319,9 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         match &*slot {
             Slot::Ready(t) => Some(t.clone()),
             Slot::Building(_) => None,
-            Slot::Empty | Slot::Failed(_) => {
+            Slot::Empty | Slot::Paused { .. } | Slot::Failed(_) => {
                 *slot = Slot::Ready(table.clone());
+                self.inner.failures.store(0, Ordering::Relaxed);
                 self.inner.changed.notify_all();
                 Some(table)
             }
@@ -145,7 +331,14 @@ impl<T: Send + Sync + 'static> TableCell<T> {
     /// The table: built now by `build` if no one has started it (on a new thread
     /// with its own rayon pool), then waited for until it is ready or `until` is
     /// cancelled or out of time. `progress` gets the build's progress (0..1) while
-    /// this caller waits; `build` reports it through the function it is given.
+    /// this caller waits; `build` reports it through the function it is given,
+    /// and says whether a failure is passing or lasting ([`BuildError`]; `?` on
+    /// plain words makes a passing one).
+    ///
+    /// After a passing failure the cell pauses: a caller that comes during the
+    /// pause waits for its end (within `until`) and builds again; a caller that
+    /// waited for the build that failed gets the failure, and when it is tried
+    /// again.
     pub fn get_or_build<F>(
         &self,
         build: F,
@@ -153,7 +346,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         progress: &dyn Fn(f64),
     ) -> Result<Arc<T>, TableError>
     where
-        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, BuildError> + Send + 'static,
     {
         self.inner.waiters.fetch_add(1, Ordering::SeqCst);
         let waited = self.wait_or_build(build, until, progress);
@@ -168,6 +361,14 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         waited
     }
 
+    fn failed(&self, reason: &str, retry_in: Option<Duration>) -> TableError {
+        TableError::Failed {
+            what: self.inner.what.clone(),
+            reason: reason.to_string(),
+            retry_in,
+        }
+    }
+
     fn wait_or_build<F>(
         &self,
         build: F,
@@ -175,51 +376,58 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         progress: &dyn Fn(f64),
     ) -> Result<Arc<T>, TableError>
     where
-        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, BuildError> + Send + 'static,
     {
         let mut build = Some(build);
         let mut slot = self.inner.slot();
         let mut reported = f64::NAN;
+        // Whether this caller saw a build under way: when it fails, this caller
+        // is told so instead of waiting for the next try.
+        let mut saw_a_build = false;
         loop {
+            let now = Instant::now();
+            let mut wake = None;
             match &*slot {
                 Slot::Ready(t) => return Ok(t.clone()),
-                Slot::Failed(reason) => {
-                    return Err(TableError::Failed {
-                        what: self.inner.what.clone(),
-                        reason: reason.clone(),
-                    })
+                Slot::Failed(reason) => return Err(self.failed(reason, None)),
+                Slot::Paused { reason, at } if saw_a_build || build.is_none() => {
+                    return Err(self.failed(reason, Some(at.saturating_duration_since(now))))
                 }
-                Slot::Empty => match build.take() {
-                    Some(build) => {
-                        let stop = CancelFlag::new();
-                        *slot = Slot::Building(stop.clone());
-                        self.inner.progress.store(0f64.to_bits(), Ordering::Relaxed);
+                // The build this caller waited for was stopped (its other
+                // waiters were cancelled): not waited for again.
+                Slot::Empty if saw_a_build || build.is_none() => {
+                    return Err(
+                        self.failed("it was stopped before it finished", Some(Duration::ZERO))
+                    )
+                }
+                Slot::Paused { at, .. } if *at > now => wake = Some(*at),
+                Slot::Empty | Slot::Paused { .. } => {
+                    let stop = CancelFlag::new();
+                    *slot = Slot::Building(stop.clone());
+                    self.inner.progress.store(0f64.to_bits(), Ordering::Relaxed);
+                    saw_a_build = true;
+                    if let Some(build) = build.take() {
                         if let Err(reason) = self.start(build, stop) {
-                            *slot = Slot::Failed(reason);
-                            continue;
+                            *slot = self.inner.settle(Err(BuildError::Passing(reason)), false);
                         }
                     }
-                    // The build this caller started was stopped (its other
-                    // waiters were cancelled): not waited for again.
-                    None => {
-                        return Err(TableError::Failed {
-                            what: self.inner.what.clone(),
-                            reason: "it was stopped before it finished: try again".into(),
-                        })
-                    }
-                },
-                Slot::Building(_) => {}
+                    continue;
+                }
+                Slot::Building(_) => saw_a_build = true,
             }
             until.check()?;
             let fraction = f64::from_bits(self.inner.progress.load(Ordering::Relaxed));
-            if fraction != reported {
+            if saw_a_build && fraction != reported {
                 reported = fraction;
                 drop(slot);
                 progress(fraction);
                 slot = self.inner.slot();
                 continue;
             }
-            let wait = until.remaining().map_or(POLL, |left| left.min(POLL));
+            let mut wait = until.remaining().map_or(POLL, |left| left.min(POLL));
+            if let Some(at) = wake {
+                wait = wait.min(at.saturating_duration_since(now));
+            }
             slot = self
                 .inner
                 .changed
@@ -232,7 +440,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
     /// Starts `build` on a thread of its own running a rayon pool of its own.
     fn start<F>(&self, build: F, stop: CancelFlag) -> Result<(), String>
     where
-        F: FnOnce(&dyn Fn(f64)) -> Result<T, String> + Send + 'static,
+        F: FnOnce(&dyn Fn(f64)) -> Result<T, BuildError> + Send + 'static,
     {
         let inner = self.inner.clone();
         let nested = INSIDE_BUILD.with(|b| b.get());
@@ -257,15 +465,13 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                 let built = pool.install(|| {
                     budget.run(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))))
                 });
+                let built = built.unwrap_or_else(|_| {
+                    Err(BuildError::Lasting(
+                        "the program stopped with an internal error".into(),
+                    ))
+                });
                 let mut slot = inner.slot();
-                *slot = match built {
-                    Ok(Ok(table)) => Slot::Ready(Arc::new(table)),
-                    // Stopped because every waiter was cancelled: the next
-                    // caller builds it afresh.
-                    Ok(Err(_)) if stop.is_cancelled() => Slot::Empty,
-                    Ok(Err(reason)) => Slot::Failed(reason),
-                    Err(_) => Slot::Failed("the program stopped with an internal error".into()),
-                };
+                *slot = inner.settle(built, stop.is_cancelled());
                 inner.changed.notify_all();
             })
             .map(|_| ())
@@ -364,7 +570,7 @@ mod tests {
     }
 
     /// A build that runs until its current budget is cancelled (or a minute).
-    fn until_cancelled() -> Result<u32, String> {
+    fn until_cancelled() -> Result<u32, BuildError> {
         let budget = Budget::current().ok_or("no budget")?;
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(60) {
@@ -435,11 +641,11 @@ mod tests {
     fn a_failed_build_is_reported_and_progress_reaches_the_waiter() {
         let cell: TableCell<u32> = TableCell::new("a broken table");
         let r = cell.get_or_build(
-            |_| -> Result<u32, String> { panic!("a bug") },
+            |_| -> Result<u32, BuildError> { panic!("a bug") },
             &Budget::unlimited(),
             &|_| {},
         );
-        assert!(matches!(r, Err(TableError::Failed { .. })));
+        assert!(matches!(r, Err(TableError::Failed { retry_in: None, .. })));
         assert!(r.unwrap_err().to_string().contains("a broken table"));
 
         let cell: TableCell<u32> = TableCell::new("a table with progress");
@@ -464,7 +670,7 @@ mod tests {
         use std::sync::atomic::AtomicUsize;
         static RUNNING: AtomicUsize = AtomicUsize::new(0);
         static MOST: AtomicUsize = AtomicUsize::new(0);
-        let build = |_: &dyn Fn(f64)| -> Result<u32, String> {
+        let build = |_: &dyn Fn(f64)| -> Result<u32, BuildError> {
             let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
             MOST.fetch_max(now, Ordering::SeqCst);
             std::thread::sleep(Duration::from_millis(100));
@@ -500,5 +706,164 @@ mod tests {
                 .unwrap();
             assert_eq!(*t, 21);
         });
+    }
+
+    #[test]
+    fn a_passing_failure_is_tried_again_after_a_pause_and_a_lasting_one_is_kept() {
+        within_a_minute(|| {
+            let cell: TableCell<u32> = TableCell::new("a table held up");
+            let started = Instant::now();
+            let r = cell.get_or_build(
+                |_| Err(BuildError::Passing("other tables hold the memory".into())),
+                &Budget::unlimited(),
+                &|_| {},
+            );
+            let Err(TableError::Failed {
+                retry_in: Some(pause),
+                reason,
+                ..
+            }) = r
+            else {
+                panic!("{r:?}")
+            };
+            assert_eq!(reason, "other tables hold the memory");
+            assert!(pause <= FIRST_PAUSE && pause > Duration::ZERO, "{pause:?}");
+            let TableStatus::Paused { retry_in, .. } = cell.status() else {
+                panic!("{:?}", cell.status())
+            };
+            assert!(retry_in <= FIRST_PAUSE);
+            // A caller out of time before the pause ends does not build.
+            let hurried = Budget::unlimited().with_timeout(Duration::from_millis(20));
+            let r = cell.get_or_build(|_| Ok(1), &hurried, &|_| {});
+            assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Time));
+            // A caller with time waits for the pause to end and builds again.
+            let t = cell
+                .get_or_build(|_| Ok(2), &Budget::unlimited(), &|_| {})
+                .unwrap();
+            assert_eq!(*t, 2);
+            assert!(
+                started.elapsed() >= FIRST_PAUSE,
+                "tried again before the pause ended"
+            );
+            assert_eq!(cell.status(), TableStatus::Ready);
+
+            let kept: TableCell<u32> = TableCell::new("a table too large");
+            let r = kept.get_or_build(
+                |_| {
+                    Err(BudgetError::Memory {
+                        what: "it".into(),
+                        needed: 2,
+                        limit: 1,
+                    }
+                    .into())
+                },
+                &Budget::unlimited(),
+                &|_| {},
+            );
+            assert!(
+                matches!(r, Err(TableError::Failed { retry_in: None, .. })),
+                "{r:?}"
+            );
+            let r = kept.get_or_build(|_| Ok(3), &Budget::unlimited(), &|_| {});
+            assert!(
+                matches!(r, Err(TableError::Failed { retry_in: None, .. })),
+                "{r:?}"
+            );
+            assert!(r.unwrap_err().to_string().contains("cannot be built here"));
+        });
+    }
+
+    #[test]
+    fn the_pause_doubles_with_each_failure_in_a_row_up_to_the_longest() {
+        let cell: TableCell<u32> = TableCell::new("a table that keeps failing");
+        let mut pauses = Vec::new();
+        for _ in 0..8 {
+            // Come back at the end of each pause at once: the pause is read, not waited.
+            let r = cell.get_or_build(
+                |_| Err(BuildError::from("busy")),
+                &Budget::unlimited(),
+                &|_| {},
+            );
+            let Err(TableError::Failed {
+                retry_in: Some(p), ..
+            }) = r
+            else {
+                panic!("{r:?}")
+            };
+            pauses.push(p);
+            // Skip the wait: the next try starts as if the pause were over.
+            if let Slot::Paused { at, .. } = &mut *cell.inner.slot() {
+                *at = Instant::now();
+            }
+        }
+        let secs: Vec<u64> = pauses
+            .iter()
+            .map(|p| p.as_secs_f64().round() as u64)
+            .collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 30, 30, 30]);
+        // A success resets the count.
+        cell.get_or_build(|_| Ok(1), &Budget::unlimited(), &|_| {})
+            .unwrap();
+        assert_eq!(cell.inner.failures.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn the_status_follows_a_build_with_its_progress() {
+        within_a_minute(|| {
+            let cell: TableCell<u32> = TableCell::new("a table in steps");
+            assert_eq!(cell.status(), TableStatus::Absent);
+            let (go, gate) = mpsc::channel::<()>();
+            let quick = Budget::unlimited().with_timeout(Duration::from_millis(10));
+            let r = cell.get_or_build(
+                move |report| {
+                    report(0.25);
+                    gate.recv().ok();
+                    Ok(5)
+                },
+                &quick,
+                &|_| {},
+            );
+            assert!(matches!(r, Err(TableError::Stopped(BudgetError::Time))));
+            let started = Instant::now();
+            loop {
+                match cell.status() {
+                    TableStatus::Building { progress: 0.25 } => break,
+                    TableStatus::Building { .. } => {}
+                    other => panic!("{other:?}"),
+                }
+                assert!(started.elapsed() < Duration::from_secs(10));
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            go.send(()).unwrap();
+            let t = cell
+                .get_or_build(|_| Ok(0), &Budget::unlimited(), &|_| {})
+                .unwrap();
+            assert_eq!(*t, 5);
+            assert_eq!(cell.status(), TableStatus::Ready);
+        });
+    }
+
+    #[test]
+    fn budget_errors_say_whether_they_pass() {
+        let memory = BudgetError::Memory {
+            what: "x".into(),
+            needed: 2,
+            limit: 1,
+        };
+        assert!(!BuildError::from(memory).is_passing());
+        let held = BudgetError::Held {
+            what: "x".into(),
+            needed: 2,
+            held: 1,
+            limit: 2,
+        };
+        for passing in [
+            held,
+            BudgetError::Busy { what: "x".into() },
+            BudgetError::Time,
+            BudgetError::Cancelled,
+        ] {
+            assert!(BuildError::from(passing).is_passing());
+        }
     }
 }

@@ -18,8 +18,9 @@ use tabula_ai::retrograde::{estimate_bytes, graded_moves, Solution, SolveError};
 use tabula_ai::simulate::SimReport;
 use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOptions};
 use tabula_core::{
-    waiting_budget, Budget, BudgetError, Game, GameExt, Ledger, Oracle, PlayerKind, Preset,
-    Registered, Report, Strategy, TableCell, TableError, Turn, VariantOption,
+    pause_words, waiting_budget, Budget, BudgetError, BuildError, Game, GameExt, Ledger, Oracle,
+    PlayerKind, Preparing, Preset, Registered, Report, Strategy, TableCell, TableStatus, Turn,
+    VariantOption,
 };
 use tabula_core::{
     Analysis, CountReport, GradedMove, Hint, MoveGrade, PositionValue, Remoteness, SolveReport,
@@ -182,17 +183,12 @@ pub struct Handle<G: Registered> {
 /// ([`crate::registry`]).
 pub struct Tables<G: Game> {
     /// Built once, off the rayon pool of the threads that wait for it (a simulation
-    /// runs its games there): see [`TableCell`]. A build the ledger refused leaves
-    /// a failed cell, which is replaced by an empty one so that a later caller tries
-    /// again once other tables have made room.
-    oracle: Mutex<Arc<OracleCell<G>>>,
+    /// runs its games there): see [`TableCell`]. A build refused for a passing
+    /// reason (the ledger had no room just then) is tried again after a pause;
+    /// the cell says where the build stands, for the words a player gets.
+    oracle: TableCell<Arc<dyn Oracle<G>>>,
     extra: Mutex<Vec<Arc<Solution<G>>>>,
-    /// Why the last build of the oracle was refused (the ledger's words), for the
-    /// answer to a player who asked for perfect play.
-    refused: Mutex<Option<String>>,
 }
-
-type OracleCell<G> = TableCell<Option<Arc<dyn Oracle<G>>>>;
 
 /// The budget a generic retrograde solve of `game` from `start` runs under: the
 /// caller's. Where the game bounds its positions, a solve whose estimate
@@ -228,9 +224,8 @@ fn solve_budget<G: Registered>(
 impl<G: Game> Default for Tables<G> {
     fn default() -> Self {
         Tables {
-            oracle: Mutex::new(Arc::new(TableCell::new("the exact solution"))),
+            oracle: TableCell::new("the exact solution"),
             extra: Mutex::new(Vec::new()),
-            refused: Mutex::new(None),
         }
     }
 }
@@ -238,10 +233,7 @@ impl<G: Game> Default for Tables<G> {
 impl<G: Game> Tables<G> {
     /// About how many bytes the tables hold (0 until a solution is built).
     pub fn memory_bytes(&self) -> u64 {
-        let oracle = match self.oracle_cell().get().as_deref() {
-            Some(Some(o)) => o.memory_bytes(),
-            _ => 0,
-        };
+        let oracle = self.oracle.get().map_or(0, |o| o.memory_bytes());
         let extra: u64 = self
             .extra
             .lock()
@@ -250,25 +242,9 @@ impl<G: Game> Tables<G> {
         oracle + extra
     }
 
-    /// The oracle's cell now (a refused build's is replaced by a fresh one).
-    fn oracle_cell(&self) -> Arc<OracleCell<G>> {
-        self.oracle
-            .lock()
-            .map(|c| c.clone())
-            .unwrap_or_else(|e| e.into_inner().clone())
-    }
-
-    /// Replaces `failed` (if it is still the cell) by an empty cell.
-    fn forget_failed(&self, failed: &Arc<OracleCell<G>>) {
-        let mut cell = self.oracle.lock().unwrap_or_else(|e| e.into_inner());
-        if Arc::ptr_eq(&cell, failed) {
-            *cell = Arc::new(TableCell::new("the exact solution"));
-        }
-    }
-
-    /// Why the last build of the exact solution was refused, if it was.
-    pub fn refused(&self) -> Option<String> {
-        self.refused.lock().ok().and_then(|r| r.clone())
+    /// Where the exact solution's build stands.
+    pub fn status(&self) -> TableStatus {
+        self.oracle.status()
     }
 }
 
@@ -386,56 +362,82 @@ impl<G: Registered> Handle<G> {
 
     /// [`Handle::oracle`], reporting progress while it is built the first time.
     ///
-    /// The oracle is built once, on a thread and rayon pool of its own; this thread
-    /// waits for it as long as its budget ([`tabula_core::Budget::current`]) allows, and gets
-    /// `None` when the budget is cancelled or runs out first (the build goes on).
+    /// Only a game that claims an exact solution ([`Handle::claims_exact`], from
+    /// its size facts) builds one. The oracle is built once, on a thread and rayon
+    /// pool of its own; this thread waits for it as long as its budget
+    /// ([`tabula_core::Budget::current`]) allows, and gets `None` when the budget
+    /// is cancelled or runs out first (the build goes on) or the build failed
+    /// ([`Handle::not_ready`] says why, and when it is tried again).
     pub fn oracle_with_progress(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<G>>> {
-        if !self.may_have_oracle() {
+        if !self.claims_exact() {
             return None;
         }
         let game = self.game.clone();
-        let build = move |report: &dyn Fn(f64)| {
+        let build = move |report: &dyn Fn(f64)| -> Result<Arc<dyn Oracle<G>>, BuildError> {
             if let Some(o) = game.exact_oracle(report) {
-                return Ok(Some(o));
+                return o;
             }
-            if game.is_small() {
-                let start = game.initial_state();
-                // Refused in words when the ledger has no room; the cell is then
-                // replaced so that the next caller tries again.
-                // The cell's budget: stopped when every waiter was cancelled.
-                let budget = Budget::current().unwrap_or_default();
-                let budget = solve_budget(&game, &start, &budget).map_err(|e| e.to_string())?;
-                // What it builds is reserved as it grows; large builds take turns.
-                let budget = budget.charged_to(Ledger::global());
-                let solved =
-                    Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report);
-                return match solved {
-                    Ok(s) => Ok(Some(Arc::new(s) as Arc<dyn Oracle<G>>)),
-                    // Out of room now, perhaps not later: tried again next time.
-                    Err(SolveError::Budget(e)) => Err(e.to_string()),
-                    // Too large or not solvable this way: no exact solution.
-                    Err(_) => Ok(None),
-                };
+            let start = game.initial_state();
+            // The cell's budget: stopped when every waiter was cancelled.
+            let budget = Budget::current().unwrap_or_default();
+            // Refused in words when the ledger has no room (tried again after a
+            // pause) or the estimate passes the memory limit (for good).
+            let budget = solve_budget(&game, &start, &budget)?;
+            // What it builds is reserved as it grows; large builds take turns.
+            let budget = budget.charged_to(Ledger::global());
+            match Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report) {
+                Ok(s) => Ok(Arc::new(s) as Arc<dyn Oracle<G>>),
+                Err(SolveError::Budget(e)) => Err(e.into()),
+                // Too many positions: the game's size facts promised too much.
+                Err(e) => Err(BuildError::Lasting(e.to_string())),
             }
-            Ok(None)
         };
-        let cell = self.tables.oracle_cell();
-        match cell.get_or_build(build, &waiting_budget(), progress) {
-            Ok(o) => {
-                if let Ok(mut r) = self.tables.refused.lock() {
-                    *r = None;
-                }
-                (*o).clone()
-            }
-            Err(TableError::Failed { reason, .. }) => {
-                if let Ok(mut r) = self.tables.refused.lock() {
-                    *r = Some(reason);
-                }
-                self.tables.forget_failed(&cell);
-                None
-            }
-            Err(_) => None,
+        self.tables
+            .oracle
+            .get_or_build(build, &waiting_budget(), progress)
+            .ok()
+            .map(|o| (*o).clone())
+    }
+
+    /// Why the exact solution is not ready, for a player: being prepared (with
+    /// the build's progress, or the seconds until a failed build is tried
+    /// again), or `Err` with the words of a build that failed for good. `None`
+    /// when it is ready or the game has none (the callers say that themselves).
+    pub fn not_ready(&self) -> Option<Result<Preparing, String>> {
+        if !self.claims_exact() {
+            return None;
         }
+        let title = G::TITLE;
+        Some(Ok(match self.tables.status() {
+            TableStatus::Ready => return None,
+            TableStatus::Absent => Preparing {
+                progress: Some(0.0),
+                retry_in_seconds: None,
+                words: format!("The exact solution of {title} is being prepared."),
+            },
+            TableStatus::Building { progress } => Preparing {
+                progress: Some(progress),
+                retry_in_seconds: None,
+                words: format!(
+                    "The exact solution of {title} is being prepared: {:.0} % done.",
+                    100.0 * progress
+                ),
+            },
+            TableStatus::Paused { reason, retry_in } => Preparing {
+                progress: None,
+                retry_in_seconds: Some(retry_in.as_secs_f64()),
+                words: format!(
+                    "The exact solution of {title} could not be prepared just now: {reason}. \
+                     It is tried again {}.",
+                    pause_words(retry_in)
+                ),
+            },
+            TableStatus::Failed { reason } => {
+                return Some(Err(format!(
+                    "The exact solution of {title} cannot be prepared here: {reason}."
+                )))
+            }
+        }))
     }
 
     /// Grades a position that may lie outside the start's solution (custom start
@@ -523,6 +525,28 @@ impl<G: Registered> Handle<G> {
         if let Some(p) = self.game.custom_player(&spec.name, &spec.options, seed) {
             return Ok(Some(p));
         }
+        // A game's own player that would not take these options.
+        if !spec.options.is_empty()
+            && self
+                .game
+                .custom_player_kinds()
+                .iter()
+                .any(|k| k.name == spec.name)
+        {
+            return Err(bad(format!(
+                "{} does not take the options '{}'",
+                spec.name, spec.options
+            )));
+        }
+        // The generic players that have no options refuse any, in words (a
+        // number that reads as one, such as `depth=1e9`, is no exception).
+        let no_options = |why: &str| {
+            if spec.options.is_empty() {
+                Ok(())
+            } else {
+                Err(bad(format!("{} takes no options: {why}", spec.name)))
+            }
+        };
         let deterministic_pair = || {
             if self.may_have_oracle() {
                 Ok(())
@@ -534,24 +558,24 @@ impl<G: Registered> Handle<G> {
             }
         };
         let strategy: Box<dyn Strategy<G>> = match spec.name.as_str() {
-            "random" => Box::new(RandomPlayer),
+            "random" => {
+                no_options("its moves follow the game's seed")?;
+                Box::new(RandomPlayer)
+            }
             "perfect" => {
+                no_options("it always plays a best move (perfect:level=L mixes in random moves)")?;
                 deterministic_pair()?;
                 let oracle = self.grade_anywhere().ok_or_else(|| {
-                    if self.tables.oracle_cell().is_building() {
-                        bad(format!(
-                            "the exact solution of {} is still being prepared: try again shortly",
-                            G::TITLE
-                        ))
-                    } else if let Some(why) = self.tables.refused() {
-                        bad(why)
-                    } else {
-                        bad(format!("{} has no exact solution here", G::TITLE))
-                    }
+                    bad(match self.not_ready() {
+                        Some(Ok(p)) => p.words,
+                        Some(Err(words)) => words,
+                        None => format!("{} has no exact solution here", G::TITLE),
+                    })
                 })?;
                 Box::new(PerfectPlayer::new(oracle))
             }
             "lookahead" => {
+                no_options("it looks one move ahead (alphabeta:depth=N searches deeper)")?;
                 deterministic_pair()?;
                 Box::new(Lookahead)
             }
@@ -609,20 +633,25 @@ impl<G: Registered> Handle<G> {
         kinds
     }
 
-    /// Whether this game offers an exact solution (perfect player, graded hints):
-    /// small games through the generic solver, others through their own oracle.
-    fn claims_exact(&self) -> bool {
-        self.may_have_oracle() && (self.game.is_small() || self.oracle_known_cheap())
-    }
-
-    fn oracle_known_cheap(&self) -> bool {
-        // Games with their own oracle say so by overriding exact_oracle; asking would
-        // build it, so only report what is already built or claimed by a custom solver.
-        self.tables
-            .oracle_cell()
-            .get()
-            .map(|o| o.is_some())
-            .unwrap_or(true)
+    /// Whether this game offers an exact solution (perfect player, graded hints),
+    /// known from its size facts before anything is built, the same before and
+    /// after anyone asks for it: a game's own oracle when the least memory it can
+    /// be had in fits the process's limit ([`ExactAnalysis::exact_oracle_bytes`]),
+    /// else the generic solver on a small game whose estimate (where it bounds
+    /// its positions) fits.
+    pub fn claims_exact(&self) -> bool {
+        if !self.may_have_oracle() {
+            return false;
+        }
+        let limit = tabula_core::default_max_memory();
+        match self.game.exact_oracle_bytes() {
+            Some(bytes) => bytes <= limit,
+            None => {
+                self.game.is_small()
+                    && estimate_bytes(&self.game, &self.game.initial_state())
+                        .map_or(true, |bytes| bytes <= limit)
+            }
+        }
     }
 
     /// The value of `state` and every legal move graded (plus the game's own analysis).
@@ -640,6 +669,7 @@ impl<G: Registered> Handle<G> {
             moves: Vec::new(),
             sections: extra.sections,
             note: None,
+            preparing: None,
         };
         self.ensure_solved_from(state);
         if let Some(oracle) = self.grade_anywhere() {
@@ -706,11 +736,20 @@ impl<G: Registered> Handle<G> {
                 }
             }
             None => {
-                out.note = Some(
-                    "There is no exact solution for this game here, so the moves are listed \
-                     without grades."
+                out.note = Some(match self.not_ready() {
+                    Some(Ok(preparing)) => {
+                        let words = format!(
+                            "{} The moves are graded once it is ready: ask again.",
+                            preparing.words
+                        );
+                        out.preparing = Some(preparing);
+                        words
+                    }
+                    Some(Err(failed)) => format!("{failed} The moves are listed without grades."),
+                    None => "There is no exact solution for this game here, so the moves are \
+                             listed without grades."
                         .into(),
-                )
+                })
             }
         }
         out.moves = moves.into_iter().map(|(_, m)| m).collect();

@@ -28,7 +28,9 @@ pub use table::KonoTable;
 
 use std::sync::Arc;
 use std::time::Instant;
-use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
+use tabula_core::{
+    BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
+};
 use tabula_core::{
     Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, Registered, Report, Seat,
     Shape, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
@@ -417,13 +419,24 @@ impl Symmetry for Kono {
 }
 
 impl ExactAnalysis for Kono {
-    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
+    fn exact_oracle(
+        &self,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
         // Within the process's memory limit, waited for as long as the thread's
-        // budget allows (a computer move in the server), else no exact play.
+        // budget allows (a computer move in the server); a refusal says whether
+        // it is worth trying again.
         let budget =
             tabula_core::waiting_budget().with_max_memory(tabula_core::default_max_memory());
-        let (table, _, _) = table::full_table(self.rules, &budget, progress).ok()?;
-        Some(Arc::new(KonoOracle { table }))
+        Some(
+            table::full_table(self.rules, &budget, progress)
+                .map(|(table, _, _)| Arc::new(KonoOracle { table }) as Arc<dyn Oracle<Self>>),
+        )
+    }
+
+    /// The table read back from the disk cache: the least it can be had in.
+    fn exact_oracle_bytes(&self) -> Option<u64> {
+        Some(table::loading_bytes())
     }
 
     fn solve_report(
@@ -476,7 +489,8 @@ impl Kono {
             None => None,
         };
         let began = Instant::now();
-        let (table, source, _path) = table::full_table(self.rules, &request.budget, progress)?;
+        let (table, source, _path) =
+            table::full_table(self.rules, &request.budget, progress).map_err(|e| e.to_string())?;
         let seconds = began.elapsed().as_secs_f64();
         let s = &table.summary;
         let value = |g: Graded| PositionValue::solved(g.value, Remoteness::Exact(g.remoteness));

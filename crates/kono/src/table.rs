@@ -9,7 +9,9 @@ use crate::solve::{decode, solve_until};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{Budget, DiskCache, Graded, Ledger, Reservation, TableCell};
+use tabula_core::{
+    Budget, BudgetError, BuildError, DiskCache, Graded, Ledger, Reservation, TableCell,
+};
 
 /// The top side's pieces at the start (rows 4 and 3).
 pub const START_TOP: u32 = 0x00FF;
@@ -144,70 +146,78 @@ fn cells() -> &'static [TableCell<Kept>; 2] {
     })
 }
 
+/// The table in plain words, for refusals and the ledger.
+const WHAT: &str = "the Four Field Kono table";
+
 /// Memory needed to have the full table of `rules` in memory now: none when this
 /// process has it, the loading cost when the cache file looks right, else a solve's.
 pub fn bytes_needed(rules: KonoRules) -> u64 {
     if cells()[rules.code() as usize].get().is_some() {
         return 0;
     }
-    let positions = INDEX.len();
-    positions
-        * if cache::looks_cached(rules) {
-            LOADING_BYTES_PER_POSITION
-        } else {
-            SOLVING_BYTES_PER_POSITION
-        }
+    if cache::looks_cached(rules) {
+        loading_bytes()
+    } else {
+        INDEX.len() * SOLVING_BYTES_PER_POSITION
+    }
+}
+
+/// The least memory the table can be had in: read back from the cache file.
+pub fn loading_bytes() -> u64 {
+    INDEX.len() * LOADING_BYTES_PER_POSITION
 }
 
 /// The full table for `rules`: from memory, else from the cache file (checked),
 /// else solved and written to the cache. Also returns the cache file used, if any.
 /// Refused up front when it does not fit `budget`'s memory; waited for until
 /// `budget` is cancelled or out of time (the build goes on for later callers).
+///
+/// A refusal says whether it lasts ([`BuildError`]): a table that could not be
+/// read from disk within the budget never fits; one that only the solve does
+/// not fit may yet be read, once another program has solved it and saved it in
+/// the cache, and so may one refused because other tables hold the memory.
+/// Each try of the build reads the cache again before it solves.
 pub fn full_table(
     rules: KonoRules,
     budget: &Budget,
     progress: &dyn Fn(f64),
-) -> Result<(Arc<KonoTable>, Source, Option<PathBuf>), String> {
+) -> Result<(Arc<KonoTable>, Source, Option<PathBuf>), BuildError> {
     let cell = &cells()[rules.code() as usize];
     if let Some(kept) = cell.get() {
         return Ok((kept.table.clone(), Source::Memory, kept.path.clone()));
     }
-    // The build's peak is held in the process's ledger from before it starts
-    // (refused when other tables leave too little room) and shrinks to the
-    // table's own bytes once built. A caller that finds the build under way
-    // waits for it and holds nothing.
-    let held = if cell.is_building() {
-        None
-    } else {
-        let needed = bytes_needed(rules);
-        budget
-            .fits("the Four Field Kono table", needed)
-            .map_err(|e| e.to_string())?;
-        Some(
-            Ledger::global()
-                .reserve("the Four Field Kono table", needed)
-                .map_err(|e| e.to_string())?,
-        )
-    };
-    let kept = cell
-        .get_or_build(
-            move |report| {
-                // Only the caller that starts the build has a reservation; one
-                // that lost the race to start it waits for that build instead.
-                let held = held.ok_or("the table's memory was not reserved")?;
-                build(rules, report, held)
-            },
-            budget,
-            progress,
-        )
-        .map_err(|e| e.to_string())?;
+    budget
+        .fits(WHAT, bytes_needed(rules))
+        .map_err(|e| refusal(e, budget.max_memory_bytes))?;
+    let kept = cell.get_or_build(move |report| build(rules, report), budget, progress)?;
     Ok((kept.table.clone(), kept.source, kept.path.clone()))
 }
 
-/// Loads or solves the table, then holds only its own bytes in the ledger. A
-/// solve stops when the build's budget ([`Budget::current`], the table cell's)
+/// A refusal within a memory limit of `limit` bytes: lasting when even reading
+/// the table from disk cannot fit, passing otherwise (other tables may free the
+/// room, another program may save the table in the cache).
+fn refusal(e: BudgetError, limit: u64) -> BuildError {
+    match e {
+        BudgetError::Memory { .. } if loading_bytes() > limit => BuildError::Lasting(e.to_string()),
+        BudgetError::Memory { .. } => BuildError::Passing(format!(
+            "{e}; it is read from the disk cache instead once another program has solved it"
+        )),
+        e => e.into(),
+    }
+}
+
+/// Loads or solves the table, then holds only its own bytes in the ledger (see
+/// [`full_table`]). A solve stops when the build's budget ([`Budget::current`], the table cell's)
 /// is cancelled: every caller waiting for it was.
-fn build(rules: KonoRules, progress: &dyn Fn(f64), mut held: Reservation) -> Result<Kept, String> {
+fn build(rules: KonoRules, progress: &dyn Fn(f64)) -> Result<Kept, BuildError> {
+    // The build's peak is held in the process's ledger from before it starts
+    // (refused, for now, when other tables leave too little room) and shrinks
+    // to the table's own bytes once built. Asked again at each try: a cache
+    // file written meanwhile needs less.
+    let ledger = Ledger::global();
+    let mut held = ledger
+        .reserve(WHAT, bytes_needed(rules))
+        .map_err(|e| refusal(e, ledger.limit()))?;
     let disk = DiskCache::open_default();
     // A file that is missing or fails its check is solved again and rewritten.
     let (table, from_disk) = DiskCache::load_or_build(

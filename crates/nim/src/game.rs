@@ -5,7 +5,9 @@ use crate::player::NimPlayer;
 use crate::Nimber;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
+use tabula_core::{
+    BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
+};
 use tabula_core::{
     Game, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
     VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
@@ -420,8 +422,16 @@ impl ExactAnalysis for Nim {
         count <= 4_000_000
     }
 
-    fn exact_oracle(&self, _progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
-        Some(Arc::new(analysis::NimOracle::new(self.play)))
+    fn exact_oracle(
+        &self,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
+        Some(Ok(Arc::new(analysis::NimOracle::new(self.play))))
+    }
+
+    /// The nim-sum rule: nothing to build (the remoteness memo grows as used).
+    fn exact_oracle_bytes(&self) -> Option<u64> {
+        Some(0)
     }
 
     fn analysis_extra(&self, state: &NimState) -> Option<tabula_core::AnalysisExtra> {
@@ -453,10 +463,11 @@ impl Players for Nim {
     fn custom_player(
         &self,
         name: &str,
-        _options: &str,
+        options: &str,
         _seed: u64,
     ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim").then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
+        (name == "nim" && options.trim().is_empty())
+            .then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

@@ -52,7 +52,7 @@ fn oracle_matches_retrograde(variant: &str) {
     let g = Nim::from_variant(&Variant::parse(variant).unwrap()).unwrap();
     assert!(g.is_small());
     let solution = Solution::solve(&g, &g.initial_state(), 1_000_000).unwrap();
-    let oracle = g.exact_oracle(&|_| {}).unwrap();
+    let oracle = g.exact_oracle(&|_| {}).unwrap().unwrap();
     let mut count = 0;
     for (state, graded) in solution.iter() {
         assert_eq!(

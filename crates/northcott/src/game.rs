@@ -4,7 +4,9 @@ use crate::analysis::{self, NorthcottOracle};
 use crate::player::XpatPlayer;
 use std::fmt::Write as _;
 use std::sync::Arc;
-use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
+use tabula_core::{
+    BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
+};
 use tabula_core::{
     Game, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat,
     Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
@@ -685,8 +687,17 @@ impl ExactAnalysis for Northcott {
         Some(self.position_count())
     }
 
-    fn exact_oracle(&self, progress: &dyn Fn(f64)) -> Option<Arc<dyn Oracle<Self>>> {
-        Some(Arc::new(NorthcottOracle::new(*self, progress)))
+    fn exact_oracle(
+        &self,
+        progress: &dyn Fn(f64),
+    ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
+        Some(Ok(Arc::new(NorthcottOracle::new(*self, progress))))
+    }
+
+    /// The nim-sum rule on the gaps: nothing to build beyond a small board's
+    /// solution (within `is_small`'s bound).
+    fn exact_oracle_bytes(&self) -> Option<u64> {
+        Some(0)
     }
 
     fn analysis_extra(&self, state: &NorthcottState) -> Option<tabula_core::AnalysisExtra> {
@@ -720,10 +731,11 @@ impl Players for Northcott {
     fn custom_player(
         &self,
         name: &str,
-        _options: &str,
+        options: &str,
         _seed: u64,
     ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim").then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
+        (name == "nim" && options.trim().is_empty())
+            .then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

@@ -120,14 +120,14 @@ fn first_player_wins_6x3_and_loses_6x2() {
 #[test]
 fn oracle_gives_exact_remoteness_on_small_boards() {
     let g = game("5x3");
-    let oracle = g.exact_oracle(&|_| {}).unwrap();
+    let oracle = g.exact_oracle(&|_| {}).unwrap().unwrap();
     let sol = Solution::solve(&g, &g.initial_state(), 1_000_000).unwrap();
     for (state, graded) in sol.iter() {
         assert_eq!(oracle.grade(&g, state), Some(graded));
     }
     // Large boards: the value still, with a bound for remoteness.
     let big = game("16x4");
-    let oracle = big.exact_oracle(&|_| {}).unwrap();
+    let oracle = big.exact_oracle(&|_| {}).unwrap().unwrap();
     let grade = oracle.grade(&big, &big.initial_state()).unwrap();
     assert_eq!(grade.value, Value::Loss);
     assert_eq!(

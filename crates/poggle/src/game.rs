@@ -668,10 +668,11 @@ impl Players for Poggle {
     fn custom_player(
         &self,
         name: &str,
-        _options: &str,
+        options: &str,
         _seed: u64,
     ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "solver").then(|| Box::new(SolverPlayer) as Box<dyn Strategy<Self>>)
+        (name == "solver" && options.trim().is_empty())
+            .then(|| Box::new(SolverPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

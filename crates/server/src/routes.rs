@@ -611,14 +611,24 @@ async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>>
     Ok(Json(MoveOut { session, played }))
 }
 
+/// How long a hint waits for an exact solution that is being built before it
+/// answers with the build's progress instead (`analysis.preparing`; the page
+/// asks again): a table read from disk is ready within it, a solve is not.
+const HINT_TABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// `GET /hint`: the suggested move, why, and the position's graded analysis,
-/// in the documented results shape (docs/API.md, "Results").
+/// in the documented results shape (docs/API.md, "Results"). While the exact
+/// solution is being built the analysis says so, with its progress.
 async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
     Ok(Json(
         thinking(&st, move || {
             st2.sessions.read(&id, |m| {
-                let hint = m.hint()?;
+                // The build goes on after this wait (only a cancelled request
+                // stops it, when no other waits for it).
+                let glance =
+                    tabula_core::waiting_budget_until(std::time::Instant::now() + HINT_TABLE_WAIT);
+                let hint = glance.run(|| m.hint())?;
                 let view = m.view();
                 Ok(versioned(&view.game, &view.variant, &hint))
             })
