@@ -3,9 +3,12 @@ players, simulation, training and tools, and bad input refused with ValueError."
 
 import copy
 import json
+import os
 import pickle
 import random
+import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -237,6 +240,8 @@ BAD = [
     lambda: tabula_games.load_game("nim").state_from_position("3 x 5"),
     lambda: tabula_games.load_game("nim").analyze("not a position"),
     lambda: tabula_games.load_game("tictactoe").player("grandmaster"),
+    lambda: tabula_games.load_game("tictactoe").player("lookahead:depth=1e9"),
+    lambda: tabula_games.load_game("tictactoe").player("random:seed=-1"),
     lambda: tabula_games.load_game("auto120").player("perfect"),
     lambda: tabula_games.load_game("samegame").solve(seconds=-1),
     lambda: tabula_games.load_game("tictactoe").simulate(("perfect", "random"), 0),
@@ -294,6 +299,70 @@ def test_long_calls_release_the_interpreter():
     assert took > 0.05, f"the solve took {took:.3f} s, too short to show anything"
     # Holding the interpreter, the solve would have let this loop run once or twice.
     assert ticks >= 20, (ticks, took)
+
+
+# Run in a process of its own, so that its Kono table is built from nothing (an
+# empty cache directory, no table in memory) and its Ctrl-C reaches nothing else.
+INTERRUPTED_SOLVE = """
+import time, tabula_games
+game = tabula_games.load_game("kono")
+print("ready", flush=True)
+began = time.perf_counter()
+try:
+    game.solve()
+    print("finished", time.perf_counter() - began, flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - began, flush=True)
+# The process goes on: a bounded solve stops at its bound.
+began = time.perf_counter()
+try:
+    game.solve(seconds=0.5)
+    print("solved", flush=True)
+except TimeoutError as e:
+    print("timeout", time.perf_counter() - began, str(e), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_long_solve_at_once(tmp_path):
+    """SIGINT 1.5 s into Kono's solve (tens of seconds from an empty cache) raises
+    KeyboardInterrupt within a moment, not when the solve ends."""
+    env = dict(os.environ, TABULA_CACHE_DIR=str(tmp_path))
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED_SOLVE],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    lines = out.splitlines()
+    assert lines and lines[0].startswith("interrupted"), (out, err)
+    took = float(lines[0].split()[1])
+    assert took < 4.0, f"KeyboardInterrupt came {took:.1f} s into the solve: {out}"
+    assert lines[1].startswith("timeout"), (out, err)
+    assert float(lines[1].split()[1]) < 3.0, out
+    assert not any(tmp_path.iterdir()), "the stopped solve wrote no table"
+
+
+def test_seconds_bounds_every_solve():
+    """The generic solver stops at `seconds` too (Hexapawn 6x4: millions of
+    positions), with TimeoutError, not only SameGame's search."""
+    game = tabula_games.load_game("hexapawn", {"columns": 6, "rows": 4})
+    began = time.perf_counter()
+    with pytest.raises(TimeoutError, match="0.2 s"):
+        game.solve(seconds=0.2)
+    assert time.perf_counter() - began < 2.0
+    # An anytime search still answers with its best by then.
+    began = time.perf_counter()
+    found = tabula_games.load_game("samegame").solve(seconds=0.5, seed=3)
+    assert found["solution"]["kind"] == "line" and found["solution"]["moves"], found
+    assert time.perf_counter() - began < 3.0
 
 
 def test_docstring_sessions():

@@ -10,14 +10,19 @@
 //! Every error the engine reports for bad input (an illegal action, unknown game or
 //! player, a position that does not read) becomes a `ValueError` carrying the CLI's
 //! message. Work that may take long (solving, analysing, a perfect player's first
-//! move, simulation, training) runs with the interpreter released
-//! (`Python::detach`), so other Python threads go on meanwhile.
+//! move, simulation, training) runs with the interpreter released on a thread of
+//! its own ([`interruptible`]), so other Python threads go on meanwhile and Ctrl-C
+//! stops it at once: the calling thread looks for signals while it waits, and a
+//! `KeyboardInterrupt` cancels the work's budget, as the server does when a
+//! client goes away.
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, TryLockError};
-use tabula_core::{Report, Versioned};
+use std::time::Duration;
+use tabula_core::{Budget, Report, Versioned};
 use tabula_engine::{DynGame, DynPlayer, DynState, GameFacts, CHANCE_PLAYER, TERMINAL_PLAYER};
 
 /// Most games one call of `simulate` plays, as `tabula simulate` allows.
@@ -31,6 +36,84 @@ const MAX_TEXT_BYTES: usize = 1 << 20;
 /// A `ValueError` with the engine's own words.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// How often a thread waiting for long work looks for signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` outside the interpreter, on a thread of its own, with `budget` as
+/// its current budget ([`Budget::run`]: every search and every wait for a table
+/// in it stops when the budget is cancelled or out of time). Meanwhile this
+/// thread looks for signals every [`SIGNAL_POLL`]: when a handler raises (Ctrl-C's
+/// `KeyboardInterrupt`), the budget is cancelled — the cancel the server uses
+/// when a client goes away, which also stops a table's build that no one else
+/// waits for — and the exception is raised as soon as the work has stopped.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    budget: &Budget,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let (done, finished) = std::sync::mpsc::channel();
+    // Waited on outside the interpreter, from this thread only.
+    let finished = Mutex::new(finished);
+    std::thread::scope(|scope| {
+        let worker = budget.clone();
+        let handle = scope.spawn(move || {
+            let out = worker.run(work);
+            // The receiver is gone only once this call has returned.
+            let _ = done.send(());
+            out
+        });
+        let join = |handle: std::thread::ScopedJoinHandle<'_, T>| {
+            py.detach(|| handle.join()).map_err(|_| {
+                PyRuntimeError::new_err("the engine stopped with an internal error (a bug)")
+            })
+        };
+        loop {
+            let waited = py.detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.recv_timeout(SIGNAL_POLL)
+            });
+            match waited {
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => return join(handle),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(interrupted) = py.check_signals() {
+                budget.cancel();
+                // The work stops at its next check of the budget; nothing it
+                // returns now is kept.
+                let _ = join(handle);
+                return Err(interrupted);
+            }
+        }
+    })
+}
+
+/// The budget of one call: the process's memory limit (or `max_memory`), ending
+/// after `seconds` when given.
+fn call_budget(seconds: Option<f64>, max_memory: Option<&str>) -> PyResult<Budget> {
+    let mut budget = match max_memory {
+        Some(m) => Budget::new(tabula_core::parse_bytes(m).map_err(value_error)?),
+        None => Budget::default(),
+    };
+    if let Some(s) = seconds {
+        if !(s > 0.0 && s <= 86_400.0) {
+            return Err(PyValueError::new_err("seconds must be between 0 and 86400"));
+        }
+        budget = budget.with_timeout(Duration::from_secs_f64(s));
+    }
+    Ok(budget)
+}
+
+/// The engine's refusal as a Python exception: `TimeoutError` when the call's
+/// budget ran out of time (the work stopped there), else `ValueError`.
+fn engine_error(budget: &Budget, seconds: Option<f64>, e: impl std::fmt::Display) -> PyErr {
+    match seconds {
+        Some(s) if budget.expired() => PyTimeoutError::new_err(format!(
+            "stopped: the work did not end within the {s} s allowed ({e})"
+        )),
+        _ => value_error(e),
+    }
 }
 
 /// Refuses text longer than [`MAX_TEXT_BYTES`] before any parser sees it.
@@ -202,9 +285,12 @@ impl PyGame {
     }
 
     /// `tabula solve --json`: the game's own report, or the exact solution's figures,
-    /// from `position` (the game's text form) or the start. `seconds` bounds anytime
-    /// searches (SameGame); `max_memory` ("512M", "4G") the solver's memory, as
-    /// `--max-memory` (default: the process's, see `set_max_memory`).
+    /// from `position` (the game's text form) or the start. `seconds` bounds the
+    /// whole solve: an anytime search (SameGame) returns its best by then, any
+    /// other solve that has not ended raises `TimeoutError` (a table being built
+    /// for this process goes on, for the next call); `max_memory` ("512M", "4G")
+    /// the solver's memory, as `--max-memory` (default: the process's, see
+    /// `set_max_memory`). Ctrl-C stops it at once (`KeyboardInterrupt`).
     #[pyo3(signature = (position = None, seconds = None, seed = 1, max_memory = None))]
     fn solve<'py>(
         &self,
@@ -217,25 +303,17 @@ impl PyGame {
         if let Some(p) = &position {
             check_text("position", p)?;
         }
-        if let Some(s) = seconds {
-            if !(s > 0.0 && s <= 86_400.0) {
-                return Err(PyValueError::new_err("seconds must be between 0 and 86400"));
-            }
-        }
-        let mut request = Report {
+        let budget = call_budget(seconds, max_memory)?;
+        let request = Report {
             position,
             seconds,
             seed,
+            budget: budget.clone(),
             ..Report::default()
         };
-        if let Some(m) = max_memory {
-            request.budget =
-                tabula_core::Budget::new(tabula_core::parse_bytes(m).map_err(value_error)?);
-        }
         let handle = &self.handle;
-        let report = py
-            .detach(|| handle.solve(&request, &|_| {}))
-            .map_err(value_error)?;
+        let report = interruptible(py, &budget, || handle.solve(&request, &|_| {}))?
+            .map_err(|e| engine_error(&budget, seconds, e))?;
         versioned(py, handle.as_ref(), &report)
     }
 
@@ -251,16 +329,18 @@ impl PyGame {
             check_text("position", p)?;
         }
         let handle = &self.handle;
-        let analysis = py
-            .detach(|| handle.analyze(position.as_deref()))
-            .map_err(value_error)?;
+        let analysis = interruptible(py, &Budget::default(), || {
+            handle.analyze(position.as_deref())
+        })?
+        .map_err(value_error)?;
         versioned(py, handle.as_ref(), &analysis)
     }
 
     /// `tabula count --json`: the game's counting report.
     fn count<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let handle = &self.handle;
-        let report = py.detach(|| handle.count()).map_err(value_error)?;
+        let report =
+            interruptible(py, &Budget::default(), || handle.count())?.map_err(value_error)?;
         versioned(py, handle.as_ref(), &report)
     }
 
@@ -281,9 +361,10 @@ impl PyGame {
         }
         let handle = &self.handle;
         let names = [players.0.trim(), players.1.trim()];
-        let report = py
-            .detach(|| handle.simulate(names, games, seed, &|| {}))
-            .map_err(value_error)?;
+        let report = interruptible(py, &Budget::default(), || {
+            handle.simulate(names, games, seed, &|| {})
+        })?
+        .map_err(value_error)?;
         to_python(py, &report)
     }
 
@@ -306,8 +387,7 @@ impl PyGame {
             )));
         }
         let handle = &self.handle;
-        let trained = py
-            .detach(|| handle.train(&options, &|_| {}))
+        let trained = interruptible(py, &Budget::default(), || handle.train(&options, &|_| {}))?
             .map_err(value_error)?;
         Ok((
             versioned(py, handle.as_ref(), &trained.training)?,
@@ -322,9 +402,10 @@ impl PyGame {
         check_text("player name", name)?;
         let handle = &self.handle;
         // A perfect player may build the exact solution first: outside the interpreter.
-        let inner = py
-            .detach(|| handle.new_state_player(name, seed))
-            .map_err(value_error)?;
+        let inner = interruptible(py, &Budget::default(), || {
+            handle.new_state_player(name, seed)
+        })?
+        .map_err(value_error)?;
         Ok(PyPlayer {
             inner: Mutex::new(inner),
             facts: self.facts.clone(),
@@ -521,7 +602,8 @@ impl PyState {
     /// `tabula analyze` of this position: its value and every legal move graded.
     fn analyze<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let inner = &self.inner;
-        let analysis = py.detach(|| inner.analyze()).map_err(value_error)?;
+        let analysis =
+            interruptible(py, &Budget::default(), || inner.analyze())?.map_err(value_error)?;
         versioned(py, self.game.as_ref(), &analysis)
     }
 
@@ -618,7 +700,7 @@ impl PyPlayer {
         let inner: &dyn DynState = state.inner.as_ref();
         let mut player = self.lock()?;
         let player: &mut Box<dyn DynPlayer> = &mut player;
-        py.detach(|| player.choose(inner)).map_err(value_error)
+        interruptible(py, &Budget::default(), || player.choose(inner))?.map_err(value_error)
     }
 
     fn __repr__(&self) -> PyResult<String> {
