@@ -14,7 +14,12 @@ use tabula_store::{LearnedKey, Store};
 /// Starts the release or debug `tabula serve` on a free loopback port and reads
 /// the address it prints (the crash and abuse tests).
 pub(crate) fn start(db: &std::path::Path) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+    start_with(db, Command::new(env!("CARGO_BIN_EXE_tabula")))
+}
+
+/// [`start`] with a command of the caller's (its environment, say).
+pub(crate) fn start_with(db: &std::path::Path, mut command: Command) -> (Child, SocketAddr) {
+    let mut child = command
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
         .stdout(Stdio::null())
@@ -41,7 +46,12 @@ pub(crate) fn start(db: &std::path::Path) -> (Child, SocketAddr) {
 }
 
 /// One request on its own connection; None when the server is gone.
-fn call(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Option<(u16, Value)> {
+pub(crate) fn call(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Option<(u16, Value)> {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();

@@ -128,7 +128,10 @@ pub(crate) fn out_of_time(deadline: std::time::Duration) -> ApiError {
 ///   (at most [`crate::MAX_WAITING`] requests, each at most `queue_wait`), then
 ///   get 503 "busy"; ordinary requests never wait behind them;
 /// - the work runs with a [`tabula_core::Budget`] ending at the deadline, which
-///   the searching players honour (they play the best move found so far);
+///   the searching players honour (they play the best move found so far); the
+///   deadline counts from the request's arrival, so time spent waiting for a
+///   slot comes out of it (the computer keeps at least a tenth of it) and a
+///   request is answered within the deadline and its margin, queue included;
 /// - a request still thinking at the deadline plus [`crate::DEADLINE_MARGIN`] is
 ///   answered 503 "ran out of time", its budget cancelled, and nothing it did is
 ///   kept (the session is rebuilt from its last stored state);
@@ -143,6 +146,7 @@ pub(crate) async fn thinking<T: Send + 'static>(
             "the computer is busy thinking for other games: try again in a moment",
         )
     };
+    let arrived = std::time::Instant::now();
     let permit = match st.thinkers.clone().try_acquire_owned() {
         Ok(p) => p,
         Err(_) => {
@@ -163,7 +167,11 @@ pub(crate) async fn thinking<T: Send + 'static>(
         }
     };
     let deadline = st.options.move_deadline;
-    let budget = tabula_core::Budget::default().with_timeout(deadline);
+    // What is left of the deadline after the wait for a slot, at least a tenth.
+    let think_for = deadline
+        .saturating_sub(arrived.elapsed())
+        .max(deadline / 10);
+    let budget = tabula_core::Budget::default().with_timeout(think_for);
     let mut guard = CancelOnDrop::new(budget.cancel_flag());
     let worker = budget.clone();
     // Settles a change finished at the deadline: either it is written and
@@ -197,7 +205,7 @@ pub(crate) async fn thinking<T: Send + 'static>(
         )),
         Err(_) => Err(ApiError::internal("the request was cancelled")),
     };
-    let out = match tokio::time::timeout(deadline + crate::DEADLINE_MARGIN, &mut task).await {
+    let out = match tokio::time::timeout(think_for + crate::DEADLINE_MARGIN, &mut task).await {
         Ok(r) => joined(r),
         Err(_) if gate.abandon() => {
             budget.cancel();

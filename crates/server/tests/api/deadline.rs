@@ -42,6 +42,59 @@ fn a_slow_computer_plays_its_best_move_by_the_deadline() {
 }
 
 #[test]
+fn waiting_for_a_thinking_slot_comes_out_of_the_deadline() {
+    // One slot, a 2 s deadline and a long queue: three moves whose replies each
+    // search as long as they may, sent 0.2 s apart. Each is answered within the
+    // deadline and its margin of being sent (the third used to wait 4 s for the
+    // slot and then think 2 s more).
+    let deadline = Duration::from_secs(2);
+    let server = Server::start_with(ServeOptions {
+        move_deadline: deadline,
+        thinkers: 1,
+        queue_wait: Duration::from_secs(5),
+        ..Default::default()
+    });
+    let moves: Vec<(String, String)> = (1..=3)
+        .map(|seed| {
+            let (id, view) = server.session(json!({
+                "game": "northcott", "variant": "size=128x32",
+                "players": ["human", "alphabeta:ms=10000,depth=64"], "seed": seed
+            }));
+            let mv = first_move(&view);
+            (server.url(&format!("/api/sessions/{id}/moves")), mv)
+        })
+        .collect();
+    let askers: Vec<_> = moves
+        .into_iter()
+        .enumerate()
+        .map(|(i, (url, mv))| {
+            std::thread::sleep(Duration::from_millis(if i == 0 { 0 } else { 200 }));
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                let status = match ureq::post(&url)
+                    .set("Content-Type", "application/json")
+                    .send_string(&json!({ "move": mv }).to_string())
+                {
+                    Ok(r) => r.status(),
+                    Err(ureq::Error::Status(s, _)) => s,
+                    Err(e) => panic!("{e}"),
+                };
+                (status, started.elapsed())
+            })
+        })
+        .collect();
+    for (i, asker) in askers.into_iter().enumerate() {
+        let (status, took) = asker.join().unwrap();
+        assert_eq!(status, 200, "move {} got {status} after {took:?}", i + 1);
+        assert!(
+            took < deadline + tabula_server::DEADLINE_MARGIN,
+            "move {} answered after {took:?}",
+            i + 1
+        );
+    }
+}
+
+#[test]
 fn a_search_that_would_take_minutes_stops_and_others_are_not_kept_waiting() {
     let server = Server::start_with(ServeOptions {
         move_deadline: Duration::from_secs(2),
