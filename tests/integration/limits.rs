@@ -217,12 +217,14 @@ fn every_strongest_computer_at_once_stays_within_max_memory() {
                             Some((200, _)) => plies += 1,
                             // The game is over: another.
                             Some((409, _)) => {
-                                if let Some((s, v)) =
-                                    call("POST", &format!("/api/sessions/{session}/new"), None)
-                                {
-                                    if s != 200 {
-                                        odd.push(format!("new game: {s} {v}"));
+                                match call("POST", &format!("/api/sessions/{session}/new"), None) {
+                                    Some((200, _)) => {}
+                                    // Busy: the next step asks for it again.
+                                    Some((503, _)) => {
+                                        refused += 1;
+                                        std::thread::sleep(Duration::from_millis(250));
                                     }
+                                    other => odd.push(format!("new game: {other:?}")),
                                 }
                             }
                             Some((503, _)) => {
