@@ -12,6 +12,7 @@ export class HintMethods {
 
   async toggleHint() {
     if (this.hintData) {
+      clearTimeout(this.hintAgain);
       this.hintData = null;
       this.hintBtn.setAttribute('aria-pressed', 'false');
       fill(this.hintList);
@@ -37,6 +38,33 @@ export class HintMethods {
     this._highlight();
     this.lastHintMs = performance.now() - t0;
     this.extras?.onHint?.(data);
+  }
+
+  /// While the exact solution is being prepared (the analysis says so, with its
+  /// progress, or when a failed build is tried again) the hint asks again on its
+  /// own, for as long as it stays open on the same position, and shows the
+  /// graded moves once they come.
+  _askAgainSoon() {
+    clearTimeout(this.hintAgain);
+    const prep = analysisOf(this.hintData)?.preparing;
+    if (!prep) return;
+    const mv = this.mv;
+    const wait = Math.min(5000, Math.max(1500, 1000 * (prep.retry_in_seconds ?? 0)));
+    this.hintAgain = setTimeout(async () => {
+      if (this.mv !== mv || !this.hintData) return;
+      let data;
+      try {
+        data = await API.hint(this.id);
+      } catch {
+        // Busy or out of time: the next try is after the same wait.
+        return this._askAgainSoon();
+      }
+      if (this.mv !== mv || !this.hintData) return;
+      this.hintData = data;
+      this._renderHint();
+      this._highlight();
+      this.extras?.onHint?.(data);
+    }, wait);
   }
 
   /// Graded moves as the board draws them: an arrow (or a ring) per move, the
@@ -70,6 +98,20 @@ export class HintMethods {
     const d = this.hintData;
     const a = analysisOf(d);
     const parts = [];
+    const prep = a.preparing;
+    if (prep) {
+      // Not "no exact solution": it is on its way, and asked for again.
+      const pct = typeof prep.progress === 'number' ? Math.round(Math.max(0, Math.min(1, prep.progress)) * 100) : null;
+      parts.push(h('p.hint-preparing', prep.words));
+      if (pct !== null) {
+        parts.push(h('div.progress.hint-progress', { role: 'progressbar', 'aria-label': 'The exact solution being prepared', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': pct },
+          h('div.progress-fill', { style: `width: ${pct}%` })));
+      }
+      parts.push(h('p.muted.small', 'The moves are graded here as soon as it is ready.'));
+      fill(this.hintList, ...parts);
+      this._askAgainSoon();
+      return;
+    }
     const seat = this._seatName(this.mv.to_move ?? 0);
     const summary = positionSentence(d, seat);
     if (summary) parts.push(h('p.hint-value', summary));

@@ -24,6 +24,8 @@ if [[ -z "$bin" || ! -x "$bin" ]]; then
   exit 2
 fi
 bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+# Tests that need servers of their own (an empty disk cache, other limits) start this one.
+export TABULA_BIN="$bin"
 
 sudo_if_needed() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 

@@ -748,31 +748,40 @@ async fn line(
 }
 
 /// `GET /history`: the value of every position of the current game for the side
-/// to move (win/draw/loss and remoteness), from the start to now.
+/// to move (win/draw/loss and remoteness), from the start to now. Graded on a
+/// copy, without holding the session; while the game's exact solution is being
+/// built (a hint would say `preparing`) every value is null, after at most
+/// [`HINT_TABLE_WAIT`].
 async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
     let out = thinking(&st, move || {
-        st2.sessions.read(&id, |m| {
-            let (mut copy, moves) = replay_copy(m)?;
-            if moves.len() > MAX_HISTORY {
-                return Err(ApiError::bad_request(format!(
-                    "the value history covers games of at most {MAX_HISTORY} plies"
-                )));
-            }
-            let mut values = Vec::with_capacity(moves.len() + 1);
-            for mv in &moves {
-                check_time()?;
-                values.push(value_of(&copy.hint()?));
-                copy.play_setup(mv)?;
-            }
-            let end = if copy.turn().is_over() {
-                json!({"value": null, "to_move": null})
-            } else {
-                value_of(&copy.hint()?)
-            };
-            values.push(end);
-            Ok(json!({ "values": values }))
-        })
+        // The session's lock is held only to copy it: a hint or a move on the
+        // same session does not wait for the grading (it waited its whole
+        // deadline while a table was being built).
+        let (mut copy, moves) = st2.sessions.read(&id, replay_copy)?;
+        if moves.len() > MAX_HISTORY {
+            return Err(ApiError::bad_request(format!(
+                "the value history covers games of at most {MAX_HISTORY} plies"
+            )));
+        }
+        let glance = tabula_core::waiting_budget_until(std::time::Instant::now() + HINT_TABLE_WAIT);
+        if glance.run(|| copy.hint())?.analysis.preparing.is_some() {
+            let unknown = vec![json!({"value": null, "to_move": null}); moves.len() + 1];
+            return Ok(json!({ "values": unknown }));
+        }
+        let mut values = Vec::with_capacity(moves.len() + 1);
+        for mv in &moves {
+            check_time()?;
+            values.push(value_of(&copy.hint()?));
+            copy.play_setup(mv)?;
+        }
+        let end = if copy.turn().is_over() {
+            json!({"value": null, "to_move": null})
+        } else {
+            value_of(&copy.hint()?)
+        };
+        values.push(end);
+        Ok(json!({ "values": values }))
     })
     .await?;
     Ok(Json(out))
