@@ -1069,7 +1069,11 @@ fn undo_tallies(ab: &Abuse) {
     ) else {
         return;
     };
-    for row in tallies.as_array().into_iter().flatten() {
+    let Some(rows) = tallies["tallies"].as_array() else {
+        ab.fail(format!("the tallies are not listed: {tallies}"));
+        return;
+    };
+    for row in rows {
         let wins = row["wins"]
             .as_array()
             .map(|w| w.iter().filter_map(Value::as_i64).collect::<Vec<_>>());

@@ -299,7 +299,7 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn tempfile_dir() -> std::path::PathBuf {
+pub(crate) fn tempfile_dir() -> std::path::PathBuf {
     // A directory of its own for each test (they run at once, and one server
     // per database is all the store allows).
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -317,7 +317,7 @@ fn tempfile_dir() -> std::path::PathBuf {
 
 /// `tabula serve` on `db` that is expected to stop by itself within `wait`:
 /// its exit code and what it printed; None (and killed) if it was still running.
-fn run_briefly(db: &std::path::Path, wait: Duration) -> Option<(Option<i32>, String)> {
+pub(crate) fn run_briefly(db: &std::path::Path, wait: Duration) -> Option<(Option<i32>, String)> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -429,7 +429,7 @@ fn a_cancelled_request_never_forks_a_session() {
     assert_eq!(acknowledged(&now), acknowledged(&resigned));
     // ... what the tallies count ...
     let (_, tallies) = call(addr, "GET", "/api/tallies?game=northcott", None).unwrap();
-    let counted: u64 = tallies
+    let counted: u64 = tallies["tallies"]
         .as_array()
         .unwrap()
         .iter()

@@ -11,6 +11,7 @@ mod input;
 mod limits;
 mod names;
 mod newcomer;
+mod one_server;
 mod screens;
 mod seeds;
 mod solve_json;

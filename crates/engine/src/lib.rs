@@ -22,8 +22,8 @@ mod variant_words;
 
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
-pub use matches::CurrentGame;
 pub use matches::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
+pub use matches::{CurrentGame, Untaught};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};

@@ -139,6 +139,29 @@ pub struct CurrentGame {
     /// wins"): the game is the Cat's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub all_resigned: bool,
+    /// The players (one per seat, as their specs' text) when this game ended:
+    /// the tally and the lessons of its end are theirs, even if a seat changes
+    /// player before the end is undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counted_for: Option<Vec<String>>,
+    /// The lessons the last undo took back from learners that had left their
+    /// seat since the end taught them (their seat now has another player): each
+    /// learner's state from before that end. Whoever keeps learners' state
+    /// outside the match (the server's stored matchboxes) writes it back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untaught: Vec<Untaught>,
+}
+
+/// A lesson taken back from a learner that no longer plays in the match (see
+/// [`CurrentGame::untaught`]).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Untaught {
+    /// The seat it played.
+    pub seat: Seat,
+    /// The player it was (its spec's text, e.g. `matchbox`).
+    pub player: String,
+    /// Its learned state from before the game's end taught it.
+    pub learned: serde_json::Value,
 }
 
 /// The generator a new game's deal draws from: the match's seed and the variant
@@ -458,6 +481,8 @@ impl<G: Registered> MatchImpl<G> {
                 ));
             }
             m.timing.all_resigned = current.all_resigned;
+            m.timing.counted_for = current.counted_for.clone();
+            m.timing.untaught = current.untaught.clone();
             if current.seconds.is_some() {
                 m.timing.seconds = current.seconds;
             }
@@ -662,6 +687,8 @@ impl<G: Registered> MatchImpl<G> {
                 }
             }
             let unlearned = self.learners();
+            self.timing.counted_for = Some(self.specs.iter().map(PlayerSpec::to_text).collect());
+            self.timing.untaught.clear();
             match taught {
                 Some(after) => self.load_learners(&after),
                 None => {
@@ -712,9 +739,7 @@ impl<G: Registered> MatchImpl<G> {
             }
         }
         let taught = self.learners();
-        if let Some(before) = self.timing.unlearned.take() {
-            self.load_learners(&before);
-        }
+        self.take_back_lessons();
         taught
     }
 
@@ -753,6 +778,38 @@ impl<G: Registered> MatchImpl<G> {
                 game.play_unchecked(&mut next, m);
                 game.turn(&next) == Turn::Move(other) && player.would_resign(game, &next, other)
             })
+    }
+
+    /// Gives each learner the end taught its state from before that end. A seat
+    /// whose player changed since (the learner left it) cannot be given it here:
+    /// the state goes to [`CurrentGame::untaught`] for whoever keeps that
+    /// learner's state outside the match.
+    fn take_back_lessons(&mut self) {
+        self.timing.untaught.clear();
+        let counted_for = self.timing.counted_for.take();
+        let Some(before) = self.timing.unlearned.take() else {
+            return;
+        };
+        for (seat, state) in before.into_iter().enumerate() {
+            let Some(state) = state else { continue };
+            let now = self.specs.get(seat).map(PlayerSpec::to_text);
+            let learned_by = counted_for
+                .as_ref()
+                .and_then(|c| c.get(seat).cloned())
+                .or_else(|| now.clone());
+            match (learned_by, self.players.get_mut(seat)) {
+                (Some(by), Some(Some(p))) if Some(&by) == now.as_ref() => {
+                    // Its own output, so it loads.
+                    let _ = p.load_learned(&state);
+                }
+                (Some(player), _) => self.timing.untaught.push(Untaught {
+                    seat,
+                    player,
+                    learned: state,
+                }),
+                (None, _) => {}
+            }
+        }
     }
 
     fn begin_unit(&mut self) {

@@ -123,6 +123,17 @@ impl MatchRecord {
             if let Some(v) = &c.dealt_variant {
                 check_text("the dealt variant", v, MAX_NAME_TEXT).map_err(bad)?;
             }
+            for p in c.counted_for.iter().flatten() {
+                check_text("a player the last game counted for", p, MAX_NAME_TEXT).map_err(bad)?;
+            }
+            for u in &c.untaught {
+                check_text(
+                    "a player whose lesson was taken back",
+                    &u.player,
+                    MAX_NAME_TEXT,
+                )
+                .map_err(bad)?;
+            }
         }
         Ok(())
     }
@@ -145,6 +156,23 @@ impl MatchRecord {
                 players(self.tally.wins.len()),
                 players(seats)
             )));
+        }
+        if let Some(c) = &self.current {
+            let counted = c.counted_for.as_ref().map_or(0, Vec::len);
+            if counted > seats {
+                return Err(bad(format!(
+                    "it says the last game was counted for {}; {title} has {}",
+                    players(counted),
+                    players(seats)
+                )));
+            }
+            if let Some(u) = c.untaught.iter().find(|u| u.seat >= seats) {
+                return Err(bad(format!(
+                    "it takes a lesson back from player {}; {title} has {}",
+                    u.seat.saturating_add(1),
+                    players(seats)
+                )));
+            }
         }
         if self.learned.len() > seats {
             return Err(bad(format!(

@@ -209,3 +209,55 @@ fn a_game_teaches_a_learner_once_however_often_its_end_is_undone_and_redone() {
     assert_eq!(again.learned(1), untaught);
     assert_eq!(again.view().tally.games, 0);
 }
+
+/// A learner whose seat went to another player after the end taught it: undoing
+/// that end takes the lesson back for it too (its state from before the end is
+/// handed out as `untaught`), also from the record after a restart, and a seat
+/// given back to the same learner before the undo gets its lesson taken back in
+/// place.
+#[test]
+fn undoing_an_end_takes_the_lesson_back_from_a_learner_that_left_its_seat() {
+    // The same game (same seed, same moves) with the learner kept in its seat:
+    // what its undo leaves is the learner's state from before the end.
+    let mut twin = start("tictactoe", &["human", "matchbox"], None);
+    play_out(&mut twin);
+    assert!(twin.undo());
+    let before = twin.learned(1).expect("seat 1 learns");
+    assert_eq!(before["games"], 0);
+
+    let mut m = start("tictactoe", &["human", "matchbox"], None);
+    play_out(&mut m);
+    assert_eq!(learned_games(m.as_ref()), 1);
+    m.set_player(1, "random").unwrap();
+    let record = m.record();
+    for m in [
+        &mut m,
+        &mut build("tictactoe", "").unwrap().resume(&record).unwrap(),
+    ] {
+        assert!(m.undo());
+        assert_eq!(m.view().tally.games, 0);
+        let untaught = m.record().current.expect("current game").untaught;
+        assert_eq!(untaught.len(), 1, "{untaught:?}");
+        assert_eq!(
+            (untaught[0].seat, untaught[0].player.as_str()),
+            (1, "matchbox")
+        );
+        assert_eq!(untaught[0].learned["games"], 0);
+        assert_eq!(untaught[0].learned, before, "the state from before the end");
+        assert_eq!(m.learned(1), None, "the random player learns nothing");
+    }
+
+    // Away and back to the same learner: the lesson is taken back in place.
+    let mut m = start("tictactoe", &["human", "matchbox"], None);
+    play_out(&mut m);
+    let taught = m.learned(1).unwrap();
+    m.set_player(1, "random").unwrap();
+    m.set_player(1, "matchbox").unwrap();
+    // The server gives a learner its stored boxes: here the taught ones.
+    let mut record = m.record();
+    record.learned[1] = Some(taught);
+    let mut m = build("tictactoe", "").unwrap().resume(&record).unwrap();
+    assert!(m.undo());
+    assert_eq!(learned_games(m.as_ref()), 0);
+    assert!(m.record().current.unwrap().untaught.is_empty());
+}

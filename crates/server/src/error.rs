@@ -88,6 +88,10 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Invalid(m) => ApiError::bad_request(m),
+            // That row alone is refused; the rest of the database works.
+            StoreError::Damaged(d) => ApiError::conflict(d.message),
+            // The session was read again: the client may try again.
+            StoreError::Stale => ApiError::conflict(StoreError::Stale.to_string()),
             other => ApiError::internal(format!("storage failed: {other}")),
         }
     }

@@ -49,6 +49,7 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/api/settings/{game}", get(get_settings).put(put_settings))
         .route("/api/tallies", get(tallies))
         .route("/api/best/{game}", get(best))
+        .route("/api/damaged", get(damaged))
         .route("/api/jobs", post(jobs::create))
         .route("/api/jobs/{job_id}", get(jobs::status).delete(jobs::cancel))
         .route("/api/jobs/{job_id}/events", get(jobs::events))
@@ -945,10 +946,12 @@ struct GameQuery {
     game: Option<String>,
 }
 
+/// Saved games, and the saved games that cannot be read (in words, with the id
+/// that deletes them): one damaged row never hides the others.
 async fn list_saved(State(st): St, Query(q): Query<GameQuery>) -> ApiResult<Json<Json_>> {
     let game = q.game.as_deref().map(game_name).transpose()?;
     let list = blocking(move || Ok(st.store().list_saved(game)?)).await?;
-    Ok(Json(json!(list)))
+    Ok(Json(json!({"saved": list.rows, "damaged": list.damaged})))
 }
 
 async fn resume_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<Response> {
@@ -976,8 +979,16 @@ async fn delete_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<
 
 async fn get_settings(State(st): St, Path(game): Path<String>) -> ApiResult<Json<Json_>> {
     let game = game_name(&game)?;
-    let stored = blocking(move || Ok(st.store().settings(game)?)).await?;
-    Ok(Json(settings::with_defaults(stored)))
+    // Settings that cannot be read, or are not settings any more (a damaged
+    // row, listed by `GET /api/damaged`), are left out: the game's page opens
+    // with the defaults.
+    let stored = blocking(move || match st.store().settings(game) {
+        Err(tabula_store::StoreError::Damaged(_)) => Ok(None),
+        other => Ok(other?),
+    })
+    .await?;
+    let readable = stored.and_then(|s| settings::Settings::stored(s).ok());
+    Ok(Json(settings::with_defaults(readable)))
 }
 
 async fn put_settings(
@@ -987,22 +998,56 @@ async fn put_settings(
 ) -> ApiResult<Json<Json_>> {
     let game = game_name(&game)?;
     let stored = blocking(move || {
-        settings::validate(game, &body)?;
-        st.store().put_settings(game, &body)?;
-        Ok(body)
+        let settings = settings::parse(game, body)?;
+        st.store().write(|w| {
+            // Damaged settings are set aside, kept whole, before the new ones
+            // take their place.
+            let problem = match w.settings(game) {
+                Err(tabula_store::StoreError::Damaged(d)) => Some(d.problem),
+                Ok(Some(old)) => settings::Settings::stored(old).err(),
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                w.set_aside_settings(game, &problem)?;
+            }
+            w.put_settings(game, &settings.to_json())
+        })?;
+        Ok(settings)
     })
     .await?;
     Ok(Json(settings::with_defaults(Some(stored))))
 }
 
+/// Tallies, and the tallies that cannot be read or were set aside (in words).
 async fn tallies(State(st): St, Query(q): Query<GameQuery>) -> ApiResult<Json<Json_>> {
     let game = q.game.as_deref().map(game_name).transpose()?;
-    let rows = blocking(move || Ok(st.store().tallies(game)?)).await?;
-    Ok(Json(json!(rows)))
+    let list = blocking(move || Ok(st.store().tallies(game)?)).await?;
+    Ok(Json(json!({"tallies": list.rows, "damaged": list.damaged})))
 }
 
+/// Best results that can be read (the others are in `GET /api/damaged`).
 async fn best(State(st): St, Path(game): Path<String>) -> ApiResult<Json<Json_>> {
     let game = game_name(&game)?;
-    let rows = blocking(move || Ok(st.store().best(game)?)).await?;
-    Ok(Json(json!(rows)))
+    let list = blocking(move || Ok(st.store().best(game)?)).await?;
+    Ok(Json(json!(list.rows)))
+}
+
+/// Every row of the database that cannot be read, in words: the store's own
+/// findings, and stored settings that are not settings any more.
+async fn damaged(State(st): St) -> ApiResult<Json<Json_>> {
+    let rows = blocking(move || {
+        let store = st.store();
+        let mut rows = store.damaged()?;
+        for (game, stored) in store.read(|r| r.all_settings())?.rows {
+            if let Err(problem) = settings::Settings::stored(stored) {
+                rows.push(tabula_store::DamagedRow::new(
+                    format!("the settings of {game}"),
+                    problem,
+                ));
+            }
+        }
+        Ok(rows)
+    })
+    .await?;
+    Ok(Json(json!({ "damaged": rows })))
 }

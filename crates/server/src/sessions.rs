@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 use tabula_core::{Outcome, Seat};
 use tabula_engine::{build, parse_player_spec, DynGame, Match, MatchRecord, MatchView, Tally};
-use tabula_store::{LearnedKey, Metric, Store, TallyDelta, Writer};
+use tabula_store::{LearnedKey, Metric, Revision, Store, StoreError, TallyDelta, Writer};
 
 /// A session as the API returns it.
 #[derive(Serialize)]
@@ -88,6 +88,10 @@ struct Inner {
     /// players since.
     counted: Vec<String>,
     puzzle: bool,
+    /// The stored revision this copy was read at or last wrote: a write from a
+    /// copy that is not the stored revision (another program changed the
+    /// session meanwhile) is refused, and the copy read again.
+    revision: Revision,
     /// This copy left the table of live sessions (its stored record could not be
     /// read back): whoever gets its lock afterwards looks the session up again.
     gone: bool,
@@ -166,6 +170,16 @@ fn learner_key(record: &MatchRecord, seat: Seat) -> LearnedKey {
         seat,
         player,
     }
+}
+
+/// The players the record's last finished game was counted for (its seats may
+/// have changed player since).
+fn counted_for(record: &MatchRecord) -> Vec<String> {
+    record
+        .current
+        .as_ref()
+        .and_then(|c| c.counted_for.clone())
+        .unwrap_or_else(|| record.config.players.clone())
 }
 
 /// The answer to a request whose change was not kept.
@@ -315,7 +329,10 @@ impl Sessions {
     }
 
     /// Gives every learning seat of `m` whose stored matchboxes exist those boxes
-    /// (by rebuilding the match from its record with them).
+    /// (by rebuilding the match from its record with them). Stored boxes that
+    /// cannot be read, or that the learner refuses, are set aside (kept whole
+    /// and listed as damaged) and that learner starts afresh: one bad row never
+    /// stops a game from starting.
     fn with_stored_learning(
         &self,
         game: &dyn DynGame,
@@ -323,24 +340,47 @@ impl Sessions {
     ) -> Result<Box<dyn Match>, ApiError> {
         let mut record = m.record();
         let seats = record.config.players.len();
-        let mut changed = false;
+        // The match with every stored state accepted so far.
+        let mut with_stored = None;
         record.learned.resize(seats, None);
         for seat in 0..seats {
             if m.learned(seat).is_none() {
                 continue;
             }
-            if let Some(state) = self.store.learned(&learner_key(&record, seat))? {
-                record.learned[seat] = Some(state);
-                changed = true;
+            let key = learner_key(&record, seat);
+            let stored = match self.store.learned(&key) {
+                Ok(stored) => stored,
+                Err(StoreError::Damaged(d)) => {
+                    self.set_aside_learned(&key, &d.problem);
+                    None
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let Some(state) = stored else { continue };
+            let fresh = record.learned[seat].replace(state);
+            match game.resume(&record) {
+                Ok(m2) => with_stored = Some(m2),
+                Err(e) => {
+                    // Boxes of another format or shape: this learner starts afresh.
+                    record.learned[seat] = fresh;
+                    self.set_aside_learned(&key, &format!("its learner cannot use it ({e})"));
+                }
             }
         }
-        if !changed {
-            return Ok(m);
-        }
-        match game.resume(&record) {
-            Ok(m2) => Ok(m2),
-            // Boxes from an older format: start afresh rather than refuse to play.
-            Err(_) => Ok(m),
+        Ok(with_stored.unwrap_or(m))
+    }
+
+    /// Sets a learner's stored boxes aside; if even that fails, the learner
+    /// still starts afresh (its first finished game writes over them).
+    fn set_aside_learned(&self, key: &LearnedKey, problem: &str) {
+        eprintln!(
+            "tabula: the stored learned state of {} in seat {} of {} is set aside: {problem}",
+            key.player,
+            key.seat + 1,
+            key.game
+        );
+        if let Err(e) = self.store.set_aside_learned(key, problem) {
+            eprintln!("tabula: it could not be set aside: {e}");
         }
     }
 
@@ -360,10 +400,11 @@ impl Sessions {
         let record = m.record();
         let view = m.view();
         let shared = SharedView::of(&view)?;
-        self.store.write(|w| {
-            w.put_session(&id, &record)?;
+        let revision = self.store.write(|w| {
+            let revision = w.insert_session(&id, &record)?;
             // A match can end before anyone clicks (computer against computer).
-            write_effects(w, &id, &record, &Tally::default(), &view, puzzle)
+            write_effects(w, &id, &record, &Tally::default(), &view, puzzle)?;
+            Ok(revision)
         })?;
         let computer = m.computer_thinks();
         let session = Arc::new(Session {
@@ -372,8 +413,9 @@ impl Sessions {
             inner: Mutex::new(Inner {
                 m,
                 tally: record.tally.clone(),
-                counted: record.config.players.clone(),
+                counted: counted_for(&record),
                 puzzle,
+                revision,
                 gone: false,
             }),
             last_used: AtomicU64::new(self.now_ms()),
@@ -387,15 +429,21 @@ impl Sessions {
     }
 
     /// The match of a stored record, with what a session keeps beside it.
-    fn rebuild(&self, game: &dyn DynGame, record: &MatchRecord) -> Result<Inner, ApiError> {
+    fn rebuild(
+        &self,
+        game: &dyn DynGame,
+        record: &MatchRecord,
+        revision: Revision,
+    ) -> Result<Inner, ApiError> {
         let m = game
             .resume(record)
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
         Ok(Inner {
             m,
             tally: record.tally.clone(),
-            counted: record.config.players.clone(),
+            counted: counted_for(record),
             puzzle: game.info().puzzle,
+            revision,
             gone: false,
         })
     }
@@ -409,14 +457,14 @@ impl Sessions {
             s.last_used.store(self.now_ms(), Ordering::Relaxed);
             return Ok(s);
         }
-        let record = self
+        let (record, revision) = self
             .store
-            .session::<MatchRecord>(id)?
+            .session_at::<MatchRecord>(id)?
             .ok_or_else(|| ApiError::not_found("no such session"))?;
         let game = build(&record.game, &record.variant)
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
         self.make_room()?;
-        let inner = self.rebuild(game.as_ref(), &record)?;
+        let inner = self.rebuild(game.as_ref(), &record, revision)?;
         let view = SharedView::of(&inner.m.view())?;
         let session = Arc::new(Session {
             id: id.to_string(),
@@ -441,10 +489,10 @@ impl Sessions {
     fn restore(&self, s: &Session, inner: &mut Inner) {
         let rebuilt = self
             .store
-            .session::<MatchRecord>(&s.id)
+            .session_at::<MatchRecord>(&s.id)
             .map_err(ApiError::from)
             .and_then(|r| r.ok_or_else(|| ApiError::not_found("no such session")))
-            .and_then(|record| self.rebuild(s.game.as_ref(), &record));
+            .and_then(|(record, revision)| self.rebuild(s.game.as_ref(), &record, revision));
         match rebuilt {
             Ok(fresh) => {
                 *lock(&s.last_view) = SharedView::of(&fresh.m.view()).ok();
@@ -617,7 +665,7 @@ impl Sessions {
             }
         };
         let written = self.store.write(|w| {
-            w.put_session(&s.id, &record)?;
+            let revision = w.update_session(&s.id, &record, inner.revision)?;
             write_effects_counted(
                 w,
                 &s.id,
@@ -626,15 +674,27 @@ impl Sessions {
                 &view,
                 inner.puzzle,
                 &inner.counted,
-            )
+            )?;
+            Ok(revision)
         });
-        if let Err(e) = written {
-            // Memory is ahead of the store: back to the last acknowledged state.
-            self.restore(s, inner);
-            return Err(e.into());
-        }
+        let revision = match written {
+            Ok(revision) => revision,
+            Err(e) => {
+                // Memory is ahead of the store (or, refused as stale, behind
+                // what another program stored): back to the stored state.
+                if matches!(e, StoreError::Stale) {
+                    eprintln!(
+                        "tabula: a game in play was changed by another program using the database: \
+                         read again; only one server may use a database"
+                    );
+                }
+                self.restore(s, inner);
+                return Err(e.into());
+            }
+        };
+        inner.revision = revision;
         if record.tally.games > inner.tally.games {
-            inner.counted = record.config.players.clone();
+            inner.counted = counted_for(&record);
         }
         inner.tally = record.tally;
         *lock(&s.last_view) = Some(shared.clone());
@@ -708,6 +768,19 @@ fn write_effects_counted(
             if let Some(state) = learned {
                 w.put_learned(&learner_key(record, seat), state)?;
             }
+        }
+    }
+    // A learner that left its seat after the end taught it: the undo gave its
+    // lesson back as the state it had before, for its own stored boxes.
+    if delta.games < 0 {
+        for lesson in record.current.iter().flat_map(|c| &c.untaught) {
+            let key = LearnedKey {
+                game: record.game.clone(),
+                variant: record.variant.clone(),
+                seat: lesson.seat,
+                player: lesson.player.clone(),
+            };
+            w.put_learned(&key, &lesson.learned)?;
         }
     }
     if delta.games <= 0 {
@@ -787,7 +860,7 @@ mod tests {
         store
             .write(|w| write_effects(w, "s", &record, &tally(vec![0, 0], 0, 0), &view, false))
             .unwrap();
-        let rows = store.tallies(Some("tictactoe")).unwrap();
+        let rows = store.tallies(Some("tictactoe")).unwrap().rows;
         assert_eq!((rows[0].wins.clone(), rows[0].games), (vec![0, 1], 1));
         assert_eq!(
             rows[0].players,
@@ -800,7 +873,10 @@ mod tests {
             player: "random".into(),
         };
         assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 7})));
-        assert!(store.best("tictactoe").unwrap().is_empty(), "not a puzzle");
+        assert!(
+            store.best("tictactoe").unwrap().rows.is_empty(),
+            "not a puzzle"
+        );
 
         // Undoing the end takes the game back out, and the lesson with it: the
         // boxes stored are the learner's after the undo.
@@ -810,7 +886,7 @@ mod tests {
         store
             .write(|w| write_effects(w, "s", &record, &before, &view, false))
             .unwrap();
-        let rows = store.tallies(Some("tictactoe")).unwrap();
+        let rows = store.tallies(Some("tictactoe")).unwrap().rows;
         assert_eq!((rows[0].wins.clone(), rows[0].games), (vec![0, 0], 0));
         assert_eq!(store.learned(&key).unwrap(), Some(json!({"boxes": 1})));
     }
@@ -822,9 +898,9 @@ mod tests {
         store
             .write(|w| write_effects(w, "s", &record, &record.tally.clone(), &view, true))
             .unwrap();
-        assert!(store.tallies(None).unwrap().is_empty());
-        assert!(store.learned_list(None).unwrap().is_empty());
-        assert!(store.best("tictactoe").unwrap().is_empty());
+        assert!(store.tallies(None).unwrap().rows.is_empty());
+        assert!(store.learned_list(None).unwrap().rows.is_empty());
+        assert!(store.best("tictactoe").unwrap().rows.is_empty());
     }
 
     #[test]
@@ -836,8 +912,7 @@ mod tests {
             started_ms: 1,
             seconds: Some(12.5),
             dealt_variant: None,
-            unlearned: None,
-            all_resigned: false,
+            ..Default::default()
         });
         view.score = Some(1234);
         view.outcome = Some(Outcome::Ended);
@@ -854,7 +929,7 @@ mod tests {
         store
             .write(|w| write_effects(w, "s3", &record, &tally(vec![0, 0], 0, 0), &view, true))
             .unwrap();
-        let best = store.best("tictactoe").unwrap();
+        let best = store.best("tictactoe").unwrap().rows;
         assert_eq!(best.len(), 2);
         let moves = best.iter().find(|b| b.metric == Metric::Moves).unwrap();
         assert_eq!(

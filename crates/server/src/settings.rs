@@ -1,4 +1,5 @@
-//! Settings per game: known keys with checked value types only.
+//! Settings per game: a typed [`Settings`] that refuses unknown keys, each value
+//! read into a type that holds only what is allowed.
 //!
 //! | key | type |
 //! | --- | --- |
@@ -18,108 +19,376 @@
 //! A colour is `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa` or a CSS colour name (letters).
 
 use crate::error::ApiError;
-use serde_json::{json, Map, Value as Json};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
 use tabula_engine::{build, parse_player_spec};
 
-/// The settings of a game nobody has changed.
-pub fn defaults() -> Map<String, Json> {
-    let v = json!({
-        "ai_level": 50,
-        "undo_depth": null,
-        "legend": true,
-        "hints": true,
-        "animations": true,
-        "sound": false,
-        "colours": {},
-        "board_colours": {},
-        "variant": "",
-        "players": [],
-    });
-    match v {
-        Json::Object(m) => m,
-        _ => Map::new(),
+/// The settings of one game. Every key may be left out; `undo_depth` may also
+/// be null (no limit), which is not the same as leaving it out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    ai_level: Option<Ranged<0, 100>>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    undo_depth: Option<Option<Ranged<0, { tabula_engine::MAX_UNDO_DEPTH as i64 }>>>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    legend: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    hints: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    animations: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    sound: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    colours: Option<Colours>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    board_colours: Option<Colours>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    board_size: Option<Ranged<120, 4000>>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    variant: Option<VariantText>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    players: Option<Players>,
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    theme: Option<Theme>,
+}
+
+/// The keys, in the order of the table above.
+const KEYS: &str = "ai_level, undo_depth, legend, hints, animations, sound, colours, \
+                    board_colours, board_size, variant, players, theme";
+
+/// What a key's value must be, in words.
+fn expected(key: &str) -> String {
+    match key {
+        "ai_level" => "an integer from 0 to 100".into(),
+        "undo_depth" => format!(
+            "an integer from 0 to {}, or null",
+            tabula_engine::MAX_UNDO_DEPTH
+        ),
+        "legend" | "hints" | "animations" | "sound" => "true or false".into(),
+        "colours" | "board_colours" => {
+            "an object of at most 32 names to colours (#rrggbb or a colour name)".into()
+        }
+        "board_size" => "an integer from 120 to 4000 (pixels)".into(),
+        "variant" => "a variant text of at most 1000 bytes, such as \"size=5\"".into(),
+        "players" => "an array of at most 8 player names".into(),
+        "theme" => "a name of 1 to 32 letters, digits, - or _".into(),
+        _ => "something else".into(),
     }
 }
 
-/// Stored settings over the defaults.
-pub fn with_defaults(stored: Option<Json>) -> Json {
-    let mut out = defaults();
-    if let Some(Json::Object(m)) = stored {
-        out.extend(m);
+/// A key that is present: its value, never null (only `undo_depth` may be null).
+fn some<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A key that is present with any value, null included (`Some(None)` for null).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// An integer from `LO` to `HI`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "i64", into = "i64")]
+struct Ranged<const LO: i64, const HI: i64>(i64);
+
+impl<const LO: i64, const HI: i64> TryFrom<i64> for Ranged<LO, HI> {
+    type Error = String;
+    fn try_from(n: i64) -> Result<Self, String> {
+        if (LO..=HI).contains(&n) {
+            Ok(Ranged(n))
+        } else {
+            Err(format!("{n} is not from {LO} to {HI}"))
+        }
     }
-    Json::Object(out)
 }
 
-fn int_in(v: &Json, lo: i64, hi: i64) -> bool {
-    v.as_i64().is_some_and(|n| (lo..=hi).contains(&n))
-}
-
-fn is_colour(v: &Json) -> bool {
-    let Some(s) = v.as_str() else { return false };
-    if let Some(hex) = s.strip_prefix('#') {
-        return matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+impl<const LO: i64, const HI: i64> From<Ranged<LO, HI>> for i64 {
+    fn from(r: Ranged<LO, HI>) -> i64 {
+        r.0
     }
-    !s.is_empty() && s.len() <= 30 && s.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
-fn colour_map(v: &Json) -> bool {
-    let Some(m) = v.as_object() else { return false };
-    m.len() <= 32
-        && m.iter()
-            .all(|(k, c)| !k.is_empty() && k.chars().count() <= 32 && is_colour(c))
-}
+/// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa` or a colour name of letters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct Colour(String);
 
-/// Checks every key and value; the first problem is reported by name.
-pub fn validate(game: &str, settings: &Json) -> Result<(), ApiError> {
-    let Some(obj) = settings.as_object() else {
-        return Err(ApiError::bad_request("settings must be a JSON object"));
-    };
-    for (key, v) in obj {
-        let problem: Option<String> = match key.as_str() {
-            "ai_level" => (!int_in(v, 0, 100)).then(|| "an integer from 0 to 100".into()),
-            "undo_depth" => (!(v.is_null() || int_in(v, 0, tabula_engine::MAX_UNDO_DEPTH as i64)))
-                .then(|| format!("an integer from 0 to {}, or null", tabula_engine::MAX_UNDO_DEPTH)),
-            "legend" | "hints" | "animations" | "sound" => (!v.is_boolean()).then(|| "true or false".into()),
-            "colours" | "board_colours" => (!colour_map(v))
-                .then(|| "an object of at most 32 names to colours (#rrggbb or a colour name)".into()),
-            "board_size" => (!int_in(v, 120, 4000)).then(|| "an integer from 120 to 4000 (pixels)".into()),
-            "theme" => {
-                let ok = v.as_str().is_some_and(|s| {
-                    !s.is_empty() && s.len() <= 32 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-                });
-                (!ok).then(|| "a name of 1 to 32 letters, digits, - or _".into())
+impl TryFrom<String> for Colour {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let ok = match s.strip_prefix('#') {
+            Some(hex) => {
+                matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit())
             }
-            "variant" => match v.as_str() {
-                None => Some("a variant text such as \"size=5\"".into()),
-                Some(s) if s.len() > 1000 => Some("a variant text of at most 1000 bytes".into()),
-                Some(s) => build(game, s).err().map(|e| format!("a valid variant ({e})")),
-            },
-            "players" => match v.as_array() {
-                Some(a) if a.len() <= 8 => a.iter().find_map(|p| match p.as_str() {
-                    Some(s) => parse_player_spec(s).err().map(|e| format!("player names ({e})")),
-                    None => Some("an array of player names".into()),
-                }),
-                _ => Some("an array of at most 8 player names".into()),
-            },
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown setting '{}' (known: ai_level, undo_depth, legend, hints, animations, sound, colours, board_colours, board_size, variant, players, theme)",
-                    other.chars().take(40).collect::<String>()
-                )))
-            }
+            None => !s.is_empty() && s.len() <= 30 && s.bytes().all(|b| b.is_ascii_alphabetic()),
         };
-        if let Some(expected) = problem {
+        if ok {
+            Ok(Colour(s))
+        } else {
+            Err("not a colour".into())
+        }
+    }
+}
+
+impl From<Colour> for String {
+    fn from(c: Colour) -> String {
+        c.0
+    }
+}
+
+/// At most 32 names (1 to 32 characters) with a colour each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "BTreeMap<String, Colour>")]
+struct Colours(BTreeMap<String, Colour>);
+
+impl TryFrom<BTreeMap<String, Colour>> for Colours {
+    type Error = String;
+    fn try_from(m: BTreeMap<String, Colour>) -> Result<Self, String> {
+        let names_ok = m.keys().all(|k| !k.is_empty() && k.chars().count() <= 32);
+        if m.len() <= 32 && names_ok {
+            Ok(Colours(m))
+        } else {
+            Err("too many names, or a name that is empty or too long".into())
+        }
+    }
+}
+
+/// A variant's text, at most 1000 bytes (whether the game has it is checked
+/// with the game, [`parse`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct VariantText(String);
+
+impl TryFrom<String> for VariantText {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        if s.len() <= 1000 {
+            Ok(VariantText(s))
+        } else {
+            Err("too long".into())
+        }
+    }
+}
+
+impl From<VariantText> for String {
+    fn from(v: VariantText) -> String {
+        v.0
+    }
+}
+
+/// At most 8 player names, each one a player Tabula knows, kept as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<String>")]
+struct Players(Vec<String>);
+
+impl TryFrom<Vec<String>> for Players {
+    type Error = String;
+    fn try_from(names: Vec<String>) -> Result<Self, String> {
+        if names.len() > 8 {
+            return Err("more than 8 names".into());
+        }
+        if let Some(e) = names.iter().find_map(|p| parse_player_spec(p).err()) {
+            return Err(e.to_string());
+        }
+        Ok(Players(names))
+    }
+}
+
+/// A theme's name: 1 to 32 letters, digits, `-` or `_`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct Theme(String);
+
+impl TryFrom<String> for Theme {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let ok = !s.is_empty()
+            && s.len() <= 32
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if ok {
+            Ok(Theme(s))
+        } else {
+            Err("not a theme's name".into())
+        }
+    }
+}
+
+impl From<Theme> for String {
+    fn from(t: Theme) -> String {
+        t.0
+    }
+}
+
+impl Settings {
+    /// The settings of a game nobody has changed.
+    pub fn defaults() -> Settings {
+        Settings {
+            ai_level: Some(Ranged(50)),
+            undo_depth: Some(None),
+            legend: Some(true),
+            hints: Some(true),
+            animations: Some(true),
+            sound: Some(false),
+            colours: Some(Colours(BTreeMap::new())),
+            board_colours: Some(Colours(BTreeMap::new())),
+            board_size: None,
+            variant: Some(VariantText(String::new())),
+            players: Some(Players(Vec::new())),
+            theme: None,
+        }
+    }
+
+    /// These settings, with what they leave out taken from `base`.
+    fn over(self, base: Settings) -> Settings {
+        Settings {
+            ai_level: self.ai_level.or(base.ai_level),
+            undo_depth: self.undo_depth.or(base.undo_depth),
+            legend: self.legend.or(base.legend),
+            hints: self.hints.or(base.hints),
+            animations: self.animations.or(base.animations),
+            sound: self.sound.or(base.sound),
+            colours: self.colours.or(base.colours),
+            board_colours: self.board_colours.or(base.board_colours),
+            board_size: self.board_size.or(base.board_size),
+            variant: self.variant.or(base.variant),
+            players: self.players.or(base.players),
+            theme: self.theme.or(base.theme),
+        }
+    }
+
+    /// The settings as stored and sent: a JSON object of the keys present.
+    pub fn to_json(&self) -> Json {
+        serde_json::to_value(self).unwrap_or_else(|_| Json::Object(Default::default()))
+    }
+
+    /// Settings read back from the database, where no game check is made
+    /// again. `Err` in words when they are not settings (a damaged row).
+    pub fn stored(json: Json) -> Result<Settings, String> {
+        read(json).map_err(|(key, problem)| match key {
+            Some(key) => format!("its setting '{key}' is not {}", expected(&key)),
+            None => problem,
+        })
+    }
+}
+
+/// Stored settings over the defaults, as `GET /api/settings/{game}` answers.
+pub fn with_defaults(stored: Option<Settings>) -> Json {
+    stored
+        .unwrap_or_default()
+        .over(Settings::defaults())
+        .to_json()
+}
+
+/// The first problem of a settings object: the top-level key it is under (when
+/// there is one) and serde's words.
+fn read(json: Json) -> Result<Settings, (Option<String>, String)> {
+    if !json.is_object() {
+        return Err((None, "settings must be a JSON object".into()));
+    }
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let key = e.path().iter().next().and_then(|segment| match segment {
+            serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+            _ => None,
+        });
+        (key, e.into_inner().to_string())
+    })
+}
+
+/// Reads a request's settings for `game`: each key typed and checked, an unknown
+/// key refused, the variant built. The first problem is a 400 that names the key.
+pub fn parse(game: &str, json: Json) -> Result<Settings, ApiError> {
+    let settings = read(json).map_err(|(key, problem)| {
+        ApiError::bad_request(match key {
+            _ if problem.starts_with("unknown field") => {
+                let name = problem
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or("")
+                    .chars()
+                    .take(40)
+                    .collect::<String>();
+                format!("unknown setting '{name}' (known: {KEYS})")
+            }
+            Some(key) if key == "players" => format!(
+                "setting 'players' must be {} ({problem})",
+                expected("players")
+            ),
+            Some(key) => format!("setting '{key}' must be {}", expected(&key)),
+            None => problem,
+        })
+    })?;
+    if let Some(VariantText(v)) = &settings.variant {
+        if let Err(e) = build(game, v) {
             return Err(ApiError::bad_request(format!(
-                "setting '{key}' must be {expected}"
+                "setting 'variant' must be a valid variant ({e})"
             )));
         }
     }
-    Ok(())
+    Ok(settings)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn validate(game: &str, json: &Json) -> Result<Settings, ApiError> {
+        parse(game, json.clone())
+    }
 
     #[test]
     fn accepts_known_keys_with_right_types() {
@@ -128,29 +397,71 @@ mod tests {
             "board_colours": {"light": "#ffeedd"}, "board_size": 480, "variant": "", "players": ["human", "level:66"],
             "theme": "dark", "hints": true, "animations": false, "sound": true
         });
-        validate("tictactoe", &ok).unwrap();
-        validate("tictactoe", &json!({})).unwrap();
+        let settings = validate("tictactoe", &ok).unwrap();
+        assert_eq!(settings.to_json(), ok, "kept as sent");
+        assert_eq!(
+            validate("tictactoe", &json!({})).unwrap(),
+            Settings::default()
+        );
+        // Null is not the same as leaving the key out.
+        assert_eq!(
+            validate("tictactoe", &json!({"undo_depth": 3}))
+                .unwrap()
+                .to_json(),
+            json!({"undo_depth": 3})
+        );
+        assert_eq!(Settings::default().to_json(), json!({}));
     }
 
     #[test]
-    fn refuses_unknown_keys_and_wrong_types() {
-        for bad in [
-            json!({"colour": {}}),
-            json!({"ai_level": 101}),
-            json!({"ai_level": "high"}),
-            json!({"undo_depth": -1}),
-            json!({"legend": 1}),
-            json!({"colours": {"X": "red; background: url(x)"}}),
-            json!({"colours": {"X": "#12345"}}),
-            json!({"board_size": 10}),
-            json!({"variant": "size=zz"}),
-            json!({"players": ["no such thing!"]}),
-            json!({"theme": "<script>"}),
-            json!([1, 2]),
+    fn refuses_unknown_keys_and_wrong_types_naming_the_key() {
+        for (bad, words) in [
+            (json!({"colour": {}}), "unknown setting 'colour'"),
+            (
+                json!({"ai_level": 101}),
+                "'ai_level' must be an integer from 0 to 100",
+            ),
+            (json!({"ai_level": "high"}), "'ai_level'"),
+            (json!({"ai_level": 5.5}), "'ai_level'"),
+            (
+                json!({"undo_depth": -1}),
+                "'undo_depth' must be an integer from 0 to 1000, or null",
+            ),
+            (json!({"legend": 1}), "'legend' must be true or false"),
+            (
+                json!({"colours": {"X": "red; background: url(x)"}}),
+                "'colours'",
+            ),
+            (json!({"colours": {"X": "#12345"}}), "'colours'"),
+            (json!({"colours": {"": "#123"}}), "'colours'"),
+            (json!({"board_size": 10}), "'board_size'"),
+            (
+                json!({"variant": "size=zz"}),
+                "'variant' must be a valid variant",
+            ),
+            (json!({"variant": "x".repeat(1001)}), "'variant'"),
+            (json!({"players": ["no such thing!"]}), "'players'"),
+            (json!({"players": vec!["human"; 9]}), "'players'"),
+            (json!({"theme": "<script>"}), "'theme'"),
+            (json!([1, 2]), "settings must be a JSON object"),
         ] {
             let e = validate("tictactoe", &bad).unwrap_err();
             assert_eq!(e.status, axum::http::StatusCode::BAD_REQUEST, "{bad}");
+            assert!(e.message.contains(words), "{bad}: {}", e.message);
         }
+        // A long unknown key is quoted in part.
+        let mut long = serde_json::Map::new();
+        long.insert("y".repeat(500), json!(1));
+        let e = validate("tictactoe", &Json::Object(long)).unwrap_err();
+        assert!(e.message.len() < 300, "{}", e.message);
+    }
+
+    #[test]
+    fn stored_settings_that_are_not_settings_say_why() {
+        assert!(Settings::stored(json!({"legend": true})).is_ok());
+        let e = Settings::stored(json!({"legend": "yes"})).unwrap_err();
+        assert_eq!(e, "its setting 'legend' is not true or false");
+        assert!(Settings::stored(json!([1])).is_err());
     }
 
     /// Any JSON value, nested a few levels.
@@ -194,7 +505,8 @@ mod tests {
         })]
         /// Fuzzed settings bodies (arbitrary JSON, and valid settings with one key
         /// changed to anything): never a panic; a refusal is a 400 in words; what is
-        /// accepted still validates after a JSON round trip and over the defaults.
+        /// accepted is stored as it was sent, reads back as the same settings and
+        /// still validates over the defaults.
         #[test]
         fn fuzzed_settings_are_accepted_or_refused_in_words(
             game in proptest::sample::select(vec!["tictactoe", "nim", "samegame", "poggle", "northcott"]),
@@ -221,11 +533,13 @@ mod tests {
                         "{}", e.message
                     );
                 }
-                Ok(()) => {
-                    let text = input.to_string();
-                    let back: Json = serde_json::from_str(&text).unwrap();
-                    proptest::prop_assert!(validate(game, &back).is_ok(), "{}", text);
-                    proptest::prop_assert!(validate(game, &with_defaults(Some(back))).is_ok(), "{}", text);
+                Ok(accepted) => {
+                    let stored = accepted.to_json();
+                    proptest::prop_assert_eq!(&stored, &input);
+                    let back = Settings::stored(stored.clone()).unwrap();
+                    proptest::prop_assert_eq!(&back, &accepted);
+                    let shown = with_defaults(Some(back));
+                    proptest::prop_assert!(validate(game, &shown).is_ok(), "{}", shown);
                 }
             }
         }
@@ -233,8 +547,11 @@ mod tests {
 
     #[test]
     fn defaults_fill_in_what_is_not_stored() {
-        let v = with_defaults(Some(json!({"legend": false})));
+        let v = with_defaults(Some(Settings::stored(json!({"legend": false})).unwrap()));
         assert_eq!(v["legend"], json!(false));
         assert_eq!(v["ai_level"], json!(50));
+        assert_eq!(v["undo_depth"], json!(null));
+        let stored = Settings::stored(json!({"undo_depth": 7})).unwrap();
+        assert_eq!(with_defaults(Some(stored))["undo_depth"], json!(7));
     }
 }

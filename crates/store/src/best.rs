@@ -1,8 +1,9 @@
 //! Best results of puzzles: high scores (SameGame) and fewest moves (Poggle's
 //! presses). The best [`KEEP`] of each game variant and metric are kept.
 
+use crate::damaged::{column, text_of, DamagedRow, Listed};
 use crate::{now, Result, Store, Writer};
-use rusqlite::params;
+use rusqlite::{params, Row};
 use serde::{Deserialize, Serialize};
 
 /// How many results are kept per game variant and metric.
@@ -31,11 +32,11 @@ impl Metric {
             Metric::Moves => "value ASC, achieved_at ASC, id ASC",
         }
     }
-    fn parse(s: &str) -> Metric {
-        if s == "moves" {
-            Metric::Moves
-        } else {
-            Metric::Score
+    fn parse(s: &str) -> Option<Metric> {
+        match s {
+            "moves" => Some(Metric::Moves),
+            "score" => Some(Metric::Score),
+            _ => None,
         }
     }
 }
@@ -85,7 +86,9 @@ impl Writer<'_> {
         let id = self.conn.last_insert_rowid();
         let ids: Vec<i64> = {
             let sql = format!(
-                "SELECT id FROM best WHERE game = ?1 AND variant = ?2 AND metric = ?3 ORDER BY {}",
+                // A damaged value is neither ranked nor forgotten with the rest.
+                "SELECT id FROM best WHERE game = ?1 AND variant = ?2 AND metric = ?3
+                 AND typeof(value) = 'integer' ORDER BY {}",
                 metric.order()
             );
             let mut stmt = self.conn.prepare(&sql)?;
@@ -99,31 +102,85 @@ impl Writer<'_> {
     }
 }
 
+/// A best result's row in words.
+fn best_words(row: &Row<'_>) -> String {
+    let variant = text_of(row, 1)
+        .filter(|v| !v.is_empty())
+        .map_or(String::new(), |v| format!(" ({v})"));
+    format!(
+        "a best result of {}{variant}",
+        text_of(row, 0).unwrap_or_else(|| "a game".into())
+    )
+}
+
+/// One best result (the columns of [`Store::best`]'s query).
+fn best_row(row: &Row<'_>) -> std::result::Result<BestRow, DamagedRow> {
+    let read = || -> std::result::Result<BestRow, String> {
+        let metric: String = column(row, 2, "measure", "text")?;
+        Ok(BestRow {
+            game: column(row, 0, "game", "text")?,
+            variant: column(row, 1, "variant", "text")?,
+            metric: Metric::parse(&metric).ok_or("its measure is neither score nor moves")?,
+            value: column(row, 3, "value", "a whole number")?,
+            player: column(row, 4, "player", "text")?,
+            session: column(row, 5, "game in play", "text")?,
+            achieved_at: column(row, 6, "date", "a whole number")?,
+            time_ms: column(row, 7, "time", "a whole number")?,
+        })
+    };
+    read().map_err(|problem| DamagedRow::new(best_words(row), problem))
+}
+
 impl Store {
-    /// Best results of a game, best first within each variant and metric.
-    pub fn best(&self, game: &str) -> Result<Vec<BestRow>> {
+    /// Best results of a game, best first within each variant and metric; the
+    /// rows that cannot be read are listed as damaged.
+    pub fn best(&self, game: &str) -> Result<Listed<BestRow>> {
         self.read(|r| {
             let mut stmt = r.conn.prepare(
                 "SELECT game, variant, metric, value, player, session, achieved_at, time_ms FROM best WHERE game = ?1
                  ORDER BY variant, metric,
                      CASE WHEN metric = 'moves' THEN value ELSE -value END, achieved_at, id",
             )?;
-            let rows = stmt
-                .query_map([game], |row| {
-                    Ok(BestRow {
-                        game: row.get(0)?,
-                        variant: row.get(1)?,
-                        metric: Metric::parse(&row.get::<_, String>(2)?),
-                        value: row.get(3)?,
-                        player: row.get(4)?,
-                        session: row.get(5)?,
-                        achieved_at: row.get(6)?,
-                        time_ms: row.get(7)?,
-                    })
-                })?
-                .collect::<std::result::Result<_, _>>()?;
-            Ok(rows)
+            let read = stmt
+                .query_map([game], |row| Ok(best_row(row)))?
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let mut listed = Listed::default();
+            for row in read {
+                match row {
+                    Ok(b) => listed.rows.push(b),
+                    Err(d) => listed.damaged.push(d),
+                }
+            }
+            Ok(listed)
         })
+    }
+
+    /// Every game's damaged best results.
+    pub(crate) fn damaged_best(&self) -> Result<Vec<DamagedRow>> {
+        let games: Vec<String> = self.read(|r| {
+            let mut stmt = r
+                .conn
+                .prepare("SELECT DISTINCT game FROM best WHERE typeof(game) = 'text'")?;
+            let games = stmt
+                .query_map([], |row| row.get(0))?
+                .collect::<std::result::Result<_, _>>()?;
+            Ok(games)
+        })?;
+        let mut damaged = Vec::new();
+        for game in games {
+            damaged.extend(self.best(&game)?.damaged);
+        }
+        let nameless: i64 = self.read(|r| {
+            Ok(r.conn.query_row(
+                "SELECT COUNT(*) FROM best WHERE typeof(game) != 'text'",
+                [],
+                |row| row.get(0),
+            )?)
+        })?;
+        damaged.extend(
+            (0..nameless).map(|_| DamagedRow::new("a best result", "its game is not text")),
+        );
+        Ok(damaged)
     }
 
     /// Records a result (its own transaction); see [`Writer::add_best_timed`].
@@ -175,11 +232,18 @@ mod tests {
         let sg: Vec<i64> = s
             .best("samegame")
             .unwrap()
+            .rows
             .iter()
             .map(|r| r.value)
             .collect();
         assert_eq!(sg, vec![300, 200, 100]);
-        let pg: Vec<i64> = s.best("poggle").unwrap().iter().map(|r| r.value).collect();
+        let pg: Vec<i64> = s
+            .best("poggle")
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| r.value)
+            .collect();
         assert_eq!(pg, vec![5, 9]);
     }
 
@@ -195,7 +259,7 @@ mod tests {
                 .unwrap(),
             None
         );
-        let rows = s.best("samegame").unwrap();
+        let rows = s.best("samegame").unwrap().rows;
         assert_eq!(rows.len(), KEEP);
         assert_eq!(rows[0].value, KEEP as i64 + 4);
         assert_eq!(rows[KEEP - 1].value, 5);
@@ -218,11 +282,55 @@ mod tests {
         .unwrap();
         s.add_best("samegame", "", Metric::Score, 400, "human")
             .unwrap();
-        let rows = s.best("samegame").unwrap();
+        let rows = s.best("samegame").unwrap().rows;
         assert_eq!(rows[0].value, 500);
         assert_eq!(rows[0].time_ms, Some(61_250));
         assert_eq!(rows[1].time_ms, None);
         let json = serde_json::to_value(&rows[0]).unwrap();
         assert_eq!(json["time_ms"], 61_250);
+    }
+
+    /// A damaged best result is listed as damaged, never ranked, and never
+    /// forgotten by the trim of the rest.
+    #[test]
+    fn a_damaged_best_result_is_refused_alone() {
+        let (_d, s) = temp_store();
+        for v in [10, 20, 30] {
+            s.add_best("samegame", "", Metric::Score, v, "human")
+                .unwrap();
+        }
+        s.write(|w| {
+            w.conn
+                .execute("UPDATE best SET value = 'high' WHERE value = 20", [])?;
+            w.conn
+                .execute("UPDATE best SET metric = 'speed' WHERE value = 10", [])?;
+            Ok(())
+        })
+        .unwrap();
+        let listed = s.best("samegame").unwrap();
+        assert_eq!(
+            listed.rows.iter().map(|r| r.value).collect::<Vec<_>>(),
+            vec![30]
+        );
+        let words: Vec<&str> = listed.damaged.iter().map(|d| d.message.as_str()).collect();
+        for expected in [
+            "A best result of samegame cannot be read: its value is text, not a whole number",
+            "A best result of samegame cannot be read: its measure is neither score nor moves",
+        ] {
+            assert!(words.contains(&expected), "{words:?}");
+        }
+        assert_eq!(words.len(), 2);
+        // Ranked among the readable ones only, and kept through the trim.
+        assert_eq!(
+            s.add_best("samegame", "", Metric::Score, 25, "human")
+                .unwrap(),
+            Some(2)
+        );
+        for v in 0..(KEEP as i64 + 5) {
+            s.add_best("samegame", "", Metric::Score, v, "human")
+                .unwrap();
+        }
+        assert_eq!(s.best("samegame").unwrap().damaged.len(), 2);
+        assert_eq!(s.damaged_best().unwrap().len(), 2);
     }
 }

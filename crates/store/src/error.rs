@@ -27,6 +27,15 @@ pub enum StoreError {
         /// The database file.
         path: String,
     },
+    /// One row cannot be read (a column of the wrong type, text that is not the
+    /// JSON it should be): that row alone is refused; see [`crate::DamagedRow`].
+    #[error("{}", .0.message)]
+    Damaged(crate::DamagedRow),
+    /// A live session's copy is older than the stored one (another program
+    /// changed it since the copy was read): the write is refused, nothing is
+    /// overwritten.
+    #[error("this game was changed elsewhere since it was read here: it has been read again, so try again")]
+    Stale,
     /// The caller passed something the store refuses (an empty name, ...).
     #[error("{0}")]
     Invalid(String),

@@ -2,8 +2,9 @@
 //! in memory, within a disk budget ([`JOB_RESULTS_BYTES`] in all, at most
 //! [`JOB_RESULT_BYTES`] each; the oldest finished results are forgotten first).
 
+use crate::damaged::{column, text_of, DamagedRow};
 use crate::{now, Result, Store, StoreError};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, OptionalExtension, Row};
 use serde_json::Value as Json;
 
 /// Most bytes of JSON all stored job results may take together (256 MiB).
@@ -29,6 +30,34 @@ pub struct JobRow {
     pub kind: String,
     /// Where it is.
     pub state: JobState,
+}
+
+/// A job's row in words.
+fn job_words(id: Option<&str>) -> String {
+    match id {
+        Some(id) => format!(
+            "the result of job {}",
+            id.chars().take(8).collect::<String>()
+        ),
+        None => "the result of a job".into(),
+    }
+}
+
+/// A job's kind, state and body (columns 0 to 2), or why they cannot be read.
+fn job_row(row: &Row<'_>) -> std::result::Result<JobRow, String> {
+    let kind: String = column(row, 0, "kind", "text")?;
+    let state: String = column(row, 1, "state", "text")?;
+    let body: Option<String> = column(row, 2, "result", "text")?;
+    let body = body.unwrap_or_default();
+    let state = match state.as_str() {
+        "done" => {
+            JobState::Done(serde_json::from_str(&body).map_err(|_| "its result is not valid JSON")?)
+        }
+        "error" => JobState::Failed(body),
+        "running" => JobState::Running,
+        _ => return Err("its state is not one this program knows".into()),
+    };
+    Ok(JobRow { kind, state })
 }
 
 /// What the message of a job running when the server stopped says.
@@ -98,27 +127,61 @@ impl Store {
         Ok(())
     }
 
-    /// A stored job, if it is known.
+    /// A stored job, if it is known. A row that cannot be read (a state it
+    /// does not know, a result that is not JSON) is [`StoreError::Damaged`].
     pub fn job(&self, id: &str) -> Result<Option<JobRow>> {
-        let row: Option<(String, String, Option<String>)> = self.read(|r| {
+        let row = self.read(|r| {
             Ok(r.conn
                 .query_row(
                     "SELECT kind, state, body FROM job_results WHERE id = ?1",
                     [id],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
+                    |row| Ok(job_row(row)),
                 )
                 .optional()?)
         })?;
-        let Some((kind, state, body)) = row else {
-            return Ok(None);
-        };
-        let body = body.unwrap_or_default();
-        let state = match state.as_str() {
-            "done" => JobState::Done(serde_json::from_str(&body)?),
-            "error" => JobState::Failed(body),
-            _ => JobState::Running,
-        };
-        Ok(Some(JobRow { kind, state }))
+        match row {
+            None => Ok(None),
+            Some(Ok(row)) => Ok(Some(row)),
+            Some(Err(problem)) => Err(StoreError::Damaged(DamagedRow::new(
+                job_words(Some(id)),
+                problem,
+            ))),
+        }
+    }
+
+    /// Jobs whose row cannot be read.
+    pub(crate) fn damaged_jobs(&self) -> Result<Vec<DamagedRow>> {
+        self.read(|r| {
+            let mut stmt = r.conn.prepare(
+                "SELECT id, typeof(kind), state,
+                     CASE WHEN typeof(body) = 'text' THEN json_valid(body) ELSE 0 END,
+                     typeof(body)
+                 FROM job_results
+                 WHERE typeof(id) != 'text' OR typeof(kind) != 'text'
+                    OR state IS NOT 'running' AND state IS NOT 'done' AND state IS NOT 'error'
+                    OR state = 'done' AND NOT (CASE WHEN typeof(body) = 'text' THEN json_valid(body) ELSE 0 END)
+                    OR state = 'error' AND typeof(body) != 'text'",
+            )?;
+            let rows = stmt
+                .query_map([], |row| {
+                    let id = text_of(row, 0);
+                    let state = text_of(row, 2);
+                    let problem = if row.get::<_, String>(1)? != "text" {
+                        "its kind is not text"
+                    } else if !matches!(state.as_deref(), Some("running" | "done" | "error")) {
+                        "its state is not one this program knows"
+                    } else if state.as_deref() == Some("done") {
+                        "its result is not valid JSON"
+                    } else if row.get::<_, String>(4)? != "text" {
+                        "its message is not text"
+                    } else {
+                        "its id is not text"
+                    };
+                    Ok(DamagedRow::new(job_words(id.as_deref()), problem))
+                })?
+                .collect::<std::result::Result<_, _>>()?;
+            Ok(rows)
+        })
     }
 
     /// Forgets a job; false if it was not stored.
@@ -217,5 +280,44 @@ mod tests {
         assert!(s.job_results_bytes().unwrap() <= 10_000);
         assert_eq!(s.job("j0").unwrap(), None, "the oldest result is forgotten");
         assert!(s.job(&format!("j{}", n - 1)).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_damaged_job_result_is_refused_alone_in_words() {
+        let (_d, s) = temp_store();
+        for id in ["good", "body", "state"] {
+            s.job_finished(id, "solve", &JobState::Done(json!({"report": 1})))
+                .unwrap();
+        }
+        s.write(|w| {
+            w.conn
+                .execute("UPDATE job_results SET body = '{' WHERE id = 'body'", [])?;
+            w.conn.execute(
+                "UPDATE job_results SET state = 'lost' WHERE id = 'state'",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        assert!(s.job("good").unwrap().is_some());
+        for (id, words) in [
+            (
+                "body",
+                "The result of job body cannot be read: its result is not valid JSON",
+            ),
+            (
+                "state",
+                "The result of job state cannot be read: its state is not one this program knows",
+            ),
+        ] {
+            match s.job(id) {
+                Err(StoreError::Damaged(d)) => assert_eq!(d.message, words),
+                other => panic!("{other:?}"),
+            }
+        }
+        let damaged = s.damaged_jobs().unwrap();
+        assert_eq!(damaged.len(), 2, "{damaged:?}");
+        // Forgetting one works as for any other.
+        assert!(s.delete_job("body").unwrap());
     }
 }

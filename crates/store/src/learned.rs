@@ -1,8 +1,9 @@
 //! Learned state of learning players (matchboxes), per game, variant, seat and
 //! kind of learner.
 
-use crate::{now, Result, Store, Writer};
-use rusqlite::{params, OptionalExtension};
+use crate::damaged::{column, count, json_column, text_of, DamagedRow, Listed};
+use crate::{now, Result, Store, StoreError, Writer};
+use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -31,6 +32,53 @@ pub struct LearnedRow {
     pub updated_at: i64,
 }
 
+/// A learner's row in words.
+fn learned_words(key: &LearnedKey) -> String {
+    let variant = if key.variant.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", key.variant)
+    };
+    format!(
+        "the learned state of {} in seat {} of {}{variant}",
+        key.player,
+        key.seat + 1,
+        key.game
+    )
+}
+
+/// The same, for a row whose key columns may be damaged.
+fn row_words(row: &Row<'_>) -> String {
+    let seat = row.get::<_, i64>(2).ok().map_or(String::new(), |s| {
+        format!(" in seat {}", s.saturating_add(1))
+    });
+    format!(
+        "the learned state of {}{seat} of {}",
+        text_of(row, 3).unwrap_or_else(|| "a player".into()),
+        text_of(row, 0).unwrap_or_else(|| "a game".into())
+    )
+}
+
+/// One learner's row (game, variant, seat, player, state, updated_at).
+fn learned_row(row: &Row<'_>) -> std::result::Result<LearnedRow, DamagedRow> {
+    let read = || -> std::result::Result<LearnedRow, String> {
+        Ok(LearnedRow {
+            key: LearnedKey {
+                game: column(row, 0, "game", "text")?,
+                variant: column(row, 1, "variant", "text")?,
+                seat: count(row, 2, "seat")? as usize,
+                player: column(row, 3, "player", "text")?,
+            },
+            state: json_column(row, 4, "state", "JSON")?,
+            updated_at: column(row, 5, "date of change", "a whole number")?,
+        })
+    };
+    read().map_err(|problem| DamagedRow::new(row_words(row), problem))
+}
+
+/// The columns of a learner's row.
+const COLUMNS: [&str; 6] = ["game", "variant", "seat", "player", "state", "updated_at"];
+
 impl Writer<'_> {
     /// Stores (replaces) a learner's state.
     pub fn put_learned(&self, key: &LearnedKey, state: &Json) -> Result<()> {
@@ -44,54 +92,65 @@ impl Writer<'_> {
 }
 
 impl Store {
-    /// A learner's stored state.
+    /// A learner's stored state. A row that cannot be read is
+    /// [`StoreError::Damaged`] (set it aside with [`Store::set_aside_learned`]
+    /// to start the learner afresh without losing it).
     pub fn learned(&self, key: &LearnedKey) -> Result<Option<Json>> {
         self.read(|r| {
-            let text: Option<String> = r
+            let found = r
                 .conn
                 .query_row(
                     "SELECT state FROM learned WHERE game = ?1 AND variant = ?2 AND seat = ?3 AND player = ?4",
                     params![key.game, key.variant, key.seat as i64, key.player],
-                    |row| row.get(0),
+                    |row| Ok(json_column::<Json>(row, 0, "state", "JSON")),
                 )
                 .optional()?;
-            Ok(match text {
-                Some(t) => Some(serde_json::from_str(&t)?),
-                None => None,
-            })
+            match found {
+                None => Ok(None),
+                Some(Ok(state)) => Ok(Some(state)),
+                Some(Err(problem)) => Err(StoreError::Damaged(DamagedRow::new(
+                    learned_words(key),
+                    problem,
+                ))),
+            }
         })
     }
 
-    /// Every stored learner of a game (or of all games).
-    pub fn learned_list(&self, game: Option<&str>) -> Result<Vec<LearnedRow>> {
+    /// Sets a learner's stored state aside (kept whole, listed as damaged) when
+    /// it cannot be used: `problem` says why, in words. Its learner starts afresh.
+    pub fn set_aside_learned(&self, key: &LearnedKey, problem: &str) -> Result<()> {
+        self.write(|w| {
+            w.set_aside(
+                "learned",
+                &COLUMNS,
+                "game = ?1 AND variant = ?2 AND seat = ?3 AND player = ?4",
+                params![key.game, key.variant, key.seat as i64, key.player],
+                &learned_words(key),
+                problem,
+            )
+        })
+    }
+
+    /// Every stored learner of a game (or of all games); the rows that cannot
+    /// be read, and those set aside, are listed as damaged.
+    pub fn learned_list(&self, game: Option<&str>) -> Result<Listed<LearnedRow>> {
         self.read(|r| {
             let mut stmt = r.conn.prepare(
                 "SELECT game, variant, seat, player, state, updated_at FROM learned
                  WHERE (?1 IS NULL OR game = ?1) ORDER BY game, variant, seat, player",
             )?;
-            let rows = stmt
-                .query_map([game], |row| {
-                    Ok((
-                        LearnedKey {
-                            game: row.get(0)?,
-                            variant: row.get(1)?,
-                            seat: row.get::<_, i64>(2)? as usize,
-                            player: row.get(3)?,
-                        },
-                        row.get::<_, String>(4)?,
-                        row.get::<_, i64>(5)?,
-                    ))
-                })?
+            let read = stmt
+                .query_map([game], |row| Ok(learned_row(row)))?
                 .collect::<std::result::Result<Vec<_>, _>>()?;
-            rows.into_iter()
-                .map(|(key, state, updated_at)| {
-                    Ok(LearnedRow {
-                        key,
-                        state: serde_json::from_str(&state)?,
-                        updated_at,
-                    })
-                })
-                .collect()
+            let mut listed = Listed::default();
+            for row in read {
+                match row {
+                    Ok(l) => listed.rows.push(l),
+                    Err(d) => listed.damaged.push(d),
+                }
+            }
+            listed.damaged.extend(r.set_aside_rows(Some("learned"))?);
+            Ok(listed)
         })
     }
 
@@ -136,7 +195,46 @@ mod tests {
             s.learned(&key(0, "matchbox")).unwrap(),
             Some(json!({"boxes": 3}))
         );
-        assert_eq!(s.learned_list(Some("hexapawn")).unwrap().len(), 3);
-        assert!(s.learned_list(Some("nim")).unwrap().is_empty());
+        assert_eq!(s.learned_list(Some("hexapawn")).unwrap().rows.len(), 3);
+        assert_eq!(s.learned_list(Some("nim")).unwrap(), Listed::default());
+    }
+
+    /// A damaged learner's row is refused alone, in words; set aside, it is
+    /// kept whole and listed, and the learner's next boxes take its place.
+    #[test]
+    fn a_damaged_learned_row_is_refused_alone_and_can_be_set_aside() {
+        let (_d, s) = temp_store();
+        s.put_learned(&key(0, "matchbox"), &json!({"boxes": 3}))
+            .unwrap();
+        s.put_learned(&key(1, "matchbox"), &json!({"boxes": 4}))
+            .unwrap();
+        s.write(|w| {
+            Ok(w.conn
+                .execute("UPDATE learned SET state = 'boxes!' WHERE seat = 1", [])?)
+        })
+        .unwrap();
+        match s.learned(&key(1, "matchbox")) {
+            Err(StoreError::Damaged(d)) => assert_eq!(
+                d.message,
+                "The learned state of matchbox in seat 2 of hexapawn cannot be read: its state is not valid JSON"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            s.learned(&key(0, "matchbox")).unwrap(),
+            Some(json!({"boxes": 3}))
+        );
+        let listed = s.learned_list(None).unwrap();
+        assert_eq!((listed.rows.len(), listed.damaged.len()), (1, 1));
+
+        s.set_aside_learned(&key(1, "matchbox"), "its state is not valid JSON")
+            .unwrap();
+        assert_eq!(s.learned(&key(1, "matchbox")).unwrap(), None);
+        s.put_learned(&key(1, "matchbox"), &json!({"boxes": 0}))
+            .unwrap();
+        let listed = s.learned_list(None).unwrap();
+        assert_eq!(listed.rows.len(), 2);
+        assert_eq!(listed.damaged.len(), 1);
+        assert!(listed.damaged[0].set_aside_at.is_some());
     }
 }

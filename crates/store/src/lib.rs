@@ -24,23 +24,28 @@
 //! ```
 
 mod best;
+mod damaged;
 mod error;
 mod jobs;
 mod learned;
 mod migrations;
 mod saved;
+mod server_lock;
 mod sessions;
 mod settings;
 mod tallies;
 
 pub use best::{BestRow, Metric};
+pub use damaged::{DamagedRow, Listed, SET_ASIDE_ROWS};
 pub use error::StoreError;
 pub use jobs::{JobRow, JobState, JOB_RESULTS_BYTES, JOB_RESULT_BYTES, STOPPED};
 pub use learned::{LearnedKey, LearnedRow};
 pub use saved::{random_id, SavedGame};
+pub use sessions::Revision;
 pub use tallies::{TallyDelta, TallyRow};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use server_lock::ServerLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -61,9 +66,10 @@ pub struct Store {
     job_results_bytes: AtomicU64,
     job_result_bytes: AtomicU64,
     cache_bytes: AtomicU64,
-    /// The lock file a server holds for as long as it runs
+    /// The lock a server holds on the database for as long as it runs
     /// ([`Store::open_exclusive`]); the OS releases it when the process ends.
-    _server_lock: Option<std::fs::File>,
+    /// Declared after `conn`, so the connection closes first (`server_lock.rs`).
+    _server_lock: Option<ServerLock>,
 }
 
 /// Inside a write transaction: every write of one user action goes through the
@@ -102,54 +108,23 @@ impl Store {
         Self::open_exclusive(&path)
     }
 
-    /// The lock file of a database: `tabula.db` -> `tabula.db.lock`.
-    pub fn lock_path(path: &Path) -> PathBuf {
-        let mut name = path.as_os_str().to_os_string();
-        name.push(".lock");
-        PathBuf::from(name)
-    }
-
     /// Opens the database for a server: one server per database. The server holds
-    /// an exclusive OS lock on a sibling file ([`Store::lock_path`]) for as long as
-    /// this store lives; a second server on the same database is refused with
-    /// [`StoreError::InUse`]. Its sessions live in memory and are written through,
-    /// so two servers would overwrite each other's acknowledged moves. The kernel
-    /// drops the lock when the process ends, `kill -9` included, so it is never
-    /// stale. Other programs ([`Store::open`]: the CLI saving a game) may still use
-    /// the database: they write only rows no server keeps in memory, each in its
-    /// own transaction.
+    /// an exclusive lock on the database file itself for as long as this store
+    /// lives (see `server_lock.rs`); a second server on the same file, by any
+    /// path (a symlink, a hard link), is refused with [`StoreError::InUse`]. Its
+    /// sessions live in memory and are written through, so two servers would
+    /// overwrite each other's acknowledged moves (and each session write checks
+    /// that its copy is not stale: [`Writer::update_session`]). The kernel drops
+    /// the lock when the process ends, `kill -9` included, so it is never stale.
+    /// Other programs ([`Store::open`]: the CLI saving a game) may still use the
+    /// database: they write only rows no server keeps in memory, each in its own
+    /// transaction.
     pub fn open_exclusive(path: &Path) -> Result<Store> {
         create_parent(path)?;
-        let lock_path = Self::lock_path(path);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| {
-                StoreError::Io(format!(
-                    "cannot create the lock file {}: {e}",
-                    lock_path.display()
-                ))
-            })?;
-        // fs4's lock (flock on Unix, LockFileEx on Windows): std's own needs a
-        // newer Rust than the workspace's minimum.
-        match fs4::FileExt::try_lock(&file) {
-            Ok(()) => {}
-            Err(fs4::TryLockError::WouldBlock) => {
-                return Err(StoreError::InUse {
-                    path: path.display().to_string(),
-                })
-            }
-            Err(fs4::TryLockError::Error(e)) => {
-                return Err(StoreError::Io(format!(
-                    "cannot lock {}: {e}",
-                    lock_path.display()
-                )))
-            }
-        }
+        let lock = ServerLock::take(path)?;
         let mut store = Self::open(path)?;
-        store._server_lock = Some(file);
+        lock.check_still(path)?;
+        store._server_lock = Some(lock);
         Ok(store)
     }
 
@@ -231,16 +206,33 @@ impl Store {
             .query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// A cached solver result.
+    /// A cached solver result. A cached value that cannot be read (not bytes)
+    /// is a miss: the result is computed again and written over it.
     pub fn cache_get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let conn = self.lock();
         Ok(conn
             .query_row(
                 "SELECT value FROM solver_cache WHERE key = ?1",
                 [key],
-                |r| r.get::<_, Vec<u8>>(0),
+                |r| Ok(r.get::<_, Vec<u8>>(0).ok()),
             )
-            .optional()?)
+            .optional()?
+            .flatten())
+    }
+
+    /// Every row of the database that cannot be read, in words: saved games,
+    /// tallies, learned states, best results, settings, live games and job
+    /// results, with the rows set aside. (The solver cache is left out: a
+    /// damaged cached result is only computed again.)
+    pub fn damaged(&self) -> Result<Vec<DamagedRow>> {
+        let mut all = self.list_saved(None)?.damaged;
+        all.extend(self.tallies(None)?.damaged);
+        all.extend(self.learned_list(None)?.damaged);
+        all.extend(self.damaged_best()?);
+        all.extend(self.read(|r| r.all_settings())?.damaged);
+        all.extend(self.read(|r| r.damaged_sessions())?);
+        all.extend(self.damaged_jobs()?);
+        Ok(all)
     }
 
     /// Stores a solver result. The cache keeps at most [`CACHE_ENTRIES`] results
@@ -405,9 +397,106 @@ mod tests {
         let plain = Store::open(&path).unwrap();
         plain.cache_put("k", b"v").unwrap();
         assert_eq!(first.cache_get("k").unwrap().as_deref(), Some(&b"v"[..]));
+        drop(plain);
         drop(first);
         // Released with the store that held it.
         Store::open_exclusive(&path).unwrap();
+    }
+
+    /// The lock is the database file's own: another name for the same file (a
+    /// symlink, a hard link, a path through `..`) meets it, and there is no
+    /// lock file to delete.
+    #[cfg(unix)]
+    #[test]
+    fn the_lock_is_on_the_file_whatever_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.db");
+        let first = Store::open_exclusive(&path).unwrap();
+        let symlink = dir.path().join("symlink.db");
+        std::os::unix::fs::symlink(&path, &symlink).unwrap();
+        let hard = dir.path().join("hard.db");
+        std::fs::hard_link(&path, &hard).unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let dotted = dir.path().join("sub").join("..").join("a.db");
+        for other in [&symlink, &hard, &dotted] {
+            assert!(
+                matches!(Store::open_exclusive(other), Err(StoreError::InUse { .. })),
+                "{}",
+                other.display()
+            );
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.ends_with(".lock")),
+            "no lock file: {names:?}"
+        );
+        drop(first);
+        Store::open_exclusive(&hard).unwrap();
+    }
+
+    /// One damaged row in each table: each is listed once, in words, and a
+    /// damaged cached result is a miss that the next result replaces.
+    #[test]
+    fn every_damaged_row_is_listed_once() {
+        use crate::sessions::tests::record;
+        let (_dir, s) = temp_store();
+        let r = record("tictactoe", &["5"]);
+        s.save_game(Some("kept"), &r, None).unwrap();
+        s.save_game(Some("broken"), &r, None).unwrap();
+        let delta = TallyDelta {
+            wins: vec![1, 0],
+            cat: 0,
+            games: 1,
+        };
+        s.add_tally("tictactoe", "", &["a".into(), "b".into()], &delta)
+            .unwrap();
+        let key = LearnedKey {
+            game: "tictactoe".into(),
+            variant: "".into(),
+            seat: 1,
+            player: "matchbox".into(),
+        };
+        s.put_learned(&key, &serde_json::json!({"games": 1}))
+            .unwrap();
+        s.add_best("samegame", "", Metric::Score, 5, "human")
+            .unwrap();
+        s.put_settings("nim", &serde_json::json!({"legend": true}))
+            .unwrap();
+        s.insert_session("live", &r).unwrap();
+        s.job_finished("job", "solve", &JobState::Done(serde_json::json!(1)))
+            .unwrap();
+        s.cache_put("k", b"v").unwrap();
+        assert!(s.damaged().unwrap().is_empty());
+        s.write(|w| {
+            for sql in [
+                "UPDATE saved_games SET players = 'x' WHERE name = 'broken'",
+                "UPDATE tallies SET wins = 'x'",
+                "UPDATE learned SET state = 'x'",
+                "UPDATE best SET value = 'x'",
+                "UPDATE settings SET json = 'x'",
+                "UPDATE sessions SET record = 'x'",
+                "UPDATE job_results SET body = 'x'",
+                "UPDATE solver_cache SET value = 'text, not bytes'",
+            ] {
+                w.conn.execute(sql, [])?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        let damaged = s.damaged().unwrap();
+        let words: Vec<&str> = damaged.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(damaged.len(), 7, "{words:#?}");
+        assert!(
+            words.iter().all(|w| w.contains(" cannot be read: its ")),
+            "{words:#?}"
+        );
+        assert_eq!(s.cache_get("k").unwrap(), None, "a miss");
+        s.cache_put("k", b"again").unwrap();
+        assert_eq!(s.cache_get("k").unwrap().as_deref(), Some(&b"again"[..]));
+        assert_eq!(s.list_saved(None).unwrap().rows.len(), 1);
     }
 
     #[test]

@@ -84,6 +84,19 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         finished_at INTEGER
     );
     CREATE INDEX job_results_by_age ON job_results (finished_at);",
+    // 4: a live session's revision, counted up by every write: a write from a
+    // copy of the session older than the stored one is refused.
+    "ALTER TABLE sessions ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;",
+    // 5: damaged rows a write had to replace, kept whole (each column as an SQL
+    // literal) and described in words.
+    "CREATE TABLE set_aside (
+        id           INTEGER PRIMARY KEY,
+        source       TEXT NOT NULL,
+        row          TEXT NOT NULL,
+        problem      TEXT NOT NULL,
+        content      TEXT NOT NULL,
+        set_aside_at INTEGER NOT NULL
+    );",
 ];
 
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {

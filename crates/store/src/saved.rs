@@ -1,6 +1,7 @@
 //! Saved games: a named copy of a match's full record (dice included), so it
 //! replays exactly with `DynGame::resume`.
 
+use crate::damaged::{column, count, json_column, text_of, DamagedRow, Listed};
 use crate::{now, Reader, Result, Store, StoreError, Writer};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
@@ -50,29 +51,38 @@ fn check_name(name: &str) -> Result<&str> {
     Ok(name)
 }
 
-const COLUMNS: &str = "id, name, game, variant, players, moves, result, created_at, updated_at";
+const COLUMNS: &str =
+    "id, name, game, variant, players, moves, result, created_at, updated_at, rowid";
 
-fn summary(row: &Row<'_>) -> rusqlite::Result<(SavedGame, String)> {
-    let players: String = row.get(4)?;
-    Ok((
-        SavedGame {
-            id: row.get(0)?,
-            name: row.get(1)?,
-            game: row.get(2)?,
-            variant: row.get(3)?,
-            players: Vec::new(),
-            moves: row.get::<_, i64>(5)? as usize,
-            result: row.get(6)?,
-            created_at: row.get(7)?,
-            updated_at: row.get(8)?,
+/// A saved game's row in words, as far as its id and name can be read.
+fn saved_words(row: &Row<'_>) -> String {
+    match (text_of(row, 1), text_of(row, 0)) {
+        (Some(name), _) => format!("the saved game \"{name}\""),
+        (None, Some(id)) => format!("the saved game with id {id}"),
+        (None, None) => match row.get::<_, i64>(9) {
+            Ok(n) => format!("saved game number {n}"),
+            Err(_) => "a saved game".into(),
         },
-        players,
-    ))
+    }
 }
 
-fn with_players((mut s, players): (SavedGame, String)) -> Result<SavedGame> {
-    s.players = serde_json::from_str(&players)?;
-    Ok(s)
+/// The listed facts of a saved game's row (the columns of [`COLUMNS`]), or
+/// what makes it unreadable.
+fn summary(row: &Row<'_>) -> std::result::Result<SavedGame, DamagedRow> {
+    let read = || -> std::result::Result<SavedGame, String> {
+        Ok(SavedGame {
+            id: column(row, 0, "id", "text")?,
+            name: column(row, 1, "name", "text")?,
+            game: column(row, 2, "game", "text")?,
+            variant: column(row, 3, "variant", "text")?,
+            players: json_column(row, 4, "list of players", "a list of names")?,
+            moves: count(row, 5, "number of moves")? as usize,
+            result: column(row, 6, "result", "text")?,
+            created_at: column(row, 7, "date", "a whole number")?,
+            updated_at: column(row, 8, "date of change", "a whole number")?,
+        })
+    };
+    read().map_err(|problem| DamagedRow::new(saved_words(row), problem).with_id(text_of(row, 0)))
 }
 
 impl Writer<'_> {
@@ -90,11 +100,13 @@ impl Writer<'_> {
         let existing = match name {
             Some(n) => {
                 let n = check_name(n)?;
+                // A damaged save of that name is replaced whole (its date too,
+                // when that cannot be read): the caller asked to replace it.
                 self.conn
                     .query_row(
-                        "SELECT id, created_at FROM saved_games WHERE name = ?1",
+                        "SELECT id, created_at FROM saved_games WHERE name = ?1 AND typeof(id) = 'text'",
                         [n],
-                        |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)),
+                        |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1).unwrap_or(t))),
                     )
                     .optional()?
                     .map(|(id, created)| (id, created, n.to_string()))
@@ -117,7 +129,8 @@ impl Writer<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
              ON CONFLICT(id) DO UPDATE SET game = excluded.game, variant = excluded.variant,
                  players = excluded.players, moves = excluded.moves, result = excluded.result,
-                 record = excluded.record, updated_at = excluded.updated_at",
+                 record = excluded.record, created_at = excluded.created_at,
+                 updated_at = excluded.updated_at",
             params![id, name, record.game(), record.variant(), players, record.moves() as i64, result, json, created_at, t],
         )?;
         Ok(SavedGame {
@@ -143,30 +156,56 @@ impl Writer<'_> {
 }
 
 impl Reader<'_> {
-    /// Saved games (of one game, or all), most recent first.
-    pub fn list_saved(&self, game: Option<&str>) -> Result<Vec<SavedGame>> {
+    /// Saved games (of one game, or all), most recent first; a row that cannot
+    /// be read is listed as damaged and the others as usual.
+    pub fn list_saved(&self, game: Option<&str>) -> Result<Listed<SavedGame>> {
         let sql = format!(
-            "SELECT {COLUMNS} FROM saved_games WHERE (?1 IS NULL OR game = ?1) ORDER BY updated_at DESC, rowid DESC"
+            "SELECT {COLUMNS}, CASE WHEN typeof(record) = 'text' THEN json_valid(record) ELSE 0 END
+             FROM saved_games WHERE (?1 IS NULL OR game = ?1) ORDER BY updated_at DESC, rowid DESC"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt
-            .query_map([game], summary)?
+        let read = stmt
+            .query_map([game], |r| {
+                // The record is not read for a list, only checked to be JSON.
+                Ok(summary(r).and_then(|saved| match r.get::<_, i64>(10) {
+                    Ok(1) => Ok(saved),
+                    _ => Err(
+                        DamagedRow::new(saved_words(r), "its record is not valid JSON")
+                            .with_id(Some(saved.id)),
+                    ),
+                }))
+            })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
-        rows.into_iter().map(with_players).collect()
+        let mut listed = Listed::default();
+        for row in read {
+            match row {
+                Ok(saved) => listed.rows.push(saved),
+                Err(damaged) => listed.damaged.push(damaged),
+            }
+        }
+        Ok(listed)
     }
 
-    /// A saved game by id, or else by name.
+    /// A saved game by id, or else by name. One that cannot be read (its
+    /// listed facts or its record) is [`StoreError::Damaged`].
     pub fn load_game<R: StoredRecord>(&self, id_or_name: &str) -> Result<Option<(SavedGame, R)>> {
         let sql = format!("SELECT {COLUMNS}, record FROM saved_games WHERE id = ?1 OR name = ?2 ORDER BY id = ?1 DESC LIMIT 1");
         let found = self
             .conn
             .query_row(&sql, params![id_or_name, id_or_name.trim()], |r| {
-                Ok((summary(r)?, r.get::<_, String>(9)?))
+                Ok(summary(r).and_then(|saved| {
+                    json_column::<R>(r, 10, "record", "a game's record")
+                        .map(|record| (saved, record))
+                        .map_err(|problem| {
+                            DamagedRow::new(saved_words(r), problem).with_id(text_of(r, 0))
+                        })
+                }))
             })
             .optional()?;
         match found {
-            Some((s, record)) => Ok(Some((with_players(s)?, serde_json::from_str(&record)?))),
             None => Ok(None),
+            Some(Ok(found)) => Ok(Some(found)),
+            Some(Err(damaged)) => Err(StoreError::Damaged(damaged)),
         }
     }
 }
@@ -187,8 +226,9 @@ impl Store {
         self.read(|r| r.load_game(id_or_name))
     }
 
-    /// Saved games (of one game, or all), most recent first.
-    pub fn list_saved(&self, game: Option<&str>) -> Result<Vec<SavedGame>> {
+    /// Saved games (of one game, or all), most recent first, and the rows that
+    /// cannot be read.
+    pub fn list_saved(&self, game: Option<&str>) -> Result<Listed<SavedGame>> {
         self.read(|r| r.list_saved(game))
     }
 
@@ -202,6 +242,7 @@ impl Store {
 mod tests {
     use crate::sessions::tests::{record, Record};
     use crate::test_util::temp_store;
+    use crate::StoreError;
 
     #[test]
     fn save_list_load_delete() {
@@ -223,8 +264,8 @@ mod tests {
         let (sb, _) = s.load_game::<Record>(&b.id).unwrap().unwrap();
         assert_eq!(sb.result.as_deref(), Some("White wins"));
 
-        assert_eq!(s.list_saved(None).unwrap().len(), 2);
-        let only = s.list_saved(Some("tictactoe")).unwrap();
+        assert_eq!(s.list_saved(None).unwrap().rows.len(), 2);
+        let only = s.list_saved(Some("tictactoe")).unwrap().rows;
         assert_eq!(only.len(), 1);
         assert_eq!(only[0].name, "first");
 
@@ -246,7 +287,7 @@ mod tests {
         assert_eq!(a.created_at, b.created_at);
         let (_, r) = s.load_game::<Record>("slot").unwrap().unwrap();
         assert_eq!(r.moves.len(), 2);
-        assert_eq!(s.list_saved(None).unwrap().len(), 1);
+        assert_eq!(s.list_saved(None).unwrap().rows.len(), 1);
     }
 
     #[test]
@@ -256,6 +297,84 @@ mod tests {
         assert!(s.save_game(Some("  "), &r, None).is_err());
         assert!(s.save_game(Some("a\nb"), &r, None).is_err());
         assert!(s.save_game(Some(&"x".repeat(101)), &r, None).is_err());
-        assert!(s.list_saved(None).unwrap().is_empty());
+        assert_eq!(s.list_saved(None).unwrap(), Default::default());
+    }
+
+    /// Each way a row can be damaged: that row alone is refused, in words,
+    /// and the others are listed and load as usual.
+    #[test]
+    fn a_damaged_saved_game_is_refused_alone_in_words() {
+        let (_d, s) = temp_store();
+        let cases = [
+            (
+                "players",
+                "UPDATE saved_games SET players = 'not json' WHERE name = 'players'",
+                "its list of players is not valid JSON",
+            ),
+            (
+                "shape",
+                "UPDATE saved_games SET players = '[1, 2]' WHERE name = 'shape'",
+                "its list of players is not a list of names",
+            ),
+            (
+                "moves",
+                "UPDATE saved_games SET moves = 'many' WHERE name = 'moves'",
+                "its number of moves is text, not a whole number",
+            ),
+            (
+                "date",
+                "UPDATE saved_games SET created_at = 'Sunday' WHERE name = 'date'",
+                "its date is text, not a whole number",
+            ),
+            (
+                "record",
+                "UPDATE saved_games SET record = '{' WHERE name = 'record'",
+                "its record is not valid JSON",
+            ),
+            (
+                "blob",
+                "UPDATE saved_games SET name = X'00ff' WHERE name = 'blob'",
+                "its name is binary data, not text",
+            ),
+        ];
+        let good = s
+            .save_game(Some("good"), &record("tictactoe", &["b2"]), None)
+            .unwrap();
+        let mut ids = Vec::new();
+        for (name, sql, _) in cases {
+            ids.push(
+                s.save_game(Some(name), &record("tictactoe", &["b2"]), None)
+                    .unwrap()
+                    .id,
+            );
+            s.write(|w| Ok(w.conn.execute(sql, [])?)).unwrap();
+        }
+        let listed = s.list_saved(None).unwrap();
+        assert_eq!(listed.rows, vec![good.clone()]);
+        assert_eq!(listed.damaged.len(), cases.len(), "{:?}", listed.damaged);
+        for ((name, _, words), id) in cases.iter().zip(&ids) {
+            match s.load_game::<Record>(id) {
+                Err(StoreError::Damaged(d)) => {
+                    assert!(d.message.contains(words), "{name}: {}", d.message);
+                    assert_eq!(d.id.as_ref(), Some(id));
+                    if *name != "blob" {
+                        assert!(
+                            d.message
+                                .starts_with(&format!("The saved game \"{name}\" cannot be read")),
+                            "{}",
+                            d.message
+                        );
+                    }
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        assert!(s.load_game::<Record>("good").unwrap().is_some());
+        // Saving under a damaged save's name replaces it whole; deleting one works.
+        s.save_game(Some("date"), &record("tictactoe", &["a1"]), None)
+            .unwrap();
+        assert!(s.load_game::<Record>("date").unwrap().is_some());
+        assert!(s.delete_saved(&ids[0]).unwrap());
+        assert_eq!(s.list_saved(None).unwrap().damaged.len(), cases.len() - 2);
     }
 }

@@ -1,7 +1,8 @@
 //! Score tallies per pair (or set) of players: wins per seat and the Cat's draws.
 
+use crate::damaged::{column, count, json_column, text_of, DamagedRow, Listed};
 use crate::{now, Result, Store, Writer};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
 /// The tally of one game variant between the same players in the same seats.
@@ -47,8 +48,53 @@ fn apply(value: u64, delta: i64) -> u64 {
     }
 }
 
+/// The columns of a tally, in the order [`tally`] reads them.
+const COLUMNS: [&str; 7] = [
+    "game",
+    "variant",
+    "players",
+    "wins",
+    "cat",
+    "games",
+    "updated_at",
+];
+
+/// A tally's row in words, as far as its game and players can be read.
+fn tally_words(row: &Row<'_>) -> String {
+    let game = text_of(row, 0).unwrap_or_else(|| "a game".into());
+    let variant = text_of(row, 1).filter(|v| !v.is_empty());
+    let players = column::<String>(row, 2, "", "")
+        .ok()
+        .and_then(|p| serde_json::from_str::<Vec<String>>(&p).ok());
+    let mut words = format!("the tally of {game}");
+    if let Some(v) = variant {
+        words.push_str(&format!(" ({v})"));
+    }
+    if let Some(p) = players {
+        words.push_str(&format!(" between {}", p.join(" and ")));
+    }
+    words
+}
+
+/// One tally row (the columns of [`COLUMNS`]), or what makes it unreadable.
+fn tally(row: &Row<'_>) -> std::result::Result<TallyRow, DamagedRow> {
+    let read = || -> std::result::Result<TallyRow, String> {
+        Ok(TallyRow {
+            game: column(row, 0, "game", "text")?,
+            variant: column(row, 1, "variant", "text")?,
+            players: json_column(row, 2, "list of players", "a list of names")?,
+            wins: json_column(row, 3, "list of wins", "a list of counts")?,
+            cat: count(row, 4, "count of draws")?,
+            games: count(row, 5, "count of games")?,
+        })
+    };
+    read().map_err(|problem| DamagedRow::new(tally_words(row), problem))
+}
+
 impl Writer<'_> {
-    /// Adds a change to the tally of `players` (one name per seat) in a game variant.
+    /// Adds a change to the tally of `players` (one name per seat) in a game
+    /// variant. A stored tally that cannot be read is set aside, kept whole,
+    /// and a fresh one starts from this change.
     pub fn add_tally(
         &self,
         game: &str,
@@ -61,17 +107,27 @@ impl Writer<'_> {
         }
         let key = serde_json::to_string(players)?;
         // Cached statements (both): every game that ends in a session runs them.
-        let found: Option<(String, i64, i64)> = self
+        let found = self
             .conn
             .prepare_cached(
-                "SELECT wins, cat, games FROM tallies WHERE game = ?1 AND variant = ?2 AND players = ?3",
+                "SELECT game, variant, players, wins, cat, games FROM tallies
+                 WHERE game = ?1 AND variant = ?2 AND players = ?3",
             )?
-            .query_row(params![game, variant, key], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })
+            .query_row(params![game, variant, key], |r| Ok(tally(r)))
             .optional()?;
         let (mut wins, cat, games): (Vec<u64>, u64, u64) = match found {
-            Some((w, c, g)) => (serde_json::from_str(&w)?, c as u64, g as u64),
+            Some(Ok(t)) => (t.wins, t.cat, t.games),
+            Some(Err(damaged)) => {
+                self.set_aside(
+                    "tallies",
+                    &COLUMNS,
+                    "game = ?1 AND variant = ?2 AND players = ?3",
+                    params![game, variant, key],
+                    &damaged.row,
+                    &damaged.problem,
+                )?;
+                (Vec::new(), 0, 0)
+            }
             None => (Vec::new(), 0, 0),
         };
         let seats = players.len().max(delta.wins.len());
@@ -99,37 +155,26 @@ impl Writer<'_> {
 }
 
 impl Store {
-    /// Tallies of one game (or all), most recently changed first.
-    pub fn tallies(&self, game: Option<&str>) -> Result<Vec<TallyRow>> {
+    /// Tallies of one game (or all), most recently changed first; the rows that
+    /// cannot be read, and those set aside, are listed as damaged.
+    pub fn tallies(&self, game: Option<&str>) -> Result<Listed<TallyRow>> {
         self.read(|r| {
             let mut stmt = r.conn.prepare(
                 "SELECT game, variant, players, wins, cat, games FROM tallies
                  WHERE (?1 IS NULL OR game = ?1) ORDER BY updated_at DESC, rowid DESC",
             )?;
-            let rows = stmt
-                .query_map([game], |row| {
-                    Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                        row.get::<_, i64>(4)?,
-                        row.get::<_, i64>(5)?,
-                    ))
-                })?
+            let read = stmt
+                .query_map([game], |row| Ok(tally(row)))?
                 .collect::<std::result::Result<Vec<_>, _>>()?;
-            rows.into_iter()
-                .map(|(game, variant, players, wins, cat, games)| {
-                    Ok(TallyRow {
-                        game,
-                        variant,
-                        players: serde_json::from_str(&players)?,
-                        wins: serde_json::from_str(&wins)?,
-                        cat: cat as u64,
-                        games: games as u64,
-                    })
-                })
-                .collect()
+            let mut listed = Listed::default();
+            for row in read {
+                match row {
+                    Ok(t) => listed.rows.push(t),
+                    Err(d) => listed.damaged.push(d),
+                }
+            }
+            listed.damaged.extend(r.set_aside_rows(Some("tallies"))?);
+            Ok(listed)
         })
     }
 
@@ -177,14 +222,14 @@ mod tests {
             .unwrap();
         s.add_tally("hexapawn", "", &p("human", "matchbox"), &draw)
             .unwrap();
-        let t = s.tallies(Some("tictactoe")).unwrap();
+        let t = s.tallies(Some("tictactoe")).unwrap().rows;
         assert_eq!(t.len(), 2);
         let hp = t
             .iter()
             .find(|r| r.players == p("human", "perfect"))
             .unwrap();
         assert_eq!((hp.wins.clone(), hp.cat, hp.games), (vec![1, 0], 2, 3));
-        assert_eq!(s.tallies(None).unwrap().len(), 3);
+        assert_eq!(s.tallies(None).unwrap().rows.len(), 3);
     }
 
     #[test]
@@ -224,12 +269,77 @@ mod tests {
             },
         )
         .unwrap();
-        let t = s.tallies(Some("nim")).unwrap();
+        let t = s.tallies(Some("nim")).unwrap().rows;
         assert_eq!(
             (t[0].wins.clone(), t[0].cat, t[0].games),
             (vec![0, 0], 0, 0)
         );
         s.add_tally("nim", "", &players, &TallyDelta::default())
             .unwrap();
+    }
+
+    /// A damaged tally is refused alone and listed in words; adding to it sets
+    /// it aside whole (still listed) and starts it afresh.
+    #[test]
+    fn a_damaged_tally_is_refused_alone_then_set_aside_when_added_to() {
+        let (_d, s) = temp_store();
+        let win = TallyDelta {
+            wins: vec![1, 0],
+            cat: 0,
+            games: 1,
+        };
+        for second in ["perfect", "random", "matchbox"] {
+            s.add_tally("tictactoe", "", &p("human", second), &win)
+                .unwrap();
+        }
+        s.write(|w| {
+            w.conn.execute(
+                "UPDATE tallies SET wins = 'lots' WHERE players = '[\"human\",\"random\"]'",
+                [],
+            )?;
+            w.conn.execute(
+                "UPDATE tallies SET games = -3 WHERE players = '[\"human\",\"matchbox\"]'",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+        let listed = s.tallies(Some("tictactoe")).unwrap();
+        assert_eq!(listed.rows.len(), 1);
+        assert_eq!(listed.rows[0].players, p("human", "perfect"));
+        let words: Vec<&str> = listed.damaged.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(words.len(), 2, "{words:?}");
+        assert!(words.contains(&"The tally of tictactoe between human and random cannot be read: its list of wins is not valid JSON"), "{words:?}");
+        assert!(words.contains(&"The tally of tictactoe between human and matchbox cannot be read: its count of games is -3, below zero"), "{words:?}");
+
+        // A game between human and random ends: counted afresh, the damaged row kept aside.
+        s.add_tally("tictactoe", "", &p("human", "random"), &win)
+            .unwrap();
+        let listed = s.tallies(Some("tictactoe")).unwrap();
+        assert_eq!(listed.rows.len(), 2);
+        let fresh = listed
+            .rows
+            .iter()
+            .find(|r| r.players == p("human", "random"))
+            .unwrap();
+        assert_eq!((fresh.wins.clone(), fresh.games), (vec![1, 0], 1));
+        assert_eq!(listed.damaged.len(), 2);
+        let aside = listed
+            .damaged
+            .iter()
+            .find(|d| d.set_aside_at.is_some())
+            .expect("set aside");
+        assert!(
+            aside.message.contains("human and random"),
+            "{}",
+            aside.message
+        );
+        let kept: String = s
+            .read(|r| {
+                Ok(r.conn
+                    .query_row("SELECT content FROM set_aside", [], |row| row.get(0))?)
+            })
+            .unwrap();
+        assert!(kept.contains("wins = 'lots'"), "kept whole: {kept}");
     }
 }

@@ -13,7 +13,7 @@ use tabula_store::Store;
 pub struct Server {
     pub addr: SocketAddr,
     pub db: PathBuf,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -56,6 +56,25 @@ impl Server {
             std::env::set_var("TABULA_CACHE_DIR", dir);
         });
         let db = dir.path().join("tabula.db");
+        Self::start_on(db, Some(dir), options)
+    }
+
+    /// A second server on this one's database, opened as the CLI opens it
+    /// (without the one-server lock): what two servers on one database would
+    /// do if the lock were ever got round.
+    pub fn beside(&self) -> Server {
+        Self::start_on(
+            self.db.clone(),
+            None,
+            tabula_server::ServeOptions::default(),
+        )
+    }
+
+    fn start_on(
+        db: PathBuf,
+        dir: Option<tempfile::TempDir>,
+        options: tabula_server::ServeOptions,
+    ) -> Server {
         let store = Arc::new(Store::open(&db).expect("open store"));
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();

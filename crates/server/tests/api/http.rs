@@ -163,7 +163,7 @@ fn a_human_game_moves_undoes_redoes_and_is_stored_after_every_move() {
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
     assert_eq!(
         tallies,
-        json!([{"game": "tictactoe", "variant": "", "players": ["human", "human"], "wins": [1, 0], "cat": 0, "games": 1}])
+        json!({"tallies": [{"game": "tictactoe", "variant": "", "players": ["human", "human"], "wins": [1, 0], "cat": 0, "games": 1}], "damaged": []})
     );
 
     let (st, fresh) = s.post(&format!("/api/sessions/{id}/new"), &json!({}));
@@ -175,13 +175,21 @@ fn a_human_game_moves_undoes_redoes_and_is_stored_after_every_move() {
         200
     );
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
-    assert_eq!(tallies[0]["wins"], json!([1, 1]), "X resigned: O wins");
+    assert_eq!(
+        tallies["tallies"][0]["wins"],
+        json!([1, 1]),
+        "X resigned: O wins"
+    );
     let (st, both) = s.post(&format!("/api/sessions/{id}/resign"), &json!({}));
     assert_eq!(st, 200, "O, a person, resigns too: {both}");
     assert_eq!(both["view"]["outcome"], json!({"kind": "draw"}), "{both}");
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
-    assert_eq!(tallies[0]["wins"], json!([1, 0]), "every player resigned");
-    assert_eq!(tallies[0]["cat"], json!(1), "so the Cat wins");
+    assert_eq!(
+        tallies["tallies"][0]["wins"],
+        json!([1, 0]),
+        "every player resigned"
+    );
+    assert_eq!(tallies["tallies"][0]["cat"], json!(1), "so the Cat wins");
     assert_eq!(
         s.post(&format!("/api/sessions/{id}/resign"), &json!({})).0,
         409
@@ -374,7 +382,8 @@ fn save_list_resume_and_delete() {
         .starts_with("tictactoe"));
 
     let (_, list) = s.get("/api/saved?game=tictactoe");
-    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(list["saved"].as_array().unwrap().len(), 2);
+    assert_eq!(list["damaged"], json!([]));
     assert_eq!(s.get("/api/saved?game=zork").0, 404);
 
     let (st, resumed) = s.post(&format!("/api/saved/{sid}/resume"), &json!({}));
@@ -395,7 +404,7 @@ fn save_list_resume_and_delete() {
 
     let (st, _) = s.call("DELETE", &format!("/api/saved/{sid}"), None);
     assert_eq!(st, 204);
-    assert_eq!(s.get("/api/saved").1.as_array().unwrap().len(), 1);
+    assert_eq!(s.get("/api/saved").1["saved"].as_array().unwrap().len(), 1);
 }
 
 #[test]
@@ -639,7 +648,7 @@ fn many_clients_and_games_stay_independent() {
         .sum();
     assert_eq!(total, 48);
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
-    let games: u64 = tallies
+    let games: u64 = tallies["tallies"]
         .as_array()
         .unwrap()
         .iter()

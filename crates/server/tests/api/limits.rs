@@ -132,7 +132,7 @@ fn undoing_a_finished_game_takes_it_from_the_players_who_played_it() {
     let (st, v) = s.post(&format!("/api/sessions/{id}/undo"), &json!({}));
     assert_eq!(st, 200, "{v}");
     let (_, tallies) = s.get("/api/tallies?game=tictactoe");
-    let rows = tallies.as_array().unwrap();
+    let rows = tallies["tallies"].as_array().unwrap();
     let of = |players: [&str; 2]| {
         rows.iter()
             .find(|r| r["players"] == json!(players))

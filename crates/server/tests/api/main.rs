@@ -4,6 +4,7 @@
 mod bodies;
 mod common;
 mod connections;
+mod damaged;
 mod deadline;
 mod http;
 mod jobslots;
@@ -12,5 +13,6 @@ mod learning;
 mod limits;
 mod live;
 mod review;
+mod stale;
 mod thinkers;
 mod three_requests;
