@@ -33,8 +33,10 @@ impl Server {
     /// the first is in memory any more.
     pub fn restart(mut self, options: tabula_server::ServeOptions) -> Server {
         self.stop_now();
-        let dir = std::mem::replace(&mut self._dir, tempfile::tempdir().expect("temp dir"));
-        Self::start_in(dir, options)
+        match self._dir.take() {
+            Some(dir) => Self::start_in(dir, options),
+            None => Self::start_on(self.db.clone(), None, options),
+        }
     }
 
     fn stop_now(&mut self) {
