@@ -255,7 +255,8 @@ pub fn run(addr: &str, db: Option<PathBuf>, options: ServeOptions) -> anyhow::Re
         std::net::TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
     std_listener.set_nonblocking(true)?;
     let store = match &db {
-        // One server per database: a second one is refused (the store's lock file).
+        // One server per database: a second one is refused (the store locks the
+        // database file itself).
         Some(p) => Store::open_exclusive(p),
         None => Store::open_default_exclusive(),
     }
