@@ -745,11 +745,20 @@ impl<G: Registered> MatchImpl<G> {
 
     /// Whether the winner of a game just resigned, a person, may resign too:
     /// then every player has resigned and the Cat wins (not after the testers'
-    /// declared win, which is no resignation).
+    /// declared win, which is no resignation). Only while the seats have the
+    /// players the end was counted for: after a seat changed player, turning
+    /// that end into the Cat's would move a tally and a lesson that are not
+    /// theirs.
     fn may_resign_too(&self) -> bool {
         let two = self.handle.game().seats().len() == 2;
+        let same_players = self.timing.counted_for.as_ref().map_or(true, |c| {
+            c.len() == self.specs.len()
+                && c.iter()
+                    .zip(&self.specs)
+                    .all(|(was, now)| *was == now.to_text())
+        });
         match self.resigned {
-            Some(r) if two && !self.declared && !self.timing.all_resigned => {
+            Some(r) if two && same_players && !self.declared && !self.timing.all_resigned => {
                 self.specs[1 - r].is_human()
             }
             _ => false,

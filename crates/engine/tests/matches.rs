@@ -261,3 +261,34 @@ fn undoing_an_end_takes_the_lesson_back_from_a_learner_that_left_its_seat() {
     assert_eq!(learned_games(m.as_ref()), 0);
     assert!(m.record().current.unwrap().untaught.is_empty());
 }
+
+/// The winner of a resigned game may resign too (the Cat's game) only while the
+/// seats have the players the end was counted for: a learner that won and then
+/// left its seat to a person keeps its win, in the tally and in its lesson.
+#[test]
+fn a_seat_that_changed_player_since_the_resignation_cannot_resign_too() {
+    let mut m = start("tictactoe", &["human", "matchbox"], None);
+    m.play("5").unwrap();
+    m.advance().unwrap();
+    m.resign().unwrap();
+    assert_eq!(m.turn(), Turn::Over(Outcome::Win(1)));
+    assert_eq!(learned_games(m.as_ref()), 1);
+    m.set_player(1, "human").unwrap();
+    assert!(
+        m.resign().is_err(),
+        "the win was the learner's, not this person's"
+    );
+    assert_eq!(m.turn(), Turn::Over(Outcome::Win(1)));
+    assert_eq!((m.view().tally.wins[1], m.view().tally.cat), (1, 0));
+
+    // With the seats as they were, the person who won resigns too.
+    let mut m = start("tictactoe", &["human", "human"], None);
+    m.play("5").unwrap();
+    m.resign().unwrap();
+    assert_eq!(m.turn(), Turn::Over(Outcome::Win(0)));
+    m.resign().unwrap();
+    assert_eq!(
+        (m.view().tally.wins.iter().sum::<u64>(), m.view().tally.cat),
+        (0, 1)
+    );
+}
