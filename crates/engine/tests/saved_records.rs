@@ -331,6 +331,27 @@ fn a_resigned_seat_out_of_range_is_refused_not_a_panic() {
 }
 
 #[test]
+fn a_game_every_player_resigned_replays_and_a_forged_one_is_refused() {
+    let mut m = start("tictactoe", "", &["human", "human"]);
+    play_first(m.as_mut(), 1);
+    m.resign().unwrap();
+    m.resign().unwrap();
+    let record = m.record();
+    let back = build("tictactoe", "").unwrap().resume(&record).unwrap();
+    assert_eq!(back.view().result, m.view().result);
+    assert!(
+        back.view().result.unwrap().contains("so the Cat wins"),
+        "the Cat's game comes back"
+    );
+    assert_eq!(back.record().tally.cat, 1);
+    // Every player resigned, yet no one did: refused.
+    let mut forged = record.clone();
+    forged.resigned = None;
+    let e = refused(&forged, "all resigned without a resignation");
+    assert!(e.contains("every player resigned"), "{e}");
+}
+
+#[test]
 fn each_out_of_range_field_is_named() {
     let base = valid_records();
     let ttt = &base[0];
