@@ -4,7 +4,7 @@
 //! keeps them.
 
 use anstyle::{AnsiColor, Style};
-use tabula_core::View;
+use tabula_core::{Layout, View};
 
 /// The palette for colour indices 1, 2, … (SameGame blocks, Poggle buttons).
 const PALETTE: [AnsiColor; 9] = [
@@ -39,32 +39,29 @@ pub fn bold(text: &str) -> String {
     paint(Style::new().bold(), text)
 }
 
-/// The board text with its cells coloured from the view, for boards drawn as a
-/// grid: one to three header lines, then one line per row of the view's cells
-/// holding a row label and one word per cell, left to right; or such grids of a
-/// few columns each, one under the other (a wide board's bands of columns).
-/// Cells with a colour index are painted in the palette's colour. Any other
-/// board is returned unchanged.
+/// The board text with its cells coloured from the view, for boards the game
+/// lays out as a grid ([`Layout::Grid`]) drawn as one to three header lines,
+/// then one line per row of the grid holding a row label and one word per cell,
+/// left to right; or such grids of a few columns each, one under the other (a
+/// wide board's bands of columns). Cells with a colour index are painted in the
+/// palette's colour. Any other board is returned unchanged.
 pub fn colour_board(text: &str, view: &View) -> String {
-    let coloured: Vec<_> = view.cells.iter().filter(|c| c.colour.is_some()).collect();
-    if coloured.is_empty() {
+    let Layout::Grid { columns, rows } = view.layout else {
+        return text.to_string();
+    };
+    if !view.cells.iter().any(|c| c.colour.is_some()) || columns == 0 || rows == 0 {
         return text.to_string();
     }
-    let mut ys: Vec<i64> = view.cells.iter().map(|c| (c.y * 1000.0) as i64).collect();
-    let mut xs: Vec<i64> = view.cells.iter().map(|c| (c.x * 1000.0) as i64).collect();
-    ys.sort_unstable();
-    ys.dedup();
-    xs.sort_unstable();
-    xs.dedup();
-    let (rows, cols) = (ys.len(), xs.len());
-    if rows * cols != view.cells.len() {
-        return text.to_string();
-    }
+    let (rows, cols) = (rows as usize, columns as usize);
+    // Each cell's place on the grid, from its centre.
+    let (cw, ch) = (view.width / cols as f64, view.height / rows as f64);
     let mut grid = vec![0u32; rows * cols];
     for c in &view.cells {
-        let r = ys.binary_search(&((c.y * 1000.0) as i64)).unwrap_or(0);
-        let k = xs.binary_search(&((c.x * 1000.0) as i64)).unwrap_or(0);
-        grid[r * cols + k] = c.colour.unwrap_or(0);
+        let k = ((c.x + c.w / 2.0) / cw).floor();
+        let r = ((c.y + c.h / 2.0) / ch).floor();
+        if (0.0..cols as f64).contains(&k) && (0.0..rows as f64).contains(&r) {
+            grid[r as usize * cols + k as usize] = c.colour.unwrap_or(0);
+        }
     }
     let lines: Vec<&str> = text.lines().collect();
     // The board's rows of cells: one band of columns, or several one under the
@@ -173,6 +170,12 @@ mod tests {
             ..ViewCell::default()
         };
         let view = View {
+            width: 2.0,
+            height: 2.0,
+            layout: Layout::Grid {
+                columns: 2,
+                rows: 2,
+            },
             cells: vec![
                 cell(0, 0.0, 0.0, 1),
                 cell(1, 1.0, 0.0, 2),
@@ -201,5 +204,11 @@ mod tests {
         assert!(second_band.contains(&paint(colour(2), "2")), "{painted:?}");
         assert!(second_band.contains(&paint(colour(1), "1")), "{painted:?}");
         assert!(!second_band.contains(&paint(colour(1), "2")), "{painted:?}");
+        // So is a board the game does not lay out as a grid, whatever its cells.
+        let free = View {
+            layout: Layout::Free,
+            ..view
+        };
+        assert_eq!(colour_board(text, &free), text);
     }
 }

@@ -13,8 +13,7 @@ use tabula_core::{Choice, Game, GameExt, Outcome, Rng, Seat, Strategy, Turn};
 /// Name of the player kind.
 pub const LOOKAHEAD: &str = "lookahead";
 /// Its help line.
-pub const LOOKAHEAD_HELP: &str =
-    "one-ply look-ahead: takes a winning move, avoids a move after which the opponent wins at once, else random";
+pub const LOOKAHEAD_HELP: &str = tabula_core::GenericPlayer::Lookahead.help();
 
 /// The 2006 blog's look-ahead player.
 #[derive(Clone, Copy, Debug, Default)]

@@ -208,6 +208,10 @@ impl Presentation for Auto120 {
         view::view(state)
     }
 
+    fn view_after(&self, history: tabula_core::History<'_, Self>) -> View {
+        view::view_after(history)
+    }
+
     fn move_cells(&self, state: &State, mv: Move) -> Vec<u32> {
         view::move_cells(state, mv)
     }
@@ -296,16 +300,19 @@ impl Players for Auto120 {
         let mut kinds = vec![
             PlayerKind::new(
                 "scenario",
-                "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random (option finish: bringing a marker home comes first)",
-            ),
+                "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random",
+            )
+            .with_options("scenario:finish (bringing a marker home comes first)"),
             PlayerKind::new(
                 "expectimax",
-                "generic expectimax over the dice with the race evaluation (options: depth=N plies, ms=T; default depth=3)",
-            ),
+                "generic expectimax over the dice with the race evaluation",
+            )
+            .with_options("expectimax:depth=N (plies, default 3),ms=T"),
             PlayerKind::new(
                 "best",
-                "two-turn expectimax with exact solo race tables at the leaves and exact endgames (options: depth=1..4 turns, exact=0..3 markers of the endgame table)",
-            ),
+                "two-turn expectimax with exact solo race tables at the leaves and exact endgames",
+            )
+            .with_options("best:depth=1..4 (turns),exact=0..3 (markers of the endgame table)"),
         ];
         if self.markers() <= OPTIMAL_MAX_MARKERS || exact::layered_record(self.markers()).is_some()
         {
@@ -409,6 +416,7 @@ impl Registered for Auto120 {
             ],
             // One click per decision: a click on a marker moves it (the roll fixes where).
             module: Some(include_str!("../web/auto120.js")),
+            marks: view::MARK_WORDS.to_vec(),
             ..Default::default()
         }
     }

@@ -2,8 +2,11 @@
 //! terminal and for graphical front ends.
 
 use crate::board::{is_factor, is_penultimate, TARGET};
+use crate::board_facts::SquareClass;
 use crate::state::{Move, State};
-use tabula_core::{Outcome, Turn, View, ViewCell, ViewPiece};
+use tabula_core::{
+    Fact, FactValue, History, Layout, Mark, Outcome, PanelFacts, Turn, View, ViewCell, ViewPiece,
+};
 
 /// Columns of the grid.
 pub const COLUMNS: u32 = 10;
@@ -12,11 +15,72 @@ pub const ROWS: u32 = TARGET as u32 / COLUMNS;
 
 const SYMBOL: [char; 2] = ['x', 'o'];
 
-/// The style class of a position, as the Auto120 posts' board colours it: `start` (1),
-/// `home` (120), `penultimate`, `factor`, `off_path`, `prime` or `unreachable`
-/// (see [`crate::board_facts`]).
-pub fn mark(p: u32) -> Option<&'static str> {
-    crate::board_facts::classify(p).map(|c| c.name())
+/// The style of a position, as the Auto120 posts' board colours it: the start
+/// (1), home (120), one roll from home (the penultimate positions) and the path
+/// home (the factors of 120); the other classes of [`crate::board_facts`] are
+/// left plain.
+pub fn mark(p: u32) -> Option<Mark> {
+    match crate::board_facts::classify(p)? {
+        SquareClass::Start => Some(Mark::Start),
+        SquareClass::Home => Some(Mark::Home),
+        SquareClass::Penultimate => Some(Mark::Near),
+        SquareClass::Factor => Some(Mark::OnPath),
+        SquareClass::OffPath | SquareClass::Prime | SquareClass::Unreachable => None,
+    }
+}
+
+/// What the marks mean on this track, for legends.
+pub const MARK_WORDS: [tabula_core::MarkWords; 4] = [
+    tabula_core::MarkWords {
+        mark: Mark::Start,
+        words: "start (1)",
+    },
+    tabula_core::MarkWords {
+        mark: Mark::Home,
+        words: "home (120)",
+    },
+    tabula_core::MarkWords {
+        mark: Mark::Near,
+        words: "one roll from 120",
+    },
+    tabula_core::MarkWords {
+        mark: Mark::OnPath,
+        words: "on the path to 120",
+    },
+];
+
+/// The facts beside the board: how many markers each player has retired.
+pub fn facts(state: &State) -> Vec<Fact> {
+    (0..2)
+        .map(|seat| {
+            Fact::new(
+                format!("Player {} retired", seat + 1),
+                FactValue::Text(format!("{} of {}", state.retired(seat), state.n)),
+            )
+        })
+        .collect()
+}
+
+/// The view after `history`: the board, and the dice card's last roll (the roll
+/// waiting to be used, else the last one rolled) and whose it was.
+pub fn view_after(history: History<'_, crate::Auto120>) -> View {
+    let state = history.position();
+    let mut v = view(state);
+    let rolled = history.recent().find_map(|(before, mv)| match mv {
+        Move::Roll(r) => Some((r, before.side())),
+        _ => None,
+    });
+    let (roll, seat) = match (state.pending_roll(), rolled) {
+        (Some(r), _) if history.plies() == 0 => (vec![r], state.side()),
+        (_, Some((r, seat))) => (vec![r], seat),
+        _ => (Vec::new(), None),
+    };
+    v.panels = vec![PanelFacts::Dice {
+        roll,
+        seat,
+        facts: Vec::new(),
+    }];
+    v
 }
 
 /// The status lines shown beside the board.
@@ -71,7 +135,7 @@ pub fn view(state: &State) -> View {
                 w,
                 h: 1.0,
                 label: Some(label),
-                mark: mark(p).map(str::to_string),
+                mark: mark(p),
                 ..ViewCell::default()
             }
         })
@@ -89,10 +153,12 @@ pub fn view(state: &State) -> View {
     View {
         width: COLUMNS as f64,
         height: (ROWS + 2) as f64,
+        layout: Layout::Track,
         cells,
-        edges: Vec::new(),
         pieces,
         status: status(state),
+        facts: facts(state),
+        ..View::default()
     }
 }
 
@@ -196,15 +262,17 @@ mod tests {
     fn the_grid_marks_the_magic_positions() {
         let v = view(&State::start());
         assert_eq!(v.cells.len(), 120);
-        let marked = |name: &str| -> Vec<u32> {
+        let marked = |name: Mark| -> Vec<u32> {
             v.cells
                 .iter()
-                .filter(|c| c.mark.as_deref() == Some(name))
+                .filter(|c| c.mark == Some(name))
                 .map(|c| c.id)
                 .collect()
         };
-        assert_eq!(marked("penultimate"), vec![20, 24, 30, 40, 60]);
-        assert_eq!(marked("factor").len(), 9);
+        assert_eq!(marked(Mark::Near), vec![20, 24, 30, 40, 60]);
+        assert_eq!(marked(Mark::OnPath).len(), 9);
+        assert_eq!(marked(Mark::Start), vec![1]);
+        assert_eq!(marked(Mark::Home), vec![120]);
         let at = |id: u32| v.cells.iter().find(|c| c.id == id).unwrap();
         // Start and home are trays a row wide, above and below the grid.
         assert_eq!((at(1).x, at(1).y, at(1).w), (0.0, 0.0, 10.0));

@@ -15,17 +15,26 @@
 //! exactly that. The laws of each capability are checked for every game by the
 //! engine's shared conformance suite (`tabula_engine::conformance`).
 
-use crate::{BuildError, Game, MoveError, Oracle, ParseError, Seat, Strategy, View};
+use crate::{BuildError, Game, History, MoveError, Oracle, ParseError, Seat, Strategy, View};
 use serde::Serialize;
 use std::sync::Arc;
 
-/// A computer player a game offers beyond the generic ones (`scenario`, `nim`, `lookahead`).
+/// A computer player a game offers (`scenario`, `nim`), or one of the generic ones
+/// ([`crate::GenericPlayer`]), as the game list serves it.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct PlayerKind {
     /// Name as typed in `--players` / `--ai` (`scenario`).
     pub name: String,
-    /// One line on how it plays.
+    /// One line on how it plays, in a player's words (no typing syntax).
     pub help: String,
+    /// How to type its options (`hold:N, default 20`); empty when it has none.
+    pub options: String,
+    /// A few words for a menu or a legend ("The original program's rules of
+    /// thumb"): the game's `player_words` for its own players, the generic
+    /// player's words for the others (the engine fills them; empty until then).
+    pub words: String,
+    /// True for a player that learns from its games (its state is kept).
+    pub learns: bool,
 }
 
 impl PlayerKind {
@@ -34,6 +43,26 @@ impl PlayerKind {
         PlayerKind {
             name: name.into(),
             help: help.into(),
+            options: String::new(),
+            words: String::new(),
+            learns: false,
+        }
+    }
+
+    /// The same kind with how to type its options (builder style).
+    pub fn with_options(mut self, options: &str) -> Self {
+        self.options = options.into();
+        self
+    }
+
+    /// A generic player kind, all of it from [`crate::GenericPlayer`].
+    pub fn generic(player: crate::GenericPlayer) -> Self {
+        PlayerKind {
+            name: player.name().into(),
+            help: player.help().into(),
+            options: player.options().into(),
+            words: player.words().into(),
+            learns: player.learns(),
         }
     }
 }
@@ -89,8 +118,16 @@ pub trait Notation: Game {
 pub trait Presentation: Notation {
     /// A board drawing for the terminal.
     fn render_text(&self, state: &Self::State) -> String;
-    /// The view model for graphical front ends.
+    /// The view model for graphical front ends: the board of `state` (layout,
+    /// cells, pieces) and the facts of the position beside it.
     fn view(&self, state: &Self::State) -> View;
+    /// The view of the position last in `history`: [`Presentation::view`] of it by
+    /// default. A game whose cards show something of how the position was reached
+    /// (the last roll of the dice) says it here. The engine fills the view's
+    /// `last_move` from the history when the game leaves it empty.
+    fn view_after(&self, history: History<'_, Self>) -> View {
+        self.view(history.position())
+    }
     /// The cells a move touches, in the order a user clicks them (from, to).
     /// None by default (a front end then offers the move by its text).
     fn move_cells(&self, _state: &Self::State, _mv: Self::Move) -> Vec<u32> {

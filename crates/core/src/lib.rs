@@ -14,6 +14,7 @@ pub mod cases;
 pub mod disk_cache;
 mod error;
 mod game;
+mod generic_players;
 pub mod ledger;
 mod oracle;
 pub mod play_rules;
@@ -41,12 +42,13 @@ pub use cases::{KnownCount, KnownPosition, OpenSpielCase, TestCases, VariantCase
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt};
+pub use generic_players::GenericPlayer;
 pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
 pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{
-    default_opponent, GamePresentation, GroupPoints, Palette, Panel, PlayerWords, Term, Tool,
-    ToolAnswer, ToolError, MAX_TOOL_INPUT,
+    default_opponent, GamePresentation, GroupPoints, MarkWords, Palette, Panel, PlayerWords,
+    SeatColour, Term, Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
 };
 pub use registered::Registered;
 pub use results::{
@@ -64,7 +66,10 @@ pub use table_cell::{
 pub use text_grid::{grid_text, BOARD_COLUMNS};
 pub use turn::{Outcome, Seat, Turn};
 pub use variant::{Preset, Variant, VariantChoice, VariantOption};
-pub use view::{Shape, View, ViewCell, ViewEdge, ViewPiece};
+pub use view::{
+    ClickTarget, History, LabelPlace, LastMove, Layout, Mark, PanelFacts, Shape, View, ViewCell,
+    ViewEdge, ViewPiece, ViewSeat,
+};
 
 /// The one random generator used everywhere, so that a seed reproduces a run on
 /// every platform and every version of Tabula.

@@ -12,6 +12,7 @@
 //! The JSON form (in `GET /api/games`, field `presentation`) is documented in
 //! docs/WEB.md; fields are only ever added.
 
+use crate::view::Mark;
 use serde::{Serialize, Serializer};
 
 /// Everything a game declares about how it is shown. `Default` is a game with no
@@ -45,7 +46,152 @@ pub struct GamePresentation {
     /// lines) explained for a player: the page puts each explanation beside the
     /// term wherever the term appears ("scenario B", "Retired").
     pub glossary: Vec<Term>,
+    /// Each seat's colour, in seat order; seats the game leaves out get the
+    /// default colours of their places ([`DEFAULT_SEAT_COLOURS`]). Served complete
+    /// (see [`GamePresentation::completed`]).
+    pub seat_colours: Vec<SeatColour>,
+    /// The game's words for the marks of its cells, for legends ("one roll from
+    /// 120" for [`Mark::Near`]); marks the game leaves out read [`Mark::words`].
+    /// Served complete, one entry per mark.
+    pub marks: Vec<MarkWords>,
+    /// The variant option that is a board number: each value deals another start
+    /// of the same kind of game, so a new game draws a fresh one and Restart keeps
+    /// it (SameGame's `seed`). `None`: every option makes another kind of game.
+    pub board_number: Option<&'static str>,
 }
+
+impl GamePresentation {
+    /// The declaration as served: a colour for each of `seats` seats and words for
+    /// every mark, the game's own first.
+    pub fn completed(mut self, seats: usize) -> Self {
+        for i in self.seat_colours.len()..seats {
+            self.seat_colours
+                .push(DEFAULT_SEAT_COLOURS[i % DEFAULT_SEAT_COLOURS.len()]);
+        }
+        self.seat_colours.truncate(seats);
+        let own = std::mem::take(&mut self.marks);
+        self.marks = Mark::ALL
+            .iter()
+            .map(|&mark| {
+                own.iter()
+                    .find(|m| m.mark == mark)
+                    .copied()
+                    .unwrap_or(MarkWords {
+                        mark,
+                        words: mark.words(),
+                    })
+            })
+            .collect();
+        self
+    }
+}
+
+/// A mark of the board's cells and the game's words for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MarkWords {
+    /// The mark.
+    pub mark: Mark,
+    /// What it means here, in a player's words ("one roll from 120").
+    pub words: &'static str,
+}
+
+/// A seat's colour: its pieces, its swatch in the legend and the move list. Served
+/// as `{"name": "yellow", "css": "#eab308"}` (read back by its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatColour {
+    /// Ivory white pieces.
+    White,
+    /// Near-black pieces.
+    Black,
+    /// Red.
+    Red,
+    /// Blue.
+    Blue,
+    /// Green.
+    Green,
+    /// Purple.
+    Purple,
+    /// Yellow.
+    Yellow,
+    /// Orange.
+    Orange,
+}
+
+impl SeatColour {
+    /// The colour's name, for words ("the yellow pieces").
+    pub fn name(self) -> &'static str {
+        match self {
+            SeatColour::White => "white",
+            SeatColour::Black => "black",
+            SeatColour::Red => "red",
+            SeatColour::Blue => "blue",
+            SeatColour::Green => "green",
+            SeatColour::Purple => "purple",
+            SeatColour::Yellow => "yellow",
+            SeatColour::Orange => "orange",
+        }
+    }
+
+    /// The colour as CSS (`#rrggbb`).
+    pub fn css(self) -> &'static str {
+        match self {
+            SeatColour::White => "#f3efe4",
+            SeatColour::Black => "#262a33",
+            SeatColour::Red => "#c8102e",
+            SeatColour::Blue => "#1d4ed8",
+            SeatColour::Green => "#15803d",
+            SeatColour::Purple => "#7c3aed",
+            SeatColour::Yellow => "#eab308",
+            SeatColour::Orange => "#ea580c",
+        }
+    }
+}
+
+impl Serialize for SeatColour {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("SeatColour", 2)?;
+        st.serialize_field("name", self.name())?;
+        st.serialize_field("css", self.css())?;
+        st.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SeatColour {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        struct Named {
+            name: String,
+        }
+        let named = Named::deserialize(d)?;
+        SeatColour::ALL
+            .into_iter()
+            .find(|c| c.name() == named.name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no seat colour '{}'", named.name)))
+    }
+}
+
+impl SeatColour {
+    /// Every seat colour.
+    pub const ALL: [SeatColour; 8] = [
+        SeatColour::White,
+        SeatColour::Black,
+        SeatColour::Red,
+        SeatColour::Blue,
+        SeatColour::Green,
+        SeatColour::Purple,
+        SeatColour::Yellow,
+        SeatColour::Orange,
+    ];
+}
+
+/// The colours of seats a game does not colour itself, by seat.
+pub const DEFAULT_SEAT_COLOURS: [SeatColour; 4] = [
+    SeatColour::Red,
+    SeatColour::Blue,
+    SeatColour::Green,
+    SeatColour::Purple,
+];
 
 /// A word of the game's own and what it means, in a player's words.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -219,30 +365,24 @@ pub enum ToolError {
 /// else `random`. Both the terminal and the browser read the result from the
 /// game list (`default_opponent`) and never decide themselves.
 pub fn default_opponent(declared: Option<&str>, players: &[&str]) -> String {
-    const GENERIC: &[&str] = &[
-        "human",
-        "random",
-        "perfect",
-        "level",
-        "lookahead",
-        "alphabeta",
-        "matchbox",
-        "menace",
-        "expectimax",
-    ];
+    use crate::GenericPlayer;
+    let offered = |p: GenericPlayer| players.contains(&p.name());
     if let Some(d) = declared.filter(|d| players.contains(d)) {
         return d.to_string();
     }
-    if players.contains(&"level") {
-        return "level:66".to_string();
+    if offered(GenericPlayer::Level) {
+        return format!("{}:66", GenericPlayer::Level.name());
     }
-    if let Some(own) = players.iter().find(|p| !GENERIC.contains(p)) {
+    if let Some(own) = players
+        .iter()
+        .find(|p| GenericPlayer::from_name(p).is_none())
+    {
         return own.to_string();
     }
-    if players.contains(&"expectimax") {
-        return "expectimax".to_string();
+    if offered(GenericPlayer::Expectimax) {
+        return GenericPlayer::Expectimax.name().to_string();
     }
-    "random".to_string()
+    GenericPlayer::Random.name().to_string()
 }
 
 #[cfg(test)]

@@ -1,7 +1,20 @@
-use crate::Seat;
+//! What a game shows of a position, declared by the game as typed data.
+//!
+//! A [`View`] is a function of the game, its variant and the position shown (with
+//! the plies that led to it, [`History`]): the board's layout and where its labels
+//! go, the cells a person clicks and what a click means ([`ClickTarget`]), the
+//! cells' styles ([`Mark`]), the pieces, the facts beside the board, the cells of
+//! the last move and the facts of the game's declared cards ([`PanelFacts`]). The
+//! faces (the browser page, the terminal, Python) render this data and nothing
+//! else: none of them knows a game's layout, reads meaning out of a string or
+//! computes a fact of its own. A face shows the same [`View`] whether the position
+//! is the game's latest or one of its earlier positions under review.
+
+use crate::results::Fact;
+use crate::{Game, Seat, SeatColour};
 use serde::{Deserialize, Serialize};
 
-/// What a game shows, independent of how it is drawn.
+/// What a game shows of one position, independent of how it is drawn.
 ///
 /// Coordinates are in abstract units inside `0..width` x `0..height`; the web UI
 /// scales them into an SVG view box, the CLI uses [`crate::Presentation::render_text`].
@@ -14,14 +27,82 @@ pub struct View {
     pub width: f64,
     /// Height of the drawing area.
     pub height: f64,
+    /// How the cells are laid out (a grid, a ring, heaps, …).
+    #[serde(default)]
+    pub layout: Layout,
+    /// Where cell labels are drawn.
+    #[serde(default)]
+    pub labels: LabelPlace,
     /// Clickable places: squares, points, buttons, track positions.
     pub cells: Vec<ViewCell>,
     /// Lines joining cells (the Mu Torere star, rows of a track).
     pub edges: Vec<ViewEdge>,
     /// Pieces standing on cells.
     pub pieces: Vec<ViewPiece>,
-    /// Short status lines the UI shows beside the board (score, nim-sum, blocks left).
+    /// The seats, in turn order: their names and the colours their pieces are
+    /// drawn in unless a person chose others (the engine fills them from the
+    /// game's seats and `GamePresentation::seat_colours`).
+    #[serde(default)]
+    pub seats: Vec<ViewSeat>,
+    /// The position in a few lines of words, for a text face (the terminal).
     pub status: Vec<String>,
+    /// Facts about the position shown beside the board ("Nim-sum: 3", "Gaps: 2 0 5");
+    /// never whose turn it is or the result, which every face says itself.
+    #[serde(default)]
+    pub facts: Vec<Fact>,
+    /// The cells of the last move that touched the board (the engine fills it from
+    /// the position's history unless the game did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_move: Option<LastMove>,
+    /// What the game's declared cards show of this position, one entry per card
+    /// that shows facts of the position (`GamePresentation::panels`).
+    #[serde(default)]
+    pub panels: Vec<PanelFacts>,
+}
+
+/// How a board's cells are laid out: what a face needs to know of the board's
+/// shape beyond the cells' coordinates (how to name a cell, how to paint a text
+/// board, which way a board turns on a narrow screen).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Layout {
+    /// Cells placed freely by their coordinates.
+    #[default]
+    Free,
+    /// A grid of `columns` x `rows` unit cells: the cell at `x`, `y` is in column
+    /// `x + 1`, row `y + 1` (as a player counts them).
+    Grid {
+        /// Columns.
+        columns: u32,
+        /// Rows.
+        rows: u32,
+    },
+    /// Points around a centre point, joined by edges (a star).
+    Ring,
+    /// Numbered places along a track, laid out in rows.
+    Track,
+    /// Rows of counters, one row a heap, each heap's place kept when it is empty.
+    Heaps {
+        /// How many heaps.
+        heaps: u32,
+    },
+    /// A row of buttons to press (a dice game's decisions).
+    Buttons,
+}
+
+/// Where a face draws the cells' labels.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LabelPlace {
+    /// Small, in the cell's top-left corner (square numbers, track positions).
+    #[default]
+    Corner,
+    /// Outside the cell, away from the board's centre (the points of a star).
+    Outside,
+    /// Before the cell, left of it: the name of the row it starts (a heap's name).
+    RowStart,
+    /// In the middle of the cell, as large as it fits (a button's word).
+    Centre,
 }
 
 /// The outline of a cell.
@@ -35,10 +116,92 @@ pub enum Shape {
     Circle,
 }
 
+/// What a click (or Enter) on a cell means.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ClickTarget {
+    /// This cell: the moves whose cells start here.
+    #[default]
+    Cell,
+    /// A group of cells acting as one (a SameGame group): a click on any of them
+    /// means the move whose first cell is in the group, and the whole group
+    /// lights up under the pointer.
+    Group {
+        /// The group's number, shared by every cell of the group.
+        group: u32,
+    },
+    /// A column (a Connect Four column): a click anywhere in it means the move
+    /// whose first cell is in the column, and the column lights up under the pointer.
+    Column {
+        /// The column's number, 0 the leftmost.
+        column: u32,
+    },
+}
+
+impl ClickTarget {
+    /// True for the default, [`ClickTarget::Cell`] (left out of the JSON).
+    pub fn is_cell(&self) -> bool {
+        matches!(self, ClickTarget::Cell)
+    }
+}
+
+/// The style of a special cell. Each face draws each mark its own way (a colour,
+/// a letter) and names it in its legend with the game's words for it
+/// (`GamePresentation::marks`, [`Mark::words`] by default).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// A dark square of a chequered board.
+    Dark,
+    /// Where pieces start.
+    Start,
+    /// Where pieces finish: their goal.
+    Home,
+    /// One move from the goal.
+    Near,
+    /// On the way to the goal.
+    OnPath,
+    /// The centre point of a board.
+    Centre,
+    /// A cell of the line that decided the game.
+    Win,
+    /// A button to press.
+    Button,
+}
+
+impl Mark {
+    /// Every mark, in the order legends list them.
+    pub const ALL: [Mark; 8] = [
+        Mark::Dark,
+        Mark::Start,
+        Mark::Home,
+        Mark::Near,
+        Mark::OnPath,
+        Mark::Centre,
+        Mark::Win,
+        Mark::Button,
+    ];
+
+    /// The mark in a player's words, for a legend, when the game gives none.
+    pub fn words(self) -> &'static str {
+        match self {
+            Mark::Dark => "dark square",
+            Mark::Start => "start",
+            Mark::Home => "home",
+            Mark::Near => "one move from home",
+            Mark::OnPath => "on the way home",
+            Mark::Centre => "the centre",
+            Mark::Win => "the winning line",
+            Mark::Button => "a button to press",
+        }
+    }
+}
+
 /// A clickable place on the board.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct ViewCell {
-    /// Identifier used by [`crate::Presentation::move_cells`] (usually the square number).
+    /// Identifier used by [`crate::Presentation::move_cells`] (usually the square
+    /// number); the same place keeps its id in every position of a game.
     pub id: u32,
     /// Left edge.
     pub x: f64,
@@ -53,12 +216,15 @@ pub struct ViewCell {
     /// Colour index of the cell itself (SameGame blocks, Poggle buttons), if coloured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<u32>,
-    /// A small label drawn in the corner (square numbers, track positions).
+    /// A label, drawn where the view's [`LabelPlace`] says (square numbers, track positions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    /// A style class for special cells (`"penultimate"`, `"factor"`, `"dark"`, `"home"`).
+    /// The cell's style, for special cells.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mark: Option<String>,
+    pub mark: Option<Mark>,
+    /// What a click here means; [`ClickTarget::Cell`] (left out) by default.
+    #[serde(default, skip_serializing_if = "ClickTarget::is_cell")]
+    pub target: ClickTarget,
 }
 
 /// A line between two cells' centres.
@@ -75,10 +241,160 @@ pub struct ViewEdge {
 pub struct ViewPiece {
     /// The cell it stands on.
     pub cell: u32,
-    /// The seat that owns it (drawn in that player's colour).
+    /// The seat that owns it (drawn in that seat's colour); none for a neutral
+    /// counter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<Seat>,
     /// Text on the piece (X/O, a marker number).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// A seat as a board shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ViewSeat {
+    /// The seat's name in the game (`X`, `White`, `Player 1`).
+    pub name: String,
+    /// The colour of its pieces and swatches.
+    pub colour: SeatColour,
+}
+
+/// The last move that touched the board.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LastMove {
+    /// Who made it (`None`: chance).
+    pub seat: Option<Seat>,
+    /// The cells it touched, in click order (as [`crate::Presentation::move_cells`]).
+    pub cells: Vec<u32>,
+}
+
+/// What one of the game's declared cards shows of the position
+/// (`GamePresentation::panels` declares the card; the view of every position
+/// carries its facts, so a card under review shows the position reviewed).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PanelFacts {
+    /// The dice card: the last roll and who rolled it, and facts of the turn in
+    /// progress (its points so far).
+    Dice {
+        /// The faces of the last roll, one per die; empty before the first roll.
+        roll: Vec<u8>,
+        /// Whose roll it was.
+        seat: Option<Seat>,
+        /// Facts of the turn ("Points this turn: 12").
+        facts: Vec<Fact>,
+    },
+    /// A puzzle's score card: the score so far and the coloured cells left.
+    Score {
+        /// The score.
+        score: i64,
+        /// Coloured cells (blocks, buttons) still on the board.
+        left: u64,
+    },
+}
+
+/// A position with the plies that led to it, for a view that shows something of
+/// how it was reached (the last roll): `states[0]` the start, `states[i + 1]` the
+/// position after `moves[i]`, the last state the position shown.
+#[derive(Debug)]
+pub struct History<'a, G: Game> {
+    states: &'a [G::State],
+    moves: &'a [G::Move],
+}
+
+impl<G: Game> Clone for History<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for History<'_, G> {}
+
+impl<'a, G: Game> History<'a, G> {
+    /// The positions and the moves between them; `None` unless there is exactly one
+    /// more position than moves.
+    pub fn new(states: &'a [G::State], moves: &'a [G::Move]) -> Option<Self> {
+        (states.len() == moves.len() + 1).then_some(History { states, moves })
+    }
+
+    /// A position with no known history (it is its own start).
+    pub fn start(state: &'a G::State) -> Self {
+        History {
+            states: std::slice::from_ref(state),
+            moves: &[],
+        }
+    }
+
+    /// The position shown.
+    pub fn position(&self) -> &'a G::State {
+        // `new` and `start` never leave `states` empty.
+        &self.states[self.states.len() - 1]
+    }
+
+    /// How many plies led here.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The plies, last first: each the position it was played in and the move.
+    pub fn recent(&self) -> impl Iterator<Item = (&'a G::State, G::Move)> + 'a {
+        let (states, moves) = (self.states, self.moves);
+        (0..moves.len()).rev().map(move |i| (&states[i], moves[i]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_keeps_the_plain_cell_small_and_names_targets_and_marks() {
+        let plain = ViewCell {
+            id: 3,
+            w: 1.0,
+            h: 1.0,
+            ..ViewCell::default()
+        };
+        let j = serde_json::to_value(&plain).unwrap();
+        assert!(j.get("target").is_none(), "{j}");
+        assert!(j.get("mark").is_none(), "{j}");
+        let grouped = ViewCell {
+            mark: Some(Mark::OnPath),
+            target: ClickTarget::Group { group: 12 },
+            ..plain
+        };
+        let j = serde_json::to_value(&grouped).unwrap();
+        assert_eq!(j["mark"], "on_path");
+        assert_eq!(j["target"]["kind"], "group");
+        assert_eq!(j["target"]["group"], 12);
+        let back: ViewCell = serde_json::from_value(j).unwrap();
+        assert_eq!(back, grouped);
+    }
+
+    #[test]
+    fn a_view_serialises_its_layout_labels_and_panels() {
+        let v = View {
+            layout: Layout::Grid {
+                columns: 7,
+                rows: 6,
+            },
+            labels: LabelPlace::Outside,
+            panels: vec![PanelFacts::Score { score: 9, left: 4 }],
+            ..View::default()
+        };
+        let j = serde_json::to_value(&v).unwrap();
+        assert_eq!(j["layout"]["kind"], "grid");
+        assert_eq!(j["layout"]["columns"], 7);
+        assert_eq!(j["labels"], "outside");
+        assert_eq!(j["panels"][0]["kind"], "score");
+        assert!(j.get("last_move").is_none());
+        assert_eq!(serde_json::from_value::<View>(j).unwrap(), v);
+    }
+
+    #[test]
+    fn every_mark_has_words() {
+        for m in Mark::ALL {
+            assert!(!m.words().is_empty());
+        }
+    }
 }

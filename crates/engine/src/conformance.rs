@@ -28,6 +28,7 @@ pub fn check_game<G: Registered>(game: G, seed: u64) -> Result<(), String> {
     undo_and_replay(&handle, seed)?;
     garbage(handle.game(), seed)?;
     perfect_keeps_wins(&handle, seed)?;
+    crate::view_laws::check(handle.game(), seed)?;
     Ok(())
 }
 

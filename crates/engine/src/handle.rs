@@ -23,8 +23,8 @@ use tabula_core::{
     VariantOption,
 };
 use tabula_core::{
-    Analysis, CountReport, GradedMove, Hint, MoveGrade, PositionValue, Remoteness, SolveReport,
-    StrongCounts,
+    Analysis, CountReport, GenericPlayer, GradedMove, Hint, MoveGrade, PositionValue, Remoteness,
+    SolveReport, StrongCounts,
 };
 
 /// The most positions the generic solver will explore.
@@ -168,6 +168,15 @@ pub trait DynGame: Send + Sync {
     /// A computer player by name (`perfect`, `search`, `matchbox`, `random`,
     /// `level:66`, …: the names `tabula play` takes) that picks actions of stepped states.
     fn new_state_player(&self, name: &str, seed: u64) -> Result<Box<dyn DynPlayer>, EngineError>;
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The concrete [`DynGame`] for a game type.
@@ -557,12 +566,23 @@ impl<G: Registered> Handle<G> {
                 )))
             }
         };
-        let strategy: Box<dyn Strategy<G>> = match spec.name.as_str() {
-            "random" => {
+        let unknown = || {
+            bad(format!(
+                "unknown player for {} (known: {})",
+                G::NAME,
+                self.player_kinds()
+                    .iter()
+                    .map(|k| k.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        };
+        let strategy: Box<dyn Strategy<G>> = match spec.generic().ok_or_else(unknown)? {
+            GenericPlayer::Random => {
                 no_options("its moves follow the game's seed")?;
                 Box::new(RandomPlayer)
             }
-            "perfect" => {
+            GenericPlayer::Perfect => {
                 no_options("it always plays a best move (perfect:level=L mixes in random moves)")?;
                 deterministic_pair()?;
                 let oracle = self.grade_anywhere().ok_or_else(|| {
@@ -574,22 +594,22 @@ impl<G: Registered> Handle<G> {
                 })?;
                 Box::new(PerfectPlayer::new(oracle))
             }
-            "lookahead" => {
+            GenericPlayer::Lookahead => {
                 no_options("it looks one move ahead (alphabeta:depth=N searches deeper)")?;
                 deterministic_pair()?;
                 Box::new(Lookahead)
             }
-            "alphabeta" => {
+            GenericPlayer::Alphabeta => {
                 deterministic_pair()?;
                 Box::new(AlphaBeta::<G>::new(
                     SearchLimits::parse(&spec.options).map_err(bad)?,
                 ))
             }
-            "matchbox" | "menace" => {
+            GenericPlayer::Matchbox | GenericPlayer::Menace => {
                 deterministic_pair()?;
                 Box::new(Matchbox::for_player(&self.game, &spec.name, &spec.options).map_err(bad)?)
             }
-            "expectimax" => {
+            GenericPlayer::Expectimax => {
                 if !self.chance {
                     return Err(bad(
                         "expectimax is for games with dice; try alphabeta".into()
@@ -597,17 +617,8 @@ impl<G: Registered> Handle<G> {
                 }
                 Box::new(Expectimax::from_options(&spec.options).map_err(bad)?)
             }
-            _ => {
-                return Err(bad(format!(
-                    "unknown player for {} (known: {})",
-                    G::NAME,
-                    self.player_kinds()
-                        .iter()
-                        .map(|k| k.name.clone())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
+            // A person, or a level (both handled above).
+            GenericPlayer::Human | GenericPlayer::Level => return Err(unknown()),
         };
         Ok(Some(strategy))
     }
@@ -622,7 +633,20 @@ impl<G: Registered> Handle<G> {
 
     fn player_kinds(&self) -> Vec<PlayerKind> {
         let exact = self.claims_exact();
-        let custom = self.game.custom_player_kinds();
+        let declared = self.game.presentation().player_words;
+        let mut custom = self.game.custom_player_kinds();
+        // A game's own player is named in menus by the words its presentation
+        // declares, else those of the generic player it stands in for, else its help.
+        for k in &mut custom {
+            if k.words.is_empty() {
+                k.words = declared
+                    .iter()
+                    .find(|w| w.name == k.name)
+                    .map(|w| w.words.to_string())
+                    .or_else(|| GenericPlayer::from_name(&k.name).map(|g| g.words().to_string()))
+                    .unwrap_or_else(|| capitalised(&k.help));
+            }
+        }
         // A game's own player of the same name replaces the generic one.
         let mut kinds: Vec<PlayerKind> =
             generic_player_kinds(self.two_player(), !self.chance, exact)
@@ -855,7 +879,9 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
 
     fn info(&self) -> GameInfo {
         let players = self.player_kinds();
-        let level_offered = players.iter().any(|k| k.name == "level");
+        let level_offered = players
+            .iter()
+            .any(|k| GenericPlayer::from_name(&k.name) == Some(GenericPlayer::Level));
         let options = G::options();
         let variant = self.game.variant().to_string();
         GameInfo {
@@ -875,15 +901,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
                 self.game.default_opponent(),
                 &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
             ),
-            presentation: self.game.presentation(),
+            presentation: self.game.presentation().completed(self.game.seats().len()),
             level_base: level_offered.then(|| self.game.level_base().to_string()),
             level_bases: if level_offered {
                 players
                     .iter()
                     .map(|k| k.name.clone())
-                    .filter(|n| {
-                        !["human", "random", "level", "matchbox", "menace"].contains(&n.as_str())
-                    })
+                    .filter(|n| GenericPlayer::from_name(n).map_or(true, |g| g.can_be_level_base()))
                     .collect()
             } else {
                 Vec::new()

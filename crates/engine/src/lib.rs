@@ -14,11 +14,13 @@ mod players;
 mod record_check;
 mod registry;
 mod rules;
+mod shown;
 pub mod step_agreement;
 pub mod stepping;
 mod stored;
 mod trained;
 mod variant_words;
+mod view_laws;
 
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
@@ -32,6 +34,7 @@ pub use registry::{
     tables_in_use, trim_cache, GameEntry, CACHE_GAMES, DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
+pub use shown::view_after;
 pub use stepping::{DynPlayer, DynState, GameFacts, StepState, CHANCE_PLAYER, TERMINAL_PLAYER};
 pub use tabula_core::PlayEnd;
 pub use trained::Trained;

@@ -190,6 +190,9 @@ pub struct SeatView {
     pub name: String,
     /// Who plays it (`human`, `level:66`).
     pub player: String,
+    /// True when a person plays it.
+    #[serde(default)]
+    pub human: bool,
 }
 
 /// The whole visible state of a match, as the server sends it.
@@ -914,6 +917,7 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .map(|(n, s)| SeatView {
                     name: n.to_string(),
                     player: s.to_text(),
+                    human: s.is_human(),
                 })
                 .collect(),
             position: game.format_position(state),
@@ -923,7 +927,10 @@ impl<G: Registered> Match for MatchImpl<G> {
             outcome,
             result: outcome.map(|o| self.result_text(o)),
             legal_moves,
-            view: game.view(state),
+            view: {
+                let moves: Vec<G::Move> = self.plies.iter().map(|p| p.mv).collect();
+                crate::shown::view_after(game, &self.states, &moves)
+            },
             board_text: game.render_text(state),
             // Games may fold a ply into the next line (Auto120's roll): empty lines are hidden.
             log: self

@@ -3,7 +3,7 @@
 
 use crate::EngineError;
 use tabula_ai::players::LEVEL_PRESETS;
-use tabula_core::PlayerKind;
+use tabula_core::{GenericPlayer, PlayerKind};
 
 /// A parsed player name: `name[:options]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +17,11 @@ pub struct PlayerSpec {
 impl PlayerSpec {
     /// True for a person at the keyboard (or browser).
     pub fn is_human(&self) -> bool {
-        self.name == "human"
+        self.generic() == Some(GenericPlayer::Human)
+    }
+    /// The generic player this names, if it names one.
+    pub fn generic(&self) -> Option<GenericPlayer> {
+        GenericPlayer::from_name(&self.name)
     }
     /// A level-mixed player, split into its level and the player it mixes with
     /// random moves (`None`: the game's [`tabula_core::Registered::level_base`]).
@@ -42,12 +46,12 @@ impl PlayerSpec {
         };
         let base_of = |name: &str| -> Result<Option<PlayerSpec>, EngineError> {
             let base = parse_player_spec(name)?;
-            if base.is_human()
-                || base.name == "level"
-                || base.name == "random"
-                || LEVEL_PRESETS
-                    .iter()
-                    .any(|(n, _)| *n == base.name && *n != "perfect")
+            if matches!(
+                base.generic(),
+                Some(GenericPlayer::Human | GenericPlayer::Random | GenericPlayer::Level)
+            ) || LEVEL_PRESETS
+                .iter()
+                .any(|(n, _)| *n == base.name && *n != "perfect")
             {
                 return Err(bad(
                     "the level mixes random moves with a computer player such as lookahead, alphabeta or perfect",
@@ -59,7 +63,7 @@ impl PlayerSpec {
             .iter()
             .find(|(n, _)| *n == self.name && *n != "perfect")
             .map(|&(_, l)| l);
-        if preset.is_some() || self.name == "level" {
+        if preset.is_some() || self.generic() == Some(GenericPlayer::Level) {
             let mut level = preset;
             let mut base = None;
             for part in self
@@ -160,46 +164,20 @@ pub fn parse_player_spec(text: &str) -> Result<PlayerSpec, EngineError> {
     })
 }
 
-/// The generic player kinds, each with whether this game supports it.
+/// The generic player kinds this game supports.
 pub fn generic_player_kinds(two_player: bool, deterministic: bool, exact: bool) -> Vec<PlayerKind> {
-    let mut v = vec![PlayerKind::new(
-        "human",
-        "a person at the keyboard or in the browser",
-    )];
-    v.push(PlayerKind::new("random", "a uniformly random legal move"));
-    if two_player && deterministic && exact {
-        v.push(PlayerKind::new(
-            "perfect",
-            "provably perfect play from the strong solution: wins fastest, loses slowest, random among equals",
-        ));
-    }
-    if two_player && deterministic {
-        v.push(PlayerKind::new(
-            "level",
-            "level:L (0-100): a random move with probability (100-L)%, else the computer's own move (level:L,base=lookahead to choose it); presets off, low, medium, high",
-        ));
-        v.push(PlayerKind::new(
-            "lookahead",
-            tabula_ai::lookahead::LOOKAHEAD_HELP,
-        ));
-        v.push(PlayerKind::new(
-            "alphabeta",
-            "alpha-beta search: alphabeta:depth=8,ms=500",
-        ));
-        v.push(PlayerKind::new(
-            "matchbox",
-            "Gardner's matchbox machine: learns by removing the losing bead (matchbox:symmetry=off)",
-        ));
-        v.push(PlayerKind::new(
-            "menace",
-            "MENACE-style bead counts: reinforced after wins and draws, punished after losses",
-        ));
-    }
-    if two_player && !deterministic {
-        v.push(PlayerKind::new(
-            "expectimax",
-            "search over dice outcomes: expectimax:depth=2 or expectimax:ms=50",
-        ));
-    }
-    v
+    GenericPlayer::ALL
+        .into_iter()
+        .filter(|&p| match p {
+            GenericPlayer::Human | GenericPlayer::Random => true,
+            GenericPlayer::Perfect => two_player && deterministic && exact,
+            GenericPlayer::Level
+            | GenericPlayer::Lookahead
+            | GenericPlayer::Alphabeta
+            | GenericPlayer::Matchbox
+            | GenericPlayer::Menace => two_player && deterministic,
+            GenericPlayer::Expectimax => two_player && !deterministic,
+        })
+        .map(PlayerKind::generic)
+        .collect()
 }

@@ -86,6 +86,10 @@ pub trait DynState: Send + Sync {
     fn clone_box(&self) -> Box<dyn DynState>;
     /// The value of the position and every legal move graded, as `tabula analyze`.
     fn analyze(&self) -> Result<Analysis, EngineError>;
+    /// What the game declares every face shows of this position with its history
+    /// (the board's layout, cells, pieces, facts, the last move, the cards'
+    /// facts): the same view the browser draws.
+    fn view(&self) -> tabula_core::View;
     /// This state as `Any`, so that a player of the same game can read it.
     fn as_any(&self) -> &dyn Any;
 }
@@ -520,6 +524,27 @@ impl<G: Registered> DynState for StepState<G> {
 
     fn analyze(&self) -> Result<Analysis, EngineError> {
         Ok(self.handle.analyze_state(&self.state))
+    }
+
+    fn view(&self) -> tabula_core::View {
+        // The positions from the start, replayed from the history's action ids.
+        let game = self.game();
+        let mut state = match &self.start {
+            Some(s) => s.clone(),
+            None => game.initial_state(),
+        };
+        let mut states = vec![state.clone()];
+        let mut moves = Vec::with_capacity(self.history.len());
+        for &action in &self.history {
+            let Some(mv) = game.move_of(&state, action) else {
+                // Never for a history this state played; show the position alone.
+                return crate::view_after(game, std::slice::from_ref(&self.state), &[]);
+            };
+            game.play_unchecked(&mut state, mv);
+            states.push(state.clone());
+            moves.push(mv);
+        }
+        crate::view_after(game, &states, &moves)
     }
 
     fn as_any(&self) -> &dyn Any {

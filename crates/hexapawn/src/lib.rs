@@ -576,7 +576,7 @@ impl Presentation for Hexapawn {
                 w: 1.0,
                 h: 1.0,
                 label: Some((i + 1).to_string()),
-                mark: ((i / cols + i % cols) % 2 == 1).then(|| "dark".to_string()),
+                mark: ((i / cols + i % cols) % 2 == 1).then_some(tabula_core::Mark::Dark),
                 ..ViewCell::default()
             })
             .collect();
@@ -592,10 +592,14 @@ impl Presentation for Hexapawn {
         View {
             width: f64::from(cols),
             height: f64::from(self.rows),
+            layout: tabula_core::Layout::Grid {
+                columns: u32::from(cols),
+                rows: u32::from(self.rows),
+            },
             cells,
-            edges: Vec::new(),
             pieces,
             status: vec![self.status_line(self.turn(s))],
+            ..View::default()
         }
     }
 
@@ -682,6 +686,8 @@ impl Registered for Hexapawn {
                 games: 200,
                 about: "Gardner's machine keeps a matchbox for every position it meets, one bead per move; after a loss it removes the bead that led to it.",
             }],
+            // The seats are named for their colours.
+            seat_colours: vec![tabula_core::SeatColour::White, tabula_core::SeatColour::Black],
             ..Default::default()
         }
     }

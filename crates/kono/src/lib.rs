@@ -32,8 +32,9 @@ use tabula_core::{
     BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
 };
 use tabula_core::{
-    Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, Registered, Report, Seat,
-    Shape, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Fact, FactValue, Game, Graded, MoveError, Oracle, Outcome, ParseError, PlayDrawRule,
+    Registered, Report, Seat, Shape, Turn, Variant, VariantChoice, VariantError, VariantOption,
+    View, ViewCell, ViewPiece,
 };
 
 /// Asks the processor to bring `value`'s cache line in soon (no effect elsewhere).
@@ -355,7 +356,8 @@ impl Presentation for Kono {
                 shape: Shape::Rect,
                 colour: None,
                 label: Some(notation::cell_name(i)),
-                mark: ((i / 4 + i % 4) % 2 == 1).then(|| "dark".to_string()),
+                mark: ((i / 4 + i % 4) % 2 == 1).then_some(tabula_core::Mark::Dark),
+                target: tabula_core::ClickTarget::Cell,
             })
             .collect();
         let pieces = (0..16u32)
@@ -377,10 +379,24 @@ impl Presentation for Kono {
         View {
             width: 4.0 * CELL,
             height: 4.0 * CELL,
+            layout: tabula_core::Layout::Grid {
+                columns: 4,
+                rows: 4,
+            },
             cells,
-            edges: Vec::new(),
             pieces,
             status: self.status(state),
+            facts: vec![
+                Fact::new(
+                    SEATS[0],
+                    FactValue::Text(crate::pieces(state.top.count_ones())),
+                ),
+                Fact::new(
+                    SEATS[1],
+                    FactValue::Text(crate::pieces(state.bottom.count_ones())),
+                ),
+            ],
+            ..View::default()
         }
     }
 

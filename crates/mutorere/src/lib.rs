@@ -221,7 +221,20 @@ impl Presentation for MuTorere {
     }
 
     fn view(&self, state: &MtState) -> View {
-        view::view(state, &SEATS, self.status(state))
+        let mut v = view::view(state, &SEATS, self.status(state));
+        if let MtRules::Best { plies } = self.rules {
+            if state.opening_plies < plies {
+                let left = plies - state.opening_plies;
+                v.facts.push(tabula_core::Fact::new(
+                    "Opening",
+                    tabula_core::FactValue::Text(format!(
+                        "the centre only beside an enemy piece, {left} more {}",
+                        if left == 1 { "ply" } else { "plies" }
+                    )),
+                ));
+            }
+        }
+        v
     }
 
     fn move_cells(&self, _state: &MtState, mv: MtMove) -> Vec<u32> {
@@ -433,6 +446,20 @@ pub fn count_report() -> serde_json::Value {
 }
 
 impl Registered for MuTorere {
+    /// White and Black pieces, and the centre point named as the players call it.
+    fn presentation(&self) -> tabula_core::GamePresentation {
+        tabula_core::GamePresentation {
+            seat_colours: vec![
+                tabula_core::SeatColour::White,
+                tabula_core::SeatColour::Black,
+            ],
+            marks: vec![tabula_core::MarkWords {
+                mark: tabula_core::Mark::Centre,
+                words: "the centre (pūtahi)",
+            }],
+            ..Default::default()
+        }
+    }
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Mu Torere";
     fn level_base(&self) -> &'static str {

@@ -6,7 +6,7 @@
 
 use crate::board::{next, Cell, MtState, POINTS, RIM};
 use crate::notation::piece_char;
-use tabula_core::{Shape, View, ViewCell, ViewEdge, ViewPiece};
+use tabula_core::{LabelPlace, Layout, Mark, Shape, View, ViewCell, ViewEdge, ViewPiece};
 
 const SIZE: f64 = 100.0;
 const RADIUS: f64 = 38.0;
@@ -39,7 +39,8 @@ pub fn view(state: &MtState, seats: &[&str], status: Vec<String>) -> View {
                 shape: Shape::Circle,
                 colour: None,
                 label: Some(crate::notation::point_name(p)),
-                mark: (p == 0).then(|| "putahi".to_string()),
+                mark: (p == 0).then_some(Mark::Centre),
+                ..ViewCell::default()
             }
         })
         .collect();
@@ -76,10 +77,13 @@ pub fn view(state: &MtState, seats: &[&str], status: Vec<String>) -> View {
     View {
         width: SIZE,
         height: SIZE,
+        layout: Layout::Ring,
+        labels: LabelPlace::Outside,
         cells,
         edges,
         pieces,
         status,
+        ..View::default()
     }
 }
 

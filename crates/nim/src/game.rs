@@ -375,12 +375,12 @@ impl Presentation for Nim {
     }
 
     fn view(&self, state: &NimState) -> View {
-        view(state, self.play)
+        view(state, &self.start, self.play)
     }
 
-    fn move_cells(&self, state: &NimState, mv: NimMove) -> Vec<u32> {
+    fn move_cells(&self, _state: &NimState, mv: NimMove) -> Vec<u32> {
         // One click: on the lowest counter taken (it and all above it go).
-        vec![cell_id(state, mv.heap as usize, mv.to)]
+        vec![cell_id(mv.heap as usize, mv.to)]
     }
 
     fn describe_move(&self, state: &NimState, mv: NimMove) -> String {
@@ -473,39 +473,65 @@ impl Players for Nim {
 
 impl MatchRules for Nim {}
 
-/// Cell id of counter `index` (0-based from the bottom) of heap `heap`.
-fn cell_id(state: &NimState, heap: usize, index: u32) -> u32 {
-    let width = state.heaps.iter().copied().max().unwrap_or(0).max(1);
-    heap as u32 * width + index
+/// Cell id of place `index` (0-based from the left) of heap `heap`: the same in
+/// every position, whatever the other heaps hold, so a move's cells and a heap's
+/// places never move ([`MAX_HEAP`] places fit in a heap's stride).
+fn cell_id(heap: usize, index: u32) -> u32 {
+    heap as u32 * (MAX_HEAP + 1) + index
 }
 
-fn view(state: &NimState, play: Play) -> View {
-    let width = state.heaps.iter().copied().max().unwrap_or(0).max(1);
+/// The board: one row per heap, as many places as the heap held at the start
+/// of the game (or holds now, if more), a counter on each place still filled.
+/// An emptied heap keeps its row and the board keeps its size, so nothing moves
+/// while a game is played or reviewed.
+fn view(state: &NimState, start: &[u32], play: Play) -> View {
+    let heaps = state.heaps.len().max(start.len());
+    let extent = |i: usize| {
+        state
+            .heaps
+            .get(i)
+            .copied()
+            .unwrap_or(0)
+            .max(start.get(i).copied().unwrap_or(0))
+    };
+    let width = (0..heaps).map(extent).max().unwrap_or(0).max(1);
     let mut v = View {
-        width: width as f64 + 2.0,
-        height: state.heaps.len() as f64,
+        // Room on the left for the heaps' names.
+        width: f64::from(width) + 2.0,
+        height: heaps as f64,
+        layout: tabula_core::Layout::Heaps {
+            heaps: heaps as u32,
+        },
+        labels: tabula_core::LabelPlace::RowStart,
         ..View::default()
     };
-    for (i, &h) in state.heaps.iter().enumerate() {
-        for j in 0..h {
-            let id = i as u32 * width + j;
+    for i in 0..heaps {
+        let filled = state.heaps.get(i).copied().unwrap_or(0);
+        for j in 0..extent(i) {
+            let id = cell_id(i, j);
             v.cells.push(ViewCell {
                 id,
-                x: 1.0 + j as f64,
+                x: 2.0 + f64::from(j),
                 y: i as f64,
                 w: 1.0,
                 h: 1.0,
                 label: (j == 0).then(|| format!("heap {}", i + 1)),
                 ..ViewCell::default()
             });
-            v.pieces.push(ViewPiece {
-                cell: id,
-                owner: None,
-                label: None,
-            });
+            if j < filled {
+                v.pieces.push(ViewPiece {
+                    cell: id,
+                    owner: None,
+                    label: None,
+                });
+            }
         }
     }
     let sum = state.nim_sum();
+    v.facts.push(tabula_core::Fact::new(
+        "Nim-sum",
+        tabula_core::FactValue::Integer(i64::try_from(sum.0).unwrap_or(i64::MAX)),
+    ));
     v.status.push(format!("nim-sum {}", sum.0));
     v.status.push(format!(
         "{} to move ({} play)",
@@ -760,6 +786,36 @@ mod tests {
             assert!(seen.insert(cells[0]), "two moves share a click");
         }
         assert!(g.render_text(&s).contains("nim-sum 2"));
+    }
+
+    #[test]
+    fn heaps_keep_their_places_and_ids_as_they_empty() {
+        let g = Nim::default();
+        let start = g.initial_state();
+        let full = g.view(&start);
+        // Heap 1 emptied, heap 3 down to 2: the same places, fewer counters.
+        let later = g.parse_position("0 4 2").unwrap();
+        let v = g.view(&later);
+        let places = |v: &View| {
+            v.cells
+                .iter()
+                .map(|c| (c.id, c.x.to_bits(), c.y.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(places(&v), places(&full));
+        assert_eq!((v.width, v.height), (full.width, full.height));
+        assert_eq!(v.pieces.len(), 6);
+        // A move's cell is the same id before and after it is played, in its heap's row.
+        let mv = g.parse_move(&later, "3:2->0").unwrap();
+        let cell = g.move_cells(&later, mv)[0];
+        let row = |id: u32| v.cells.iter().find(|c| c.id == id).unwrap().y;
+        assert_eq!(row(cell), 2.0);
+        let mut after = later.clone();
+        g.play_unchecked(&mut after, mv);
+        assert_eq!(g.move_cells(&after, mv), vec![cell]);
+        let empty = g.view(&after);
+        assert!(empty.cells.iter().any(|c| c.id == cell));
+        assert!(!empty.pieces.iter().any(|p| p.cell == cell));
     }
 
     proptest! {

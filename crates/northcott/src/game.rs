@@ -320,6 +320,10 @@ impl Registered for Northcott {
     fn presentation(&self) -> tabula_core::GamePresentation {
         tabula_core::GamePresentation {
             module: Some(include_str!("../web/northcott.js")),
+            player_words: vec![tabula_core::PlayerWords {
+                name: "nim",
+                words: "The original program's computer",
+            }],
             ..Default::default()
         }
     }
@@ -566,6 +570,10 @@ impl Presentation for Northcott {
         let mut v = View {
             width: self.nx() as f64,
             height: self.ny() as f64,
+            layout: tabula_core::Layout::Grid {
+                columns: self.nx() as u32,
+                rows: self.ny() as u32,
+            },
             ..View::default()
         };
         for r in 0..self.ny() {
@@ -600,6 +608,13 @@ impl Presentation for Northcott {
             .map(u8::to_string)
             .collect::<Vec<_>>()
             .join(" ");
+        v.facts = vec![
+            tabula_core::Fact::new("Gaps", tabula_core::FactValue::Text(gaps.clone())),
+            tabula_core::Fact::new(
+                "Nim-sum",
+                tabula_core::FactValue::Integer(i64::from(self.nim_sum(state))),
+            ),
+        ];
         v.status.push(format!("gaps {gaps}"));
         v.status.push(format!("nim-sum {}", self.nim_sum(state)));
         v.status.push(format!("{} to move", side_word(state)));

@@ -250,14 +250,14 @@ impl Presentation for Pig {
     }
 
     fn view(&self, state: &State) -> View {
-        let cell = |id: u32, x: f64, label: String, mark: &str| ViewCell {
+        let cell = |id: u32, x: f64, label: &str| ViewCell {
             id,
             x,
             y: 1.0,
             w: 2.0,
             h: 1.0,
-            label: Some(label),
-            mark: Some(mark.into()),
+            label: Some(label.into()),
+            mark: Some(tabula_core::Mark::Button),
             ..ViewCell::default()
         };
         let mut status: Vec<String> = SEATS
@@ -273,17 +273,45 @@ impl Presentation for Pig {
             )),
             _ => status.push("The dice are rolling".into()),
         }
+        let facts = SEATS
+            .iter()
+            .zip(state.scores)
+            .map(|(seat, s)| {
+                tabula_core::Fact::new(*seat, tabula_core::FactValue::Integer(i64::from(s)))
+            })
+            .collect();
         View {
             width: 5.0,
             height: 3.0,
-            cells: vec![
-                cell(ROLL_CELL, 0.0, "roll".into(), "button"),
-                cell(HOLD_CELL, 3.0, "hold".into(), "button"),
-            ],
-            edges: Vec::new(),
-            pieces: Vec::new(),
+            layout: tabula_core::Layout::Buttons,
+            labels: tabula_core::LabelPlace::Centre,
+            cells: vec![cell(ROLL_CELL, 0.0, "roll"), cell(HOLD_CELL, 3.0, "hold")],
             status,
+            facts,
+            ..View::default()
         }
+    }
+
+    /// The board, and the dice card: the last roll, whose it was, and the points
+    /// of the turn in progress.
+    fn view_after(&self, history: tabula_core::History<'_, Self>) -> View {
+        let state = history.position();
+        let mut v = self.view(state);
+        let rolled = history.recent().find_map(|(before, mv)| match mv {
+            Move::Die(d) => Some((vec![d], before.side())),
+            Move::Dice(a, b) => Some((vec![a, b], before.side())),
+            _ => None,
+        });
+        let (roll, seat) = rolled.unwrap_or((Vec::new(), None));
+        let facts = match (self.turn(state), state.side()) {
+            (Turn::Over(_), _) | (_, None) => Vec::new(),
+            (_, Some(side)) => vec![tabula_core::Fact::new(
+                format!("{}'s points this turn", SEATS[side]),
+                tabula_core::FactValue::Integer(i64::from(state.turn_total)),
+            )],
+        };
+        v.panels = vec![tabula_core::PanelFacts::Dice { roll, seat, facts }];
+        v
     }
 
     fn move_cells(&self, _state: &State, mv: Move) -> Vec<u32> {
@@ -431,8 +459,9 @@ impl Players for Pig {
             ),
             PlayerKind::new(
                 "hold",
-                "holds once the turn reaches N points (hold:N, default 20)",
-            ),
+                "holds once the turn reaches a number of points (20 unless told)",
+            )
+            .with_options("hold:N"),
             PlayerKind::new(
                 "race",
                 "keeps pace: holds at about a fifth of the goal, more when behind, and rolls on to the goal once either player is near it",

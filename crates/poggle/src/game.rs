@@ -214,6 +214,8 @@ impl Registered for Poggle {
                 name: "solver",
                 words: "The fewest-presses solution",
             }],
+            // A random start is dealt by its board number.
+            board_number: (self.start == StartRule::Random).then_some("seed"),
             ..Default::default()
         }
     }
@@ -304,7 +306,7 @@ impl Registered for Poggle {
                 name: "size",
                 label: "buttons on a side",
                 default: "5",
-                help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 for `tabula solve`", choices: &[],
+                help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 to solve only", choices: &[],
             },
             VariantOption { name: "colours", label: "colours", default: "2", help: "number of colours, 2 to 256 (2 is Lights Out)", choices: &[] },
             VariantOption {
@@ -352,7 +354,7 @@ impl Registered for Poggle {
                 name: "size".into(),
                 value: size.to_string(),
                 reason: format!(
-                    "a torus is {}x{} to {}x{} (its solver works on the whole system of n^2 buttons)",
+                    "a torus is {}x{} to {}x{} (its solver works on the whole system of n² buttons)",
                     torus::MIN_TORUS_SIZE,
                     torus::MIN_TORUS_SIZE,
                     torus::MAX_TORUS_SIZE,
@@ -543,14 +545,32 @@ impl Presentation for Poggle {
                 h: 0.9,
                 shape: Shape::Circle,
                 colour: state.cells.get(i).map(|&c| c as u32),
-                label: None,
-                mark: None,
+                ..ViewCell::default()
             })
             .collect();
         let left = state.cells.iter().filter(|&&c| c != 0).count();
+        let mut facts = vec![tabula_core::Fact::new(
+            "Colours",
+            tabula_core::FactValue::Integer(i64::from(self.colours)),
+        )];
+        if self.topology == Topology::Torus {
+            facts.push(tabula_core::Fact::new(
+                "Edges",
+                tabula_core::FactValue::Text("wrap around".into()),
+            ));
+        }
+        facts.push(tabula_core::Fact::new(
+            "Buttons not yet the goal colour",
+            tabula_core::FactValue::Integer(left as i64),
+        ));
         View {
             width: n as f64,
             height: n as f64,
+            layout: tabula_core::Layout::Grid {
+                columns: n as u32,
+                rows: n as u32,
+            },
+            facts,
             cells,
             status: vec![
                 if self.topology == Topology::Torus {

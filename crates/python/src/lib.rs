@@ -607,6 +607,16 @@ impl PyState {
         versioned(py, self.game.as_ref(), &analysis)
     }
 
+    /// What the game declares every face shows of this position (a dict): the
+    /// board's `layout` and `labels`, its `cells` (with their `mark`, `colour` and
+    /// click `target`), `edges`, `pieces`, the `facts` beside the board, the
+    /// `last_move` and the `panels`' facts; the same view the browser draws.
+    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let inner = &self.inner;
+        let view = py.detach(|| inner.view());
+        to_python(py, &view)
+    }
+
     /// The game this state belongs to.
     fn get_game(&self) -> PyGame {
         PyGame {

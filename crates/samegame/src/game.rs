@@ -6,11 +6,12 @@ use crate::scoring::Scoring;
 use crate::search;
 use crate::text::{format_board, parse_board};
 use std::cell::RefCell;
-use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
-    Game, MoveError, Outcome, ParseError, PlayerKind, Registered, Report, Seat, Shape, Strategy,
-    Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell,
+    ClickTarget, Game, Layout, MoveError, Outcome, PanelFacts, ParseError, PlayerKind, Registered,
+    Report, Seat, Shape, Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View,
+    ViewCell,
 };
+use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
 /// SameGame in one variant: the size, colours and seed of the starting board, and
 /// the scoring rule. Positions given as text may have any size up to 100 x 100 and
@@ -268,10 +269,11 @@ impl Presentation for SameGame {
     }
 
     /// One square cell per board place, id `row * width + column`, `colour` 1-9 for
-    /// a block and none when empty. `mark` is `g<id>` on every block of a removable
-    /// group, `<id>` being the group's move cell (what [`Game::move_cells`] gives),
-    /// so a UI can highlight the group under the pointer and turn a click anywhere
-    /// on it into that move; lone blocks are marked `lone`.
+    /// a block and none when empty. Every block of a removable group has the
+    /// click target of the group, numbered by the group's move cell (what
+    /// [`Presentation::move_cells`] gives), so a face lights the group under the
+    /// pointer and turns a click anywhere on it into that move. The score card's
+    /// facts are the score and the blocks left.
     fn view(&self, state: &Board) -> View {
         let (w, h) = (state.width(), state.height());
         let mut cells = Vec::with_capacity(w * h);
@@ -279,14 +281,18 @@ impl Presentation for SameGame {
             for r in 0..h {
                 for c in 0..w {
                     let colour = state.colour(r, c);
-                    let mark = (colour != 0).then(|| {
+                    let target = if colour == 0 {
+                        ClickTarget::Cell
+                    } else {
                         let g = groups[scan.label[c * h + (h - 1 - r)] as usize];
                         if g.size >= 2 {
-                            format!("g{}", state.row_of(g.y as usize) * w + g.col as usize)
+                            ClickTarget::Group {
+                                group: (state.row_of(g.y as usize) * w + g.col as usize) as u32,
+                            }
                         } else {
-                            "lone".to_string()
+                            ClickTarget::Cell
                         }
-                    });
+                    };
                     cells.push(ViewCell {
                         id: (r * w + c) as u32,
                         x: c as f64,
@@ -296,7 +302,8 @@ impl Presentation for SameGame {
                         shape: Shape::Rect,
                         colour: (colour != 0).then_some(colour as u32),
                         label: None,
-                        mark,
+                        mark: None,
+                        target,
                     });
                 }
             }
@@ -304,10 +311,17 @@ impl Presentation for SameGame {
         View {
             width: w as f64,
             height: h as f64,
+            layout: Layout::Grid {
+                columns: w as u32,
+                rows: h as u32,
+            },
             cells,
-            edges: Vec::new(),
-            pieces: Vec::new(),
             status: status_lines(state, self.scoring),
+            panels: vec![PanelFacts::Score {
+                score: state.score(),
+                left: state.blocks_left() as u64,
+            }],
+            ..View::default()
         }
     }
 
@@ -399,8 +413,9 @@ impl Players for SameGame {
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
         vec![PlayerKind::new(
             "search",
-            "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once; options seconds=S (default 1), level=N",
-        )]
+            "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once",
+        )
+        .with_options("search:seconds=S (default 1),level=N")]
     }
 
     fn custom_player(
@@ -459,6 +474,8 @@ impl Registered for SameGame {
             }],
             coloured_cell: Some("block"),
             hint_search_seconds: Some(1.0),
+            // Each board number deals another board of the same game.
+            board_number: Some("seed"),
             player_words: vec![tabula_core::PlayerWords {
                 name: "search",
                 words: "Search ahead (NRPA)",
@@ -470,7 +487,7 @@ impl Registered for SameGame {
     const TITLE: &'static str = "SameGame";
     const SUMMARY: &'static str =
         "Remove groups of two or more same-coloured blocks; blocks fall and columns close up. \
-         Score (n-2)^2 per group and 1000 for clearing the board.";
+         Score (n-2)² per group and 1000 for clearing the board.";
 
     /// A puzzle searched, not solved.
     fn test_cases() -> tabula_core::TestCases {
@@ -520,7 +537,7 @@ impl Registered for SameGame {
     fn summary(&self) -> String {
         let rule = match self.scoring {
             Scoring::Standard => return Self::SUMMARY.into(),
-            Scoring::NoBonus => "Score (n-2)^2 per group, no bonus for clearing the board.",
+            Scoring::NoBonus => "Score (n-2)² per group, no bonus for clearing the board.",
             Scoring::Blocks => "Score 1 per block removed.",
         };
         format!("Remove groups of two or more same-coloured blocks; blocks fall and columns close up. {rule}")
@@ -535,7 +552,7 @@ impl Registered for SameGame {
                 name: "scoring",
                 label: "scoring",
                 default: "standard",
-                help: "standard: (n-2)^2 per group + 1000 for clearing; nobonus: (n-2)^2 only; blocks: 1 per block removed", choices: &[
+                help: "standard: (n-2)² per group + 1000 for clearing; nobonus: (n-2)² only; blocks: 1 per block removed", choices: &[
                     VariantChoice { value: "standard", words: "standard (bonus for clearing)" },
                     VariantChoice { value: "nobonus", words: "no bonus for clearing" },
                     VariantChoice { value: "blocks", words: "one point a block" },

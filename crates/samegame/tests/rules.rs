@@ -207,9 +207,9 @@ proptest! {
             let m = moves[rng.gen_range(0..moves.len())];
             let view = g.view(&state);
             let id = m.row as u32 * state.width() as u32 + m.col as u32;
-            let mark = format!("g{id}");
+            let target = tabula_core::ClickTarget::Group { group: id };
             let mut group_cells = 0;
-            for cell in view.cells.iter().filter(|c| c.mark.as_deref() == Some(mark.as_str())) {
+            for cell in view.cells.iter().filter(|c| c.target == target) {
                 let (r, c) = (cell.id as usize / state.width(), cell.id as usize % state.width());
                 let typed = g.parse_move(&state, &format!("{r} {c}")).unwrap();
                 prop_assert_eq!(typed, Click { row: r as u8, col: c as u8 });
@@ -384,19 +384,24 @@ fn view_and_status() {
     let s = g.parse_position("1../223").unwrap();
     let v = g.view(&s);
     assert_eq!(v.cells.len(), 6);
-    let marks: Vec<Option<&str>> = v.cells.iter().map(|c| c.mark.as_deref()).collect();
-    // Cell ids are row * width + column; the 2s' canonical block is row 1 column 0 (id 3).
+    use tabula_core::{ClickTarget, PanelFacts};
+    let targets: Vec<ClickTarget> = v.cells.iter().map(|c| c.target).collect();
+    // Cell ids are row * width + column; the 2s' canonical block is row 1 column 0
+    // (id 3): a click on either 2 is that group's move; lone blocks and empty
+    // places are cells of their own.
+    let group = ClickTarget::Group { group: 3 };
     assert_eq!(
-        marks,
+        targets,
         vec![
-            Some("lone"),
-            None,
-            None,
-            Some("g3"),
-            Some("g3"),
-            Some("lone")
+            ClickTarget::Cell,
+            ClickTarget::Cell,
+            ClickTarget::Cell,
+            group,
+            group,
+            ClickTarget::Cell
         ]
     );
+    assert_eq!(v.panels, vec![PanelFacts::Score { score: 0, left: 4 }]);
     assert_eq!(v.cells[4].colour, Some(2));
     assert_eq!(v.cells[1].colour, None);
     assert!(v.status.contains(&"blocks left 4".to_string()));

@@ -625,10 +625,23 @@ async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>>
 /// asks again): a table read from disk is ready within it, a solve is not.
 const HINT_TABLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// `GET /hint`: the suggested move, why, and the position's graded analysis,
-/// in the documented results shape (docs/API.md, "Results"). While the exact
-/// solution is being built the analysis says so, with its progress.
-async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
+/// The query of `GET /hint`: the ply whose position to grade, if not the latest.
+#[derive(Deserialize)]
+struct HintQuery {
+    #[serde(default)]
+    ply: Option<usize>,
+}
+
+/// `GET /hint[?ply=N]`: the suggested move, why, and the position's graded
+/// analysis in the documented results shape (docs/API.md, "Results"), of
+/// the position now or, with `ply`, of the position after the first N plies of the
+/// current game (a card beside a reviewed position), without changing the session.
+/// While the exact solution is being built the analysis says so, with its progress.
+async fn hint(
+    State(st): St,
+    Path(id): Path<String>,
+    Query(q): Query<HintQuery>,
+) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
     Ok(Json(
         thinking(&st, move || {
@@ -637,13 +650,35 @@ async fn hint(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
                 // stops it, when no other waits for it).
                 let glance =
                     tabula_core::waiting_budget_until(std::time::Instant::now() + HINT_TABLE_WAIT);
-                let hint = glance.run(|| m.hint())?;
                 let view = m.view();
+                let hint = match q.ply {
+                    None => glance.run(|| m.hint())?,
+                    Some(ply) => {
+                        let shown = replay_to(m, ply)?;
+                        glance.run(|| shown.hint())?
+                    }
+                };
                 Ok(versioned(&view.game, &view.variant, &hint))
             })
         })
         .await?,
     ))
+}
+
+/// A copy of the session's match after the first `ply` plies of its current game
+/// (400 beyond its end).
+fn replay_to(m: &dyn Match, ply: usize) -> ApiResult<Box<dyn Match>> {
+    let (mut copy, moves) = replay_copy(m)?;
+    if ply > moves.len() {
+        return Err(ApiError::bad_request(format!(
+            "this game has {} plies; ply {ply} is beyond its end",
+            moves.len()
+        )));
+    }
+    for mv in &moves[..ply] {
+        copy.play_setup(mv)?;
+    }
+    Ok(copy)
 }
 
 /// A result with the shape's version, the game and the variant.
@@ -802,18 +837,9 @@ async fn review(
 ) -> ApiResult<Json<Json_>> {
     let out = blocking(move || {
         st.sessions.read(&id, |m| {
-            let (mut copy, moves) = replay_copy(m)?;
-            if q.ply > moves.len() {
-                return Err(ApiError::bad_request(format!(
-                    "this game has {} plies; ply {} is beyond its end",
-                    moves.len(),
-                    q.ply
-                )));
-            }
-            for mv in &moves[..q.ply] {
-                copy.play_setup(mv)?;
-            }
-            Ok(json!({ "ply": q.ply, "plies": moves.len(), "view": copy.view() }))
+            let plies = m.record().moves.len();
+            let copy = replay_to(m, q.ply)?;
+            Ok(json!({ "ply": q.ply, "plies": plies, "view": copy.view() }))
         })
     })
     .await?;

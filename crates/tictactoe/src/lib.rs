@@ -381,7 +381,7 @@ impl Presentation for TicTacToe {
                 w: 1.0,
                 h: 1.0,
                 label: Some((i + 1).to_string()),
-                mark: (won & (1 << i) != 0).then(|| "win".to_string()),
+                mark: (won & (1 << i) != 0).then_some(tabula_core::Mark::Win),
                 ..ViewCell::default()
             })
             .collect();
@@ -397,10 +397,14 @@ impl Presentation for TicTacToe {
         View {
             width: 3.0,
             height: 3.0,
+            layout: tabula_core::Layout::Grid {
+                columns: 3,
+                rows: 3,
+            },
             cells,
-            edges: Vec::new(),
             pieces,
             status: vec![self.status_line(self.turn(s))],
+            ..View::default()
         }
     }
 

@@ -11,7 +11,7 @@ fn marked(text: &str) -> Vec<u32> {
     g.view(&s)
         .cells
         .iter()
-        .filter(|c| c.mark.as_deref() == Some("win"))
+        .filter(|c| c.mark == Some(tabula_core::Mark::Win))
         .map(|c| c.id)
         .collect()
 }
