@@ -54,7 +54,8 @@ export const getSession = (id) => api.get(`/api/sessions/${enc(id)}`);
 export const playMove = (id, move, setup = false) =>
   api.post(`/api/sessions/${enc(id)}/moves`, setup ? { move, setup: true } : { move });
 export const action = (id, what) => api.post(`/api/sessions/${enc(id)}/${what}`, {});
-export const hint = (id) => api.get(`/api/sessions/${enc(id)}/hint`);
+/// The hint of the position now, or (`ply`) of the position after the first `ply` plies (review).
+export const hint = (id, ply = null) => api.get(`/api/sessions/${enc(id)}/hint${ply === null || ply === undefined ? '' : `?ply=${ply}`}`);
 export const positionView = (game, variant, position) =>
   api.get(`/api/games/${enc(game)}/view?variant=${enc(variant || '')}&position=${enc(position)}`);
 export const line = (id, move) => api.get(`/api/sessions/${enc(id)}/line?move=${enc(move)}`);

@@ -3,13 +3,22 @@
 // learn, the die and a win-rate table, a puzzle's score card (time, best scores,
 // the solver's line replayed), a puzzle's solution drawn on the board, and the
 // game's own facts about the position. Nothing here knows a game by name.
+//
+// Every card shows the position the page shows: `onView(mv, previous, {review})`
+// gets the MatchView of that position (the game's latest, or the one under
+// review, `review` its ply), and its facts come from that view (`view.panels`,
+// the game's declaration for that position) or from the server for that ply.
 
 import * as API from './api.js';
 import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
 import { colourName, playerWords, count } from './words.js';
-import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf } from './results.js';
+import { HUMAN } from './players.js';
+import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf, factValue } from './results.js';
+
+/// The facts a view declares for the card of `kind` (its `panels`), if any.
+const panelFacts = (mv, kind) => (mv?.view?.panels || []).find((p) => p.kind === kind) || null;
 
 const PANELS = {
   learn: (page, p) => new LearnPanel(page, p),
@@ -21,7 +30,12 @@ const PANELS = {
 
 /// The page's extra cards, from the game's declared panels; null when it has none.
 export function extrasFor(page) {
-  const list = (page.info.presentation?.panels || []).map((p) => PANELS[p.kind]?.(page, p)).filter(Boolean);
+  const list = (page.info.presentation?.panels || []).map((p) => {
+    const made = PANELS[p.kind]?.(page, p);
+    // Each card says which declared panel it is (the browser tests find it so).
+    if (made?.panel) made.panel.dataset.panel = p.kind;
+    return made;
+  }).filter(Boolean);
   for (const tool of page.info.presentation?.tools || []) list.push(new ToolPanel(page, tool));
   // A game's own browser module may add a card of its own, with the same hooks.
   const own = page.own?.panel?.(page);
@@ -35,11 +49,10 @@ class Extras {
     this.list = list;
     this.panel = list.map((p) => p.panel);
     this.rendersExtra = list.some((p) => p.rendersExtra);
-    this.statusShown = list.find((p) => p.statusShown)?.statusShown;
   }
 
   onStart() { for (const p of this.list) p.onStart?.(); }
-  onView(mv, previous) { for (const p of this.list) p.onView?.(mv, previous); }
+  onView(mv, previous, options = {}) { for (const p of this.list) p.onView?.(mv, previous, options); }
   onHint(data) { for (const p of this.list) p.onHint?.(data); }
   onGroup(cells) { for (const p of this.list) p.onGroup?.(cells); }
   onCell(id, e) { return this.list.some((p) => p.onCell?.(id, e)); }
@@ -146,16 +159,19 @@ class LearnPanel {
   }
 
   playMachine(machine = this.machine()) {
-    const players = this.page.info.seats.map((_, i) => (i === machine.seat ? machine.player : 'human'));
+    const players = this.page.info.seats.map((_, i) => (i === machine.seat ? machine.player : HUMAN));
     this.page.settings.human_seat = machine.seat === 0 ? 1 : 0;
     return this.page.restartWith(players);
   }
 
+  /// The seat a learning player plays (the game list says which kinds learn).
   learnerSeat(mv) {
-    return mv.seats.findIndex((s) => ['matchbox', 'menace'].includes(s.player.split(':')[0]));
+    const learners = new Set((this.page.info.players || []).filter((p) => p.learns).map((p) => p.name));
+    return mv.seats.findIndex((s) => learners.has(s.player.split(':')[0]));
   }
 
   async onView(mv) {
+    this.shown = mv;
     const seat = this.learnerSeat(mv);
     this.useBtn.hidden = seat >= 0;
     // The card's words are about the declared machine: say so when another learner
@@ -176,7 +192,7 @@ class LearnPanel {
       fill(this.boxEl, h('p.muted.small', `The matchboxes cannot be shown: ${e.message}`));
       return;
     }
-    if (this.page.mv !== mv) return;
+    if (this.shown !== mv) return;
     this.renderBoxes(data, mv, seat);
   }
 
@@ -184,7 +200,8 @@ class LearnPanel {
     const learned = data?.learned ?? data;
     const boxes = learned?.boxes || [];
     const games = learned?.games ?? 0;
-    const current = data?.current ?? boxes.find((b) => b.position === mv.position);
+    // The box of the position shown (under review, an earlier one).
+    const current = boxes.find((b) => b.position === mv.position);
     const parts = [h('p.small', `${mv.seats[seat].name} has ${count(boxes.length, 'matchbox', 'matchboxes')} after ${count(games, 'game')}.`)];
     const lid = (box) => this.lid(box, mv);
     if (current) {
@@ -232,7 +249,7 @@ class LearnPanel {
     this.trainBtn.disabled = true;
     const machine = this.machine();
     const words = playerWords(machine.player.split(':')[0], this.page.info);
-    const computer = (this.page.mv?.seats || []).find((s) => s.player !== 'human');
+    const computer = (this.page.mv?.seats || []).find((s) => !s.human);
     const before = computer && computer.player !== machine.player ? playerWords(computer.player.split(':')[0], this.page.info) : null;
     // One job; its progress events carry the curve so far (server-sent events, a
     // few a second), drawn as it grows. `watch` asks the server to spread a fast
@@ -359,29 +376,24 @@ class DicePanel {
       this.simBtn, this.bar, this.tableEl);
   }
 
+  /// The last roll of the position shown, as the game declares it (its view's
+  /// dice facts): the dice, whose roll it was, and the facts of the turn.
   onView(mv) {
-    const log = mv.log || [];
-    let roll = null;
-    let who = null;
-    for (let i = log.length - 1; i >= 0; i--) {
-      const m = /(?:roll(?:ed|s)?)\s*(\d+)/i.exec(log[i].move) || /(?:roll(?:ed|s)?)\s*(\d+)/i.exec(log[i].text || '');
-      if (m) {
-        roll = Number(m[1]);
-        who = log[i + 1]?.seat ?? mv.to_move;
-        break;
-      }
-    }
-    const lineRoll = (mv.view.status || []).map((s) => /rolled (\d+)/i.exec(s)).find(Boolean);
-    if (lineRoll) roll = Number(lineRoll[1]);
-    fill(this.dieEl, 
-      dieFace(roll, 72),
+    const dice = panelFacts(mv, 'dice');
+    const roll = dice?.roll || [];
+    const who = dice?.seat;
+    const size = roll.length > 1 ? 56 : 72;
+    const facts = dice?.facts || [];
+    fill(this.dieEl,
+      ...(roll.length ? roll.map((n) => dieFace(n, size)) : [dieFace(null, size)]),
       h('div.die-text-block',
-        h('strong', roll ? `Rolled ${roll}` : 'No roll yet'),
-        h('span.muted.small', mv.outcome ? mv.result || 'Game over' : who !== null && who !== undefined ? `${this.page.info.seats[who] ?? ''}` : '')));
+        h('strong', roll.length ? `Rolled ${roll.join(' and ')}` : 'No roll yet'),
+        h('span.muted.small', mv.outcome ? mv.result || 'Game over' : who !== null && who !== undefined ? `${this.page.info.seats[who] ?? ''}` : ''),
+        ...facts.map((f) => h('span.die-fact', `${f.label}: `, h('strong', factValue(f.value))))));
   }
 
   async simulate() {
-    const kinds = (this.page.info.players || []).map((p) => p.name).filter((n) => n !== 'human');
+    const kinds = (this.page.info.players || []).map((p) => p.name).filter((n) => n !== HUMAN);
     const named = (this.declared.players || []).filter((k) => kinds.includes(k));
     const pool = named.length >= 2 ? named.slice(0, 3) : kinds.slice(0, 3);
     const pairs = [];
@@ -431,8 +443,6 @@ class ScorePanel {
     this.page = page;
     this.declared = declared;
     this.cell = page.info.presentation?.coloured_cell || 'cell';
-    // Status lines this panel's score card already shows (not repeated under the board).
-    this.statusShown = new RegExp(`^(score|${this.cell}s left)\\b`, 'i');
     this.scoreEl = h('div.big-numbers');
     this.bestEl = h('div.best');
     this.bar = progressBar();
@@ -461,24 +471,27 @@ class ScorePanel {
     this.preview.textContent = n >= 2 && points !== null ? `This group of ${n} scores ${count(points, 'point')}.` : '';
   }
 
-  onView(mv, previous) {
-    const blocks = (mv.view.cells || []).filter((c) => c.colour !== undefined && c.colour !== null).length;
+  /// The score and the cells left of the position shown (the game's score facts
+  /// for it); the time is the game's, ticking while it runs.
+  onView(mv, previous, { review = null } = {}) {
+    const facts = panelFacts(mv, 'score') || { score: mv.score ?? 0, left: 0 };
+    const live = this.page.mv || mv;
     // The game's elapsed time, when the server keeps it, ticking while it runs.
     this.clock = null;
-    if (this.declared.timer && typeof mv.seconds === 'number') this.clock = { base: mv.seconds, at: performance.now(), running: !mv.outcome };
-    const timeEl = h('span.big-value.elapsed', clockText(mv.seconds ?? 0));
+    if (this.declared.timer && typeof live.seconds === 'number') this.clock = { base: live.seconds, at: performance.now(), running: !live.outcome };
+    const timeEl = h('span.big-value.elapsed', clockText(live.seconds ?? 0));
     fill(this.scoreEl,
-      h('div.big', h('span.big-value', formatNumber(mv.score ?? 0)), h('span.big-label', 'score')),
-      h('div.big', h('span.big-value', formatNumber(blocks)), h('span.big-label', `${this.cell}s left`)),
+      h('div.big', h('span.big-value', formatNumber(facts.score)), h('span.big-label', 'score')),
+      h('div.big', h('span.big-value', formatNumber(facts.left)), h('span.big-label', `${this.cell}s left`)),
       this.clock ? h('div.big', timeEl, h('span.big-label', 'time')) : null);
     clearInterval(this.ticker);
     if (this.clock?.running) {
       this.ticker = setInterval(() => {
-        if (!this.page.alive || this.page.mv !== mv) return clearInterval(this.ticker);
+        if (!this.page.alive || this.page.mv !== live) return clearInterval(this.ticker);
         timeEl.textContent = clockText(this.clock.base + (performance.now() - this.clock.at) / 1000);
       }, 1000);
     }
-    if (this.declared.best_scores && mv.outcome && !previous?.outcome) this.refreshBest();
+    if (review === null && this.declared.best_scores && mv.outcome && !previous?.outcome) this.refreshBest();
   }
 
   async refreshBest() {
@@ -496,7 +509,7 @@ class ScorePanel {
     }
     fill(this.bestEl, h('ol.best-list', ...list.slice(0, 10).map((b) => h('li',
       h('strong', formatNumber(b.value ?? b.score ?? b.best)),
-      h('span.muted.small', [b.player === 'human' ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', typeof b.time_ms === 'number' ? clockText(b.time_ms / 1000) : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
+      h('span.muted.small', [b.player === HUMAN ? 'you' : 'the computer', b.variant === this.page.info.variant ? null : 'another board', typeof b.time_ms === 'number' ? clockText(b.time_ms / 1000) : null, when(b.achieved_at)].filter(Boolean).join(' · '))))));
   }
 
   /// Leaving the page stops the search (its event stream closes) and the replay.
@@ -544,7 +557,8 @@ class ScorePanel {
     this.note.textContent = 'The computer is searching for a good line…';
     let handed = false;
     try {
-      const searcher = (page.info.players || []).find((p) => p.name !== 'human' && p.name !== 'random')?.name || 'random';
+      // The game's computer for this puzzle (the game list's one rule) plays the line.
+      const searcher = page.info.default_opponent;
       const seconds = Number(this.seconds.value);
       const position = page.mv.position;
       const result = await API.runJob(
@@ -563,7 +577,7 @@ class ScorePanel {
       // The line's moves are the computer's: the board is handed to it while it
       // plays them (as set-up moves, each undone like a move), so a score it
       // finishes is recorded as the computer's, never as yours.
-      if (page.mv.seats[0]?.player === 'human') {
+      if (page.mv.seats[0]?.human) {
         const changed = await API.setPlayer(id, 0, searcher);
         handed = true;
         if (current()) page.apply(changed.view, { animate: false });
@@ -579,7 +593,7 @@ class ScorePanel {
           lost = true;
           break;
         }
-        page.group = (page.mv.view.cells || []).filter((c) => c.mark && c.mark === page.board.cellData(cell)?.mark).map((c) => c.id);
+        page.group = page.sameTarget(cell);
         page.board.setHighlights({ group: page.group });
         await sleep(350);
         if (this.stopped || !current()) break;
@@ -613,7 +627,7 @@ class ScorePanel {
 
   async _handBack(id, current) {
     try {
-      const changed = await API.setPlayer(id, 0, 'human');
+      const changed = await API.setPlayer(id, 0, HUMAN);
       if (current()) this.page.apply(changed.view, { animate: false });
     } catch (e) {
       toast(`The board could not be given back to you (${e.message}); reload the page to take it back.`);
@@ -647,7 +661,8 @@ class SolutionPanel {
     return this.show && this.counts ? this.counts : null;
   }
 
-  async onView(mv) {
+  async onView(mv, previous, { review = null } = {}) {
+    this.shown = mv;
     this.analysis = null;
     this.counts = null;
     const goal = this.page.info.presentation?.goal_colour;
@@ -656,12 +671,12 @@ class SolutionPanel {
     }
     let data;
     try {
-      data = await API.hint(this.page.id);
+      data = await API.hint(this.page.id, review);
     } catch (e) {
       fill(this.msg, h('p.muted.small', `No analysis: ${e.message}`));
       return;
     }
-    if (this.page.mv !== mv) return;
+    if (this.shown !== mv) return;
     this.analysis = data;
     const extra = data.extra || {};
     this.counts = presses(solutionGrid(data), mv.view.cells || []);
@@ -676,7 +691,7 @@ class SolutionPanel {
     else text = data.reason || extra.message || 'Whether this board can be solved is not known.';
     fill(this.msg, h(`p.solvable-text.${solved || solvable ? 'yes' : solvable === false ? 'no' : 'maybe'}`, text));
     this.showBtn.disabled = !this.counts || solved;
-    this.hintBtn.disabled = !this.counts || solved;
+    this.hintBtn.disabled = !this.counts || solved || review !== null;
     // The grid is drawn on the board; the other facts are listed.
     const { solution: _s, presses: _p, ...rest } = extra;
     // A solved board has nothing left to press: no "0 presses" plan under "Solved".
@@ -732,22 +747,32 @@ class FactsPanel {
     this.follow = !this.follow;
     this.followBtn.setAttribute('aria-pressed', String(this.follow));
     this.followBtn.textContent = this.follow ? 'Stop showing' : 'Show';
-    if (this.follow && this.page.mv) this.onView(this.page.mv);
+    const mv = this.page.shownMv();
+    if (this.follow && mv) this.onView(mv, null, { review: mv === this.page.mv ? null : this.page.reviewer.ply });
   }
 
-  async onView(mv) {
-    if (!this.follow) return;
+  /// The facts of the position shown (under review: the hint of that ply), while
+  /// Show is on; otherwise the card is emptied when the position changes, so it
+  /// never shows another position's facts.
+  async onView(mv, previous, { review = null } = {}) {
+    this.shown = mv;
+    if (!this.follow) {
+      if (this.filled) fill(this.body, h('p.muted.small', 'Ask for a hint, or press Show, to see them for this position.'));
+      this.filled = false;
+      return;
+    }
     let data;
     try {
-      data = await API.hint(this.page.id);
+      data = await API.hint(this.page.id, review);
     } catch (e) {
       fill(this.body, h('p.muted.small', `Not available here: ${e.message}`));
       return;
     }
-    if (this.page.mv === mv) this.onHint(data);
+    if (this.shown === mv) this.onHint(data);
   }
 
   onHint(data) {
+    this.filled = true;
     const facts = resultFacts(data, { card: this.title });
     fill(this.body, ...(facts.length ? facts : [h('p.muted.small', 'Nothing more to say about this position.')]));
   }

@@ -3,18 +3,21 @@
 // Everything here works from the game's GameInfo and MatchView alone: the extra
 // panels a game declares (its presentation) live in extras.js, and a game's own
 // browser code, if it declares any, is served from its crate and imported here.
+// What the page shows of a position (the board, the status line, the facts
+// beside it, the legend, every card) comes from the MatchView of the position
+// shown: the game's latest, or an earlier one under review (`shownMv`).
 
 import * as API from './api.js';
-import { Board, STYLED_MARKS, shade } from './render.js';
+import { Board, targetKey } from './render.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { loadSettings, saveSettings, seatDefaults } from './settings.js';
+import { loadSettings } from './settings.js';
 import { extrasFor } from './extras.js';
 import { Review } from './review.js';
 import { HintMethods } from './hints.js';
-import { PlayerMethods, GENERIC_KINDS, PRESETS, EPSILON, WATCH_SPEEDS, kindOf } from './players.js';
+import { PlayerMethods, HUMAN } from './players.js';
 import { PanelMethods } from './panels.js';
-import { presetOf, withOption, plain, colourName, parseVariant, cap, count, termsIn, useColourNames, colourWords } from './words.js';
-import { statusWords } from './results.js';
+import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, colourWords } from './words.js';
+import { statusWords, factValue } from './results.js';
 
 /// The smallest touch target on a touch screen, in CSS pixels (the usual guidance for fingers).
 const MIN_TARGET = 44;
@@ -67,7 +70,7 @@ export class GamePage {
     this.name = this.info.name;
     this.setCrumbs([{ text: 'Games', href: '/' }, { text: this.info.title }]);
     document.title = `${this.info.title} · Tabula`;
-    this.settings = await loadSettings(this.name, this.info.seats);
+    this.settings = await loadSettings(this.info);
     // A game's own browser code (its click protocol), declared in its presentation
     // and served from its crate: loaded only for the games that declare one.
     this.own = null;
@@ -162,9 +165,9 @@ export class GamePage {
   /// line cut short by a reload): nobody replays it now, so the board is the
   /// person's again rather than locked behind "the computer is playing".
   async _reclaimPuzzle(data) {
-    if (!this.info.puzzle || data.view.seats[0]?.player === 'human' || data.view.outcome) return data;
+    if (!this.info.puzzle || data.view.seats[0]?.human || data.view.outcome) return data;
     try {
-      const view = (await API.setPlayer(data.id, 0, 'human')).view;
+      const view = (await API.setPlayer(data.id, 0, HUMAN)).view;
       return { ...data, view };
     } catch (e) {
       toast(`The board could not be given back to you: ${e.message}`);
@@ -239,7 +242,7 @@ export class GamePage {
       onCell: (id, e) => this._click(id, e),
       onContext: this.own?.rightClick ? (id, e) => this._click(id, e) : null,
       onHover: (id) => this._hover(id),
-      seatColour: (seat) => this.settings.colours[seat] || '#888',
+      seatColour: (seat) => this.settings.colours[seat],
       palette: () => this.chosenPalette()?.colours ?? null,
     });
     // Every drawing of the board (the game, review, a replay) goes through the
@@ -265,8 +268,9 @@ export class GamePage {
     this.undoBtn = h('button.btn', { type: 'button', onclick: () => this.act('undo'), title: 'Undo (Ctrl+Z)' }, '↶ Undo');
     this.redoBtn = h('button.btn', { type: 'button', onclick: () => this.act('redo'), title: 'Redo (Ctrl+Y)' }, '↷ Redo');
     this.newBtn = h('button.btn', { type: 'button', onclick: () => this.newGame(), title: 'New game (Ctrl+N or N)' }, 'New game');
-    this.hasSeed = (info.options || []).some((o) => o.name === 'seed');
-    this.restartBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.restart(), title: 'The same board again', hidden: !this.hasSeed }, 'Restart');
+    // The option the game declares a board number: New game deals a fresh board, Restart the same one.
+    this.boardNumber = info.presentation?.board_number || null;
+    this.restartBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.restart(), title: 'The same board again', hidden: !this.boardNumber }, 'Restart');
     this.shareBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this._share(), title: 'Copy a link to this game' }, 'Share');
     this.watchBar = this._watchControls();
     this.reviewer = new Review(this);
@@ -473,6 +477,8 @@ export class GamePage {
   /// the move the user just made (the rest of the changes are the computer's reply).
   apply(mv, { animate = true, mine = [], played = null, mineCount = 1 } = {}) {
     const previous = this.mv;
+    // A new state of the game ends any review: the game's position is shown.
+    if (this.reviewer.active) this.reviewer.leave({ redraw: false });
     this.played = played;
     this.mv = mv;
     this.selection = [];
@@ -488,9 +494,14 @@ export class GamePage {
     const v = previous?.view;
     if (!v || v.width !== mv.view.width || v.height !== mv.view.height || v.cells?.length !== mv.view.cells?.length) this._fitBoard();
     // The last move: the cells of the computer's (or chance's) replies as the server
-    // lists them; the user's own move is not the computer's reply.
-    this.recent = played ? [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))] : [];
-    this.mine = played ? mine : [];
+    // lists them; the user's own move is not the computer's reply. A view shown
+    // without a move just played (a reload, undo) frames its declared last move.
+    if (played) {
+      this.recent = [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))];
+      this.mine = mine;
+    } else {
+      [this.recent, this.mine] = this._lastMoveFrames(mv);
+    }
     this.hinted = [];
     this._highlight();
     this._showCells(this.recent.length ? this.recent : this.mine);
@@ -514,11 +525,10 @@ export class GamePage {
     if (this.cursor !== null && !this.board.cellData(this.cursor)) this.cursor = null;
     if (this.board.svg.matches(':focus-visible') && this.cursor !== null) this.board.setCursor(this.cursor);
     this.extras?.onView?.(mv, previous);
-    if (this.reviewer.active) this.reviewer.leave();
     if (!previous || previous.log?.length !== mv.log?.length || previous.position !== mv.position) this.reviewer.refreshValues();
     if (previous && previous.tally?.games !== mv.tally?.games) this._refreshTallies();
     // A puzzle finished by you: a short celebration.
-    if (this.info.puzzle && mv.outcome && previous && !previous.outcome && previous.log?.length < mv.log?.length && mv.seats[0]?.player === 'human') {
+    if (this.info.puzzle && mv.outcome && previous && !previous.outcome && previous.log?.length < mv.log?.length && mv.seats[0]?.human) {
       this.boardWrap.classList.remove('celebrate');
       void this.boardWrap.offsetWidth;
       this.boardWrap.classList.add('celebrate');
@@ -531,18 +541,57 @@ export class GamePage {
     return this.info.seats[seat] ?? `Player ${seat + 1}`;
   }
 
+  /// The MatchView of the position shown: the one under review, else the game's.
+  shownMv() {
+    return this.reviewer?.active && this.reviewer.mv ? this.reviewer.mv : this.mv;
+  }
+
+  shownView() {
+    return this.shownMv()?.view || {};
+  }
+
+  /// The frames of a view's declared last move: `[recent, mine]`, the move of a
+  /// seat a person plays framed as theirs, any other as the computer's (or chance's).
+  _lastMoveFrames(mv) {
+    const last = mv?.view?.last_move;
+    if (!last?.cells?.length) return [[], []];
+    const human = last.seat !== null && last.seat !== undefined && mv.seats?.[last.seat]?.human;
+    return human ? [[], last.cells] : [last.cells, []];
+  }
+
+  /// Shows the position under review, or the game's again (`reviewing` false):
+  /// the board (drawn by the reviewer), and beside it the status line, the facts,
+  /// the legend, the moves without cells and every card, all of that position.
+  showPosition() {
+    const mv = this.shownMv();
+    const reviewing = mv !== this.mv;
+    this._renderStatus();
+    this._renderLegend();
+    this._renderFreeMoves();
+    this.hintBtn.disabled = reviewing || !!mv.outcome;
+    if (reviewing) {
+      this.hintCard.hidden = true;
+      fill(this.hintList);
+    }
+    this.extras?.onView?.(mv, null, { review: reviewing ? this.reviewer.ply : null });
+  }
+
+  /// The status line and the facts beside the board, of the position shown.
   _renderStatus() {
-    const mv = this.mv;
-    const { text, kind: cls } = statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
+    const mv = this.shownMv();
+    const reviewing = mv !== this.mv;
+    const { text, kind: cls } = reviewing && !mv.outcome
+      // An earlier position: whose move it was, never "Your move" or "thinking".
+      ? { text: this.info.puzzle ? `Score ${formatNumber(mv.score ?? 0)}` : mv.turn?.kind === 'chance' ? 'A roll of the dice is due' : `${this._seatName(mv.to_move)} to move`, kind: '' }
+      : statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
     this.statusEl.className = `turn-line ${cls}`;
     fill(this.statusEl, 
       mv.to_move !== null && mv.to_move !== undefined && !mv.outcome && !this.info.puzzle
         ? h('span.swatch', { style: `background:${this.settings.colours[mv.to_move]}` }) : null,
       h('span', text));
-    // Status lines the banner already says (whose turn, the result) are not repeated.
-    const said = /to move|wins|draw|turn|solved|game over/i;
-    const shown = this.extras?.statusShown;
-    const chips = (mv.view.status || []).filter((s) => !said.test(s) && !shown?.test(s)).map((s) => colourWords(plain(s)));
+    // The game's facts about the position, as it declares them (never whose turn
+    // it is or the result: the line above says those).
+    const chips = (mv.view.facts || []).map((f) => colourWords(`${f.label}: ${factValue(f.value)}`));
     fill(this.statusChips, ...chips.map((s) => h('li', s)));
     this._fillGlossary(this.glossaryEl, [text, ...chips]);
   }
@@ -555,7 +604,7 @@ export class GamePage {
   }
 
   _isHuman(seat) {
-    return this.mv.seats[seat]?.player === 'human';
+    return this.mv.seats[seat]?.human;
   }
 
   /// The move list: each move a button that shows the position after it (review).
@@ -582,7 +631,7 @@ export class GamePage {
   renderLogMarks() {
     (this.logButtons || []).forEach((b, i) => {
       b.classList.toggle('reviewed', this.reviewer.ply === i + 1);
-      const why = this.reviewer.mistake(i + 1);
+      const why = this.reviewer.mistake(this.mv?.log?.[i]?.ply ?? i + 1);
       b.classList.toggle('mistake', !!why);
       const mark = b.querySelector('.log-mark');
       mark.textContent = why ? '?' : '';
@@ -708,32 +757,50 @@ export class GamePage {
     this._say(`Selected ${this._cellName(id)}: ${count(n, 'place')} to go, highlighted.`);
   }
 
-  /// Cells sharing a group mark (`g12`: a SameGame group) act as one: a click on
-  /// any of them means the cell the group's move is listed under.
-  _groupStart(id) {
-    const mark = this.board.cellData(id)?.mark;
-    if (!mark || !/^g\d+$/.test(mark) || this.selection.length) return id;
-    const starts = new Set(this._starts());
-    if (starts.has(id)) return id;
-    const other = (this.mv.view.cells || []).find((c) => c.mark === mark && starts.has(c.id));
-    return other ? other.id : id;
+  /// The cells acting as one with `id` (its declared click target: a group, a
+  /// column), `id` alone for a cell that stands for itself.
+  sameTarget(id) {
+    const cells = this.mv?.view.cells || [];
+    const key = targetKey(cells.find((c) => c.id === id));
+    return key ? cells.filter((c) => targetKey(c) === key).map((c) => c.id) : [id];
   }
 
-  /// The legal move a click on `id` would play, if one cell decides it (SameGame replay).
+  /// A click on a cell of a group or a column means the cell its move is listed
+  /// under (any cell of the target where a move starts).
+  _groupStart(id) {
+    if (this.selection.length) return id;
+    const starts = new Set(this._starts());
+    if (starts.has(id)) return id;
+    return this.sameTarget(id).find((c) => starts.has(c)) ?? id;
+  }
+
+  /// The legal move a click on `id` would play, if one cell decides it (a puzzle's replay).
   moveAt(id) {
     const legal = this.mv?.legal_moves || [];
-    const mark = this.board.cellData(id)?.mark;
-    const group = mark && /^g\d+$/.test(mark) ? new Set((this.mv.view.cells || []).filter((c) => c.mark === mark).map((c) => c.id)) : new Set([id]);
-    const moves = legal.filter((m) => m.cells.length && group.has(m.cells[0]));
+    const target = new Set(this.sameTarget(id));
+    const moves = legal.filter((m) => m.cells.length && target.has(m.cells[0]));
     return moves.length === 1 ? moves[0] : null;
   }
 
-  /// A cell as a player would name it: its label, else its row and column on a grid.
+  /// A cell as a player would name it, by the board's declared layout: row and
+  /// column on a grid, heap and place in heaps, else its label.
   _cellName(id) {
-    const c = this.board.cellData(id);
-    if (c?.label) return /^\d+$/.test(c.label) ? `square ${c.label}` : c.label;
-    const raw = (this.mv?.view.cells || []).find((x) => x.id === id);
-    if (raw && raw.shape !== 'circle' && raw.w > 0 && raw.h > 0) return `row ${Math.round(raw.y / raw.h) + 1}, column ${Math.round(raw.x / raw.w) + 1}`;
+    const view = this.shownMv()?.view;
+    const raw = (view?.cells || []).find((x) => x.id === id);
+    const layout = view?.layout || { kind: 'free' };
+    if (raw && raw.w > 0 && raw.h > 0 && layout.kind === 'grid') {
+      const columns = layout.columns || 1;
+      const rows = layout.rows || 1;
+      const col = Math.floor((raw.x + raw.w / 2) / (view.width / columns)) + 1;
+      const row = Math.floor((raw.y + raw.h / 2) / (view.height / rows)) + 1;
+      return raw.label && !/^\d+$/.test(raw.label) ? raw.label : `row ${row}, column ${col}`;
+    }
+    if (raw && layout.kind === 'heaps') {
+      const row = (view.cells || []).filter((c) => c.y === raw.y).sort((a, b) => a.x - b.x);
+      const heap = [...new Set((view.cells || []).map((c) => c.y))].sort((a, b) => a - b).indexOf(raw.y) + 1;
+      return `heap ${heap}, place ${row.findIndex((c) => c.id === id) + 1}`;
+    }
+    if (raw?.label) return /^\d+$/.test(raw.label) ? `square ${raw.label}` : raw.label;
     return `point ${id}`;
   }
 
@@ -781,25 +848,24 @@ export class GamePage {
     }
   }
 
-  /// Moves no cell stands for (a pass): buttons under the board.
+  /// Moves no cell stands for (a pass): buttons under the board (none under review).
   _renderFreeMoves() {
-    const free = this._legal().filter((m) => !m.cells.length);
+    const free = this.reviewer.active ? [] : this._legal().filter((m) => !m.cells.length);
     fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, m.move)));
     this.freeMoves.hidden = !free.length;
   }
 
   _hover(id) {
     if (this.extras?.onHover?.(id)) return;
-    // Cells marked with a group id (SameGame) light up together.
-    const mark = id === null ? null : this.board.cellData(id)?.mark;
-    const next = mark && /^g\d+$/.test(mark)
-      ? (this.mv?.view.cells || []).filter((c) => c.mark === mark).map((c) => c.id)
-      : [];
+    // The cells of a declared group or column light up together.
+    const cell = id === null || this.reviewer.active ? null : (this.mv?.view.cells || []).find((c) => c.id === id);
+    const kind = cell?.target?.kind;
+    const next = kind === 'group' || kind === 'column' ? this.sameTarget(id) : [];
     if (next.join() === (this.group || []).join()) return;
     this.group = next;
     this._highlight();
-    this.extras?.onGroup?.(next);
-    if (next.length) this._say(`A group of ${next.length}.`);
+    this.extras?.onGroup?.(kind === 'group' ? next : []);
+    if (kind === 'group' && next.length) this._say(`A group of ${next.length}.`);
   }
 
   /// Plays a legal move (a MoveInfo) and animates the answer.
@@ -844,23 +910,23 @@ export class GamePage {
     }
   }
 
-  /// New game: a fresh random board where the game deals one (its `seed` option),
-  /// the same players otherwise.
+  /// New game: a fresh random board where the game deals one (the option it
+  /// declares a board number), the same players otherwise.
   async newGame() {
     this._hideConfirm();
     if (this.extras?.replaying) await this.extras.interrupt();
     if (!this.id || this.busy) return;
     // A game opened from a shared position: the next game is the usual one
     // (the server's `new` would go back to that position).
-    if (hasSetStart(this.id) && !this.hasSeed) {
+    if (hasSetStart(this.id) && !this.boardNumber) {
       await this._startVariant(this.info.variant);
       return;
     }
-    if (!this.hasSeed) {
+    if (!this.boardNumber) {
       await this.act('new');
       return;
     }
-    const variant = withOption(this.info.variant, 'seed', Math.floor(Math.random() * 1e9));
+    const variant = withOption(this.info.variant, this.boardNumber, Math.floor(Math.random() * 1e9));
     await this._startVariant(variant);
   }
 

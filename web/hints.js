@@ -218,10 +218,10 @@ export class HintMethods {
       } : null;
       const end = `the search expects a final score of ${formatNumber(found.score)}${found.cleared ? ', clearing the board' : ''}`;
       if (move) {
-        const mark = this.board.cellData(move.cells[0])?.mark;
-        const group = (mv.view.cells || []).filter((c) => mark && c.mark === mark).map((c) => c.id);
-        this.flashCells(group.length ? group : move.cells);
-        const n = group.length || 1;
+        // The move's group: the cells its declared click target joins.
+        const group = this.sameTarget(move.cells[0]);
+        this.flashCells(group);
+        const n = group.length;
         const rule = this.info.presentation?.panels?.find((x) => x.kind === 'score')?.group_points;
         const now = groupPoints(rule, n);
         p.textContent = `Remove the lit group of ${n}${now !== null ? ` (${count(now, 'point')} now)` : ''}: ${end}.`;

@@ -3,7 +3,7 @@
 // Methods of the game page (mixed into GamePage).
 
 import * as API from './api.js';
-import { STYLED_MARKS, shade } from './render.js';
+import { shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
 import { plain, colourName, parseVariant, presetOf, optionLabel, cap, count, choiceWords, usualWords } from './words.js';
@@ -107,7 +107,7 @@ export class PanelMethods {
     const reset = h('button.btn.btn-small.btn-quiet', {
       type: 'button',
       onclick: () => {
-        this.settings.colours = seatDefaults(this.info.seats);
+        this.settings.colours = seatDefaults(this.info);
         rows.forEach((r, i) => (r.querySelector('input').value = this.settings.colours[i]));
         this.board.recolour();
         this._renderLegend();
@@ -206,16 +206,20 @@ export class PanelMethods {
     if (!this.info.puzzle) {
       this.mv.seats.forEach((s, i) => {
         const colour = this.settings.colours[i] || '#888';
-        const who = s.player === 'human' ? 'you' : this._playerWords(s.player);
+        const who = s.human ? 'you' : this._playerWords(s.player);
         items.push(h('li', h('span.swatch.round', { style: `background:${colour};border-color:${shade(colour)}` }), h('span', `${s.name} — ${who}`)));
       });
     }
-    const colours = [...new Set((this.mv.view.cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
+    const colours = [...new Set((this.shownView().cells || []).map((c) => c.colour).filter((c) => c !== undefined && c !== null))].sort((a, b) => a - b);
     if (colours.length && colours.length <= 12) {
       for (const c of colours) items.push(h('li', h('span.swatch', { style: `background:${this.board.paletteColour(c)}` }), h('span', c === this.info.presentation?.goal_colour ? `${colourName(c, this.chosenPalette())} (the goal)` : colourName(c, this.chosenPalette()))));
     }
-    const marks = new Set((this.mv.view.cells || []).map((c) => c.mark).filter((m) => m && STYLED_MARKS[m]));
-    for (const m of marks) items.push(h('li', h(`span.swatch.mark-swatch.mark-${m}`), h('span', STYLED_MARKS[m])));
+    // The marks on the board now, in the game's words for them (its presentation's `marks`).
+    const shown = this.shownView();
+    const onBoard = new Set((shown.cells || []).map((c) => c.mark).filter(Boolean));
+    for (const { mark, words } of this.info.presentation?.marks || []) {
+      if (onBoard.has(mark) && mark !== 'button') items.push(h('li', h(`span.swatch.mark-swatch.mark-${mark}`), h('span', words)));
+    }
     fill(this.legendEl, h('ul', ...items));
   }
 
@@ -226,7 +230,7 @@ export class PanelMethods {
       rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
     } else {
       this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
-        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} — ${s.player === 'human' ? 'you' : this._playerWords(s.player)}`),
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} — ${s.human ? 'you' : this._playerWords(s.player)}`),
         h('strong', String(t.wins?.[i] ?? 0)))));
       rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
     }

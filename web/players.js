@@ -4,15 +4,15 @@
 
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
-import { playerWords, playerHelp, cap } from './words.js';
+import { playerWords, cap } from './words.js';
 
-export const GENERIC_KINDS = new Set(['human', 'random', 'perfect', 'level', 'alphabeta', 'matchbox', 'menace', 'expectimax']);
-export const PRESETS = [
-  { name: 'Off', level: 0 },
-  { name: 'Low', level: 25 },
-  { name: 'Medium', level: 66 },
-  { name: 'High', level: 95 },
-];
+/// The API's names (docs/API.md) of a person, the level-mixed computer
+/// (`level:N`) and perfect play: what the page sends and reads in player specs.
+/// Their words, help and presets come from the game list (`players`,
+/// `level_presets`), never from here.
+export const HUMAN = 'human';
+const LEVEL = 'level';
+const PERFECT = 'perfect';
 /// How close the slider must be to a preset for the preset to show as chosen (the 2006 blog's EPSILON).
 export const EPSILON = 3;
 /// Pause between plies when watching the computer play itself, per speed.
@@ -20,14 +20,20 @@ export const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };
 export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
 
 export class PlayerMethods {
+  /// The named levels below perfect play (the game list's `level_presets`:
+  /// the 2006 blog's off, low, medium and high).
+  _levelPresets() {
+    return (this.info.level_presets || []).filter((p) => p.name !== PERFECT);
+  }
+
   // ----- players and the AI level -----
 
   _renderPlayers() {
     if (this.info.puzzle || !this.playersEl) return;
     const mv = this.mv;
-    const humans = mv.seats.map((s) => s.player === 'human');
+    const humans = mv.seats.map((s) => s.human);
     const humanSeat = humans.filter(Boolean).length === 1 ? humans.indexOf(true) : humans.every(Boolean) ? -1 : -2;
-    const computerSeat = mv.seats.findIndex((s) => s.player !== 'human');
+    const computerSeat = mv.seats.findIndex((s) => !s.human);
     const spec = computerSeat >= 0 ? mv.seats[computerSeat].player : this._computerSpec();
     const kind = kindOf(spec);
 
@@ -37,13 +43,13 @@ export class PlayerMethods {
       h('option', { value: '-2', selected: humanSeat === -2 }, 'Neither (watch the computer)'));
     seatSelect.addEventListener('change', () => this._setSeats(Number(seatSelect.value)));
 
-    const kinds = (this.info.players || []).filter((p) => p.name !== 'human');
+    const kinds = (this.info.players || []).filter((p) => p.name !== HUMAN);
     const kindSelect = h('select', { 'aria-label': 'Computer player' },
-      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === 'perfect' && p.name === 'level' && !kinds.some((k) => k.name === 'perfect')), title: playerHelp(p.help) }, playerWords(p, this.info))));
-    if (kinds.some((p) => p.name === 'level') && ['off', 'low', 'medium', 'high'].includes(kind)) kindSelect.value = 'level';
+      ...kinds.map((p) => h('option', { value: p.name, selected: p.name === kind || (kind === PERFECT && p.name === LEVEL && !kinds.some((k) => k.name === PERFECT)), title: cap(p.help) }, playerWords(p))));
+    if (kinds.some((p) => p.name === LEVEL) && this._levelPresets().some((p) => p.name === kind)) kindSelect.value = LEVEL;
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
-      const next = k === 'level' ? `level:${this._levelOf(spec) ?? 66}` : k;
+      const next = k === LEVEL ? `${LEVEL}:${this._levelOf(spec) ?? 66}` : k;
       this.setComputer(next);
     });
     const help = kinds.find((p) => p.name === kind)?.help;
@@ -52,39 +58,38 @@ export class PlayerMethods {
       h('label.field', h('span', 'You play'), seatSelect),
       kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
     ];
-    if (this._kinds().includes('level')) parts.push(this._levelControl(spec));
-    if (help && !['level', 'perfect'].includes(kind)) parts.push(h('p.muted.small', cap(playerHelp(help)) + '.'));
+    if (this._kinds().includes(LEVEL)) parts.push(this._levelControl(spec));
+    if (help && ![LEVEL, PERFECT].includes(kind)) parts.push(h('p.muted.small', cap(help) + '.'));
     fill(this.playersEl, ...parts);
   }
 
   _levelOf(spec) {
     const kind = kindOf(spec);
-    if (kind === 'level') {
+    if (kind === LEVEL) {
       const n = Number(spec.split(':')[1]);
       return Number.isFinite(n) ? n : null;
     }
-    const preset = { off: 0, low: 25, medium: 66, high: 95 }[kind];
-    return preset ?? null;
+    return this._levelPresets().find((p) => p.name === kind)?.level ?? null;
   }
 
   _levelControl(spec) {
     const kind = kindOf(spec);
-    const perfect = kind === 'perfect';
+    const perfect = kind === PERFECT;
     const level = this._levelOf(spec);
-    const canPerfect = this._kinds().includes('perfect');
+    const canPerfect = this._kinds().includes(PERFECT);
     const value = perfect ? 100 : level ?? 66;
     const out = h('output.level-value', perfect ? 'Perfect' : String(value));
     const slider = h('input.slider', { type: 'range', min: 0, max: 100, step: 1, value, 'aria-label': 'Computer level, 0 to 100' });
     slider.addEventListener('input', () => (out.textContent = slider.value));
-    slider.addEventListener('change', () => this.setComputer(`level:${slider.value}`));
+    slider.addEventListener('change', () => this.setComputer(`${LEVEL}:${slider.value}`));
     const chosen = (p) => !perfect && level !== null && Math.abs(level - p.level) < EPSILON;
     const presets = h('div.presets', { role: 'group', 'aria-label': 'Level presets' },
-      ...PRESETS.map((p) => h('button.chip', {
+      ...this._levelPresets().map((p) => h('button.chip', {
         type: 'button', 'aria-pressed': String(chosen(p)), title: `level ${p.level}`,
-        onclick: () => this.setComputer(`level:${p.level}`),
-      }, p.name)),
-      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer('perfect') }, 'Perfect') : null);
-    const active = kind === 'level' || perfect || level !== null;
+        onclick: () => this.setComputer(`${LEVEL}:${p.level}`),
+      }, cap(p.name))),
+      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer(PERFECT) }, 'Perfect') : null);
+    const active = kind === LEVEL || perfect || level !== null;
     return h('div.level' + (active ? '' : '.inactive'),
       h('div.level-head', h('span', 'Level'), out),
       slider,
@@ -95,7 +100,7 @@ export class PlayerMethods {
   async setComputer(spec) {
     this.settings.ai = spec;
     this._persist();
-    const seats = this.mv.seats.map((s, i) => (s.player === 'human' ? null : i)).filter((i) => i !== null);
+    const seats = this.mv.seats.map((s, i) => (s.human ? null : i)).filter((i) => i !== null);
     if (!seats.length) {
       this._renderPlayers();
       return;
@@ -113,9 +118,9 @@ export class PlayerMethods {
     this.settings.human_seat = humanSeat === -2 ? this.settings.human_seat : humanSeat;
     this._persist();
     const computer = this._computerSpec();
-    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : computer));
+    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? HUMAN : computer));
     // Humans first, so the server never sees a table without the seat about to move settled.
-    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0] === 'human' ? -1 : 1) - (b[0] === 'human' ? -1 : 1));
+    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0] === HUMAN ? -1 : 1) - (b[0] === HUMAN ? -1 : 1));
     let data;
     for (const [player, seat] of order) {
       if (this.mv.seats[seat]?.player === player) continue;
@@ -129,7 +134,7 @@ export class PlayerMethods {
   /// Computer-vs-computer (or a computer to move after a seat change): step with a pause.
   /// No seat is a person's: the page steps the game, one ply at a time.
   _watching() {
-    return !!this.mv && !this.info.puzzle && this.mv.seats.every((s) => s.player !== 'human');
+    return !!this.mv && !this.info.puzzle && this.mv.seats.every((s) => !s.human);
   }
 
   /// Computer against computer: one `step` per pause, unless paused. Nothing is
@@ -158,8 +163,8 @@ export class PlayerMethods {
   /// The players of a new session, from the settings.
   _playersFor(humanSeat = this._humanSeat()) {
     const seats = this.info.seats.length;
-    if (this.info.puzzle || seats === 1) return ['human'];
-    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? 'human' : this._computerSpec()));
+    if (this.info.puzzle || seats === 1) return [HUMAN];
+    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? HUMAN : this._computerSpec()));
   }
 
   _humanSeat() {
@@ -175,7 +180,7 @@ export class PlayerMethods {
     const kind = kindOf(spec);
     const kinds = this._kinds();
     if (kinds.includes(kind)) return true;
-    return ['off', 'low', 'medium', 'high'].includes(kind) && kinds.includes('level');
+    return this._levelPresets().some((p) => p.name === kind) && kinds.includes(LEVEL);
   }
 
   _computerSpec() {
@@ -225,16 +230,17 @@ export class PlayerMethods {
     this._maybeWatch();
   }
 
+  /// Who plays a seat, in words for the legend and the tally.
   _playerWords(spec) {
     const kind = kindOf(spec);
-    if (kind === 'level') {
+    if (kind === LEVEL) {
       const n = Number(spec.split(':')[1]);
-      const preset = PRESETS.find((p) => Math.abs(p.level - n) < EPSILON);
-      return `computer, level ${n}${preset ? ` (${preset.name})` : ''}`;
+      const preset = this._levelPresets().find((p) => Math.abs(p.level - n) < EPSILON);
+      return `computer, level ${n}${preset ? ` (${cap(preset.name)})` : ''}`;
     }
-    if (kind === 'perfect') return 'computer, perfect play';
-    if (kind === 'matchbox') return 'matchbox machine';
-    if (kind === 'menace') return 'MENACE';
-    return `computer: ${playerWords((this.info.players || []).find((p) => p.name === kind) ?? kind, this.info)}`;
+    const player = (this.info.players || []).find((p) => p.name === kind);
+    // A learning machine is named as itself, not as "the computer".
+    if (player?.learns) return playerWords(player);
+    return `computer: ${playerWords(player ?? kind)}`;
   }
 }

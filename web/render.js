@@ -1,5 +1,8 @@
 // The one generic board renderer: any game's view model (cells, edges, pieces)
-// becomes SVG. Nothing here knows a game by name.
+// becomes SVG. Nothing here knows a game by name or guesses from the data's
+// shape: labels go where the view's `labels` says, cells are styled by their
+// declared `mark`, pieces take their seat's declared colour unless a person
+// chose another.
 //
 // Elements are kept across updates (cells by id, pieces matched by owner and
 // label) so that CSS transitions can animate what changed: a piece that moved
@@ -13,9 +16,6 @@ export const PALETTE = [
   '#d55e00', '#0072b2', '#009e73', '#e69f00', '#cc79a7',
   '#56b4e9', '#f0e442', '#6b4c9a', '#8c8c8c', '#a6761d',
 ];
-
-/// Default seat colours; users change them in the side panel.
-export const SEAT_COLOURS = ['#c8102e', '#1d4ed8', '#15803d', '#7c3aed'];
 
 export function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -80,16 +80,18 @@ function coverage(r, discs) {
 
 const safeClass = (s) => String(s).toLowerCase().replace(/[^a-z0-9_-]/g, '-');
 
-/// Marks with a style of their own; any other mark (a SameGame group id) is data only.
-export const STYLED_MARKS = {
-  dark: 'dark square',
-  penultimate: 'penultimate position',
-  factor: 'factor position',
-  home: 'home',
-  start: 'start',
-  putahi: 'centre (pūtahi)',
-  win: 'the winning line',
-};
+/// The key of a cell's click target: cells with the same key act as one (a
+/// group, a column); null for a cell that stands for itself.
+export function targetKey(cell) {
+  const t = cell?.target;
+  if (!t || t.kind === 'cell') return null;
+  return `${t.kind}:${t.group ?? t.column ?? ''}`;
+}
+
+/// The colour the view declares for `seat` (its `seats`), if any.
+export function declaredColour(view, seat) {
+  return view?.seats?.[seat]?.colour?.css ?? null;
+}
 
 /// The highlights a board draws, each its own colour and line so that none is
 /// taken for another (style.css, "Highlights"): `set` is the name used in
@@ -107,7 +109,8 @@ const FRAME_ORDER = ['recent', 'mine', 'hint', 'selected'];
 
 export class Board {
   static uid = 0;
-  /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat), palette() -> [colour] | null}
+  /// `options`: {interactive, onCell(id, event), onHover(id | null), seatColour(seat) -> colour | null
+  /// (a person's choice; the view's declared colour otherwise), palette() -> [colour] | null}
   constructor(container, options = {}) {
     this.options = options;
     this.svg = el('svg', { class: 'board', role: options.interactive ? 'application' : 'img' });
@@ -177,7 +180,7 @@ export class Board {
   }
 
   seatColour(seat) {
-    return this.options.seatColour ? this.options.seatColour(seat) : SEAT_COLOURS[seat % SEAT_COLOURS.length];
+    return this.options.seatColour?.(seat) || declaredColour(this.view, seat) || '#888888';
   }
 
   paletteColour(i) {
@@ -205,7 +208,7 @@ export class Board {
     this.svg.setAttribute('viewBox', `${this.box.x} ${this.box.y} ${this.box.w} ${this.box.h}`);
     this.svg.style.setProperty('--u', this.unit);
     this.#drawEdges(view);
-    this.#drawCells(cells);
+    this.#drawCells(cells, view.labels || 'corner');
     this.#drawPieces(view.pieces || [], animate);
     this.svg.classList.toggle('animate', animate);
   }
@@ -223,7 +226,7 @@ export class Board {
     }
   }
 
-  #drawCells(cells) {
+  #drawCells(cells, labels) {
     const seen = new Set();
     const u = this.unit;
     const cx0 = this.box.x + this.box.w / 2;
@@ -245,7 +248,7 @@ export class Board {
         this.cells.set(c.id, entry);
       }
       entry.data = c;
-      const classes = ['cell', shapeName];
+      const classes = ['cell', shapeName, `labels-${safeClass(labels)}`];
       if (c.mark) classes.push('mark-' + safeClass(c.mark));
       if (c.colour !== undefined && c.colour !== null) classes.push('coloured');
       else if (colouredBoard) classes.push('void');
@@ -273,8 +276,10 @@ export class Board {
       }
       const text = c.label ?? '';
       entry.label.textContent = text;
+      entry.label.removeAttribute('class');
+      entry.label.setAttribute('class', 'cell-label');
       if (text) {
-        if (shapeName === 'circle') {
+        if (labels === 'outside') {
           // Outside the point, away from the middle of the board.
           const [cx, cy] = cellCentre(c);
           let dx = cx - cx0;
@@ -294,14 +299,23 @@ export class Board {
           entry.label.setAttribute('font-size', size);
           entry.label.setAttribute('text-anchor', 'middle');
           entry.label.setAttribute('dominant-baseline', 'central');
-        } else if (text.length > 3 && this.#freeAt(cells, c.x - c.w / 2, c.y + c.h / 2)) {
-          // A long label (a heap's name) goes in the free space left of its cell.
+        } else if (labels === 'row_start') {
+          // The name of the row the cell starts (a heap's), left of it.
           entry.label.setAttribute('x', c.x - m * 0.12);
           entry.label.setAttribute('y', c.y + c.h / 2);
           entry.label.setAttribute('font-size', m * 0.26);
           entry.label.setAttribute('text-anchor', 'end');
           entry.label.setAttribute('dominant-baseline', 'central');
           entry.g.classList.add('label-outside');
+        } else if (labels === 'centre') {
+          // A button's word, in its middle.
+          const [cx, cy] = cellCentre(c);
+          entry.label.setAttribute('x', cx);
+          entry.label.setAttribute('y', cy);
+          entry.label.setAttribute('font-size', Math.min(c.h * 0.42, (c.w * 1.4) / Math.max(3, text.length)));
+          entry.label.setAttribute('text-anchor', 'middle');
+          entry.label.setAttribute('dominant-baseline', 'central');
+          entry.label.classList.add('cell-label-centre');
         } else {
           const size = m * (text.length > 2 ? 0.15 : 0.17);
           entry.label.setAttribute('x', c.x + m * 0.09);
@@ -318,11 +332,6 @@ export class Board {
         this.cells.delete(id);
       }
     }
-  }
-
-  #freeAt(cells, x, y) {
-    if (x < this.box.x) return false;
-    return !cells.some((o) => x >= o.x && x <= o.x + o.w && y >= o.y && y <= o.y + o.h);
   }
 
   #drawPieces(pieces, animate) {

@@ -239,7 +239,7 @@ const capital = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 /// says so instead of "… is thinking".
 /// `seatName(i)` names a seat; `paused`: watching, and paused.
 export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
-  const humans = (mv.seats || []).map((s) => s.player === 'human');
+  const humans = (mv.seats || []).map((s) => s.human);
   const people = humans.filter(Boolean).length;
   const result = mv.result || '';
   if (mv.outcome) {

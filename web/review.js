@@ -1,5 +1,6 @@
 // The move list and review: a clickable list of the game's moves, stepping back
-// and forward through the game without undoing anything, "play from here", and
+// and forward through the game without undoing anything (the board and every card
+// beside it show the position reviewed: the server's MatchView of it), "play from here", and
 // (for games with exact values) the value history: a chart of the position's
 // value over the game and marks on the moves that threw away a win or a draw.
 
@@ -14,7 +15,12 @@ export class Review {
   /// `page`: the GamePage (its id, mv, board, info, apply and adopt).
   constructor(page) {
     this.page = page;
-    this.ply = null; // null: showing the game as it is now
+    // The position under review, as the number of moves of the move list played
+    // (null: the game as it is now). A move of the list may stand for more than
+    // one ply (a game folds a roll into the move it decided), so the server is
+    // asked for the ply of that move (`plyAt`).
+    this.ply = null;
+    this.mv = null; // the MatchView of the position under review
     this.values = null;
     this.bar = h('div.review-bar', { hidden: true, role: 'group', 'aria-label': 'Reviewing the game' },
       h('button.btn.btn-small', { type: 'button', 'aria-label': 'First position', onclick: () => this.show(0) }, '|◀'),
@@ -57,6 +63,19 @@ export class Review {
     return (this.page.mv?.log || []).length;
   }
 
+  /// The ply (of the game's record) after the first `k` moves of the move list.
+  plyAt(k) {
+    const log = this.page.mv?.log || [];
+    return k <= 0 ? 0 : log[Math.min(k, log.length) - 1]?.ply ?? k;
+  }
+
+  /// Shows the position after ply `ply` (a value chart's point): the move of the
+  /// list that ends there, or the last one before it.
+  showPly(ply) {
+    const log = this.page.mv?.log || [];
+    this.show(ply <= 0 ? 0 : log.filter((e) => e.ply <= ply).length);
+  }
+
   get active() {
     return this.ply !== null;
   }
@@ -74,7 +93,7 @@ export class Review {
     }
     let data;
     try {
-      data = await API.review(this.page.id, ply);
+      data = await API.review(this.page.id, this.plyAt(ply));
     } catch (e) {
       toast(e.message);
       return;
@@ -85,12 +104,16 @@ export class Review {
     }
     if (this.wanted !== ply) return;
     this.ply = ply;
+    this.mv = data.view;
     this.page.board.update(data.view.view, { animate: !this.page.reduced() });
-    this.page.board.setHighlights({});
+    // The move that led here, framed as the game frames a last move.
+    const [recent, mine] = this.page._lastMoveFrames(data.view);
+    this.page.board.setHighlights({ recent, mine });
     this.page.board.setMoveValues([]);
     this.page.board.svg.classList.add('reviewing');
     this.bar.hidden = false;
     this.where.textContent = ply === 0 ? `Start of the game (of ${n} moves)` : `After move ${ply} of ${n}`;
+    this.page.showPosition();
     this.page.renderLogMarks();
     this.drawChart();
     this.keepInView();
@@ -113,14 +136,19 @@ export class Review {
     window.scrollBy({ top: by, behavior: this.page.reduced() ? 'auto' : 'smooth' });
   }
 
-  leave() {
+  /// Back to the game as it is now; `redraw: false` when the caller shows the
+  /// game's new state itself.
+  leave({ redraw = true } = {}) {
     this.wanted = null;
     if (this.ply === null) return;
     this.ply = null;
+    this.mv = null;
     this.bar.hidden = true;
     this.page.board.svg.classList.remove('reviewing');
+    if (!redraw) return;
     this.page.board.update(this.page.mv.view, { animate: false });
     this.page.refreshHighlights();
+    this.page.showPosition();
     this.page.renderLogMarks();
     this.drawChart();
   }
@@ -128,8 +156,9 @@ export class Review {
   async playFromHere() {
     if (this.ply === null) return;
     try {
-      const data = await API.playFrom(this.page.id, this.ply);
+      const data = await API.playFrom(this.page.id, this.plyAt(this.ply));
       this.ply = null;
+      this.mv = null;
       this.bar.hidden = true;
       this.page.board.svg.classList.remove('reviewing');
       this.page.adoptAndShow(data);
@@ -194,7 +223,7 @@ export class Review {
     const maxR = Math.max(1, ...v.map((p) => p.remoteness ?? 0));
     // The end of a finished game has no value to look up: it is the result.
     const outcome = this.page.mv?.outcome;
-    const end = outcome && v.length - 1 === this.plies() ? outcome : null;
+    const end = outcome && v.length - 1 === this.plyAt(this.plies()) ? outcome : null;
     const pts = v.map((p, i) => {
       if (!p.value && end && i === v.length - 1 && (end.kind === 'draw' || end.kind === 'win')) {
         return [i, end.kind === 'draw' ? 0 : end.seat === 0 ? 1 : -1];
@@ -235,7 +264,7 @@ export class Review {
     }
     const xl = el('text', { x: (m.l + W - m.r) / 2, y: H - 3, 'text-anchor': 'middle', class: 'axis-label' }, svg);
     xl.textContent = 'after move (0: the start)';
-    const shown = this.ply ?? v.length - 1;
+    const shown = this.ply === null ? v.length - 1 : this.plyAt(this.ply);
     el('line', { x1: X(shown), x2: X(shown), y1: m.t, y2: H - m.b, class: 'value-now' }, svg);
     let d = '';
     pts.forEach((p, i) => {
@@ -258,11 +287,11 @@ export class Review {
         'aria-label': i === 0 ? 'Show the start' : `Show the position after move ${i}`,
       }, svg);
       el('title', {}, hit).textContent = `${i === 0 ? 'the start' : `after move ${i}`}${this.mistake(i) ? `: ${this.mistake(i)}` : ''}`;
-      hit.addEventListener('click', () => this.show(i));
+      hit.addEventListener('click', () => this.showPly(i));
       hit.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
-          this.show(i);
+          this.showPly(i);
         }
       });
     });

@@ -4,22 +4,17 @@
 // without a request and a page still opens if the server refuses a key.
 
 import * as API from './api.js';
-import { SEAT_COLOURS } from './render.js';
 
 const local = (game) => `tabula.settings.${game}`;
 
-/// Default colour of each seat: a seat named White or Black is drawn so.
-export function seatDefaults(seats = []) {
-  return SEAT_COLOURS.map((c, i) => {
-    const name = String(seats[i] || '').toLowerCase();
-    if (name === 'white') return '#f3efe4';
-    if (name === 'black') return '#262a33';
-    return c;
-  });
+/// Default colour of each seat: the one the game declares for it (its
+/// presentation's `seat_colours`, complete for every seat).
+export function seatDefaults(info) {
+  return (info?.seats || []).map((_, i) => info?.presentation?.seat_colours?.[i]?.css || '#888888');
 }
 
-export function defaults(seats) {
-  return { colours: seatDefaults(seats), legend: true };
+export function defaults(info) {
+  return { colours: seatDefaults(info), legend: true };
 }
 
 function readLocal(game) {
@@ -38,11 +33,13 @@ function writeLocal(game, settings) {
   }
 }
 
-export function loadSeatColours(game, seats) {
+/// The seat colours a person chose for `game` in this browser (by seat; a seat
+/// left out is drawn in the colour its view declares).
+export function loadSeatColours(game) {
   const s = readLocal(game);
-  const colours = seatDefaults(seats);
+  const colours = [];
   (s.colours || []).forEach((c, i) => {
-    if (/^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
+    if (typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
   });
   return colours;
 }
@@ -90,15 +87,18 @@ function toServer(settings, seats) {
   return body;
 }
 
-/// The settings for a game: defaults, then what this browser stored, then the server's.
-export async function loadSettings(game, seats) {
-  const merged = { ...defaults(seats), ...readLocal(game) };
+/// The settings for a game (`info`: its GameInfo): defaults, then what this
+/// browser stored, then the server's.
+export async function loadSettings(info) {
+  const game = info.name;
+  const seats = info.seats;
+  const merged = { ...defaults(info), ...readLocal(game) };
   try {
     Object.assign(merged, fromServer(await API.getSettings(game), seats));
   } catch {
     /* no settings store reachable: local values stand */
   }
-  const colours = seatDefaults(seats);
+  const colours = seatDefaults(info);
   (merged.colours || []).forEach((c, i) => {
     if (typeof c === 'string' && /^#[0-9a-f]{6}$/i.test(c)) colours[i] = c;
   });

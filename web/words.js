@@ -9,17 +9,10 @@ export const COLOUR_NAMES = ['red-orange', 'blue', 'green', 'amber', 'pink', 'sk
 export const colourName = (i, palette = null) =>
   palette?.names?.[i] || COLOUR_NAMES[((i % COLOUR_NAMES.length) + COLOUR_NAMES.length) % COLOUR_NAMES.length];
 
-/// A help text from the server read as a player would: the project's sources are
-/// "the original", not "the seed".
+/// A text from the server as shown: the server writes its texts for players
+/// (summaries, help, reasons), so nothing is read out of them or rewritten.
 export function plain(text) {
-  return String(text ?? '')
-    .replace(/\bthe seed's\b/gi, "the original game's")
-    .replace(/\bseed (\d{3})'s\b/gi, "the original game's")
-    .replace(/\bthe seed\b/gi, 'the original game')
-    .replace(/\^2\b/g, '²')
-    // Clauses about the command line ("up to 10000 for `tabula solve`") are not for players.
-    .replace(/,\s*[^,;()]*`tabula [^`]*`/g, '')
-    .replace(/`([^`]*)`/g, '$1');
+  return String(text ?? '');
 }
 
 /// `a=1,b=2` → [['a','1'], ['b','2']].
@@ -46,54 +39,24 @@ export function withOption(variant, name, value) {
 /// (`nocapture` → "Draw after quiet moves"; every game labels its options).
 export const optionLabel = (option) => cap(option.label || option.name);
 
-/// The generic computer players in a player's words (the API's names are for
-/// typing); a game's own players are worded by its presentation's `player_words`.
-const PLAYER_WORDS = {
-  random: 'Random moves',
-  perfect: 'Perfect play',
-  level: 'At a level you choose',
-  lookahead: 'One move ahead',
-  alphabeta: 'Thinks ahead (alpha-beta search)',
-  expectimax: 'Thinks ahead over the dice',
-  matchbox: "Gardner's matchbox machine",
-  menace: 'MENACE, the matchbox learner',
-  human: 'A person',
-};
-
-/// A player's help without the syntax for typing its options
-/// (`alphabeta:depth=8,ms=500`, `(matchbox:symmetry=off)`, `options seconds=S`).
-export function playerHelp(text) {
-  return plain(text)
-    .replace(/\s*\([^()]*(?:=|\boptions?\b)[^()]*\)/g, '')
-    .replace(/:\s*[a-z]+:\S*=\S*(?:\s+or\s+[a-z]+:\S*=\S*)*/g, '')
-    .replace(/[;,]?\s*\boptions?\b[^.;]*=.*$/, '')
-    .replace(/[\s,;:]+$/, '');
-}
-
-/// A player kind (`{name, help}`) as a player reads it; `info`: the game's info,
-/// whose presentation words the game's own players.
+/// A player kind as a player reads it: the words the game list gives it (the
+/// game's own words for its players, the generic players' words for the rest);
+/// `kind` may be a name, looked up in `info`'s players.
 export function playerWords(kind, info = null) {
-  const name = typeof kind === 'string' ? kind : kind?.name;
-  const help = typeof kind === 'object' ? plain(kind.help || '') : '';
-  const declared = (info?.presentation?.player_words || []).find((p) => p.name === name);
-  if (declared) return declared.words;
-  // A game's reconstruction of its source's computer says so first (Northcott's `nim`).
-  if (/^the original program's/i.test(help)) return cap(help.split(/[:;(,]/)[0].trim());
-  if (PLAYER_WORDS[name]) return PLAYER_WORDS[name];
-  // A game's own player: the first clause of its help, else its name.
-  const first = help.split(/[:;(]/)[0].trim();
-  return cap(first && first.length <= 48 ? first : String(name || '').replace(/[_-]/g, ' '));
+  const found = typeof kind === 'string' ? (info?.players || []).find((p) => p.name === kind) : kind;
+  return found?.words || cap(String(found?.name ?? kind ?? ''));
 }
 
 /// The game's preset (its "Type" menu entry) that `variant` is, or null. Options
-/// left out read as their defaults; a board number (`seed`) does not make another
-/// kind of game, so a dealt SameGame board is still its preset.
+/// left out read as their defaults; the option the game declares a board number
+/// does not make another kind of game, so a dealt board is still its preset.
 export function presetOf(info, variant = info.variant) {
   const defaults = new Map((info.options || []).map((o) => [o.name, String(o.default)]));
+  const boardNumber = info.presentation?.board_number;
   const full = (text) => {
     const m = new Map(defaults);
     for (const [k, v] of parseVariant(text)) m.set(k, v);
-    m.delete('seed');
+    if (boardNumber) m.delete(boardNumber);
     return [...m].sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => `${k}=${v}`).join(',').toLowerCase();
   };
   const now = full(variant);
