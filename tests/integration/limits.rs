@@ -287,3 +287,26 @@ fn every_strongest_computer_at_once_stays_within_max_memory() {
         peak_kib / 1024
     );
 }
+
+/// `analyze` keeps to `--max-memory` too: Multiplication Ludo's race tables
+/// (about 50 MiB) are not built under 1 MiB, and the analysis says so in words.
+#[test]
+fn analyze_keeps_to_the_memory_limit() {
+    let cache = std::env::temp_dir().join(format!("tabula-analyze-1m-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["analyze", "auto120", "--max-memory", "1M"])
+        .env("TABULA_CACHE_DIR", &cache)
+        .output()
+        .expect("tabula runs");
+    let _ = std::fs::remove_dir_all(&cache);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("more than the 1") && text.contains("allow more memory"),
+        "{text}"
+    );
+}
