@@ -156,6 +156,11 @@ test('Kono: a build that failed for a passing reason is tried again and reads th
   assert.ok((await homeTags(page, server)).includes('solved'));
   const moves = await openKonoAndAskForAHint(page, server);
   await page.locator('.hint-list .hint-preparing').waitFor({ timeout: 8_000 });
+  // The first answer may still be "being prepared: 0 %" while the build starts;
+  // the card follows by itself to the failure once the memory is refused.
+  await page.waitForFunction(() => /could not be prepared just now/
+    .test(document.querySelector('.hint-list')?.textContent ?? ''), null, { timeout: 30_000 })
+    .catch(() => {});
   const said = await hintText(page);
   assert.match(said, /could not be prepared just now/, said);
   assert.match(said, /tried again/, said);
