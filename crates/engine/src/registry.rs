@@ -190,6 +190,7 @@ pub fn registry() -> Vec<GameEntry> {
         entry::<tabula_samegame::SameGame>(),
         entry::<tabula_poggle::Poggle>(),
         entry::<tabula_pig::Pig>(),
+        entry::<tabula_connect4::ConnectFour>(),
     ]
 }
 

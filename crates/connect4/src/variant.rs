@@ -1,0 +1,310 @@
+//! The variant options, the ready-made variants and the registration.
+
+use crate::board::{Geometry, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
+use crate::ConnectFour;
+use tabula_core::{
+    ExactAnalysis, Game, GamePresentation, KnownCount, Mark, MarkWords, OpenSpielCase, PlayerWords,
+    Preset, Registered, SeatColour, TestCases, Value, Variant, VariantCase, VariantChoice,
+    VariantError, VariantOption,
+};
+
+/// The ready-made variants ("Type" menu): the classic game first.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "Classic: 7 columns, 6 rows",
+        variant: "",
+    },
+    Preset {
+        name: "Small board: 4 columns, 4 rows (solved)",
+        variant: "width=4,height=4",
+    },
+    Preset {
+        name: "5 columns, 4 rows (solved)",
+        variant: "width=5,height=4",
+    },
+    Preset {
+        name: "Three in a row on 5 columns, 5 rows",
+        variant: "width=5,height=5,connect=3",
+    },
+    Preset {
+        name: "Four in a row loses (misère)",
+        variant: "play=misere",
+    },
+    Preset {
+        name: "Pop Out: take your own disc out from below",
+        variant: "rules=popout",
+    },
+];
+
+const WIDTHS: &[VariantChoice] = &[
+    VariantChoice {
+        value: "4",
+        words: "4",
+    },
+    VariantChoice {
+        value: "5",
+        words: "5",
+    },
+    VariantChoice {
+        value: "6",
+        words: "6",
+    },
+    VariantChoice {
+        value: "7",
+        words: "7",
+    },
+];
+
+const HEIGHTS: &[VariantChoice] = &[
+    VariantChoice {
+        value: "4",
+        words: "4",
+    },
+    VariantChoice {
+        value: "5",
+        words: "5",
+    },
+    VariantChoice {
+        value: "6",
+        words: "6",
+    },
+];
+
+impl Registered for ConnectFour {
+    const TITLE: &'static str = "Connect Four";
+    const SUMMARY: &'static str = "Drop discs into 7 columns of 6 rows: the first to line up four of their own across, up or diagonally wins; a full board is a draw.";
+    const RULES: &'static str = include_str!("../docs/rules.md");
+
+    /// The AI level mixes random moves with the perfect player where the
+    /// solver takes the board, else with the bitboard search.
+    fn level_base(&self) -> &'static str {
+        if self.is_small() {
+            "perfect"
+        } else {
+            "search"
+        }
+    }
+
+    fn test_cases() -> TestCases {
+        TestCases {
+            // The classic board is too large to solve: the terminal's checks
+            // solve, analyse and play the small solved board.
+            quick: Some("width=4,height=4"),
+            variants: vec![
+                VariantCase::new("", false).summary(
+                    &["7 columns of 6 rows", "four of their own", "wins"],
+                    &["loses"],
+                ),
+                VariantCase::new("width=4,height=4", true),
+                VariantCase::new("width=5,height=4", true),
+                VariantCase::new("width=4,height=5", true),
+                VariantCase::new("width=5,height=5,connect=3", true)
+                    .summary(&["three of their own"], &["four"]),
+                VariantCase::new("width=6,height=4,connect=3", false),
+                VariantCase::new("width=4,height=4,play=misere", true)
+                    .summary(&["loses"], &["wins"]),
+                VariantCase::new("play=misere", false),
+                VariantCase::new("rules=popout,width=4,height=4", true)
+                    .summary(&["bottom row"], &["a full board is a draw"]),
+                VariantCase::new("rules=popout", false),
+            ],
+            counts: vec![KnownCount {
+                variant: "width=4,height=4",
+                positions: 161_029,
+                value: Some(Value::Draw),
+                remoteness: None,
+                source: "John Tromp, John's Connect Four Playground",
+            }],
+            openspiel: vec![
+                OpenSpielCase {
+                    variant: "",
+                    game: "connect_four".into(),
+                    actions: Vec::new(),
+                    every_state: false,
+                    lines: vec![
+                        vec![
+                            1, 3, 3, 2, 6, 1, 5, 5, 3, 4, 2, 2, 6, 4, 0, 6, 6, 1, 1, 2, 4, 4, 5, 6,
+                            1, 0, 3, 5, 5, 6, 4, 0, 5, 2, 4, 1, 0, 2,
+                        ],
+                        vec![
+                            6, 3, 2, 6, 2, 5, 1, 6, 2, 3, 1, 1, 3, 0, 5, 3, 4, 1, 0, 2, 4, 0, 1, 2,
+                            3, 2, 3, 1, 0, 0, 6, 5, 4, 5, 5, 0, 5, 4,
+                        ],
+                        vec![
+                            0, 6, 3, 0, 5, 5, 1, 1, 6, 2, 3, 0, 5, 6, 1, 2, 5, 1, 5, 5, 4, 3, 0, 4,
+                            3, 4, 2, 3, 1, 3, 1, 6, 6, 0, 2, 4, 4, 6, 4, 0, 2, 2,
+                        ],
+                    ],
+                    // Nine empty cells and fewer: both sides search to the end.
+                    values_from_ply: Some(33),
+                    same_observation: true,
+                },
+                OpenSpielCase {
+                    variant: "width=4,height=4",
+                    game: "connect_four(columns=4,rows=4)".into(),
+                    actions: Vec::new(),
+                    every_state: false,
+                    lines: vec![
+                        vec![2, 2, 0, 3, 1, 0, 1, 0, 2, 3, 1, 3, 0, 3],
+                        vec![1, 0, 1, 3, 2, 1, 3, 1, 0, 0, 3, 3, 2],
+                        vec![1, 1, 1, 3, 2, 0, 2, 3, 1, 0, 2, 0, 2],
+                    ],
+                    values_from_ply: Some(0),
+                    same_observation: true,
+                },
+            ],
+            ..TestCases::default()
+        }
+    }
+
+    fn summary(&self) -> String {
+        let g = self.geometry();
+        let line = match g.connect() {
+            3 => "three",
+            _ => "four",
+        };
+        let outcome = if self.is_misere() {
+            format!("whoever lines up {line} of their own across, up or diagonally loses")
+        } else {
+            format!("the first to line up {line} of their own across, up or diagonally wins")
+        };
+        let popout = if self.is_popout() {
+            "; instead of dropping, you may take one of your own discs out of the bottom row, and a game can go on past a full board"
+        } else {
+            "; a full board is a draw"
+        };
+        format!(
+            "Drop discs into {} columns of {} rows: {outcome}{popout}.",
+            g.width(),
+            g.height()
+        )
+    }
+
+    fn options() -> Vec<VariantOption> {
+        vec![
+            VariantOption {
+                name: "width",
+                label: "columns",
+                default: "7",
+                help: "columns, 4 to 7",
+                choices: WIDTHS,
+            },
+            VariantOption {
+                name: "height",
+                label: "rows",
+                default: "6",
+                help: "rows, 4 to 6",
+                choices: HEIGHTS,
+            },
+            VariantOption {
+                name: "connect",
+                label: "in a row",
+                default: "4",
+                help: "how many in a row make a line: 4, or 3",
+                choices: &[
+                    VariantChoice {
+                        value: "4",
+                        words: "four in a row",
+                    },
+                    VariantChoice {
+                        value: "3",
+                        words: "three in a row",
+                    },
+                ],
+            },
+            VariantOption {
+                name: "play",
+                label: "play",
+                default: "normal",
+                help: "normal (a line wins), or misere: whoever makes a line loses",
+                choices: &[
+                    VariantChoice {
+                        value: "normal",
+                        words: "normal (a line wins)",
+                    },
+                    VariantChoice {
+                        value: "misere",
+                        words: "misère (a line loses)",
+                    },
+                ],
+            },
+            VariantOption {
+                name: "rules",
+                label: "rules",
+                default: "classic",
+                help: "classic, or popout: instead of dropping a disc you may take one of your own out of the bottom row",
+                choices: &[
+                    VariantChoice {
+                        value: "classic",
+                        words: "classic (discs only dropped)",
+                    },
+                    VariantChoice {
+                        value: "popout",
+                        words: "Pop Out (take your disc out from below)",
+                    },
+                ],
+            },
+        ]
+    }
+
+    fn presets() -> Vec<Preset> {
+        PRESETS.to_vec()
+    }
+
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        variant.check_known(Self::NAME, &Self::options())?;
+        let width = variant.int("width", 7, i64::from(MIN_WIDTH), i64::from(MAX_WIDTH))? as u8;
+        let height = variant.int("height", 6, i64::from(MIN_HEIGHT), i64::from(MAX_HEIGHT))? as u8;
+        let connect = variant.int("connect", 4, 3, 4)? as u8;
+        let misere = variant.choice("play", "normal", &["normal", "misere"])? == "misere";
+        let popout = variant.choice("rules", "classic", &["classic", "popout"])? == "popout";
+        let geometry =
+            Geometry::new(width, height, connect).ok_or_else(|| VariantError::BadValue {
+                name: "width".into(),
+                value: width.to_string(),
+                reason: "not a board this game offers".into(),
+            })?;
+        Ok(ConnectFour::new(geometry, misere, popout))
+    }
+
+    fn variant(&self) -> Variant {
+        let g = self.geometry();
+        let mut v = Variant::default();
+        if g.width() != 7 {
+            v.set("width", g.width().to_string());
+        }
+        if g.height() != 6 {
+            v.set("height", g.height().to_string());
+        }
+        if g.connect() != 4 {
+            v.set("connect", g.connect().to_string());
+        }
+        if self.is_misere() {
+            v.set("play", "misere");
+        }
+        if self.is_popout() {
+            v.set("rules", "popout");
+        }
+        v
+    }
+
+    fn presentation(&self) -> GamePresentation {
+        GamePresentation {
+            player_words: vec![PlayerWords {
+                name: "search",
+                words: "Looks many moves ahead",
+            }],
+            // The seats are named for their discs' colours.
+            seat_colours: vec![SeatColour::Red, SeatColour::Yellow],
+            marks: vec![MarkWords {
+                mark: Mark::Win,
+                words: if self.geometry().connect() == 3 {
+                    "the three in a row"
+                } else {
+                    "the four in a row"
+                },
+            }],
+            ..GamePresentation::default()
+        }
+    }
+}
