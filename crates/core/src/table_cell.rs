@@ -413,6 +413,9 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                     }
                     continue;
                 }
+                // A build already told to stop (its waiters were all cancelled)
+                // is not this caller's: wait for it to wind down, then build anew.
+                Slot::Building(stop) if stop.is_cancelled() && !saw_a_build => {}
                 Slot::Building(_) => saw_a_build = true,
             }
             until.check()?;
@@ -580,6 +583,44 @@ mod tests {
             std::thread::sleep(Duration::from_millis(5));
         }
         Ok(1)
+    }
+
+    #[test]
+    fn a_caller_that_comes_while_a_stopped_build_winds_down_builds_afresh() {
+        within_a_minute(|| {
+            let cell: TableCell<u32> = TableCell::new("a long table");
+            let job = Budget::unlimited();
+            let job2 = job.clone();
+            let first = {
+                let cell = cell.clone();
+                std::thread::spawn(move || {
+                    cell.get_or_build(
+                        |_| {
+                            let stopped = until_cancelled();
+                            // Stopping takes a while (a solver's step ends first).
+                            std::thread::sleep(Duration::from_millis(1000));
+                            stopped
+                        },
+                        &job2,
+                        &|_| {},
+                    )
+                })
+            };
+            std::thread::sleep(Duration::from_millis(50));
+            job.cancel();
+            let r = first.join().unwrap();
+            assert_eq!(r.unwrap_err(), TableError::Stopped(BudgetError::Cancelled));
+            assert!(
+                cell.is_building(),
+                "the stopped build is still winding down"
+            );
+            // A new caller, never cancelled, gets a table of its own, not the
+            // stopped build's end as its failure.
+            let t = cell
+                .get_or_build(|_| Ok(5), &Budget::unlimited(), &|_| {})
+                .unwrap();
+            assert_eq!(*t, 5);
+        });
     }
 
     #[test]
