@@ -26,6 +26,16 @@ pub enum EngineError {
         /// What is wrong.
         reason: String,
     },
+    /// A computer player's exact solution is being prepared (built, or tried
+    /// again after a passing failure): nothing is wrong with the request, which
+    /// may be made again in `retry_after` seconds (HTTP: 503 with `Retry-After`).
+    #[error("{words}")]
+    Preparing {
+        /// What is happening, for a player (with the build's progress if known).
+        words: String,
+        /// Whole seconds after which asking again is worth it (at least 1).
+        retry_after: u64,
+    },
     /// The game cannot do what was asked (a perfect player for a dice game, …).
     #[error("{0}")]
     Unsupported(String),

@@ -585,13 +585,15 @@ impl<G: Registered> Handle<G> {
             GenericPlayer::Perfect => {
                 no_options("it always plays a best move (perfect:level=L mixes in random moves)")?;
                 deterministic_pair()?;
-                let oracle = self.grade_anywhere().ok_or_else(|| {
-                    bad(match self.not_ready() {
-                        Some(Ok(p)) => p.words,
-                        Some(Err(words)) => words,
-                        None => format!("{} has no exact solution here", G::TITLE),
-                    })
-                })?;
+                // A solution being prepared is no bad player: the request may
+                // be made again once it is ready.
+                let oracle = self
+                    .grade_anywhere()
+                    .ok_or_else(|| match self.not_ready() {
+                        Some(Ok(p)) => preparing_error(p),
+                        Some(Err(words)) => bad(words),
+                        None => bad(format!("{} has no exact solution here", G::TITLE)),
+                    })?;
                 Box::new(PerfectPlayer::new(oracle))
             }
             GenericPlayer::Lookahead => {
@@ -784,6 +786,27 @@ impl<G: Registered> Handle<G> {
     /// and why, in words.
     pub fn hint_state(&self, state: &G::State) -> Hint {
         Hint::from_analysis(self.analyze_state(state))
+    }
+}
+
+/// How long a client waits before asking again for a solution being built:
+/// long enough not to ask many times a second, short enough that a table ready
+/// soon is used soon.
+const ASK_AGAIN_WHILE_BUILDING: u64 = 3;
+
+/// The error of a perfect player whose exact solution is being prepared, with
+/// when to ask again.
+fn preparing_error(p: Preparing) -> EngineError {
+    let retry_after = p
+        .retry_in_seconds
+        .map_or(ASK_AGAIN_WHILE_BUILDING, |s| s.ceil() as u64)
+        .max(1);
+    EngineError::Preparing {
+        words: format!(
+            "{} The computer can play once it is ready: try again in {retry_after} s.",
+            p.words
+        ),
+        retry_after,
     }
 }
 

@@ -19,6 +19,9 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What went wrong, in words.
     pub message: String,
+    /// Seconds after which the same request is worth making again (sent as
+    /// `Retry-After`): something it needs is being prepared.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -27,6 +30,14 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+    /// 503 with `Retry-After`: what the request needs is being prepared.
+    pub fn preparing(message: impl Into<String>, retry_after: u64) -> Self {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
     }
     /// 400.
@@ -61,12 +72,20 @@ pub fn error_body(status: StatusCode, message: &str) -> Response {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        error_body(self.status, &self.message)
+        let mut r = error_body(self.status, &self.message);
+        if let Some(secs) = self.retry_after {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        r
     }
 }
 
 impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> Self {
+        if let EngineError::Preparing { words, retry_after } = e {
+            return ApiError::preparing(words, retry_after);
+        }
         let status = match &e {
             EngineError::UnknownGame(_) => StatusCode::NOT_FOUND,
             EngineError::Move(MoveError::GameOver | MoveError::NotYourTurn(_)) => {
@@ -79,6 +98,7 @@ impl From<EngineError> for ApiError {
             | EngineError::Player { .. }
             | EngineError::Unsupported(_)
             | EngineError::Invalid(_) => StatusCode::BAD_REQUEST,
+            EngineError::Preparing { .. } => StatusCode::SERVICE_UNAVAILABLE,
         };
         ApiError::new(status, e.to_string())
     }

@@ -46,6 +46,18 @@ pub const DEFAULT_MOVE_DEADLINE: Duration = Duration::from_secs(10);
 /// "the computer ran out of time" (a player that does not stop by itself).
 pub const DEADLINE_MARGIN: Duration = Duration::from_secs(2);
 
+/// How long a request that does not make the computer think may wait for
+/// something it needs but does not build itself (a solution table another
+/// request is building, when a session read back from the database has a
+/// perfect player): past it the request is answered 503 with `Retry-After`,
+/// never left waiting for the build.
+pub const ORDINARY_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a request whose change is being written when its deadline passes
+/// waits for the write beyond that deadline (the store's busy timeout and
+/// room to spare): past it the client is told to look again in a moment.
+pub const WRITE_WAIT: Duration = Duration::from_secs(8);
+
 /// Limits of a server beyond those fixed in the code.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {

@@ -56,13 +56,18 @@ pub fn api() -> Router<Arc<AppState>> {
 }
 
 /// Runs engine or store work on a blocking thread; heavy work gives its freed
-/// memory back to the system when it ends (see `memory.rs`).
+/// memory back to the system when it ends (see `memory.rs`). The work runs
+/// under a budget ending after [`crate::ORDINARY_WAIT`]: whatever it waits for
+/// (a solution table being built for a session read back from the database)
+/// it waits for no longer; work with a budget of its own (a job) runs under
+/// that one instead.
 pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
+    let budget = tabula_core::Budget::default().with_timeout(crate::ORDINARY_WAIT);
     let work = move || {
         let started = std::time::Instant::now();
-        let result = f();
+        let result = budget.run(f);
         if started.elapsed() >= crate::memory::HEAVY {
             crate::memory::give_back();
         }
@@ -109,6 +114,16 @@ fn check_time() -> ApiResult<()> {
         )),
         _ => Ok(()),
     }
+}
+
+/// The answer to a request whose change was still being written long after
+/// its deadline: it may or may not be kept, and the client looks again.
+fn still_writing() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the change is taking long to save: look at the game again in a moment to see \
+         whether it was kept",
+    )
 }
 
 /// The message of a request whose computer ran out of time.
@@ -213,8 +228,11 @@ pub(crate) async fn thinking<T: Send + 'static>(
             Err(out_of_time(deadline))
         }
         // The change is being written: its answer is the truth (a write waits at
-        // most the store's busy timeout).
-        Err(_) => joined(task.await),
+        // most the store's busy timeout), waited for a little longer.
+        Err(_) => match tokio::time::timeout(crate::WRITE_WAIT, task).await {
+            Ok(r) => joined(r),
+            Err(_) => Err(still_writing()),
+        },
     };
     guard.disarm();
     out

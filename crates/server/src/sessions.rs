@@ -435,9 +435,11 @@ impl Sessions {
         record: &MatchRecord,
         revision: Revision,
     ) -> Result<Inner, ApiError> {
-        let m = game
-            .resume(record)
-            .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
+        let m = game.resume(record).map_err(|e| match e {
+            // A perfect player's solution being prepared: not the session's fault.
+            e @ tabula_engine::EngineError::Preparing { .. } => ApiError::from(e),
+            e => ApiError::conflict(format!("cannot rebuild the session: {e}")),
+        })?;
         Ok(Inner {
             m,
             tally: record.tally.clone(),
