@@ -277,12 +277,12 @@ impl Abuse {
             };
             match a.status {
                 201 => return a.json()["id"].as_str().map(str::to_string),
-                503 if busy_documented() && started.elapsed() < ANSWER_WITHIN => {
-                    std::thread::sleep(Duration::from_millis(250))
-                }
-                400 if preparing() && started.elapsed() < TABLE_READY_WITHIN => {
+                503 if preparing() && started.elapsed() < TABLE_READY_WITHIN => {
                     self.preparing.fetch_add(1, Ordering::Relaxed);
                     std::thread::sleep(Duration::from_secs(1))
+                }
+                503 if busy_documented() && started.elapsed() < ANSWER_WITHIN => {
+                    std::thread::sleep(Duration::from_millis(250))
                 }
                 s => {
                     self.fail(format!(
