@@ -111,6 +111,11 @@ pub struct AppState {
     pub thinkers: Arc<tokio::sync::Semaphore>,
     /// Requests waiting for a permit now.
     pub waiting: std::sync::atomic::AtomicUsize,
+    /// The body of `GET /api/games`, made at its first request: what each game
+    /// offers is fixed for the process (its exact solution is claimed from size
+    /// facts and the memory limit, both known at start), so later requests
+    /// touch neither the engine's game cache nor a blocking thread.
+    pub games_list: std::sync::OnceLock<axum::body::Bytes>,
 }
 
 impl AppState {
@@ -131,6 +136,7 @@ impl AppState {
             loopback_only,
             thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
             waiting: Default::default(),
+            games_list: std::sync::OnceLock::new(),
             options,
         })
     }

@@ -266,15 +266,32 @@ fn check_variant(variant: &str) -> ApiResult<()> {
     Ok(())
 }
 
-async fn list_games() -> ApiResult<Response> {
-    blocking(|| {
-        let mut all = Vec::new();
-        for e in registry() {
-            all.push(build(e.name, "")?.info());
+/// `GET /api/games`: every game's facts, made once ([`AppState::games_list`]).
+async fn list_games(State(st): St) -> ApiResult<Response> {
+    let body = match st.games_list.get() {
+        Some(body) => body.clone(),
+        None => {
+            let made = blocking(|| {
+                let mut all = Vec::new();
+                for e in registry() {
+                    all.push(build(e.name, "")?.info());
+                }
+                serde_json::to_vec(&all)
+                    .map(axum::body::Bytes::from)
+                    .map_err(|e| ApiError::internal(format!("the list could not be written: {e}")))
+            })
+            .await?;
+            st.games_list.get_or_init(|| made).clone()
         }
-        Ok(Json(all).into_response())
-    })
-    .await
+    };
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
 }
 
 #[derive(Deserialize)]
