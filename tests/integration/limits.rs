@@ -288,25 +288,53 @@ fn every_strongest_computer_at_once_stays_within_max_memory() {
     );
 }
 
-/// `analyze` keeps to `--max-memory` too: Multiplication Ludo's race tables
-/// (about 50 MiB) are not built under 1 MiB, and the analysis says so in words.
+/// `analyze` keeps to `--max-memory` too, as docs/LIMITS.md says: Multiplication
+/// Ludo's race tables (about 50 MiB) are not built under 1 MiB; the analysis
+/// shows the rest (the chance outcomes of the start) and names, in words, what
+/// it left out, what it needs and the limit, in the text and in `--json`.
 #[test]
 fn analyze_keeps_to_the_memory_limit() {
     let cache = std::env::temp_dir().join(format!("tabula-analyze-1m-{}", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["analyze", "auto120", "--max-memory", "1M"])
-        .env("TABULA_CACHE_DIR", &cache)
-        .output()
-        .expect("tabula runs");
+    let analyze = |json: bool| {
+        let mut args = vec!["analyze", "auto120", "--max-memory", "1M"];
+        if json {
+            args.push("--json");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(&args)
+            .env("TABULA_CACHE_DIR", &cache)
+            .output()
+            .expect("tabula runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let text = analyze(false);
+    let json: serde_json::Value = serde_json::from_str(&analyze(true)).expect("JSON");
     let _ = std::fs::remove_dir_all(&cache);
-    let text = String::from_utf8_lossy(&out.stdout);
+    // What was left out, why, and what to do, in words (wrapped to 80 columns).
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("Not worked out:"), "{text}");
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        text.contains("more than the 1") && text.contains("allow more memory"),
+        flat.contains("The race tables behind this analysis need")
+            && flat.contains("more than the 1 MiB allowed; allow more memory to see it"),
         "{text}"
+    );
+    // The rest of the analysis is there: the start's chance outcomes.
+    assert!(
+        flat.contains("start 1") && flat.contains("start 2"),
+        "{text}"
+    );
+    let left_out = json["sections"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["title"] == "Not worked out"))
+        .unwrap_or_else(|| panic!("a section says what was left out: {json}"));
+    let note = left_out["note"].as_str().unwrap_or_default();
+    assert!(
+        note.contains("race tables") && note.contains("more than the 1 MiB allowed"),
+        "{note}"
     );
 }
