@@ -223,7 +223,18 @@ fn jobs_can_be_cancelled_queued_or_running() {
 
 #[test]
 fn positions_too_large_to_play_are_refused_with_a_small_answer() {
-    let s = Server::start();
+    // What this checks is the refusals and the size of the answers, not their
+    // speed (tests/api/deadline.rs and thinkers.rs check that). It shares its
+    // process, its table builds (one at a time), its memory ledger and two
+    // cores with the rest of the suite (jobs solving Multiplication Ludo,
+    // tables built for perfect players), so a request may wait behind them
+    // for longer than the usual 10 s deadline and be answered 503 "ran out of
+    // time" before its size could be looked at: its server has a deadline of a
+    // minute, within the client's two.
+    let s = Server::start_with(tabula_server::ServeOptions {
+        move_deadline: std::time::Duration::from_secs(60),
+        ..Default::default()
+    });
     let heaps = vec!["65535"; 64].join("-");
     let (st, v) = s.post(
         "/api/sessions",
