@@ -60,6 +60,7 @@ class Extras {
   overlayCounts() { for (const p of this.list) { const c = p.overlayCounts?.(); if (c) return c; } return null; }
   destroy() { for (const p of this.list) p.destroy?.(); }
   get replaying() { return this.list.some((p) => p.replaying); }
+  statusText() { return this.list.map((p) => p.statusText?.()).find(Boolean) || null; }
   async interrupt() { await Promise.all(this.list.filter((p) => p.replaying).map((p) => p.interrupt())); }
 }
 
@@ -87,6 +88,11 @@ class ToolPanel {
     const label = `${tool.title}: what to work out`;
     this.input = h('input.text.tool-input', { type: 'text', maxlength: 4096, placeholder: tool.example, 'aria-label': label, spellcheck: 'false', autocomplete: 'off' });
     this.answer = h('div.tool-answer', { 'aria-live': 'polite' });
+    // An answer stands beside the input it answers: once the input is changed
+    // (or emptied) the old answer goes, until the next "Work it out".
+    this.input.addEventListener('input', () => {
+      if (this.input.value.trim() !== this.answered) fill(this.answer);
+    });
     const form = h('form.tool-form', {
       onsubmit: (e) => {
         e.preventDefault();
@@ -101,8 +107,10 @@ class ToolPanel {
     if (!this.input.value.trim()) this.input.value = input;
     try {
       const r = await API.runTool(this.page.name, this.tool.name, input);
+      this.answered = input;
       fill(this.answer, ...(r.lines || []).map((line, i) => h(i === 0 ? 'p.tool-result' : 'p.small', line)));
     } catch (e) {
+      this.answered = input;
       fill(this.answer, h('p.small.tool-error', e.message));
     }
   }
@@ -125,16 +133,18 @@ class LearnPanel {
     const games = h('select', { 'aria-label': 'Training games' },
       ...[50, 200, 1000, 5000].map((n) => h('option', { value: n, selected: n === defaults.games }, `${n} games`)));
     this.trainBtn = h('button.btn', { type: 'button', onclick: () => this.train(Number(games.value), opponent.value) }, 'Train');
-    // The machine always sits in the seat it is trained for (MENACE plays X, as
-    // Michie's did; Gardner's machine plays Black), so the boxes shown, the ones
-    // trained and the ones you play are the same machine's.
+    // The machine always sits in the seat it is trained for (the computer's seat
+    // when one person plays, so the person keeps their side; else the declared
+    // seat), so the boxes shown, the ones trained and the ones you play are the
+    // same machine's.
     const seatName = page.info.seats[defaults.seat];
     this.useBtn = h('button.btn.btn-small', { type: 'button', onclick: () => this.playMachine() },
       `Play against the ${defaults.machine} machine (it plays ${seatName})`);
     this.playTrained = h('span', { hidden: true });
     this.whoEl = h('p.small.strong', { hidden: true });
+    this.aboutEl = h('p.small', defaults.about);
     this.panel = card('Watch it learn',
-      h('p.small', defaults.about),
+      this.aboutEl,
       this.whoEl,
       this.useBtn,
       this.boxEl,
@@ -155,7 +165,10 @@ class LearnPanel {
     const mv = this.page.mv;
     const seat = mv ? this.learnerSeat(mv) : -1;
     if (seat >= 0) return { player: mv.seats[seat].player, seat };
-    return { player: this.defaults.player, seat: this.defaults.seat };
+    // The declared machine takes the computer's seat, so the person keeps their side.
+    const computer = (mv?.seats || []).map((s, i) => (s.human ? -1 : i)).filter((i) => i >= 0);
+    const people = (mv?.seats || []).filter((s) => s.human).length;
+    return { player: this.defaults.player, seat: people === 1 && computer.length === 1 ? computer[0] : this.defaults.seat };
   }
 
   playMachine(machine = this.machine()) {
@@ -174,6 +187,7 @@ class LearnPanel {
     this.shown = mv;
     const seat = this.learnerSeat(mv);
     this.useBtn.hidden = seat >= 0;
+    this.useBtn.textContent = `Play against the ${this.defaults.machine} machine (it plays ${this.page.info.seats[this.machine().seat]})`;
     // The card's words are about the declared machine: say so when another learner
     // (Gardner's machine on Tic-tac-toe) is the one shown, trained and played.
     const kind = seat >= 0 ? mv.seats[seat].player.split(':')[0] : null;
@@ -181,6 +195,9 @@ class LearnPanel {
       ? `You are playing ${playerWords(kind, this.page.info)} (${mv.seats[seat].name}): its boxes are shown below, and Train trains it.`
       : '';
     this.whoEl.hidden = !this.whoEl.textContent;
+    // The card explains the machine it shows: another learner's own help.
+    const help = kind && kind !== this.defaults.player ? (this.page.info.players || []).find((p) => p.name === kind)?.help : null;
+    this.aboutEl.textContent = help || this.defaults.about;
     if (seat < 0) {
       fill(this.boxEl, h('p.muted.small', 'The computer is not a learning machine now. Choose it above to see its matchboxes fill and empty as you play.'));
       return;
@@ -285,7 +302,8 @@ class LearnPanel {
       // You now play the machine just trained: its boxes are the ones shown.
       await this.playMachine(machine);
       const played = result.games ?? result.curve?.points?.at(-1)?.to ?? games;
-      toast(`Trained ${words} for ${played} games: you now play the trained machine${before ? ` instead of ${before}` : ''}.`, 'success', 5000);
+      const yours = this.page.info.seats.filter((_, i) => i !== machine.seat).join(' and ');
+      toast(`Trained ${words} for ${played} games: you now play the trained machine${before ? `, no longer the computer “${before}”` : ''}, and you play ${yours}.`, 'success', 5000);
     } catch (e) {
       toast(`Training stopped: ${e.message}`);
     } finally {
@@ -336,7 +354,7 @@ function matchbox(box, small = false, lid = null) {
   });
   const legend = h('ul.bead-legend', ...beads.map(([move, n], mi) => h('li' + (n === 0 ? '.empty' : ''),
     h('span.swatch.round', { style: `background:${PALETTE[mi % PALETTE.length]}` }),
-    h('span', move), h('strong', String(n)))));
+    h('span', box.words?.[mi] || move), h('strong', String(n)))));
   return h('figure.matchbox' + (small ? '.small' : ''), lid ? lid(box) : null, svg, legend,
     total === 0 ? h('figcaption.small', 'Empty: the machine resigns here.') : null);
 }
@@ -519,6 +537,12 @@ class ScorePanel {
     clearInterval(this.ticker);
   }
 
+  /// The status line while the computer searches for its line (the board is still
+  /// the person's, but it is not their move to make).
+  statusText() {
+    return this.searching ? 'The computer is searching for its line: Stop gives the board back to you.' : null;
+  }
+
   /// True while the computer searches for its line or replays it.
   get replaying() {
     return !!this.running;
@@ -555,6 +579,9 @@ class ScorePanel {
     this.stopped = false;
     this.abort = new AbortController();
     this.note.textContent = 'The computer is searching for a good line…';
+    // The status line says so too: the board is not waiting for your move.
+    this.searching = true;
+    page.refreshStatus?.();
     let handed = false;
     try {
       // The game's computer for this puzzle (the game list's one rule) plays the line.
@@ -566,6 +593,7 @@ class ScorePanel {
         (p) => this.bar.set(p.fraction ?? 0),
         { signal: this.abort.signal });
       this.bar.done();
+      this.searching = false;
       if (this.stopped || !current()) return;
       if (page.mv.position !== position) {
         this.note.textContent = 'The board changed while the computer searched, so its line was not played.';
@@ -614,6 +642,8 @@ class ScorePanel {
     } catch (e) {
       if (!e.stopped) toast(e.message);
     } finally {
+      this.searching = false;
+      if (current()) page.refreshStatus?.();
       if (this.stopped && current() && !handed) this.note.textContent = 'Stopped before the computer played a move. The board is yours.';
       this.abort = null;
       this.bar.done();
@@ -648,7 +678,10 @@ class SolutionPanel {
     this.hintBtn = h('button.btn', { type: 'button', onclick: () => this.nextPress() }, `Which ${this.cellWord()} next?`);
     this.details = h('div');
     this.goal = h('p.goal');
-    this.panel = card('Solution', this.goal, this.msg, h('div.actions', this.showBtn, this.hintBtn), this.details);
+    // The answer to "Which button next?" is said here, in the card, never in a
+    // toast over it; a new position clears it.
+    this.nextEl = h('p.small.next-press', { 'aria-live': 'polite', hidden: true });
+    this.panel = card('Solution', this.goal, this.msg, h('div.actions', this.showBtn, this.hintBtn), this.nextEl, this.details);
     this.counts = null;
     this.show = false;
   }
@@ -665,6 +698,7 @@ class SolutionPanel {
     this.shown = mv;
     this.analysis = null;
     this.counts = null;
+    this.nextEl.hidden = true;
     const goal = this.page.info.presentation?.goal_colour;
     if (goal !== undefined && goal !== null) {
       fill(this.goal, `Goal: every ${this.cellWord()} `, h('span.swatch', { style: `background:${PALETTE[goal % PALETTE.length]}` }), ` ${colourName(goal)}.`);
@@ -714,7 +748,8 @@ class SolutionPanel {
     const move = best ? (this.page.mv.legal_moves || []).find((m) => m.move === best.move) : null;
     const cells = move ? move.cells : [next[0]];
     this.page.flashCells(cells);
-    toast(`Press the lit ${this.cellWord()} next${best ? ` (${best.move})` : ''}.`, 'info', 3000);
+    this.nextEl.textContent = `Press the lit ${this.cellWord()} next.`;
+    this.nextEl.hidden = false;
   }
 }
 

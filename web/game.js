@@ -9,13 +9,14 @@
 
 import * as API from './api.js';
 import { Board, targetKey } from './render.js';
-import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
+import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill, keepWhole } from './ui.js';
 import { loadSettings } from './settings.js';
 import { extrasFor } from './extras.js';
 import { Review } from './review.js';
 import { HintMethods } from './hints.js';
 import { PlayerMethods, HUMAN } from './players.js';
 import { PanelMethods } from './panels.js';
+import { GameTextMethods } from './gametext.js';
 import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, colourWords } from './words.js';
 import { statusWords, factValue } from './results.js';
 
@@ -89,6 +90,19 @@ export class GamePage {
     // it opens exactly that game, never a stored session of another variant.
     const askedVariant = params.has('variant');
     const position = params.get('position');
+    // A short game ID: the variant's start and the moves played on it.
+    const moves = params.get('moves');
+    if (moves && !params.get('s')) {
+      try {
+        await this.startFrom({ variant: this.info.variant, moves: moves.split('~').filter(Boolean) });
+        if (!this.alive) return;
+        this._refreshSaved();
+        this._refreshTallies();
+        return;
+      } catch (e) {
+        toast(`The game in the address could not be opened (${e.message}); a new one was started.`, 'info');
+      }
+    }
     const wanted = position ? null : params.get('s') || localStorage.getItem(sessionKey(this.name));
     let data = null;
     if (wanted) {
@@ -195,6 +209,7 @@ export class GamePage {
     const url = new URL(location.href);
     url.searchParams.set('s', this.id);
     url.searchParams.delete('position');
+    url.searchParams.delete('moves');
     if (data.view.variant) url.searchParams.set('variant', data.view.variant);
     else url.searchParams.delete('variant');
     if (url.pathname + url.search !== location.pathname + location.search) history.replaceState(null, '', url.pathname + url.search);
@@ -204,8 +219,13 @@ export class GamePage {
   /// the position now.
   shareLink() {
     const url = new URL(`/game/${this.name}`, location.href);
-    if (this.info.variant) url.searchParams.set('variant', this.info.variant);
-    if (this.mv?.log?.length && this.mv.position) url.searchParams.set('position', this.mv.position);
+    // A dealt board is named by its board number and the moves played on it (a
+    // short ID, as in Simon Tatham's puzzles), never by the whole board.
+    const dealt = this.boardNumber && !hasSetStart(this.id);
+    const variant = dealt ? this._dealtVariant() : this.info.variant;
+    if (variant) url.searchParams.set('variant', variant);
+    if (dealt && this.mv?.log?.length) url.searchParams.set('moves', this._movesPlayed().join('~'));
+    else if (this.mv?.log?.length && this.mv.position) url.searchParams.set('position', this.mv.position);
     return url.href;
   }
 
@@ -233,7 +253,7 @@ export class GamePage {
     this.glossaryEl = h('dl.glossary', { hidden: true, 'aria-label': 'Words used here' });
     this.logGlossary = h('dl.glossary', { hidden: true, 'aria-label': 'Words in the move list' });
     // On a phone the cards a player reads while playing (hint, dice, score) sit here,
-    // above the board, instead of in the panel below it.
+    // under the board's buttons, instead of in the panel far below.
     this.nearCards = h('div.near-cards');
     this.boardNote = h('p.board-note', { hidden: true }, 'The board is wider than the screen: swipe it sideways to see all of it.');
 
@@ -270,8 +290,12 @@ export class GamePage {
     this.newBtn = h('button.btn', { type: 'button', onclick: () => this.newGame(), title: 'New game (Ctrl+N or N)' }, 'New game');
     // The option the game declares a board number: New game deals a fresh board, Restart the same one.
     this.boardNumber = info.presentation?.board_number || null;
-    this.restartBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.restart(), title: 'The same board again', hidden: !this.boardNumber }, 'Restart');
+    // Restart in every game: this game again from its start (the same dealt board,
+    // the same shared position, the usual start).
+    this.restartBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.restart(), title: 'This game again from its start' }, 'Restart');
     this.shareBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this._share(), title: 'Copy a link to this game' }, 'Share');
+    this.flipped = localStorage.getItem(`tabula.flip.${this.name}`) === 'on';
+    this.flipBtn = h('button.btn.btn-quiet', { type: 'button', onclick: () => this.flip(), title: 'Flip the board (F)', 'aria-pressed': String(this.flipped) }, 'Flip board');
     this.watchBar = this._watchControls();
     this.reviewer = new Review(this);
     this.variantEl = h('div.variant-line');
@@ -285,16 +309,17 @@ export class GamePage {
 
     const card = (title, ...body) => h('section.card', h('h2', title), ...body);
     this.extras = extrasFor(this);
-    this.actionsEl = h('div.actions.board-actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn, this.shareBtn);
+    this.actionsEl = h('div.actions.board-actions', this.undoBtn, this.redoBtn, this.hintBtn, this.newBtn, this.restartBtn, this.resignBtn, this.shareBtn, this.flipBtn, this._valuesSwitch());
     this.variantForm = (info.options || []).length ? this._variantChooser() : null;
     const panel = h('aside.panel', { 'aria-label': 'Game panel' },
       (this.hintCard = h('section.card.card-hint', { hidden: true }, h('h2', 'Hint'), this.hintList)),
       info.puzzle ? null : card('Players', this.playersEl),
       this.extras?.panel ?? null,
       (this.coloursCard = card('Colours and undo', this._coloursEditor())),
-      card('Moves', this.logList, this.logGlossary, this.reviewer.chart),
+      card('Moves', this.logList, this.logGlossary),
       info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this._saveForm(), this.savedEl),
+      card('Game ID and text', this._gameTextCard()),
       this.variantForm ? card('Variant', this.variantForm) : null,
       card('How to play', this._aboutCard()),
     );
@@ -309,12 +334,16 @@ export class GamePage {
         this.statusEl,
         this.watchBar,
         this.reviewer.bar,
-        this.nearCards,
         this.boardNote,
         this.boardWrap,
         this.board.keyEl,
         this.freeMoves,
         this.actionsEl,
+        // On a phone the cards read while playing come right under the board's
+        // buttons: the whole board stays in view above them.
+        this.nearCards,
+        // The value history, under the board and as wide as it (lichess's chart).
+        this.reviewer.chart,
         this.statusChips,
         this.glossaryEl,
         this.legendEl,
@@ -326,7 +355,7 @@ export class GamePage {
   }
 
   /// The cards read while playing (the hint, the declared dice and score cards):
-  /// above the board on a narrow screen, where the panel comes after the board,
+  /// under the board's buttons on a narrow screen, where the panel comes after the board,
   /// and back in the panel on a wide one (beside the board).
   _placeCards() {
     const kinds = new Set(['dice', 'score']);
@@ -390,14 +419,59 @@ export class GamePage {
   /// nothing else changes.
   _oriented(view) {
     this.turned = this._turns(view);
-    if (!this.turned) return view;
-    return {
+    const turned = !this.turned ? view : {
       ...view,
       turned: true,
       width: view.height,
       height: view.width,
       cells: view.cells.map((c) => ({ ...c, x: c.y, y: c.x, w: c.h, h: c.w })),
     };
+    return this.flipped ? flipView(turned) : turned;
+  }
+
+  /// Flip the board (lichess's): the board drawn turned half round, the far side
+  /// near you; kept in this browser per game. Clicks go by cell, so nothing else
+  /// changes.
+  flip() {
+    this.flipped = !this.flipped;
+    localStorage.setItem(`tabula.flip.${this.name}`, this.flipped ? 'on' : 'off');
+    this.flipBtn.setAttribute('aria-pressed', String(this.flipped));
+    if (!this.drawnView) return;
+    this.board.update(this.drawnView, { animate: false });
+    if (this.reviewer.active && this.reviewer.mv) {
+      const [recent, mine] = this._lastMoveFrames(this.reviewer.mv);
+      this.board.setHighlights({ recent, mine });
+      this.board.setMoveValues(this.hintData ? this._moveValues() : []);
+    } else this._highlight();
+  }
+
+  /// The keyboard shortcuts, on `?` (lichess's overlay): every key of the page and
+  /// the game's own; Esc or Close shuts it.
+  showShortcuts() {
+    if (this.shortcutsEl?.open) return;
+    const rows = [
+      ['?', 'this list of keys'],
+      ['Tab', 'reach the board'],
+      ['arrow keys', 'on the board: move the cursor; elsewhere: step through the moves (Left back, Right forward)'],
+      ['Enter or Space', 'on the board: act as a click'],
+      ['Home / End', 'the start of the game / back to the game'],
+      ['Esc', 'cancel a selection, a menu or a question; back to the game from a review'],
+      ['Ctrl+Z / Ctrl+Y', 'undo / redo'],
+      ['N or Ctrl+N', 'new game (asks first in a game under way)'],
+      ['H', 'hint'],
+      ['F', 'flip the board'],
+    ];
+    const own = this.own?.keyHelp;
+    const close = h('button.btn', { type: 'button', onclick: () => this.shortcutsEl.close() }, 'Close');
+    this.shortcutsEl = h('dialog.shortcuts', { 'aria-label': 'Keyboard shortcuts' },
+      h('h2', 'Keyboard shortcuts'),
+      h('table.shortcut-table', h('tbody', ...rows.map(([k, what]) => h('tr', h('th', h('kbd', k)), h('td', what))))),
+      own ? h('p.small', `In this game: ${own}`) : null,
+      h('div.actions', close));
+    this.shortcutsEl.addEventListener('close', () => this.shortcutsEl.remove());
+    document.body.appendChild(this.shortcutsEl);
+    this.shortcutsEl.showModal();
+    close.focus();
   }
 
   /// Touch targets of at least 44 CSS pixels (the usual guidance for fingers): on
@@ -467,7 +541,7 @@ export class GamePage {
   }
 
   _keyHelpText() {
-    const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint.';
+    const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint, F flip, ? every key.';
     return this.own?.keyHelp || base;
   }
 
@@ -535,6 +609,8 @@ export class GamePage {
       toast(mv.outcome.kind === 'win' ? 'Solved! Well done.' : `Finished: ${mv.result || 'no more moves'}.`, 'success', 4000);
     }
     this._maybeWatch();
+    this.showValues();
+    this._renderGameText();
   }
 
   _seatName(seat) {
@@ -569,11 +645,19 @@ export class GamePage {
     this._renderLegend();
     this._renderFreeMoves();
     this.hintBtn.disabled = reviewing || !!mv.outcome;
-    if (reviewing) {
+    if (reviewing || this.valuesOn) {
+      this.hintData = null;
       this.hintCard.hidden = true;
       fill(this.hintList);
     }
     this.extras?.onView?.(mv, null, { review: reviewing ? this.reviewer.ply : null });
+    // With "Show move values" on, the position shown (a reviewed one too) is graded.
+    this.showValues();
+  }
+
+  /// The status line again (a card's search began or ended).
+  refreshStatus() {
+    if (this.mv) this._renderStatus();
   }
 
   /// The status line and the facts beside the board, of the position shown.
@@ -583,7 +667,8 @@ export class GamePage {
     const { text, kind: cls } = reviewing && !mv.outcome
       // An earlier position: whose move it was, never "Your move" or "thinking".
       ? { text: this.info.puzzle ? `Score ${formatNumber(mv.score ?? 0)}` : mv.turn?.kind === 'chance' ? 'A roll of the dice is due' : `${this._seatName(mv.to_move)} to move`, kind: '' }
-      : statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
+      : !mv.outcome && this.extras?.statusText?.() ? { text: this.extras.statusText(), kind: '' }
+        : statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
     this.statusEl.className = `turn-line ${cls}`;
     fill(this.statusEl, 
       mv.to_move !== null && mv.to_move !== undefined && !mv.outcome && !this.info.puzzle
@@ -603,6 +688,12 @@ export class GamePage {
     el.hidden = !terms.length;
   }
 
+  /// A move named in the game's words (the legal move's declared `words`), its
+  /// notation where the server gave none.
+  moveName(move) {
+    return colourWords((this.shownMv()?.legal_moves || []).find((m) => m.move === move)?.words || move);
+  }
+
   _isHuman(seat) {
     return this.mv.seats[seat]?.human;
   }
@@ -615,7 +706,7 @@ export class GamePage {
     },
     e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
       : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
-    h('span.log-text', colourWords(e.text || e.move)),
+    h('span.log-text', keepWhole(colourWords(e.text || e.move))),
     e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
     h('span.log-mark')));
     fill(this.logList, ...this.logButtons.map((b, i) => h('li', {
@@ -633,6 +724,9 @@ export class GamePage {
       b.classList.toggle('reviewed', this.reviewer.ply === i + 1);
       const why = this.reviewer.mistake(this.mv?.log?.[i]?.ply ?? i + 1);
       b.classList.toggle('mistake', !!why);
+      // With "Show move values" on, each move coloured by its value for its mover.
+      const value = this.valuesOn ? this.reviewer.moveValue(this.mv?.log?.[i]?.ply ?? i + 1, this.mv?.log?.[i]?.seat) : null;
+      for (const k of ['win', 'draw', 'loss']) b.classList.toggle(`value-${k}`, value === k);
       const mark = b.querySelector('.log-mark');
       mark.textContent = why ? '?' : '';
       mark.title = why || '';
@@ -659,6 +753,8 @@ export class GamePage {
 
   /// Draws attention to some cells (a hint from a game panel).
   flashCells(ids) {
+    // A reviewed position keeps its own frames (the move that led to it).
+    if (this.reviewer.active) return;
     this.hinted = ids;
     this._highlight();
   }
@@ -698,6 +794,7 @@ export class GamePage {
       counts: this.extras?.overlayCounts?.() || null,
     });
     this.board.setMoveValues(this._moveValues(), this.focusKey ?? null);
+    this._followSelection();
   }
 
   _click(id, e) {
@@ -828,7 +925,7 @@ export class GamePage {
     const c = this.board.cellData(id);
     fill(this.chooser, 
       h('p.chooser-title', 'Which move?'),
-      ...moves.map((m) => h('button.btn.btn-small', { type: 'button', role: 'menuitem', onclick: () => { this._hideChooser(); this.play(m); } }, m.move)),
+      ...moves.map((m) => h('button.btn.btn-small', { type: 'button', role: 'menuitem', onclick: () => { this._hideChooser(); this.play(m); } }, colourWords(m.words || m.move))),
       h('button.btn.btn-small.btn-quiet', { type: 'button', onclick: () => this._hideChooser() }, 'Cancel'));
     this.chooser.hidden = false;
     if (c && this.board.box) {
@@ -851,7 +948,7 @@ export class GamePage {
   /// Moves no cell stands for (a pass): buttons under the board (none under review).
   _renderFreeMoves() {
     const free = this.reviewer.active ? [] : this._legal().filter((m) => !m.cells.length);
-    fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, m.move)));
+    fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, colourWords(m.words || m.move))));
     this.freeMoves.hidden = !free.length;
   }
 
@@ -934,7 +1031,14 @@ export class GamePage {
   async restart() {
     if (this.extras?.replaying) await this.extras.interrupt();
     if (!this.id || this.busy) return;
-    await this._startVariant(this.info.variant);
+    // A shared position, or a game whose start is always the same: the server's
+    // `new` goes back to this game's start.
+    if (hasSetStart(this.id) || !this.boardNumber) {
+      await this.act('new');
+      return;
+    }
+    // A dealt board: the variant that deals this very board again.
+    await this._startVariant(this.mv?.dealt_variant || this.info.variant);
   }
 
   /// A new session of `variant`, from its usual start.
@@ -1024,6 +1128,10 @@ export class GamePage {
     } else if (!ctrl && !e.altKey && !typing) {
       if (key === 'n') this._newByKey();
       else if (key === 'h') this.toggleHint();
+      else if (e.key === '?') {
+        e.preventDefault();
+        this.showShortcuts();
+      } else if (key === 'f' && !e.target.closest?.('.board')) this.flip();
     }
   }
 
@@ -1059,8 +1167,19 @@ export class GamePage {
 }
 
 // The page's methods by concern, each in its own module.
-for (const mixin of [HintMethods, PlayerMethods, PanelMethods]) {
+for (const mixin of [HintMethods, PlayerMethods, PanelMethods, GameTextMethods]) {
   for (const key of Object.getOwnPropertyNames(mixin.prototype)) {
     if (key !== 'constructor') Object.defineProperty(GamePage.prototype, key, Object.getOwnPropertyDescriptor(mixin.prototype, key));
   }
+}
+
+/// A view turned half round (a point reflection through the board's middle).
+function flipView(view) {
+  const cells = view.cells || [];
+  if (!cells.length) return view;
+  const minX = Math.min(0, ...cells.map((c) => c.x));
+  const minY = Math.min(0, ...cells.map((c) => c.y));
+  const maxX = Math.max(view.width || 0, ...cells.map((c) => c.x + c.w));
+  const maxY = Math.max(view.height || 0, ...cells.map((c) => c.y + c.h));
+  return { ...view, cells: cells.map((c) => ({ ...c, x: minX + maxX - c.x - c.w, y: minY + maxY - c.y - c.h })) };
 }

@@ -8,6 +8,47 @@ import { analysisOf, bestOf, gradeBadge, gradeOf, groupPoints, lineOf, percent, 
 import { count } from './words.js';
 
 export class HintMethods {
+  // ----- move values that stay on -----
+
+  /// The "Show move values" switch (GamesmanUni's): while it is on, every position
+  /// shown (the game's after each move, and a reviewed one) has its moves' values
+  /// drawn on the board and listed, without pressing Hint, and the move list is
+  /// coloured by each move's value. Kept in this browser per game.
+  _valuesSwitch() {
+    const key = `tabula.values.${this.name}`;
+    this.valuesOn = localStorage.getItem(key) === 'on';
+    const box = h('input', { type: 'checkbox', checked: this.valuesOn });
+    box.addEventListener('change', () => {
+      this.valuesOn = box.checked;
+      localStorage.setItem(key, box.checked ? 'on' : 'off');
+      if (this.valuesOn) this.showValues();
+      else if (this.hintData) this.toggleHint();
+      this.renderLogMarks();
+    });
+    return h('label.values-switch', { hidden: !this.info.exact }, box, h('span', 'Show move values'));
+  }
+
+  /// With the switch on: the values of the position shown, asked for once it shows.
+  async showValues() {
+    if (!this.valuesOn || !this.info.exact || !this.id || !this.mv) return;
+    const mv = this.shownMv();
+    if (mv.outcome) return;
+    const ply = mv !== this.mv ? this.reviewer.plyAt(this.reviewer.ply) : null;
+    let data;
+    try {
+      data = await API.hint(this.id, ply);
+    } catch {
+      return;
+    }
+    if (this.shownMv() !== mv || !this.valuesOn) return;
+    this.hintData = data;
+    this.hintBtn.setAttribute('aria-pressed', 'true');
+    this.hintCard.hidden = false;
+    this._renderHint();
+    if (ply === null) this._highlight();
+    else this.board.setMoveValues(this._moveValues(), null);
+  }
+
   // ----- hints -----
 
   async toggleHint() {
@@ -90,7 +131,7 @@ export class HintMethods {
     const best = graded.some((m) => m.move === named) ? (m) => m.move === named : (m) => shadeOf(m) === top;
     return shown.map((m) => {
       const g = gradeBadge(m);
-      return { key: m.move, cells: m.cells, kind: gradeOf(m).value, shade: shadeOf(m), best: best(m), text: g.text, title: `${m.move}: ${g.words}` };
+      return { key: m.move, cells: m.cells, kind: gradeOf(m).value, shade: shadeOf(m), best: best(m), text: g.text, title: `${this.moveName(m.move)}: ${g.words}` };
     });
   }
 
@@ -112,36 +153,24 @@ export class HintMethods {
       this._askAgainSoon();
       return;
     }
-    const seat = this._seatName(this.mv.to_move ?? 0);
+    const seat = this._seatName(this.shownMv().to_move ?? 0);
     const summary = positionSentence(d, seat);
     if (summary) parts.push(h('p.hint-value', summary));
     const moves = a.moves || [];
     const graded = moves.filter((m) => gradeOf(m).value);
+    this.hintMovesEl = null;
     if (graded.length) {
       const bound = graded.some((m) => remotenessOf(gradeOf(m).remoteness)?.bound);
-      parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}; the best move is drawn strongest, its label outlined. Select a piece to see only its moves; choose a move to see the best play that follows.`));
-      // The move drawn strongest on the board is named best in the list too.
-      const best = new Set(this._moveValues().filter((v) => v.best).map((v) => v.key));
-      parts.push(h('ul.hint-moves', ...graded.map((m) => {
-        const g = gradeBadge(m);
-        const pv = h('div.pv', { hidden: true });
-        const item = h('li',
-          h(`button.hint-move${best.has(m.move) ? '.best' : ''}`, {
-            type: 'button', 'aria-expanded': 'false',
-            onclick: (e) => this._why(m, pv, e.currentTarget),
-            onmouseenter: () => this._focusMove(m.move), onmouseleave: () => this._focusMove(null),
-            onfocus: () => this._focusMove(m.move), onblur: () => this._focusMove(null),
-          }, h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move),
-          best.has(m.move) ? h('span.best-tag', 'best') : null, h('span.muted', g.words)),
-          pv);
-        return item;
-      })));
+      parts.push(h('p.muted.small', `Every move is drawn on the board: green wins, grey draws, red loses; the number counts plies to the end${bound ? ' (≤: at most that many)' : ''}; the best move is drawn strongest, its label outlined.${graded.some((m) => (m.cells || []).length > 1) ? ' Select a piece to see only its moves.' : ''} Choose a move to see the best play that follows.`));
+      this.hintMovesEl = h('ul.hint-moves');
+      parts.push(this.hintMovesEl);
+      this._fillHintMoves();
     } else {
       // Moves graded by chance or points (dice games, puzzles): a short list, best first.
       const other = moves.map((m) => [m, gradeBadge(m)]).filter(([, g]) => g).slice(0, 8);
       if (other.length) {
         parts.push(h('ul.hint-moves.hint-other', ...other.map(([m, g]) => h('li',
-          h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', m.move), h('span.muted', g.words)))));
+          h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', this.moveName(m.move)), h('span.muted', g.words)))));
       }
     }
     const own = this._ownHint(d);
@@ -151,6 +180,37 @@ export class HintMethods {
     if (a.note) parts.push(h('p.muted.small', a.note));
     if (!graded.length && !own && !facts.length && !a.note && !summary) parts.push(h('p.muted.small', 'No analysis is available for this position.'));
     fill(this.hintList, ...parts);
+  }
+
+  /// The graded moves listed beside the board: those of the selected piece only
+  /// while one is selected (as on the board), the one drawn strongest named best.
+  _fillHintMoves() {
+    if (!this.hintMovesEl || !this.hintData) return;
+    const graded = (analysisOf(this.hintData).moves || []).filter((m) => gradeOf(m).value);
+    const prefix = this.selection || [];
+    const shown = prefix.length ? graded.filter((m) => prefix.every((c, i) => m.cells?.[i] === c)) : graded;
+    this.hintMovesKey = prefix.join(',');
+    // The move drawn strongest on the board is named best in the list too.
+    const best = new Set(this._moveValues().filter((v) => v.best).map((v) => v.key));
+    fill(this.hintMovesEl, ...shown.map((m) => {
+      const g = gradeBadge(m);
+      const pv = h('div.pv', { hidden: true });
+      const item = h('li',
+        h(`button.hint-move${best.has(m.move) ? '.best' : ''}`, {
+          type: 'button', 'aria-expanded': 'false',
+          onclick: (e) => this._why(m, pv, e.currentTarget),
+          onmouseenter: () => this._focusMove(m.move), onmouseleave: () => this._focusMove(null),
+          onfocus: () => this._focusMove(m.move), onblur: () => this._focusMove(null),
+        }, h(`span.badge-inline.badge-${g.kind}`, g.text), h('span.hint-move-name', this.moveName(m.move)),
+        best.has(m.move) ? h('span.best-tag', 'best') : null, h('span.muted', g.words)),
+        pv);
+      return item;
+    }));
+  }
+
+  /// The hint's list follows the selection (called whenever the board's marks are drawn).
+  _followSelection() {
+    if (this.hintMovesEl && this.hintMovesKey !== (this.selection || []).join(',')) this._fillHintMoves();
   }
 
   /// The hint's own suggestion in words with its cells lit: the game's solver run
@@ -168,10 +228,10 @@ export class HintMethods {
       const move = (analysisOf(d).moves || []).find((m) => m.move === best.move) || (this.mv.legal_moves || []).find((m) => m.move === best.move);
       const cells = best.cells || move?.cells;
       if (cells?.length) this.flashCells(cells);
-      // A puzzle's one-cell move reads as the cell to press; any other as its notation.
+      // A puzzle's one-cell move reads as the cell to press; any other in the game's words.
       const cell = this.info.presentation?.coloured_cell || 'cell';
       const press = this.info.puzzle && cells?.length === 1;
-      const what = press ? `Press the lit ${cell} next (${best.move})` : `Play ${best.move}${cells?.length ? ' (lit on the board)' : ''}`;
+      const what = press ? `Press the lit ${cell} next` : `Play ${this.moveName(best.move)}${cells?.length ? ' (lit on the board)' : ''}`;
       const g = gradeBadge(d.best || move || {});
       const chance = g?.kind === 'chance' ? `, ${g.words}` : '';
       const reason = best.reason ? ` ${best.reason}` : '';
@@ -184,7 +244,7 @@ export class HintMethods {
       const best = chances.filter((m) => top - gradeOf(m).chance < 1e-9);
       const cells = best.flatMap((m) => m.cells?.slice(-1) ?? []);
       if (cells.length) this.flashCells([...new Set(cells)]);
-      const names = best.map((m) => m.move);
+      const names = best.map((m) => this.moveName(m.move));
       const which = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (equally good)`;
       return h('p.hint-summary', `Move ${which}: about ${percent(top, 0)} chance to win with best play.`);
     }

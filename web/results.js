@@ -239,7 +239,9 @@ const capital = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 /// says so instead of "… is thinking".
 /// `seatName(i)` names a seat; `paused`: watching, and paused.
 export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
-  const humans = (mv.seats || []).map((s) => s.human);
+  // A finished game speaks to whoever played it then (`ended_by_people`): after a
+  // watched game, taking a side does not make its end "You lost".
+  const humans = mv.outcome && mv.ended_by_people ? mv.ended_by_people : (mv.seats || []).map((s) => s.human);
   const people = humans.filter(Boolean).length;
   const result = mv.result || '';
   if (mv.outcome) {

@@ -10,6 +10,8 @@ import { h, fill, toast } from './ui.js';
 import { remotenessOf } from './results.js';
 
 const INVERT = { win: 'loss', loss: 'win', draw: 'draw' };
+/// The value chart's least width per move, in pixels.
+const PER_MOVE = 10;
 
 export class Review {
   /// `page`: the GamePage (its id, mv, board, info, apply and adopt).
@@ -198,6 +200,18 @@ export class Review {
     }, 300);
   }
 
+  /// The value of ply i (1-based) for `seat`, who played it: the position it
+  /// leads to, from the mover's side (the result, at the end of a game); null
+  /// when unknown.
+  moveValue(i, seat) {
+    if (seat === null || seat === undefined) return null;
+    const p = this.values?.[i];
+    if (p?.value) return p.to_move === seat ? p.value : INVERT[p.value];
+    const o = this.page.mv?.outcome;
+    if (o && i === this.plyAt(this.plies()) && p) return o.kind === 'draw' ? 'draw' : o.kind === 'win' ? (o.seat === seat ? 'win' : 'loss') : null;
+    return null;
+  }
+
   /// The mover's value before and after ply i (1-based): a thrown-away win or draw.
   mistake(i) {
     const v = this.values;
@@ -233,15 +247,20 @@ export class Review {
       const sign = mine === 'win' ? 1 : mine === 'loss' ? -1 : 0;
       return [i, sign * (1 - 0.6 * ((p.remoteness ?? 0) / maxR))];
     });
-    const W = 320;
-    const H = 150;
-    // Room on the left for the longest label ("Player 1 wins") at the ticks' size.
+    // Room on the left for the longest label ("Player 1 wins") at the ticks' size,
+    // on the right for the remoteness axis.
     const labels = [`${seats[0]} wins`, 'draw', `${seats[1]} wins`];
-    const m = { l: Math.min(120, 14 + 5.8 * Math.max(...labels.map((t) => t.length))), r: 10, t: 8, b: 34 };
+    const m = { l: Math.min(120, 14 + 5.8 * Math.max(...labels.map((t) => t.length))), r: 44, t: 8, b: 34 };
     const last = Math.max(1, v.length - 1);
+    // Drawn at its size in pixels, as wide as the space it has and wider for a long
+    // game (at least PER_MOVE px a move, so a 300-move game stays readable), the
+    // part beyond the space scrolled to, the position shown kept in view.
+    const room = Math.floor(this.chart.clientWidth || this.chart.parentElement?.clientWidth || 320);
+    const W = Math.max(320, room, Math.ceil(m.l + m.r + PER_MOVE * last));
+    const H = 170;
     const X = (x) => m.l + (x / last) * (W - m.l - m.r);
     const Y = (y) => m.t + ((1 - y) / 2) * (H - m.t - m.b);
-    const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'plot value-plot', role: 'group', 'aria-label': `Value of the position for ${seats[0]} over the game: choose a point to see that position` });
+    const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'plot value-plot', role: 'group', 'aria-label': `Value of the position for ${seats[0]} over the game: choose a point to see that position` });
     el('rect', { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: 'plot-area' }, svg);
     for (const [y, text] of [[1, labels[0]], [0, labels[1]], [-1, labels[2]]]) {
       el('line', { x1: m.l, x2: W - m.r, y1: Y(y), y2: Y(y), class: 'grid' }, svg);
@@ -250,9 +269,23 @@ export class Review {
       t.textContent = text;
     }
     el('line', { x1: m.l, x2: m.l, y1: m.t, y2: H - m.b, class: 'axis' }, svg);
+    // The remoteness axis, on the right: how many plies from the end a point's
+    // value is (the further, the nearer the middle), the same both ways.
+    el('line', { x1: W - m.r, x2: W - m.r, y1: m.t, y2: H - m.b, class: 'axis' }, svg);
+    const rStep = niceStep(maxR / 2);
+    for (let r = 0; r <= maxR; r += rStep) {
+      for (const sign of [1, -1]) {
+        const y = Y(sign * (1 - 0.6 * (r / maxR)));
+        el('line', { x1: W - m.r, x2: W - m.r + 4, y1: y, y2: y, class: 'axis' }, svg);
+        const t = el('text', { x: W - m.r + 7, y, 'dominant-baseline': 'central', class: 'tick tick-r' }, svg);
+        t.textContent = String(r);
+      }
+    }
+    const rl = el('text', { x: W - 6, y: (m.t + H - m.b) / 2, 'text-anchor': 'middle', class: 'axis-label', transform: `rotate(90 ${W - 6} ${(m.t + H - m.b) / 2})` }, svg);
+    rl.textContent = 'plies to the end';
     el('line', { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: 'axis' }, svg);
-    // Ticks at whole moves, about six of them, 0 (the start) and the last included.
-    const step = niceStep(last / 6);
+    // Ticks at whole moves, about one per 60 px, 0 (the start) and the last included.
+    const step = niceStep(last / Math.max(4, (W - m.l - m.r) / 60));
     const ticks = [];
     for (let x = 0; x < last; x += step) ticks.push(x);
     if (last - (ticks.at(-1) ?? 0) < step * 0.5 && ticks.length > 1) ticks.pop();
@@ -295,8 +328,10 @@ export class Review {
         }
       });
     });
-    fill(this.chart, h('p.small.strong', 'Value history'), svg);
+    const scroller = h('div.value-scroll', svg);
+    fill(this.chart, h('p.small.strong', 'Value history'), scroller);
     this.chart.hidden = false;
+    if (W > room) scroller.scrollLeft = Math.max(0, X(shown) - room / 2);
   }
 }
 

@@ -70,3 +70,9 @@ export function fill(node, ...children) {
   append(node, children);
   return node;
 }
+
+/// A text whose hyphens never end a line (U+2011, the same glyph): a move's
+/// notation ("1:1->2") is not broken in two on a narrow screen.
+export function keepWhole(text) {
+  return String(text ?? '').replaceAll('-', '\u2011');
+}

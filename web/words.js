@@ -47,6 +47,13 @@ export function playerWords(kind, info = null) {
   return found?.words || cap(String(found?.name ?? kind ?? ''));
 }
 
+/// `variant` without the options that have their default values: the short form
+/// a link or a game ID carries ("seed=9" for SameGame's usual board number 9).
+export function shortVariant(info, variant) {
+  const defaults = new Map((info.options || []).map((o) => [o.name, String(o.default)]));
+  return formatVariant(parseVariant(variant).filter(([k, v]) => !defaults.has(k) || defaults.get(k).toLowerCase() !== String(v).toLowerCase()));
+}
+
 /// The game's preset (its "Type" menu entry) that `variant` is, or null. Options
 /// left out read as their defaults; the option the game declares a board number
 /// does not make another kind of game, so a dealt board is still its preset.

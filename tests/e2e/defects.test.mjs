@@ -105,8 +105,9 @@ test('3: every move drawn, a square reached by several moves shows each, selecti
   const [start, own] = [...byStart].sort((a, b) => b[1].length - a[1].length)[0];
   await page.click(`.board [data-cell="${start}"] .cell-shape`);
   await page.waitForFunction((n) => document.querySelectorAll('.board .move-value').length === n, own.length);
-  // The list names every move with its value; a move's "why" shows the best play after it.
-  assert.equal(await page.locator('.hint-moves li').count(), hint.analysis.moves.length);
+  // The list names the selected piece's moves with their values, as the board
+  // draws them; a move's "why" shows the best play after it.
+  assert.equal(await page.locator('.hint-moves li').count(), own.length);
   await page.locator('.hint-move').first().click();
   await page.waitForSelector('.pv-line li, .pv p');
   await page.screenshot({ path: join(ARTIFACTS, 'kono-move-values.png') });
@@ -236,7 +237,7 @@ test('8: hints read as words for SameGame, Poggle and Auto120', async () => {
   const page = await newPage(browser);
   const cases = [
     ['samegame', /final score of [\d,]+/],
-    ['poggle', /Press the lit button next \(\d+,\d+\)/],
+    ['poggle', /Press the lit button next\./],
     ['auto120', /\d+% chance to win/],
   ].filter(([g]) => has(g));
   for (const [game, words] of cases) {

@@ -2,7 +2,7 @@
 // downloaded one) with a fresh profile, the server's URL, and artifacts.
 
 import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -26,6 +26,7 @@ export async function launch() {
   const errors = [];
   context.on('page', (p) => p.on('pageerror', (e) => errors.push(e.message)));
   if (process.env.TABULA_WEB_FROM) await serveWebFrom(context, process.env.TABULA_WEB_FROM);
+  else if (process.env.TABULA_WEB_DIR) await serveWebDir(context, process.env.TABULA_WEB_DIR);
   return {
     context,
     errors,
@@ -47,6 +48,24 @@ async function serveWebFrom(context, commit) {
     let body;
     try {
       body = execFileSync('git', ['show', `${commit}:web/${path}`], { cwd: root, maxBuffer: 1 << 24 });
+    } catch {
+      return route.continue();
+    }
+    await route.fulfill({ status: 200, contentType: types[path.split('.').pop()], body });
+  });
+}
+
+/// `TABULA_WEB_DIR=<folder>`: the browser gets the web UI's files from that folder
+/// (a working copy's `web/`), so a page being changed is tested without building
+/// the server again.
+async function serveWebDir(context, dir) {
+  const types = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' };
+  await context.route(/\/(static\/)?[\w./-]+\.(js|css|svg)(\?.*)?$/, async (route) => {
+    const path = new URL(route.request().url()).pathname.replace(/^\/(static\/)?/, '');
+    if (path.split('/').includes('..')) return route.continue();
+    let body;
+    try {
+      body = readFileSync(join(dir, path));
     } catch {
       return route.continue();
     }

@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard, pageAt, openSession } from './helpers.mjs';
+import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard, pageAt, openSession, sessionView } from './helpers.mjs';
 
 const { data: games } = await api('GET', '/api/games');
 const has = (name) => games.some((g) => g.name === name);
@@ -144,7 +144,9 @@ for (const width of WIDTHS) {
         assert.ok(best.font > v.font, `${position}: the best move's label is the largest`);
       }
       // The list beside the board names it best too.
-      assert.deepEqual(await page.locator('.hint-move.best .hint-move-name').allTextContents(), [hint.best.move]);
+      // Named in the game's words for the move (its legal move's `words`).
+      const named = (await sessionView(page)).legal_moves.find((m) => m.move === hint.best.move)?.words || hint.best.move;
+      assert.deepEqual(await page.locator('.hint-move.best .hint-move-name').allTextContents(), [named]);
       // Any win stronger than any draw, any draw stronger than any loss.
       const rank = { W: 2, D: 1, L: 0 };
       for (const a of values) {
@@ -261,9 +263,11 @@ for (const width of WIDTHS) {
   test(`review at ${width} px: the value chart has numbered ticks and a click jumps to that move`, { skip: !has('tictactoe') }, async () => {
     const page = await pageAt(browser, width);
     await reviewGame(page);
+    // The chart of the whole game (one of fewer moves may still be showing).
+    await page.waitForFunction(() => [...document.querySelectorAll('.value-chart .tick-x')].at(-1)?.textContent === '5');
     const ticks = await page.locator('.value-chart .tick-x').allTextContents();
     assert.ok(ticks.length >= 3 && ticks[0] === '0' && ticks.at(-1) === '5', `move ticks: ${ticks}`);
-    assert.match(await page.locator('.value-chart .axis-label').textContent(), /move/);
+    assert.match(await page.locator('.value-chart .axis-label').allTextContents().then((t) => t.join(' | ')), /move/);
     // A click on the chart above move 3 shows the position after move 3.
     await page.locator('.value-chart [data-ply="3"]').click({ timeout: 5000 });
     await page.waitForFunction(() => /After move 3 of 5/.test(document.querySelector('.review-where')?.textContent || ''));

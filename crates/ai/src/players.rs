@@ -62,9 +62,18 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
             .take_while(|(_, g)| g.rank() == best.rank())
             .count();
         let (mv, g) = graded[rng.gen_range(0..ties)];
+        // In a player's words: the log shows it beside the move.
+        let plies = |n: u32| {
+            if n == 1 {
+                "1 ply".to_string()
+            } else {
+                format!("{n} plies")
+            }
+        };
         let reason = match g.value {
-            tabula_core::Value::Draw => "perfect: draw".to_string(),
-            v => format!("perfect: {v} in {}", g.remoteness),
+            tabula_core::Value::Draw => "perfect play, drawing".to_string(),
+            tabula_core::Value::Win => format!("perfect play, winning in {}", plies(g.remoteness)),
+            tabula_core::Value::Loss => format!("perfect play, losing in {}", plies(g.remoteness)),
         };
         Some(Choice::because(mv, reason))
     }
@@ -114,7 +123,7 @@ impl<G: Game> Strategy<G> for LeveledPlayer<G> {
             let c = self.random.choose(game, state, seat, rng)?;
             Some(Choice::because(
                 c.mv,
-                format!("level {}: random", self.level),
+                format!("level {}: a random move", self.level),
             ))
         } else {
             let c = self.strong.choose(game, state, seat, rng)?;

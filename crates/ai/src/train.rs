@@ -64,6 +64,15 @@ impl Opponent {
             )),
         }
     }
+    /// The opponent in a player's words ("a random player").
+    pub fn words(self) -> &'static str {
+        match self {
+            Opponent::Random => "a random player",
+            Opponent::Perfect => "a perfect player",
+            Opponent::Exploit => "a player who hunts for its weak spots",
+            Opponent::SelfPlay => "itself",
+        }
+    }
     /// The name [`Opponent::parse`] reads.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -216,6 +225,8 @@ pub struct TrainReport {
     pub machine_rules: String,
     /// The opponent's name.
     pub opponent: String,
+    /// The opponent in a player's words ([`Opponent::words`]).
+    pub opponent_words: String,
     /// The seed.
     pub seed: u64,
     /// Games played.
@@ -396,6 +407,7 @@ pub fn train_observed<G: Trainable>(
         machine: machine.options().to_text(),
         machine_rules: machine.options().describe(),
         opponent: options.opponent.as_str().into(),
+        opponent_words: options.opponent.words().into(),
         seed: options.seed,
         games: options.games,
         wins: tally.wins,

@@ -137,6 +137,12 @@ pub trait Presentation: Notation {
     fn describe_move(&self, state: &Self::State, mv: Self::Move) -> String {
         self.format_move(state, mv)
     }
+    /// The move named for a player who clicks rather than types (a browser's move
+    /// menus and hint lists): words alone, without the notation a terminal player
+    /// types. `describe_move` by default.
+    fn move_words(&self, state: &Self::State, mv: Self::Move) -> String {
+        self.describe_move(state, mv)
+    }
     /// A whole move-log line for a decision, when the game words it better than the
     /// engine's default `"<seat>: <describe_move> (<reason>)"`. `state` is the position
     /// before the move; `seat` is `None` for chance.

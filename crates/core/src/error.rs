@@ -81,7 +81,7 @@ pub enum VariantError {
         known: String,
     },
     /// The option value could not be read or is out of range.
-    #[error("bad value '{value}' for option '{name}': {reason}")]
+    #[error("'{value}' cannot be used for {name}: {reason}")]
     BadValue {
         /// The option.
         name: String,
@@ -93,6 +93,31 @@ pub enum VariantError {
     /// The text is not a list of `name=value` pairs.
     #[error("cannot read variant '{0}': expected name=value pairs separated by commas")]
     Syntax(String),
+}
+
+impl VariantError {
+    /// The error with its option named as a player reads it as well as typed
+    /// ("draw after quiet moves (nocapture)"), from the game's `options`.
+    pub fn labelled(self, options: &[crate::VariantOption]) -> Self {
+        match self {
+            VariantError::BadValue {
+                name,
+                value,
+                reason,
+            } => {
+                let name = match options.iter().find(|o| o.name == name) {
+                    Some(o) if o.label != o.name => format!("{} ({name})", o.label),
+                    _ => name,
+                };
+                VariantError::BadValue {
+                    name,
+                    value,
+                    reason,
+                }
+            }
+            other => other,
+        }
+    }
 }
 
 /// A user's text quoted in an error: the first 60 characters, then `…`, so a huge

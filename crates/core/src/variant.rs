@@ -180,7 +180,7 @@ impl Variant {
         let (w, h) = (parse(a, "width")?, parse(b, "height")?);
         if w < min.0 || w > max.0 || h < min.1 || h > max.1 {
             return Err(bad(format!(
-                "width must be {}..={} and height {}..={}",
+                "the width must be {} to {} and the height {} to {}",
                 min.0, max.0, min.1, max.1
             )));
         }

@@ -66,6 +66,10 @@ pub struct MoveInfo {
     pub mv: String,
     /// The cells it touches, in click order.
     pub cells: Vec<u32>,
+    /// The move in the game's words (its `move_words`), for front ends that
+    /// name a move to a player instead of its notation.
+    #[serde(default)]
+    pub words: String,
 }
 
 /// Wins per seat and the Cat's share, over the games of a match.
@@ -218,6 +222,12 @@ pub struct MatchView {
     pub outcome: Option<Outcome>,
     /// The result in words.
     pub result: Option<String>,
+    /// Once the game is over: for each seat, whether a person played it when the
+    /// game ended (the players its end was counted for). A seat that changed
+    /// player since (a watched game, then a side taken) keeps what it was then,
+    /// so nobody is told they lost a game the computer played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_by_people: Option<Vec<bool>>,
     /// Legal moves of the side to move (empty unless a human is to move).
     pub legal_moves: Vec<MoveInfo>,
     /// The view model.
@@ -298,6 +308,9 @@ pub trait Match: Send {
     fn record(&self) -> MatchRecord;
     /// The learned state of the player in `seat`, if it learns.
     fn learned(&self, seat: Seat) -> Option<serde_json::Value>;
+    /// `learned`, each box's beads also named in the game's words (`words`, in
+    /// the order of `beads`) for a player's eyes; never saved or read back.
+    fn learned_in_words(&self, seat: Seat) -> Option<serde_json::Value>;
     /// Sets the undo depth (None: unlimited).
     fn set_undo_depth(&mut self, depth: Option<usize>);
     /// Changes the player of a seat (e.g. the AI level slider).
@@ -360,6 +373,42 @@ const MAX_ADVANCE: usize = 100_000;
 pub const MAX_GAME_PLIES: usize = 20_000;
 
 impl<G: Registered> MatchImpl<G> {
+    /// Names each bead of a learning machine's boxes in the game's words
+    /// (`words`, beside `beads`, which keep the notation): a box's position and its
+    /// beads' moves are read back in the game's notation, and a bead that cannot be
+    /// read keeps its notation as its words.
+    fn name_beads(&self, learned: &mut serde_json::Value) {
+        let game = self.handle.game();
+        let Some(boxes) = learned.get_mut("boxes").and_then(|b| b.as_array_mut()) else {
+            return;
+        };
+        for b in boxes {
+            let state = b
+                .get("position")
+                .and_then(|p| p.as_str())
+                .and_then(|p| game.parse_position(p).ok());
+            let words: Vec<serde_json::Value> = b
+                .get("beads")
+                .and_then(|beads| beads.as_array())
+                .map(|beads| {
+                    beads
+                        .iter()
+                        .map(|bead| {
+                            let text = bead.get(0).and_then(|t| t.as_str()).unwrap_or("");
+                            let named = state.as_ref().and_then(|s| {
+                                game.parse_move(s, text).ok().map(|m| game.move_words(s, m))
+                            });
+                            serde_json::Value::String(named.unwrap_or_else(|| text.to_string()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(obj) = b.as_object_mut() {
+                obj.insert("words".into(), serde_json::Value::Array(words));
+            }
+        }
+    }
+
     pub(crate) fn new(handle: Arc<Handle<G>>, config: MatchConfig) -> Result<Self, EngineError> {
         let game = handle.game();
         let seats = game.seats().len();
@@ -552,6 +601,7 @@ impl<G: Registered> MatchImpl<G> {
             .map(|m| MoveInfo {
                 mv: game.format_move(state, m),
                 cells: game.move_cells(state, m),
+                words: game.move_words(state, m),
             })
             .collect()
     }
@@ -926,6 +976,13 @@ impl<G: Registered> Match for MatchImpl<G> {
             human_to_move,
             outcome,
             result: outcome.map(|o| self.result_text(o)),
+            ended_by_people: outcome.map(|_| match &self.timing.counted_for {
+                Some(players) => players
+                    .iter()
+                    .map(|p| parse_player_spec(p).is_ok_and(|s| s.is_human()))
+                    .collect(),
+                None => self.specs.iter().map(PlayerSpec::is_human).collect(),
+            }),
             legal_moves,
             view: {
                 let moves: Vec<G::Move> = self.plies.iter().map(|p| p.mv).collect();
@@ -1236,6 +1293,12 @@ impl<G: Registered> Match for MatchImpl<G> {
 
     fn learned(&self, seat: Seat) -> Option<serde_json::Value> {
         self.players.get(seat)?.as_ref()?.learned()
+    }
+
+    fn learned_in_words(&self, seat: Seat) -> Option<serde_json::Value> {
+        let mut learned = self.learned(seat)?;
+        self.name_beads(&mut learned);
+        Some(learned)
     }
 
     fn set_undo_depth(&mut self, depth: Option<usize>) {

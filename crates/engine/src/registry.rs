@@ -67,7 +67,7 @@ pub fn entry<G: Registered>() -> GameEntry {
         play_only: &[&str],
     ) -> Result<Arc<dyn DynGame>, EngineError> {
         v.check_known(G::NAME, &G::options())?;
-        let game = G::from_variant(v)?;
+        let game = G::from_variant(v).map_err(|e| e.labelled(&G::options()))?;
         let key = (
             G::NAME.to_string(),
             solution_key(&game.variant(), play_only),

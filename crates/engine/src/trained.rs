@@ -31,7 +31,7 @@ impl Trained {
             r.learner,
             r.games,
             if r.games == 1 { "" } else { "s" },
-            r.opponent,
+            r.opponent_words,
             r.wins,
             r.losses,
             r.draws

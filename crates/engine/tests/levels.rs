@@ -57,7 +57,10 @@ fn mu_torere_and_kono_levels_mix_with_the_seeds_lookahead() {
                 rs.iter().all(|r| r.starts_with(&prefix)),
                 "{player}: {rs:?}"
             );
-            let strong: Vec<_> = rs.iter().filter(|r| !r.ends_with("random")).collect();
+            let strong: Vec<_> = rs
+                .iter()
+                .filter(|r| !r.ends_with("a random move"))
+                .collect();
             assert!(!strong.is_empty(), "{player}: never the base player");
             assert!(
                 strong.iter().all(|r| lookahead_reason(r)),
@@ -110,7 +113,7 @@ fn other_games_mix_with_the_perfect_player_unless_told() {
     let rs = reasons("mu-torere", "high:base=perfect", 3);
     assert!(
         rs.iter()
-            .all(|r| r.starts_with("level 95: perfect") || r == "level 95: random"),
+            .all(|r| r.starts_with("level 95: perfect") || r == "level 95: a random move"),
         "{rs:?}"
     );
 }
@@ -119,7 +122,10 @@ fn other_games_mix_with_the_perfect_player_unless_told() {
 fn level_zero_is_always_random_whatever_the_base() {
     for spec in ["off", "level:0,base=perfect", "lookahead:level=0"] {
         let rs = reasons("mu-torere", spec, 3);
-        assert!(rs.iter().all(|r| r == "level 0: random"), "{spec}: {rs:?}");
+        assert!(
+            rs.iter().all(|r| r == "level 0: a random move"),
+            "{spec}: {rs:?}"
+        );
     }
 }
 

@@ -606,6 +606,17 @@ impl Presentation for Hexapawn {
     fn move_cells(&self, _s: &Pawns, mv: Step) -> Vec<u32> {
         vec![u32::from(mv.from) + 1, u32::from(mv.to) + 1]
     }
+
+    fn move_words(&self, s: &Pawns, mv: Step) -> String {
+        // Squares are numbered 1.. row by row, as on the board and in the notation.
+        let (from, to) = (mv.from + 1, mv.to + 1);
+        let taken = (s.white | s.black) & (1u64 << mv.to) != 0;
+        if taken {
+            format!("the pawn on {from} takes the pawn on {to}")
+        } else {
+            format!("the pawn on {from} moves to {to}")
+        }
+    }
 }
 
 impl Symmetry for Hexapawn {

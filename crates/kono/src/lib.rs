@@ -617,7 +617,7 @@ impl Registered for Kono {
                 name: "rules",
                 label: "rules",
                 default: "standard",
-                help: "standard: captures optional, who cannot move loses; gamesman: captures compulsory, and a player left with one piece loses", choices: &[
+                help: "which rules: captures optional, and a player who cannot move loses (the usual rules); or captures compulsory, and a player left with one piece loses", choices: &[
                     VariantChoice { value: "standard", words: "standard (captures optional)" },
                     VariantChoice { value: "gamesman", words: "captures compulsory, one piece left loses" },
                 ],

@@ -383,6 +383,16 @@ impl Presentation for Nim {
         vec![cell_id(mv.heap as usize, mv.to)]
     }
 
+    fn move_words(&self, state: &NimState, mv: NimMove) -> String {
+        let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
+        let taken = from.saturating_sub(mv.to);
+        format!(
+            "take {taken} from heap {}, leaving {}",
+            mv.heap as usize + 1,
+            mv.to
+        )
+    }
+
     fn describe_move(&self, state: &NimState, mv: NimMove) -> String {
         let from = state.heaps.get(mv.heap as usize).copied().unwrap_or(0);
         format!(

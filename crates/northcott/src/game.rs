@@ -322,7 +322,7 @@ impl Registered for Northcott {
             module: Some(include_str!("../web/northcott.js")),
             player_words: vec![tabula_core::PlayerWords {
                 name: "nim",
-                words: "The original program's computer",
+                words: "The original program's play",
             }],
             ..Default::default()
         }
@@ -626,6 +626,36 @@ impl Presentation for Northcott {
         let from = state.piece(state.side(), r) as usize;
         let base = mv.row as usize * self.nx();
         vec![(base + from) as u32, (base + mv.to as usize) as u32]
+    }
+
+    fn move_words(&self, state: &NorthcottState, mv: NorthcottMove) -> String {
+        // The log's words without the typed notation: which piece goes where.
+        let r = (mv.row as usize).min(MAX_ROWS - 1);
+        let mut after = *state;
+        self.play_unchecked(&mut after, mv);
+        let (before, gap) = (state.gap(r), after.gap(r));
+        if mv.setup != 0 {
+            let piece = if mv.setup == 1 { Side::O } else { Side::X };
+            return format!(
+                "set up {} on cell {} of row {} (gap {before} to {gap})",
+                piece.letter(),
+                mv.to as usize + 1,
+                r + 1
+            );
+        }
+        let side = state.side();
+        let from = state.piece(side, r);
+        let toward = match side {
+            Side::O => mv.to > from,
+            Side::X => mv.to < from,
+        };
+        format!(
+            "{} {} to cell {} in row {} (gap {before} to {gap})",
+            side.letter(),
+            if toward { "advances" } else { "retreats" },
+            mv.to as usize + 1,
+            r + 1
+        )
     }
 
     fn describe_move(&self, state: &NorthcottState, mv: NorthcottMove) -> String {

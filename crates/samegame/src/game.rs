@@ -333,6 +333,14 @@ impl Presentation for SameGame {
         Some(state.score())
     }
 
+    fn move_words(&self, state: &Board, mv: Click) -> String {
+        // The notation's "row column" said as such, the rest as the log says it.
+        let words = self.describe_move(state, mv);
+        let notation = self.format_move(state, mv);
+        let rest = words.strip_prefix(&notation).unwrap_or("");
+        format!("row {}, column {}{rest}", mv.row, mv.col)
+    }
+
     fn describe_move(&self, state: &Board, mv: Click) -> String {
         match self.removable(state, mv) {
             Ok(g) => {

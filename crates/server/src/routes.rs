@@ -959,7 +959,7 @@ async fn learned(
                 None => (0..view.seats.len()).collect(),
             };
             for seat in seats {
-                if let Some(state) = m.learned(seat) {
+                if let Some(state) = m.learned_in_words(seat) {
                     let player = view
                         .seats
                         .get(seat)
