@@ -213,7 +213,7 @@ impl Players for ConnectFour {
     fn custom_player_kinds(&self) -> Vec<PlayerKind> {
         vec![PlayerKind::new(
             "search",
-            "bitboard alpha-beta search, centre columns first, a second a move (search:ms=1000,depth=12)",
+            "looks ahead with an alpha-beta search for a second a move, centre columns first: strong, but a search, not a proof",
         )]
     }
 
