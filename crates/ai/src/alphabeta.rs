@@ -1,6 +1,7 @@
 //! Depth- or time-limited alpha-beta search with iterative deepening and a
 //! transposition table, for two-player deterministic games of any size.
 
+use crate::search_options::SearchOptions;
 use rand::seq::SliceRandom;
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -17,8 +18,7 @@ pub struct SearchLimits {
     pub time: Option<Duration>,
 }
 
-/// The longest a search may be asked to think about one move, in milliseconds.
-pub const MAX_MS: u64 = 10_000;
+pub use crate::search_options::MAX_MS;
 
 /// Most positions the transposition table keeps; beyond it (or beyond
 /// [`MAX_TABLE_BYTES`]) the search goes on without storing more.
@@ -40,29 +40,15 @@ impl Default for SearchLimits {
 }
 
 impl SearchLimits {
-    /// Reads `depth=N,ms=M` (either may be omitted).
+    /// Reads `depth=N,ms=M` (either may be omitted: the default's then) with
+    /// the reader every search player shares.
     pub fn parse(options: &str) -> Result<SearchLimits, String> {
-        let mut limits = SearchLimits::default();
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item
-                .split_once('=')
-                .ok_or_else(|| format!("expected name=value, got '{item}'"))?;
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("'{v}' is not a whole number"))?;
-            match k {
-                "depth" if (1..=64).contains(&n) => limits.depth = n as u32,
-                "ms" if (1..=MAX_MS).contains(&n) => limits.time = Some(Duration::from_millis(n)),
-                "depth" => return Err("depth must be 1..=64".into()),
-                "ms" => {
-                    return Err(format!(
-                        "ms must be 1..={MAX_MS} (at most ten seconds a move)"
-                    ))
-                }
-                _ => return Err(format!("unknown option '{k}' (known: depth, ms)")),
-            }
-        }
-        Ok(limits)
+        let read = SearchOptions::parse(options).map_err(|e| e.to_string())?;
+        let default = SearchLimits::default();
+        Ok(SearchLimits {
+            depth: read.depth.unwrap_or(default.depth),
+            time: read.time.or(default.time),
+        })
     }
 }
 

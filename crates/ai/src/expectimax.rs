@@ -9,12 +9,13 @@
 //! end. With a time limit the search deepens one ply at a time and plays the best
 //! move of the deepest search it finished.
 
+use crate::search_options::SearchOptions;
 use rand::Rng as _;
 use std::time::{Duration, Instant};
 use tabula_core::{Choice, Game, Outcome, Players, Rng, Seat, Strategy, Turn};
 
 /// Deepest search a time-limited player will try.
-pub const MAX_DEPTH: u32 = 64;
+pub use crate::search_options::MAX_DEPTH;
 
 /// The expectimax player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,39 +56,13 @@ impl Expectimax {
     /// move), comma separated; empty means depth 3. With `ms` alone the depth is
     /// unlimited (64); with both, `depth` caps the deepening.
     pub fn from_options(options: &str) -> Result<Self, String> {
-        let mut depth = None;
-        let mut ms = None;
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item
-                .split_once('=')
-                .ok_or_else(|| format!("expectimax option '{item}' must be depth=N or ms=T"))?;
-            let n: u64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("expectimax {}: '{v}' is not a whole number", k.trim()))?;
-            match k.trim() {
-                "depth" if (1..=MAX_DEPTH as u64).contains(&n) => depth = Some(n as u32),
-                "depth" => return Err(format!("expectimax depth must be 1 to {MAX_DEPTH}")),
-                "ms" if (1..=crate::alphabeta::MAX_MS).contains(&n) => ms = Some(n),
-                "ms" => {
-                    return Err(format!(
-                        "expectimax ms must be 1 to {} (at most ten seconds a move)",
-                        crate::alphabeta::MAX_MS
-                    ))
-                }
-                other => {
-                    return Err(format!(
-                        "unknown expectimax option '{other}' (expected depth or ms)"
-                    ))
-                }
-            }
-        }
-        Ok(match (depth, ms) {
-            (d, Some(ms)) => Expectimax {
-                depth: d.unwrap_or(MAX_DEPTH),
-                time_limit: Some(Duration::from_millis(ms)),
+        let read = SearchOptions::parse(options).map_err(|e| e.to_string())?;
+        Ok(match (read.depth, read.time) {
+            (depth, Some(time)) => Expectimax {
+                depth: depth.unwrap_or(MAX_DEPTH),
+                time_limit: Some(time),
             },
-            (Some(d), None) => Expectimax::with_depth(d),
+            (Some(depth), None) => Expectimax::with_depth(depth),
             (None, None) => Expectimax::default(),
         })
     }
@@ -229,7 +204,7 @@ impl<G: Players> Strategy<G> for Expectimax {
             started
                 + self
                     .time_limit
-                    .unwrap_or(Duration::from_millis(crate::alphabeta::MAX_MS)),
+                    .unwrap_or(Duration::from_millis(crate::search_options::MAX_MS)),
         ));
         let mut search = Search {
             game,

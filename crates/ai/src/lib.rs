@@ -8,6 +8,7 @@ pub mod lookahead;
 pub mod matchbox;
 pub mod players;
 pub mod retrograde;
+pub mod search_options;
 pub mod simulate;
 pub mod train;
 

@@ -150,6 +150,21 @@ fn alpha_beta_finds_the_winning_move() {
 }
 
 #[test]
+fn alphabeta_options_keep_the_default_of_what_is_not_given() {
+    let default = SearchLimits::default();
+    assert_eq!(SearchLimits::parse("").unwrap(), default);
+    let timed = SearchLimits::parse("ms=20").unwrap();
+    assert_eq!(timed.depth, default.depth);
+    assert_eq!(timed.time, Some(std::time::Duration::from_millis(20)));
+    let deep = SearchLimits::parse("depth=12").unwrap();
+    assert_eq!((deep.depth, deep.time), (12, default.time));
+    assert_eq!(
+        SearchLimits::parse("ms=10001").unwrap_err(),
+        "ms must be 1 to 10000 (at most ten seconds a move)"
+    );
+}
+
+#[test]
 fn level_zero_is_random_and_level_100_is_the_strong_player() {
     let game = Pile {
         start: 30,

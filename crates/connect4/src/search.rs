@@ -15,6 +15,7 @@ use crate::board::Position;
 use crate::{ConnectFour, Move};
 use rand::seq::SliceRandom;
 use std::time::{Duration, Instant};
+use tabula_ai::search_options::SearchOptions;
 use tabula_core::{Budget, CancelFlag, Choice, Game, Ledger, Outcome, Rng, Seat, Strategy, Turn};
 
 /// A win `n` plies from the root scores `WIN - n`.
@@ -24,8 +25,6 @@ const PROVEN: i32 = WIN - 10_000;
 /// What a heuristic leaf is worth at most (in size): far below [`PROVEN`].
 const EVAL_SCALE: f64 = 1000.0;
 
-/// The longest a search may be asked to think about one move, in milliseconds.
-pub const MAX_MS: u64 = 10_000;
 /// How long the player thinks when not told: a second a move.
 pub const DEFAULT_MS: u64 = 1_000;
 /// The deepest a Pop Out search goes (it has no end of board to reach).
@@ -54,26 +53,14 @@ impl Default for SearchLimits {
 }
 
 impl SearchLimits {
-    /// Reads `ms=M,depth=N` (either may be omitted).
+    /// Reads `ms=M,depth=N` (either may be omitted: the default's then) with
+    /// the reader every search player shares.
     pub fn parse(options: &str) -> Result<SearchLimits, String> {
-        let mut limits = SearchLimits::default();
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = item
-                .split_once('=')
-                .ok_or_else(|| format!("expected name=value, got '{item}'"))?;
-            let n: u64 = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{v}' is not a whole number"))?;
-            match k.trim() {
-                "depth" if (1..=64).contains(&n) => limits.depth = Some(n as u32),
-                "ms" if (1..=MAX_MS).contains(&n) => limits.time = Duration::from_millis(n),
-                "depth" => return Err("depth must be 1 to 64".into()),
-                "ms" => return Err(format!("ms must be 1 to {MAX_MS} (ten seconds a move)")),
-                other => return Err(format!("unknown option '{other}' (known: ms, depth)")),
-            }
-        }
-        Ok(limits)
+        let read = SearchOptions::parse(options).map_err(|e| e.to_string())?;
+        Ok(SearchLimits {
+            depth: read.depth,
+            time: read.time.unwrap_or(Duration::from_millis(DEFAULT_MS)),
+        })
     }
 }
 

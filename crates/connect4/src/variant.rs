@@ -36,39 +36,33 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
-const WIDTHS: &[VariantChoice] = &[
-    VariantChoice {
-        value: "4",
-        words: "4",
-    },
-    VariantChoice {
-        value: "5",
-        words: "5",
-    },
-    VariantChoice {
-        value: "6",
-        words: "6",
-    },
-    VariantChoice {
-        value: "7",
-        words: "7",
-    },
-];
+/// The board's widths, `MIN_WIDTH` to `MAX_WIDTH`, as menu choices.
+static WIDTHS: [VariantChoice; (MAX_WIDTH - MIN_WIDTH + 1) as usize] = sizes(MIN_WIDTH);
 
-const HEIGHTS: &[VariantChoice] = &[
-    VariantChoice {
-        value: "4",
-        words: "4",
-    },
-    VariantChoice {
-        value: "5",
-        words: "5",
-    },
-    VariantChoice {
-        value: "6",
-        words: "6",
-    },
-];
+/// The board's heights, `MIN_HEIGHT` to `MAX_HEIGHT`, as menu choices.
+static HEIGHTS: [VariantChoice; (MAX_HEIGHT - MIN_HEIGHT + 1) as usize] = sizes(MIN_HEIGHT);
+
+/// `N` sizes from `first` as menu choices, each in figures. A choice's text
+/// must be `'static`, and sizes have one digit (a board is at most 7 wide
+/// and 6 high), so each is taken from the table of digits.
+const fn sizes<const N: usize>(first: u8) -> [VariantChoice; N] {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    const NONE: VariantChoice = VariantChoice {
+        value: "",
+        words: "",
+    };
+    let mut choices = [NONE; N];
+    let mut i = 0;
+    while i < N {
+        let digit = DIGITS[first as usize + i];
+        choices[i] = VariantChoice {
+            value: digit,
+            words: digit,
+        };
+        i += 1;
+    }
+    choices
+}
 
 impl Registered for ConnectFour {
     const TITLE: &'static str = "Connect Four";
@@ -187,14 +181,14 @@ impl Registered for ConnectFour {
                 label: "columns",
                 default: "7",
                 help: "columns, 4 to 7",
-                choices: WIDTHS,
+                choices: &WIDTHS,
             },
             VariantOption {
                 name: "height",
                 label: "rows",
                 default: "6",
                 help: "rows, 4 to 6",
-                choices: HEIGHTS,
+                choices: &HEIGHTS,
             },
             VariantOption {
                 name: "connect",
@@ -305,6 +299,46 @@ impl Registered for ConnectFour {
                 },
             }],
             ..GamePresentation::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The width and height menus offer exactly the sizes the board takes,
+    /// in order, each one a board the game makes, and their help says so.
+    #[test]
+    fn size_menus_are_the_board_ranges() {
+        let options = ConnectFour::options();
+        for (name, sizes, cells) in [
+            ("width", MIN_WIDTH..=MAX_WIDTH, "columns"),
+            ("height", MIN_HEIGHT..=MAX_HEIGHT, "rows"),
+        ] {
+            let option = options.iter().find(|o| o.name == name).unwrap();
+            let expected: Vec<String> = sizes.clone().map(|n| n.to_string()).collect();
+            let values: Vec<&str> = option.choice_values().collect();
+            assert_eq!(values, expected, "{name}");
+            let words: Vec<&str> = option.choices.iter().map(|c| c.words).collect();
+            assert_eq!(words, expected, "{name}");
+            let (low, high) = (sizes.start(), sizes.end());
+            assert_eq!(option.help, format!("{cells}, {low} to {high}"));
+            for n in sizes {
+                let game = ConnectFour::from_variant(
+                    &Variant::parse(&format!("{name}={n},connect=3")).unwrap(),
+                )
+                .unwrap();
+                let g = game.geometry();
+                assert_eq!(
+                    if name == "width" {
+                        g.width()
+                    } else {
+                        g.height()
+                    },
+                    n
+                );
+            }
         }
     }
 }

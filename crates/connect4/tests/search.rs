@@ -121,3 +121,24 @@ fn a_hint_on_the_classic_board_says_it_comes_from_a_search() {
     assert!(note.contains("exact"), "{note}");
     assert!(game.moves(&s).len() == 7);
 }
+
+/// The player's options: a second a move and no depth limit unless told, and
+/// refusals in the shared search options' words.
+#[test]
+fn search_options_keep_the_players_own_defaults() {
+    let default = SearchLimits::default();
+    assert_eq!(default.time, Duration::from_millis(1000));
+    assert_eq!(SearchLimits::parse("").unwrap(), default);
+    let deep = SearchLimits::parse("depth=9").unwrap();
+    assert_eq!((deep.depth, deep.time), (Some(9), default.time));
+    let quick = SearchLimits::parse(" ms = 50 ").unwrap();
+    assert_eq!((quick.depth, quick.time), (None, Duration::from_millis(50)));
+    assert_eq!(
+        SearchLimits::parse("depth=65").unwrap_err(),
+        "depth must be 1 to 64"
+    );
+    assert_eq!(
+        SearchLimits::parse("moves=3").unwrap_err(),
+        "unknown option 'moves' (known: depth, ms)"
+    );
+}
