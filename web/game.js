@@ -879,26 +879,11 @@ export class GamePage {
     return moves.length === 1 ? moves[0] : null;
   }
 
-  /// A cell as a player would name it, by the board's declared layout: row and
-  /// column on a grid, heap and place in heaps, else its label.
+  /// A cell as a player names it: the name its view declares ("b3", "row 2,
+  /// column 3", "heap 1, place 2"), never made up here from its label.
   _cellName(id) {
-    const view = this.shownMv()?.view;
-    const raw = (view?.cells || []).find((x) => x.id === id);
-    const layout = view?.layout || { kind: 'free' };
-    if (raw && raw.w > 0 && raw.h > 0 && layout.kind === 'grid') {
-      const columns = layout.columns || 1;
-      const rows = layout.rows || 1;
-      const col = Math.floor((raw.x + raw.w / 2) / (view.width / columns)) + 1;
-      const row = Math.floor((raw.y + raw.h / 2) / (view.height / rows)) + 1;
-      return raw.label && !/^\d+$/.test(raw.label) ? raw.label : `row ${row}, column ${col}`;
-    }
-    if (raw && layout.kind === 'heaps') {
-      const row = (view.cells || []).filter((c) => c.y === raw.y).sort((a, b) => a.x - b.x);
-      const heap = [...new Set((view.cells || []).map((c) => c.y))].sort((a, b) => a - b).indexOf(raw.y) + 1;
-      return `heap ${heap}, place ${row.findIndex((c) => c.id === id) + 1}`;
-    }
-    if (raw?.label) return /^\d+$/.test(raw.label) ? `square ${raw.label}` : raw.label;
-    return `point ${id}`;
+    const raw = (this.shownMv()?.view?.cells || []).find((x) => x.id === id);
+    return raw?.name || `point ${id}`;
   }
 
   _nope(id) {

@@ -3,11 +3,12 @@
 // with their remoteness (a bound says "at most"), and a game's own facts as
 // titled sections of labelled values formatted by their kind.
 //
-// Results of an older server (before the typed shape) are read too: a bare
-// number remoteness is exact, and a game's `extra` object becomes sentences.
+// Results of an older server (before the typed shape) are read too where the
+// shape says what a value is (a bare number remoteness is exact); an untyped
+// `extra` object is not guessed into sentences.
 
 import { h, formatNumber } from './ui.js';
-import { extraSentences, colourWords, count } from './words.js';
+import { colourWords, count } from './words.js';
 
 /// A remoteness as {plies, bound}: `{kind: 'exact'|'at_most'|'unknown', plies}`, a
 /// bare number (exact), or null.
@@ -182,13 +183,11 @@ export function sectionCards(sections, { skip = () => false, card = null } = {})
   });
 }
 
-/// The facts of a result in plain words: typed sections, else the older `extra`
-/// object read generically.
+/// The facts of a result in plain words: its typed sections, as declared (no
+/// field of an untyped object is guessed into a sentence).
 export function resultFacts(data, options = {}) {
   const sections = sectionsOf(data);
-  if (sections.length) return sectionCards(sections, options);
-  const sentences = extraSentences(data?.extra);
-  return sentences.length ? [h('ul.hint-facts', ...sentences.map((t) => h('li', t)))] : [];
+  return sections.length ? sectionCards(sections, options) : [];
 }
 
 /// A puzzle's press counts: the typed solution's grid, a grid fact in the
@@ -230,42 +229,45 @@ export function lineOf(result) {
   return { moves: result?.moves || [], score: result?.score ?? 0, cleared: !!result?.cleared };
 }
 
-const capital = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
-
 /// The status line in a player's words, from a MatchView: {text, kind} with kind
 /// `won`, `lost`, `over`, `your-move` or ''. A finished game says "You won" or
 /// "You lost" to the one person playing, names the winning side ("White wins")
 /// when two people (or none) play, and says "Draw" with the reason; a watched game that is paused
 /// says so instead of "… is thinking".
+/// Everything is said from the view's typed `ending` (who won, who resigned, the
+/// draw's reason), never read out of the result line.
 /// `seatName(i)` names a seat; `paused`: watching, and paused.
 export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
   // A finished game speaks to whoever played it then (`ended_by_people`): after a
   // watched game, taking a side does not make its end "You lost".
   const humans = mv.outcome && mv.ended_by_people ? mv.ended_by_people : (mv.seats || []).map((s) => s.human);
   const people = humans.filter(Boolean).length;
-  const result = mv.result || '';
   if (mv.outcome) {
-    const o = mv.outcome;
     const score = typeof mv.score === 'number' ? ` — score ${formatNumber(mv.score)}` : '';
-    if (puzzle) return { text: `${o.kind === 'win' ? 'Solved' : 'Game over'}${score}`, kind: o.kind === 'win' ? 'won' : 'over' };
-    if (o.kind === 'win') {
-      // "X says they win" (the testers' command) is its own sentence.
-      if (/says they win/.test(result)) return { text: capital(result), kind: 'over' };
-      const winner = seatName(o.seat);
-      const resigned = /^(.+?) resigns/.exec(result)?.[1] ?? null;
-      if (people === 1) {
-        const mine = humans[o.seat];
-        if (mine) return { text: `You won${resigned ? `: ${resigned} resigns` : ''}`, kind: 'won' };
-        const you = humans.indexOf(true);
-        return { text: `You lost${resigned && resigned === seatName(you) ? ': you resigned' : `: ${winner} wins`}`, kind: 'lost' };
+    const e = mv.ending || { kind: 'over' };
+    if (puzzle) return { text: `${e.kind === 'solved' ? 'Solved' : 'Game over'}${score}`, kind: e.kind === 'solved' ? 'won' : 'over' };
+    switch (e.kind) {
+      case 'claimed': return { text: `${seatName(e.seat)} says they win (the testers' 'win' command)`, kind: 'over' };
+      case 'won':
+      case 'resigned': {
+        const winner = e.kind === 'won' ? e.seat : e.winner;
+        const resigned = e.kind === 'resigned' ? e.seat : null;
+        if (people === 1) {
+          const you = humans.indexOf(true);
+          if (winner === you) return { text: `You won${resigned !== null ? `: ${seatName(resigned)} resigns` : ''}`, kind: 'won' };
+          return { text: `You lost${resigned === you ? ': you resigned' : `: ${seatName(winner)} wins`}`, kind: 'lost' };
+        }
+        return { text: resigned !== null ? `${seatName(winner)} wins: ${seatName(resigned)} resigns` : `${seatName(winner)} wins`, kind: 'over' };
       }
-      return { text: resigned ? `${winner} wins: ${resigned} resigns` : `${winner} wins`, kind: 'over' };
+      case 'all_resigned': {
+        const first = e.first;
+        const two = (mv.seats || []).length === 2 && typeof first === 'number';
+        return { text: two ? `Draw: ${seatName(first)} resigns, then ${seatName(1 - first)} too: every player resigned, so the Cat wins` : 'Draw: every player resigned, so the Cat wins', kind: 'over' };
+      }
+      case 'drawn': return { text: `Draw${e.reason ? `: ${e.reason}` : ''}`, kind: 'over' };
+      case 'cut_off': return { text: `Cut off after ${count(e.plies, 'move')} without an end (the most one game may last): no result`, kind: 'over' };
+      default: return { text: 'Game over', kind: 'over' };
     }
-    if (o.kind === 'draw') {
-      const why = result.replace(/^draw\s*:?\s*/i, '');
-      return { text: `Draw${why ? `: ${why}` : ''}`, kind: 'over' };
-    }
-    return { text: capital(result) || 'Game over', kind: 'over' };
   }
   const seat = seatName(mv.to_move);
   if (mv.human_to_move) {

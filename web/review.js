@@ -183,14 +183,13 @@ export class Review {
         return;
       }
       if (this.page.mv !== mv) return;
-      // Each entry as {to_move: seat index, value: win|draw|loss, remoteness: plies}:
-      // the typed shape (`to_move` a seat's name, `value` a solved PositionValue)
-      // or the older one.
-      const seats = this.page.info.seats;
+      // Each entry as {to_move: seat index, value: win|draw|loss, remoteness: plies},
+      // from the typed shape (`seat` the seat's number, `value` a solved
+      // PositionValue): whose value it is is never found by a seat's name.
       this.values = (data.values || []).map((p) => {
         const solved = p.value && typeof p.value === 'object' ? (p.value.kind === 'solved' ? p.value : null) : p;
         return {
-          to_move: typeof p.to_move === 'number' ? p.to_move : seats.indexOf(p.to_move),
+          to_move: typeof p.seat === 'number' ? p.seat : null,
           value: solved?.value ?? null,
           remoteness: remotenessOf(solved?.remoteness)?.plies ?? null,
         };

@@ -1,5 +1,4 @@
-// Plain words for a player: variants, players, colours, and an older server's
-// untyped analysis (`extra` of a hint) turned into sentences instead of raw data.
+// Plain words for a player: variants, players, colours, counts, a game's glossary.
 
 /// Names of the palette colours (render.js PALETTE), for screen readers and legends.
 export const COLOUR_NAMES = ['red-orange', 'blue', 'green', 'amber', 'pink', 'sky blue', 'yellow', 'purple', 'grey', 'brown'];
@@ -68,37 +67,6 @@ export function presetOf(info, variant = info.variant) {
   };
   const now = full(variant);
   return (info.presets || []).find((p) => full(p.variant) === now) || null;
-}
-
-function seconds(v) {
-  return v < 0.01 ? 'under a hundredth of a second' : `${v.toFixed(2)} s`;
-}
-
-/// A game's own analysis from an older server (its untyped `extra` object) as a
-/// few sentences, each field as "Name: value" (never raw arrays of records or
-/// nulls). Typed results carry sections instead (results.js).
-export function extraSentences(extra) {
-  if (!extra || typeof extra !== 'object') return [];
-  const out = [];
-  for (const [k, v] of Object.entries(extra)) {
-    // Empty values, timings and what the hint's own summary already says are left out.
-    if (v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length)) continue;
-    if (/seconds|_text$|exact$|^remoteness$|^side_to_move|^hint$/.test(k)) continue;
-    if (k === 'rule' && typeof v === 'string') {
-      out.push(cap(v) + '.');
-      continue;
-    }
-    let value;
-    if (Array.isArray(v)) {
-      if (!v.every((x) => typeof x !== 'object')) continue;
-      value = v.join(', ');
-    } else if (typeof v === 'object') continue;
-    else if (typeof v === 'boolean') value = v ? 'yes' : 'no';
-    else if (typeof v === 'number' && !Number.isInteger(v)) value = k.includes('second') ? seconds(v) : v.toFixed(2);
-    else value = String(v);
-    out.push(`${cap(k.replace(/_/g, ' '))}: ${value}.`);
-  }
-  return out;
 }
 
 /// A count with its noun, singular for exactly one: `count(1, 'press', 'presses')`

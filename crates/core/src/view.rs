@@ -60,6 +60,55 @@ pub struct View {
     pub panels: Vec<PanelFacts>,
 }
 
+impl View {
+    /// Gives every cell the game left unnamed its name by the layout: "row r,
+    /// column c" on a grid, "heap h, place p" in heaps (places counted from the
+    /// left), "square n" on a track, else its label, else "point n".
+    pub fn name_cells(&mut self) {
+        let heaps: Vec<u64> = {
+            let mut ys: Vec<u64> = self.cells.iter().map(|c| c.y.to_bits()).collect();
+            ys.sort_unstable_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
+            ys.dedup();
+            ys
+        };
+        let names: Vec<String> = self
+            .cells
+            .iter()
+            .map(|c| match self.layout {
+                Layout::Grid { columns, rows } => {
+                    let (cw, ch) = (
+                        self.width / f64::from(columns.max(1)),
+                        self.height / f64::from(rows.max(1)),
+                    );
+                    let column = ((c.x + c.w / 2.0) / cw).floor() as i64 + 1;
+                    let row = ((c.y + c.h / 2.0) / ch).floor() as i64 + 1;
+                    format!("row {row}, column {column}")
+                }
+                Layout::Heaps { .. } => {
+                    let heap = heaps.iter().position(|y| *y == c.y.to_bits()).unwrap_or(0) + 1;
+                    let place = self
+                        .cells
+                        .iter()
+                        .filter(|o| o.y.to_bits() == c.y.to_bits() && o.x < c.x)
+                        .count()
+                        + 1;
+                    format!("heap {heap}, place {place}")
+                }
+                Layout::Track => format!("square {}", c.id),
+                Layout::Free | Layout::Ring | Layout::Buttons => match &c.label {
+                    Some(label) => label.clone(),
+                    None => format!("point {}", c.id),
+                },
+            })
+            .collect();
+        for (cell, name) in self.cells.iter_mut().zip(names) {
+            if cell.name.is_none() {
+                cell.name = Some(name);
+            }
+        }
+    }
+}
+
 /// How a board's cells are laid out: what a face needs to know of the board's
 /// shape beyond the cells' coordinates (how to name a cell, how to paint a text
 /// board, which way a board turns on a narrow screen).
@@ -79,7 +128,8 @@ pub enum Layout {
     },
     /// Points around a centre point, joined by edges (a star).
     Ring,
-    /// Numbered places along a track, laid out in rows.
+    /// Numbered places along a track, laid out in rows: a cell's id is its
+    /// place's number.
     Track,
     /// Rows of counters, one row a heap, each heap's place kept when it is empty.
     Heaps {
@@ -222,6 +272,11 @@ pub struct ViewCell {
     /// The cell's style, for special cells.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mark: Option<Mark>,
+    /// How a player names the cell ("b3", "row 2, column 3", "heap 1, place 2"):
+    /// the game's own name, else the engine fills it from the layout
+    /// ([`View::name_cells`]), so no face composes or guesses one from a label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// What a click here means; [`ClickTarget::Cell`] (left out) by default.
     #[serde(default, skip_serializing_if = "ClickTarget::is_cell")]
     pub target: ClickTarget,
@@ -369,6 +424,64 @@ mod tests {
         assert_eq!(j["target"]["group"], 12);
         let back: ViewCell = serde_json::from_value(j).unwrap();
         assert_eq!(back, grouped);
+    }
+
+    #[test]
+    fn cells_are_named_by_the_layout_unless_the_game_named_them() {
+        let cell = |id, x, y, label: Option<&str>| ViewCell {
+            id,
+            x,
+            y,
+            w: 1.0,
+            h: 1.0,
+            label: label.map(String::from),
+            ..ViewCell::default()
+        };
+        let names = |mut view: View| {
+            view.name_cells();
+            view.cells
+                .into_iter()
+                .map(|c| c.name.unwrap())
+                .collect::<Vec<_>>()
+        };
+        let mut own = cell(1, 1.0, 0.0, Some("5"));
+        own.name = Some("b3".into());
+        let grid = View {
+            width: 2.0,
+            height: 2.0,
+            layout: Layout::Grid {
+                columns: 2,
+                rows: 2,
+            },
+            cells: vec![cell(0, 0.0, 1.0, Some("3")), own],
+            ..View::default()
+        };
+        assert_eq!(names(grid), ["row 2, column 1", "b3"]);
+        let heaps = View {
+            layout: Layout::Heaps { heaps: 2 },
+            cells: vec![
+                cell(7, 3.0, 2.0, None),
+                cell(8, 1.0, 2.0, None),
+                cell(9, 1.0, 0.5, None),
+            ],
+            ..View::default()
+        };
+        assert_eq!(
+            names(heaps),
+            ["heap 2, place 2", "heap 2, place 1", "heap 1, place 1"]
+        );
+        let track = View {
+            layout: Layout::Track,
+            cells: vec![cell(1, 0.0, 0.0, Some("1 · start"))],
+            ..View::default()
+        };
+        assert_eq!(names(track), ["square 1"]);
+        let ring = View {
+            layout: Layout::Ring,
+            cells: vec![cell(0, 0.0, 0.0, Some("pūtahi")), cell(4, 1.0, 0.0, None)],
+            ..View::default()
+        };
+        assert_eq!(names(ring), ["pūtahi", "point 4"]);
     }
 
     #[test]

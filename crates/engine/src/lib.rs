@@ -7,6 +7,7 @@
 //! edits there.
 
 pub mod conformance;
+mod ending;
 mod error;
 mod handle;
 mod matches;
@@ -22,6 +23,7 @@ mod trained;
 mod variant_words;
 mod view_laws;
 
+pub use ending::Ending;
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
 pub use matches::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};

@@ -1,6 +1,7 @@
 //! A game in progress: players, history, undo/redo, the move log, draw rules for
 //! actual play, score tallies across games, and records that replay exactly.
 
+use crate::ending::Ending;
 use crate::handle::Handle;
 use crate::players::{parse_player_spec, PlayerSpec};
 use crate::record_check::quoted;
@@ -220,8 +221,12 @@ pub struct MatchView {
     pub human_to_move: bool,
     /// How the game ended, if it did.
     pub outcome: Option<Outcome>,
-    /// The result in words.
+    /// The result in words (the terminal, saved games).
     pub result: Option<String>,
+    /// How the game ended, as typed data (once it is over): faces say it in
+    /// their own words from this, never from `result`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
     /// Once the game is over: for each seat, whether a person played it when the
     /// game ended (the players its end was counted for). A seat that changed
     /// player since (a watched game, then a side taken) keeps what it was then,
@@ -620,44 +625,38 @@ impl<G: Registered> MatchImpl<G> {
             && self.play_end().is_some_and(PlayEnd::is_cut_off)
     }
 
-    fn result_text(&self, outcome: Outcome) -> String {
+    /// How the game ended, given its outcome.
+    fn ending(&self, outcome: Outcome) -> Ending {
         let game = self.handle.game();
-        let names = game.seats();
         match outcome {
-            Outcome::Win(_) if names.len() == 1 => game.goal_words().to_string(),
-            Outcome::Win(w) if self.declared => {
-                format!("{} says they win (the testers' 'win' command)", names[w])
-            }
+            Outcome::Win(_) if game.seats().len() == 1 => Ending::Solved,
+            Outcome::Win(w) if self.declared => Ending::Claimed { seat: w },
             Outcome::Win(w) => match self.resigned {
-                Some(r) => format!("{} resigns: {} wins", names[r], names[w]),
-                None => format!("{} wins", names[w]),
+                Some(r) => Ending::Resigned { seat: r, winner: w },
+                None => Ending::Won { seat: w },
             },
-            Outcome::Draw if self.timing.all_resigned => match self.resigned {
-                Some(r) if names.len() == 2 => format!(
-                    "{} resigns, then {} too: every player resigned, so the Cat wins",
-                    names[r],
-                    names[1 - r]
-                ),
-                _ => "every player resigned: the Cat wins".to_string(),
+            Outcome::Draw if self.timing.all_resigned => Ending::AllResigned {
+                first: self.resigned,
             },
             // A game its own rules drew (a full tic-tac-toe board on its last
             // ply) is the Cat's, not cut off by the length bound it reached.
             Outcome::Draw => self
                 .play_end()
                 .filter(|_| !game.turn(self.state()).is_over())
-                .map(PlayEnd::words)
-                .unwrap_or_else(|| "draw: the Cat's game".to_string()),
-            Outcome::Ended => {
-                let score = game.score(self.state());
-                let cut_off = self.play_end().filter(|_| self.cut_off());
-                match (cut_off, score) {
-                    (Some(end), Some(s)) => format!("{} (score {s})", end.words()),
-                    (Some(end), None) => end.words(),
-                    (None, Some(s)) => format!("game over: score {s}"),
-                    (None, None) => "game over".to_string(),
-                }
-            }
+                .map(Ending::of_play_end)
+                .unwrap_or_else(|| Ending::Drawn {
+                    reason: "the Cat's game".to_string(),
+                }),
+            Outcome::Ended => match self.play_end().filter(|_| self.cut_off()) {
+                Some(end) => Ending::of_play_end(end),
+                None => Ending::Over,
+            },
         }
+    }
+
+    fn result_text(&self, ending: &Ending) -> String {
+        let game = self.handle.game();
+        ending.words(game.seats(), game.goal_words(), game.score(self.state()))
     }
 
     fn log_entry(
@@ -956,6 +955,7 @@ impl<G: Registered> Match for MatchImpl<G> {
             Turn::Over(o) => Some(o),
             _ => None,
         };
+        let ending = outcome.map(|o| self.ending(o));
         MatchView {
             game: G::NAME.to_string(),
             title: G::TITLE.to_string(),
@@ -975,7 +975,8 @@ impl<G: Registered> Match for MatchImpl<G> {
             to_move: turn.seat(),
             human_to_move,
             outcome,
-            result: outcome.map(|o| self.result_text(o)),
+            result: ending.as_ref().map(|e| self.result_text(e)),
+            ending,
             ended_by_people: outcome.map(|_| match &self.timing.counted_for {
                 Some(players) => players
                     .iter()

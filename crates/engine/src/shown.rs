@@ -1,6 +1,7 @@
 //! The view of a position as every face receives it: the game's declared view
 //! ([`Presentation::view_after`]) of the position with its history, and the
-//! cells of the last move, filled in here for every game that leaves them out.
+//! cells of the last move and the cells' names, filled in here for every game
+//! that leaves them out.
 
 use tabula_core::{History, LastMove, Presentation, Registered, Turn, View, ViewSeat};
 
@@ -17,6 +18,7 @@ pub fn view_after<G: Registered>(game: &G, states: &[G::State], moves: &[G::Move
         (None, None) => return View::default(),
     };
     let mut view = game.view_after(history);
+    view.name_cells();
     if view.last_move.is_none() {
         view.last_move = last_move(game, history);
     }

@@ -2,6 +2,7 @@
 //! conformance suite on random playouts (see `docs/ARCHITECTURE.md`, "The
 //! rendering model"):
 //!
+//! * every cell has a name a player reads ("b3", "row 2, column 3"), no two alike;
 //! * cell ids are unique, and a game's places never move: every position reached
 //!   by play has the same cells (ids, places, shapes) as the start, so a face
 //!   keeps every heap, square and point where it was while a game is played or
@@ -65,6 +66,17 @@ pub(crate) fn check<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
             let ids: HashSet<u32> = view.cells.iter().map(|c| c.id).collect();
             if ids.len() != view.cells.len() {
                 return Err(format!("{name}: two cells share an id at '{}'", at()));
+            }
+            let named: HashSet<&str> = view
+                .cells
+                .iter()
+                .filter_map(|c| c.name.as_deref().filter(|n| !n.trim().is_empty()))
+                .collect();
+            if named.len() != view.cells.len() {
+                return Err(format!(
+                    "{name}: a cell at '{}' has no name, or two cells share one",
+                    at()
+                ));
             }
             if places(&view) != start_places {
                 return Err(format!(

@@ -357,6 +357,7 @@ impl Presentation for Kono {
                 colour: None,
                 label: Some(notation::cell_name(i)),
                 mark: ((i / 4 + i % 4) % 2 == 1).then_some(tabula_core::Mark::Dark),
+                name: Some(notation::cell_name(i)),
                 target: tabula_core::ClickTarget::Cell,
             })
             .collect();

@@ -303,6 +303,7 @@ impl Presentation for SameGame {
                         colour: (colour != 0).then_some(colour as u32),
                         label: None,
                         mark: None,
+                        name: None,
                         target,
                     });
                 }

@@ -837,19 +837,27 @@ async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>
         }
         let glance = tabula_core::waiting_budget_until(std::time::Instant::now() + HINT_TABLE_WAIT);
         if glance.run(|| copy.hint())?.analysis.preparing.is_some() {
-            let unknown = vec![json!({"value": null, "to_move": null}); moves.len() + 1];
+            let unknown =
+                vec![json!({"value": null, "to_move": null, "seat": null}); moves.len() + 1];
             return Ok(json!({ "values": unknown }));
         }
         let mut values = Vec::with_capacity(moves.len() + 1);
+        // Each value says whose it is by the seat's number (`seat`), which a
+        // face uses, never matching the seat's name.
+        let graded = |copy: &mut Box<dyn Match>| -> ApiResult<Json_> {
+            let mut value = value_of(&copy.hint()?);
+            value["seat"] = json!(copy.turn().seat());
+            Ok(value)
+        };
         for mv in &moves {
             check_time()?;
-            values.push(value_of(&copy.hint()?));
+            values.push(graded(&mut copy)?);
             copy.play_setup(mv)?;
         }
         let end = if copy.turn().is_over() {
-            json!({"value": null, "to_move": null})
+            json!({"value": null, "to_move": null, "seat": null})
         } else {
-            value_of(&copy.hint()?)
+            graded(&mut copy)?
         };
         values.push(end);
         Ok(json!({ "values": values }))

@@ -117,6 +117,61 @@ fn the_value_history_marks_the_move_that_threw_away_the_draw() {
     assert_eq!(values[1]["to_move"], "O");
     assert_eq!(values[2]["value"]["value"], "win", "X to move now wins");
     assert_eq!(values[2]["to_move"], "X");
+    // Whose value it is, by the seat's number: a face never matches seat names.
+    let seats: Vec<&Value> = values.iter().map(|v| &v["seat"]).collect();
+    assert_eq!(seats, [&json!(0), &json!(1), &json!(0)]);
+}
+
+#[test]
+fn a_finished_game_declares_its_ending_as_typed_data() {
+    let s = Server::start();
+    let (id, view) = create(
+        &s,
+        json!({"game": "tictactoe", "players": ["human", "human"], "seed": 1}),
+    );
+    assert!(
+        view.get("ending").is_none(),
+        "no ending while the game goes on"
+    );
+    play(&s, &id, "5");
+    let (_, out) = s.post(&format!("/api/sessions/{id}/resign"), &json!({}));
+    assert_eq!(
+        out["view"]["ending"],
+        json!({"kind": "resigned", "seat": 1, "winner": 0})
+    );
+    let (_, out) = s.post(&format!("/api/sessions/{id}/resign"), &json!({}));
+    assert_eq!(
+        out["view"]["ending"],
+        json!({"kind": "all_resigned", "first": 1})
+    );
+    // A win by the rules, and a full board: the Cat's game, with its reason.
+    let (id, _) = create(
+        &s,
+        json!({"game": "tictactoe", "players": ["human", "human"], "position": "XX./OO./... X"}),
+    );
+    let out = play(&s, &id, "3");
+    assert_eq!(out["view"]["ending"], json!({"kind": "won", "seat": 0}));
+    let (id, _) = create(
+        &s,
+        json!({"game": "tictactoe", "players": ["human", "human"], "position": "XOX/XOO/OX. X"}),
+    );
+    let out = play(&s, &id, "9");
+    assert_eq!(
+        out["view"]["ending"],
+        json!({"kind": "drawn", "reason": "the Cat's game"})
+    );
+}
+
+#[test]
+fn every_cell_of_a_view_carries_its_name() {
+    let s = Server::start();
+    let (_, view) = create(
+        &s,
+        json!({"game": "tictactoe", "players": ["human", "human"]}),
+    );
+    let cells = view["view"]["cells"].as_array().unwrap();
+    let five = cells.iter().find(|c| c["id"] == 5).unwrap();
+    assert_eq!(five["name"], "row 2, column 2");
 }
 
 #[test]
