@@ -152,8 +152,10 @@ export class GamePage {
       // A stored setting the server refuses must never leave the page without a game:
       // start with the defaults and say which setting was dropped.
       if (e.status !== 400) throw e;
-      const plainBody = { game: this.name, variant: this.info.variant, seed: body.seed, position: body.position };
+      const plainBody = { game: this.name, variant: body.variant, seed: body.seed, position: body.position };
       if (extra.players) plainBody.players = extra.players;
+      // Moves to replay stay: a move the server cannot play is refused again, in its words.
+      if (body.moves) plainBody.moves = body.moves;
       const data = await API.createSession(plainBody);
       toast(`Your saved settings could not be used (${e.message}); the game started with the usual ones.`, 'info', 6000);
       return data;
@@ -701,19 +703,21 @@ export class GamePage {
   /// The move list: each move a button that shows the position after it (review).
   _renderLog() {
     const log = this.mv.log || [];
+    // Each move in the game's words; its notation (what a terminal player types) as the tooltip.
+    const said = (e) => e.words || e.text || e.move;
     this.logButtons = log.map((e, i) => h('button.log-move', {
-      type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${e.text || e.move}`,
+      type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${said(e)}`, title: e.move,
     },
     e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
       : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
-    h('span.log-text', keepWhole(colourWords(e.text || e.move))),
-    e.reason && !(e.text || '').includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
+    h('span.log-text', keepWhole(colourWords(said(e)))),
+    e.reason && !said(e).includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
     h('span.log-mark')));
     fill(this.logList, ...this.logButtons.map((b, i) => h('li', {
       class: [log[i].seat === null || log[i].seat === undefined ? 'chance' : `seat-${log[i].seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     }, b)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
-    this._fillGlossary(this.logGlossary, log.map((e) => `${e.text || e.move} ${e.reason || ''}`));
+    this._fillGlossary(this.logGlossary, log.map((e) => `${said(e)} ${e.reason || ''}`));
     this.logList.scrollTop = this.logList.scrollHeight;
     this.renderLogMarks();
   }

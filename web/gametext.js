@@ -6,7 +6,7 @@
 
 import * as API from './api.js';
 import { h, toast, fill } from './ui.js';
-import { shortVariant } from './words.js';
+import { shortVariant, parseVariant, formatVariant } from './words.js';
 
 /// Moves in an ID or a link are joined by this (no game's notation uses it).
 const JOIN = '~';
@@ -55,6 +55,27 @@ export function readRecord(text) {
   };
 }
 
+/// A dealt board's variant as a player names it: its board number as "Game 9"
+/// (Simon Tatham's puzzles' word), the other options after it; the variant alone
+/// when the game declares no board number or none is set.
+export function variantInWords(info, variant) {
+  const option = info.presentation?.board_number;
+  const pairs = parseVariant(variant);
+  const number = option ? pairs.find(([k]) => k === option)?.[1] : undefined;
+  if (number === undefined || number === '') return variant;
+  const rest = formatVariant(pairs.filter(([k]) => k !== option));
+  return rest ? `Game ${number}; ${rest}` : `Game ${number}`;
+}
+
+/// A variant as entered: "Game 9" (with other options after a ";") read back as
+/// the game's board number option; any other text is the variant itself.
+export function variantFromWords(info, text) {
+  const option = info.presentation?.board_number;
+  const m = /^game\s+(\S+?)\s*(?:;\s*(.*))?$/i.exec(String(text || '').trim());
+  if (!option || !m) return text;
+  return formatVariant([...parseVariant(m[2] || ''), [option, m[1]]]);
+}
+
 export class GameTextMethods {
   /// The card: this game's ID (short: the variant with its board number and the
   /// moves played, never the whole board of a dealt game), a box to enter an ID,
@@ -86,9 +107,11 @@ export class GameTextMethods {
       h('h3', 'Start from a game or a position'), importForm, this.importNote);
   }
 
-  /// Moves played since the start of this game, in the game's notation.
+  /// Moves played since the start of this game, in the game's notation: every
+  /// ply, the chance moves the log folds into the next line (a roll) included,
+  /// so that an ID replays the same dice.
   _movesPlayed() {
-    return (this.mv?.log || []).map((e) => e.move);
+    return this.mv?.moves || (this.mv?.log || []).map((e) => e.move);
   }
 
   /// The variant that deals this very start: a dealt board's own.
@@ -102,7 +125,8 @@ export class GameTextMethods {
   gameId() {
     const moves = this._movesPlayed();
     if (this._fromSetStart() && this.mv?.position) return `${shortVariant(this.info, this.info.variant || '')}@${this.mv.position}`;
-    return moves.length ? `${this._dealtVariant()}#${moves.join(JOIN)}` : this._dealtVariant();
+    const dealt = variantInWords(this.info, this._dealtVariant());
+    return moves.length ? `${dealt}#${moves.join(JOIN)}` : dealt;
   }
 
   _fromSetStart() {
@@ -126,7 +150,7 @@ export class GameTextMethods {
     const moves = this._movesPlayed();
     this.recordEl.value = [
       `Game: ${this.info.title}`,
-      `Variant: ${this._dealtVariant() || '(the usual game)'}`,
+      `Variant: ${variantInWords(this.info, this._dealtVariant()) || '(the usual game)'}`,
       `Start: ${start || '(the usual start)'}`,
       'Moves:',
       ...moves.map((m, i) => `${i + 1}. ${m}`),
@@ -142,18 +166,27 @@ export class GameTextMethods {
     }
   }
 
-  /// Opens a game ID (or a link of this site): the same page, with the game it names.
-  openGameId(text) {
+  /// Opens a game ID (or a link of this site): the game it names, from its
+  /// start with its moves played (never a game of that board already under way
+  /// here); a position's ID opens the page at that position.
+  async openGameId(text) {
     const id = readGameId(text);
     if (!id || (id.game && id.game !== this.name)) {
       toast(id?.game ? `That is a game of ${id.game}: open it from the list of games.` : 'That is not a game ID.', 'error');
       return;
     }
+    const variant = variantFromWords(this.info, id.variant);
+    if (!id.position) {
+      try {
+        await this.startFrom({ variant: variant || '', moves: id.moves });
+      } catch (e) {
+        toast(`That game could not be opened: ${e.message}`, 'error');
+      }
+      return;
+    }
     const url = new URL(`/game/${this.name}`, location.href);
-    if (id.variant) url.searchParams.set('variant', id.variant);
-    else url.searchParams.set('variant', '');
-    if (id.position) url.searchParams.set('position', id.position);
-    if (id.moves.length) url.searchParams.set('moves', id.moves.join(JOIN));
+    url.searchParams.set('variant', variant || '');
+    url.searchParams.set('position', id.position);
     location.assign(url.href);
   }
 
@@ -166,7 +199,7 @@ export class GameTextMethods {
       return;
     }
     try {
-      const data = await this.startFrom({ variant: r.variant ?? this._dealtVariant(), position: r.start, moves: r.moves });
+      const data = await this.startFrom({ variant: r.variant === null ? this._dealtVariant() : variantFromWords(this.info, r.variant), position: r.start, moves: r.moves });
       if (data) fill(this.importNote, `Started from it${r.moves.length ? `, ${r.moves.length} moves in` : ''}.`);
     } catch (e) {
       fill(this.importNote, h('span.tool-error', e.message));
@@ -180,14 +213,10 @@ export class GameTextMethods {
     const info = variant === this.info.variant ? this.info : await API.gameInfo(this.name, variant);
     // The players of the game now (a pasted game is played on by the same people).
     const players = (this.mv?.seats || []).map((s) => s.player);
-    let data = await this._createSession({ variant: info.variant, ...(players.length ? { players } : {}), ...(position ? { position } : {}) });
-    for (const [i, m] of moves.entries()) {
-      try {
-        data = await API.playMove(data.id, m, true);
-      } catch (e) {
-        throw new Error(`Move ${i + 1} (${m}) cannot be played: ${e.message}`);
-      }
-    }
+    // The server plays the moves on the start before any roll or computer's
+    // turn is taken, so a game ID's rolls are replayed as they were; a move it
+    // cannot play is named by its number ("Move 2 (5) cannot be played: …").
+    let data = await this._createSession({ variant: info.variant, ...(players.length ? { players } : {}), ...(position ? { position } : {}), ...(moves.length ? { moves } : {}) });
     if (!data.view.outcome && !data.view.human_to_move && data.view.seats.some((s) => s.human)) {
       try {
         data = await API.action(data.id, 'step');

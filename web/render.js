@@ -436,7 +436,12 @@ export class Board {
       r = step * 0.49;
       const col = p.index % cols;
       const row = Math.floor(p.index / cols);
-      cx = cell.x + (cell.w - step * cols) / 2 + step * (col + 0.5);
+      // A tray much wider than its row of markers (Auto120's start, which spans
+      // the board) keeps them at its start, not its middle: on a phone the board
+      // is wider than the screen, and centred markers ran off its right edge.
+      const wide = rows === 1 && cell.w > cell.h * 3 && step * cols < cell.w * 0.9;
+      const left = wide ? step * 0.25 : (cell.w - step * cols) / 2;
+      cx = cell.x + left + step * (col + 0.5);
       cy = cell.y + (cell.h - step * rows) / 2 + step * (row + 0.5) + (rows < cols ? step * 0.15 : 0);
     }
     const owner = p.owner;

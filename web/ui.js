@@ -71,8 +71,10 @@ export function fill(node, ...children) {
   return node;
 }
 
-/// A text whose hyphens never end a line (U+2011, the same glyph): a move's
-/// notation ("1:1->2") is not broken in two on a narrow screen.
+/// A text whose hyphenated words never end a line (a move's notation "1:1->2"
+/// is not broken in two on a narrow screen): each such word is a span that does
+/// not wrap, so the text copied or read aloud keeps its plain hyphens (U+2011,
+/// the non-breaking hyphen, was pasted and spoken as another character).
 export function keepWhole(text) {
-  return String(text ?? '').replaceAll('-', '\u2011');
+  return String(text ?? '').split(/(\s+)/).filter((w) => w !== '').map((w) => (w.includes('-') ? h('span.nowrap', w) : w));
 }

@@ -57,6 +57,11 @@ pub struct LogEntry {
     pub reason: Option<String>,
     /// The whole log line as shown to users.
     pub text: String,
+    /// The log line in the game's words: the move as its `move_words` names it
+    /// (as `legal_moves[].words` did before it was played), without the notation
+    /// a terminal player types; the game's own `log_line` when it has one.
+    #[serde(default)]
+    pub words: String,
 }
 
 /// A legal move as front ends need it.
@@ -241,6 +246,11 @@ pub struct MatchView {
     pub board_text: String,
     /// The move log of the current game.
     pub log: Vec<LogEntry>,
+    /// Every ply of the current game in the game's notation, in order: the
+    /// log's moves and the ones it folds into the next line (Auto120's rolls),
+    /// so that a game ID or a record made from them replays the same dice.
+    #[serde(default)]
+    pub moves: Vec<String>,
     /// The score so far (puzzles).
     pub score: Option<i64>,
     /// Seconds taken by the current game: so far, or to the end once it is over.
@@ -668,25 +678,31 @@ impl<G: Registered> MatchImpl<G> {
     ) -> LogEntry {
         let game = self.handle.game();
         let mv_text = game.format_move(state, mv);
-        let text = game
-            .log_line(state, seat, mv, reason.as_deref())
-            .unwrap_or_else(|| {
-                let who = match seat {
-                    Some(s) => game.seats().get(s).copied().unwrap_or("?"),
-                    None => "Chance",
-                };
-                let base = format!("{who}: {}", game.describe_move(state, mv));
-                match &reason {
-                    Some(r) => format!("{base} ({r})"),
-                    None => base,
-                }
-            });
+        let own = game.log_line(state, seat, mv, reason.as_deref());
+        // The engine's line: who moved, the move as `name` gives it, and why.
+        let line = |name: String| {
+            let who = match seat {
+                Some(s) => game.seats().get(s).copied().unwrap_or("?"),
+                None => "Chance",
+            };
+            match &reason {
+                Some(r) => format!("{who}: {name} ({r})"),
+                None => format!("{who}: {name}"),
+            }
+        };
+        let text = own
+            .clone()
+            .unwrap_or_else(|| line(game.describe_move(state, mv)));
+        // A game's own line is already in words; the engine's names the move as
+        // a player who clicks is shown it, without the notation typed.
+        let words = own.unwrap_or_else(|| line(game.move_words(state, mv)));
         LogEntry {
             ply: self.plies.len() + 1,
             seat,
             mv: mv_text,
             reason,
             text,
+            words,
         }
     }
 
@@ -997,6 +1013,7 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .filter(|p| !p.entry.text.is_empty())
                 .map(|p| p.entry.clone())
                 .collect(),
+            moves: self.plies.iter().map(|p| p.entry.mv.clone()).collect(),
             score: game.score(state),
             seconds: self
                 .timing

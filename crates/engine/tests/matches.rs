@@ -292,3 +292,58 @@ fn a_seat_that_changed_player_since_the_resignation_cannot_resign_too() {
         (0, 1)
     );
 }
+
+#[test]
+fn the_log_names_each_move_played_in_the_words_its_legal_move_had() {
+    // Nim's notation ("1:3->2") is for typing; its words are for the log.
+    for (game, players) in [
+        ("nim", &["human", "human"][..]),
+        ("samegame", &["human"][..]),
+        ("northcott", &["human", "human"][..]),
+    ] {
+        let mut m = start(game, players, None);
+        let offered = m.view().legal_moves[0].clone();
+        m.play(&offered.mv).unwrap();
+        let entry = m.view().log.last().unwrap().clone();
+        assert_eq!(entry.mv, offered.mv, "{game}");
+        assert!(
+            entry.words.ends_with(&offered.words),
+            "{game}: {:?} names the move as {:?}",
+            entry.words,
+            offered.words
+        );
+        assert!(
+            !entry.words.contains(&offered.mv),
+            "{game}: {:?}",
+            entry.words
+        );
+    }
+}
+
+#[test]
+fn the_moves_of_a_dice_game_include_the_rolls_the_log_folds_away() {
+    let mut m = start("auto120", &["human", "human"], None);
+    for _ in 0..6 {
+        let mv = m.view().legal_moves[0].mv.clone();
+        m.play(&mv).unwrap();
+    }
+    let view = m.view();
+    assert!(
+        view.moves.len() > view.log.len(),
+        "rolls folded into the log's lines"
+    );
+    // Replayed one by one as set-up moves, the plies give the same position.
+    let mut fresh = build("auto120", "")
+        .unwrap()
+        .new_match(MatchConfig {
+            players: vec!["human".into(), "human".into()],
+            seed: 99,
+            position: None,
+            undo_depth: None,
+        })
+        .unwrap();
+    for mv in &view.moves {
+        fresh.play_setup(mv).unwrap();
+    }
+    assert_eq!(fresh.view().position, view.position);
+}

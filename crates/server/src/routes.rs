@@ -374,6 +374,11 @@ struct NewSession {
     position: Option<String>,
     #[serde(default)]
     undo_depth: Option<u64>,
+    /// Moves played on the start as set-up moves before the chance or computer
+    /// turn is taken: a game ID's, whose chance moves (the rolls) are replayed as
+    /// they were rather than rolled afresh.
+    #[serde(default)]
+    moves: Vec<String>,
 }
 
 fn random_seed() -> u64 {
@@ -405,7 +410,14 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
             tabula_engine::MAX_UNDO_DEPTH
         )));
     }
+    if req.moves.len() > tabula_engine::MAX_GAME_PLIES {
+        return Err(ApiError::bad_request(format!(
+            "a game of at most {} moves can be started from its moves",
+            tabula_engine::MAX_GAME_PLIES
+        )));
+    }
     let players = req.players.clone();
+    let moves = req.moves;
     let config = MatchConfig {
         players: req.players,
         seed: req.seed.unwrap_or_else(random_seed),
@@ -415,7 +427,7 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
     let st2 = st.clone();
     let make = move || {
         let game = build(&req.game, &variant)?;
-        st2.sessions.create(game, config)
+        st2.sessions.create_with_moves(game, config, &moves)
     };
     // People and random players make the computer think about nothing: the
     // session is made without waiting for a thinking slot.

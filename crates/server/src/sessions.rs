@@ -293,6 +293,19 @@ impl Sessions {
         game: Arc<dyn DynGame>,
         config: tabula_engine::MatchConfig,
     ) -> Result<SessionOut, ApiError> {
+        self.create_with_moves(game, config, &[])
+    }
+
+    /// [`Sessions::create`], with `moves` played on the start as set-up moves
+    /// (chance moves as given: a game ID replays its rolls) before the chance or
+    /// computer turn is taken. A move that cannot be played is refused by its
+    /// number and nothing is made.
+    pub fn create_with_moves(
+        &self,
+        game: Arc<dyn DynGame>,
+        config: tabula_engine::MatchConfig,
+        moves: &[String],
+    ) -> Result<SessionOut, ApiError> {
         let info = game.info();
         let blank = MatchRecord {
             game: info.name.clone(),
@@ -309,6 +322,16 @@ impl Sessions {
         // before their first move.
         let mut m = game.resume(&blank)?;
         m = self.with_stored_learning(game.as_ref(), m)?;
+        for (i, mv) in moves.iter().enumerate() {
+            m.play_setup(mv).map_err(|e| {
+                let e = ApiError::from(e);
+                ApiError::bad_request(format!(
+                    "Move {} ({mv}) cannot be played: {}",
+                    i + 1,
+                    e.message
+                ))
+            })?;
+        }
         // Computer against computer starts at its first ply and is watched through `step`.
         if m.has_human() {
             let _ = m.advance()?;

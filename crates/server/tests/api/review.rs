@@ -196,3 +196,36 @@ fn the_line_of_best_play_follows_a_move_to_the_end() {
     let (pid, _) = create(&s, json!({"game": "poggle"}));
     assert_eq!(s.get(&format!("/api/sessions/{pid}/line?move=1,1")).0, 404);
 }
+
+#[test]
+fn a_session_started_from_moves_replays_their_rolls_and_names_a_move_it_cannot_play() {
+    let s = Server::start();
+    // A dice game played on by two people: its plies, rolls included.
+    let (id, mut view) = create(
+        &s,
+        json!({"game": "pig", "players": ["human", "human"], "seed": 5}),
+    );
+    for _ in 0..8 {
+        let mv = view["legal_moves"][0]["move"].as_str().unwrap().to_string();
+        view = play(&s, &id, &mv)["view"].clone();
+    }
+    let moves = view["moves"].clone();
+    assert!(moves.as_array().unwrap().len() >= view["log"].as_array().unwrap().len());
+    // Another seed would roll other dice: the moves given are played as they were.
+    let (_, again) = create(
+        &s,
+        json!({"game": "pig", "players": ["human", "human"], "seed": 6, "moves": moves}),
+    );
+    assert_eq!(again["position"], view["position"]);
+    assert_eq!(again["log"], view["log"]);
+    // A move that cannot be played is named, and nothing is made.
+    let (status, out) = s.post(
+        "/api/sessions",
+        &json!({"game": "tictactoe", "players": ["human", "human"], "moves": ["5", "5"]}),
+    );
+    assert_eq!(status, 400, "{out}");
+    assert!(
+        out["error"].as_str().unwrap().starts_with("Move 2 (5) cannot be played"),
+        "{out}"
+    );
+}
