@@ -679,15 +679,22 @@ impl<G: Registered> MatchImpl<G> {
         let game = self.handle.game();
         let mv_text = game.format_move(state, mv);
         let own = game.log_line(state, seat, mv, reason.as_deref());
-        // The engine's line: who moved, the move as `name` gives it, and why.
+        // The engine's line: who moved, the move as `name` gives it, and why;
+        // words that already begin with the mover ("O advances …") are not
+        // prefixed with it again.
         let line = |name: String| {
             let who = match seat {
                 Some(s) => game.seats().get(s).copied().unwrap_or("?"),
                 None => "Chance",
             };
+            let said = if name.starts_with(&format!("{who} ")) {
+                name
+            } else {
+                format!("{who}: {name}")
+            };
             match &reason {
-                Some(r) => format!("{who}: {name} ({r})"),
-                None => format!("{who}: {name}"),
+                Some(r) => format!("{said} ({r})"),
+                None => said,
             }
         };
         let text = own

@@ -317,31 +317,38 @@ fn the_log_names_each_move_played_in_the_words_its_legal_move_had() {
             "{game}: {:?}",
             entry.words
         );
+        // The mover is named once ("O advances …", not "O: O advances …").
+        let who = &m.view().seats[entry.seat.unwrap()].name;
+        assert!(
+            !entry.words.starts_with(&format!("{who}: {who} ")),
+            "{game}: {:?}",
+            entry.words
+        );
     }
 }
 
 #[test]
 fn the_moves_of_a_dice_game_include_the_rolls_the_log_folds_away() {
     let mut m = start("auto120", &["human", "human"], None);
+    m.advance().unwrap();
     for _ in 0..6 {
         let mv = m.view().legal_moves[0].mv.clone();
         m.play(&mv).unwrap();
+        m.advance().unwrap();
     }
     let view = m.view();
     assert!(
         view.moves.len() > view.log.len(),
         "rolls folded into the log's lines"
     );
-    // Replayed one by one as set-up moves, the plies give the same position.
-    let mut fresh = build("auto120", "")
-        .unwrap()
-        .new_match(MatchConfig {
-            players: vec!["human".into(), "human".into()],
-            seed: 99,
-            position: None,
-            undo_depth: None,
-        })
-        .unwrap();
+    // Replayed one by one as set-up moves on the start (nothing drawn yet, as
+    // the server makes a session), under another seed, the plies give the same
+    // position: the rolls are in them.
+    let mut blank = m.record();
+    blank.moves.clear();
+    blank.current = None;
+    blank.config.seed = 99;
+    let mut fresh = build("auto120", "").unwrap().resume(&blank).unwrap();
     for mv in &view.moves {
         fresh.play_setup(mv).unwrap();
     }

@@ -225,7 +225,10 @@ fn a_session_started_from_moves_replays_their_rolls_and_names_a_move_it_cannot_p
     );
     assert_eq!(status, 400, "{out}");
     assert!(
-        out["error"].as_str().unwrap().starts_with("Move 2 (5) cannot be played"),
+        out["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Move 2 (5) cannot be played"),
         "{out}"
     );
 }
