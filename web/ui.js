@@ -76,5 +76,5 @@ export function fill(node, ...children) {
 /// not wrap, so the text copied or read aloud keeps its plain hyphens (U+2011,
 /// the non-breaking hyphen, was pasted and spoken as another character).
 export function keepWhole(text) {
-  return String(text ?? '').split(/(\s+)/).filter((w) => w !== '').map((w) => (w.includes('-') ? h('span.nowrap', w) : w));
+  return String(text ?? '').split(' ').flatMap((w, i) => [i ? ' ' : null, w.includes('-') ? h('span.nowrap', w) : w]).filter((w) => w !== null && w !== '');
 }

@@ -24,6 +24,7 @@ const ALLOWED = new Map([
   ['gametext.js: /^moves:?$/i', 'a game record a person pasted'],
   ['gametext.js: /^\\(.*\\)$/', 'a game record a person pasted'],
   ['gametext.js: /^\\d+\\.\\s*/', 'a game record a person pasted'],
+  ['gametext.js: /^game\\s+(\\S+?)\\s*(?:;\\s*(.*))?$/i', 'a game ID a person typed ("Game 9", as the card shows it)'],
   ['panels.js: /^# .*\\n/', "the rules page's first heading, left out under the card's own title"],
   ['render.js: /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i', 'a CSS colour'],
   ['render.js: /[^a-z0-9_-]/g', 'a CSS class made safe'],
