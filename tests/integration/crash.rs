@@ -157,7 +157,7 @@ fn stream_moves(
                         ) {
                             Some((200, l)) => {
                                 let mut a = acked.lock().unwrap();
-                                a.learned = Some(as_stored(&l["learned"]));
+                                a.learned = Some(tabula_engine::learned_as_stored(&l["learned"]));
                                 a.learner_busy = false;
                             }
                             _ => break,
@@ -292,7 +292,7 @@ fn kill_9_mid_stream_loses_no_acknowledged_move() {
             None,
         )
         .unwrap();
-        assert_eq!(as_stored(&l["learned"]), boxes);
+        assert_eq!(tabula_engine::learned_as_stored(&l["learned"]), boxes);
     }
     child.kill().unwrap();
     child.wait().unwrap();
@@ -529,16 +529,4 @@ fn sigterm_and_sigint_stop_cleanly_during_writes() {
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
-}
-
-/// A learner's state as `GET /learned` answers it, less the words it names each
-/// box's beads in for players: the state as the store keeps it.
-fn as_stored(learned: &Value) -> Value {
-    let mut out = learned.clone();
-    if let Some(boxes) = out.get_mut("boxes").and_then(Value::as_array_mut) {
-        for b in boxes.iter_mut().filter_map(Value::as_object_mut) {
-            b.remove("words");
-        }
-    }
-    out
 }

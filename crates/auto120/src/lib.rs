@@ -30,7 +30,7 @@ use state::NO_SIDE;
 use tabula_ai::expectimax::Expectimax;
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 use tabula_core::{
-    Game, MoveError, ParseError, PlayerKind, Registered, Report, Seat, Strategy, Turn, Variant,
+    Game, MoveError, OwnPlayer, ParseError, PlayerKind, Registered, Report, Seat, Turn, Variant,
     VariantChoice, VariantError, VariantOption, View,
 };
 
@@ -296,68 +296,50 @@ impl Players for Auto120 {
         2.0 * p - 1.0
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        let mut kinds = vec![
-            PlayerKind::new(
-                "scenario",
-                "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random",
-            )
-            .with_options("scenario:finish (bringing a marker home comes first)"),
-            PlayerKind::new(
-                "expectimax",
-                "generic expectimax over the dice with the race evaluation",
-            )
-            .with_options("expectimax:depth=N (plies, default 3),ms=T"),
-            PlayerKind::new(
-                "best",
-                "two-turn expectimax with exact solo race tables at the leaves and exact endgames",
-            )
-            .with_options("best:depth=1..4 (turns),exact=0..3 (markers of the endgame table)"),
-        ];
-        if self.markers() <= OPTIMAL_MAX_MARKERS || exact::layered_record(self.markers()).is_some()
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        let optimal_help = if self.markers() <= OPTIMAL_MAX_MARKERS
+            || exact::layered_record(self.markers()).is_some()
         {
-            kinds.push(PlayerKind::new(
-                "optimal",
-                "perfect play from the exact solution: the move with the highest chance to win",
-            ));
+            "perfect play from the exact solution: the move with the highest chance to win"
+                .to_string()
         } else {
-            kinds.push(PlayerKind::new(
-                "optimal",
-                &format!(
-                    "perfect play from the exact solution, which this computer has not made yet: {}; until then it plays as best",
-                    exact::how_to_make(self.markers())
-                ),
-            ));
-        }
-        kinds
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "scenario" => Scenario::from_options(options)
-                .ok()
-                .map(|p| Box::new(p) as Box<dyn Strategy<Self>>),
-            "expectimax" => {
-                let opts = if options.trim().is_empty() {
-                    "depth=3"
-                } else {
-                    options
-                };
-                Expectimax::from_options(opts)
-                    .ok()
-                    .map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
-            }
-            "best" => Best::from_options(options)
-                .ok()
-                .map(|p| Box::new(p.for_markers(self.markers())) as Box<dyn Strategy<Self>>),
-            "optimal" if options.trim().is_empty() => Some(Box::new(Optimal::new(self.markers()))),
-            _ => None,
-        }
+            format!(
+                "perfect play from the exact solution, which this computer has not made yet: {}; until then it plays as best",
+                exact::how_to_make(self.markers())
+            )
+        };
+        vec![
+            OwnPlayer::with_options(
+                PlayerKind::new(
+                    "scenario",
+                    "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random",
+                )
+                .with_options("scenario:finish (bringing a marker home comes first)"),
+                |_, options, _| Scenario::from_options(options),
+            ),
+            OwnPlayer::with_options(
+                PlayerKind::new(
+                    "expectimax",
+                    "generic expectimax over the dice with the race evaluation",
+                )
+                .with_options("expectimax:depth=N (plies, default 3),ms=T"),
+                // No options: the expectimax player's own default, 3 plies.
+                |_, options, _| Expectimax::from_options(options),
+            ),
+            OwnPlayer::with_options(
+                PlayerKind::new(
+                    "best",
+                    "two-turn expectimax with exact solo race tables at the leaves and exact endgames",
+                )
+                .with_options("best:depth=1..4 (turns),exact=0..3 (markers of the endgame table)"),
+                |game: &Self, options, _| {
+                    Best::from_options(options).map(|p| p.for_markers(game.markers()))
+                },
+            ),
+            OwnPlayer::plain(PlayerKind::new("optimal", &optimal_help), |game: &Self| {
+                Optimal::new(game.markers())
+            }),
+        ]
     }
 }
 

@@ -7,8 +7,8 @@ use crate::ConnectFour;
 use std::time::Duration;
 use tabula_core::{
     AnalysisExtra, ExactAnalysis, FactValue, Game, GradedMove, MatchRules, MoveGrade, Notation,
-    PlayDrawRule, PlayerKind, Players, PositionValue, Presentation, Remoteness, Seat, Section,
-    Strategy, Turn, Value,
+    OwnPlayer, PlayDrawRule, PlayerKind, Players, PositionValue, Presentation, Remoteness, Seat,
+    Section, Turn, Value,
 };
 
 /// The most positions the generic solver is offered: about 100 bytes each
@@ -210,26 +210,14 @@ impl Players for ConnectFour {
         crate::search::evaluate(self, s, seat)
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "search",
-            "looks ahead with an alpha-beta search for a second a move, centre columns first: strong, but a search, not a proof",
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        vec![OwnPlayer::with_options(
+            PlayerKind::new(
+                "search",
+                "looks ahead with an alpha-beta search for a second a move, centre columns first: strong, but a search, not a proof",
+            ),
+            |_, options, _| SearchLimits::parse(options).map(SearchPlayer::new),
         )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        if name != "search" {
-            return None;
-        }
-        // Options it cannot read make no player (the engine then names the
-        // players it knows).
-        let limits = SearchLimits::parse(options).ok()?;
-        Some(Box::new(SearchPlayer::new(limits)))
     }
 }
 

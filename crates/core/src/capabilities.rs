@@ -15,7 +15,9 @@
 //! exactly that. The laws of each capability are checked for every game by the
 //! engine's shared conformance suite (`tabula_engine::conformance`).
 
-use crate::{BuildError, Game, History, MoveError, Oracle, ParseError, Seat, Strategy, View};
+use crate::{
+    BuildError, Game, History, MoveError, Oracle, OwnPlayer, ParseError, Seat, Strategy, View,
+};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -258,18 +260,27 @@ pub trait Players: Game {
     fn evaluate(&self, _state: &Self::State, _seat: Seat) -> f64 {
         0.0
     }
-    /// Computer players special to this game.
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+    /// Computer players special to this game, each with how it is made.
+    /// None by default.
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
         Vec::new()
     }
-    /// Builds one of [`Players::custom_player_kinds`] (`options` is what followed a `:`).
+    /// How [`Players::own_players`] are listed.
+    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+        self.own_players().into_iter().map(|p| p.kind).collect()
+    }
+    /// Builds the one of [`Players::own_players`] named `name` (`options` is
+    /// what followed a `:`); `None` for another name, or options it refuses.
     fn custom_player(
         &self,
-        _name: &str,
-        _options: &str,
-        _seed: u64,
+        name: &str,
+        options: &str,
+        seed: u64,
     ) -> Option<Box<dyn Strategy<Self>>> {
-        None
+        self.own_players()
+            .into_iter()
+            .find(|p| p.kind.name == name)?
+            .make(self, options, seed)
     }
 }
 

@@ -17,8 +17,10 @@ mod game;
 mod generic_players;
 pub mod ledger;
 mod oracle;
+mod own_player;
 pub mod play_rules;
 mod presentation;
+mod quoted;
 mod registered;
 pub mod results;
 mod stored;
@@ -45,11 +47,13 @@ pub use game::{Game, GameExt};
 pub use generic_players::GenericPlayer;
 pub use ledger::{Ledger, Meter, Reservation};
 pub use oracle::{Graded, Oracle, Value};
+pub use own_player::OwnPlayer;
 pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{
     default_opponent, GamePresentation, GroupPoints, MarkWords, Palette, Panel, PlayerWords,
     SeatColour, Term, Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
 };
+pub use quoted::quoted;
 pub use registered::Registered;
 pub use results::{
     Analysis, AnalysisExtra, CountReport, CurvePoint, Fact, FactValue, GradedMove, Hint, MoveGrade,

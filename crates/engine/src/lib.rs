@@ -26,7 +26,7 @@ mod view_laws;
 pub use ending::Ending;
 pub use error::EngineError;
 pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
-pub use matches::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
+pub use matches::{check_undo_depth, learned_as_stored, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{CurrentGame, Untaught};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};

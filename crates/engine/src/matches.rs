@@ -387,6 +387,23 @@ const MAX_ADVANCE: usize = 100_000;
 /// carries it and the stored record all grow with it.
 pub const MAX_GAME_PLIES: usize = 20_000;
 
+/// The key of each box's beads in the game's words, in a learner's state as
+/// [`Match::learned_in_words`] gives it.
+const BEAD_WORDS: &str = "words";
+
+/// A learner's state as [`Match::learned_in_words`] gives it, less the words
+/// it names each box's beads in: the state as [`Match::learned`] gives it and
+/// as it is stored.
+pub fn learned_as_stored(learned: &serde_json::Value) -> serde_json::Value {
+    let mut stored = learned.clone();
+    if let Some(boxes) = stored.get_mut("boxes").and_then(|b| b.as_array_mut()) {
+        for b in boxes.iter_mut().filter_map(|b| b.as_object_mut()) {
+            b.remove(BEAD_WORDS);
+        }
+    }
+    stored
+}
+
 impl<G: Registered> MatchImpl<G> {
     /// Names each bead of a learning machine's boxes in the game's words
     /// (`words`, beside `beads`, which keep the notation): a box's position and its
@@ -419,7 +436,7 @@ impl<G: Registered> MatchImpl<G> {
                 })
                 .unwrap_or_default();
             if let Some(obj) = b.as_object_mut() {
-                obj.insert("words".into(), serde_json::Value::Array(words));
+                obj.insert(BEAD_WORDS.into(), serde_json::Value::Array(words));
             }
         }
     }

@@ -22,23 +22,7 @@ pub const MAX_TALLY_GAMES: u64 = 1_000_000_000_000;
 /// 200 characters, control characters written out (`\u{1b}`), never sent raw to a
 /// terminal.
 pub(crate) fn quoted(text: &str) -> String {
-    const MAX: usize = 200;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .flat_map(|c| {
-            let escaped: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            escaped
-        })
-        .collect();
-    if text.chars().nth(MAX).is_some() {
-        out.push('…');
-    }
-    out
+    tabula_core::quoted(text, 200)
 }
 
 /// "1 player", "2 players".

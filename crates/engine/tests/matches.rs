@@ -2,7 +2,7 @@
 //! resignation, draw rules, replay, set-up moves.
 
 use tabula_core::{Outcome, Turn};
-use tabula_engine::{build, Match, MatchConfig};
+use tabula_engine::{build, learned_as_stored, Match, MatchConfig};
 
 fn start(game: &str, players: &[&str], undo: Option<usize>) -> Box<dyn Match> {
     build(game, "")
@@ -171,6 +171,25 @@ fn play_out(m: &mut Box<dyn Match>) {
         m.play(&mv).unwrap();
         m.advance().unwrap();
     }
+}
+
+/// The learner's state in words is the stored state with each box's beads
+/// named, and nothing else: taking the words away gives the stored state back.
+#[test]
+fn the_learned_state_in_words_is_the_stored_state_and_the_beads_words() {
+    let mut m = start("tictactoe", &["human", "matchbox"], None);
+    play_out(&mut m);
+    let stored = m.learned(1).expect("seat 1 learns");
+    let in_words = m.learned_in_words(1).expect("seat 1 learns");
+    let boxes = in_words["boxes"].as_array().expect("boxes");
+    assert!(!boxes.is_empty());
+    for b in boxes {
+        let words = b["words"].as_array().expect("each box's beads in words");
+        assert_eq!(words.len(), b["beads"].as_array().unwrap().len());
+    }
+    assert_ne!(in_words, stored);
+    assert_eq!(learned_as_stored(&in_words), stored);
+    assert_eq!(learned_as_stored(&stored), stored);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use tabula_core::{
     BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
 };
 use tabula_core::{
-    Game, Oracle, Outcome, ParseError, PlayerKind, Registered, Seat, Strategy, Turn, Variant,
+    Game, Oracle, Outcome, OwnPlayer, ParseError, PlayerKind, Registered, Seat, Turn, Variant,
     VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
@@ -463,21 +463,14 @@ impl Players for Nim {
         }
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "nim",
-            "plays a winning move (nim-sum 0, or the misère rule) when there is one; otherwise takes one counter from the largest heap",
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        vec![OwnPlayer::plain(
+            PlayerKind::new(
+                "nim",
+                "plays a winning move (nim-sum 0, or the misère rule) when there is one; otherwise takes one counter from the largest heap",
+            ),
+            |_| NimPlayer,
         )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim" && options.trim().is_empty())
-            .then(|| Box::new(NimPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

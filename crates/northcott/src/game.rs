@@ -8,8 +8,8 @@ use tabula_core::{
     BuildError, ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry,
 };
 use tabula_core::{
-    Game, MoveError, Oracle, Outcome, ParseError, PlayDrawRule, PlayerKind, Registered, Seat,
-    Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
+    Game, MoveError, Oracle, Outcome, OwnPlayer, ParseError, PlayDrawRule, PlayerKind, Registered,
+    Seat, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell, ViewPiece,
 };
 
 /// Most rows (NY) a board may have.
@@ -766,21 +766,14 @@ impl Players for Northcott {
         }
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "nim",
-            "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        vec![OwnPlayer::plain(
+            PlayerKind::new(
+                "nim",
+                "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
+            ),
+            |_| XpatPlayer,
         )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "nim" && options.trim().is_empty())
-            .then(|| Box::new(XpatPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

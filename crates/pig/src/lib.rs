@@ -20,9 +20,9 @@ pub use state::{Move, State};
 use state::NO_SIDE;
 use tabula_core::{
     AnalysisExtra, ExactAnalysis, FactValue, Game, GradedMove, MatchRules, MoveError, MoveGrade,
-    Notation, Outcome, ParseError, PlayerKind, Players, Presentation, Registered, Report, Seat,
-    Section, Strategy, Symmetry, Turn, Variant, VariantChoice, VariantError, VariantOption, View,
-    ViewCell,
+    Notation, Outcome, OwnPlayer, ParseError, PlayerKind, Players, Presentation, Registered,
+    Report, Seat, Section, Symmetry, Turn, Variant, VariantChoice, VariantError, VariantOption,
+    View, ViewCell,
 };
 
 /// The seats, in turn order.
@@ -451,38 +451,31 @@ impl Players for Pig {
         ((s[seat & 1] - s[1 - (seat & 1)]) / self.goal as f64).clamp(-1.0, 1.0)
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
         vec![
-            PlayerKind::new(
-                "optimal",
-                "perfect play from the exact solution: the choice with the highest chance to win",
+            OwnPlayer::plain(
+                PlayerKind::new(
+                    "optimal",
+                    "perfect play from the exact solution: the choice with the highest chance to win",
+                ),
+                |_| Optimal,
             ),
-            PlayerKind::new(
-                "hold",
-                "holds once the turn reaches a number of points (20 unless told)",
-            )
-            .with_options("hold:N"),
-            PlayerKind::new(
-                "race",
-                "keeps pace: holds at about a fifth of the goal, more when behind, and rolls on to the goal once either player is near it",
+            OwnPlayer::with_options(
+                PlayerKind::new(
+                    "hold",
+                    "holds once the turn reaches a number of points (20 unless told)",
+                )
+                .with_options("hold:N"),
+                |_, options, _| HoldAt::from_options(options),
+            ),
+            OwnPlayer::plain(
+                PlayerKind::new(
+                    "race",
+                    "keeps pace: holds at about a fifth of the goal, more when behind, and rolls on to the goal once either player is near it",
+                ),
+                |_| Race,
             ),
         ]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "optimal" if options.trim().is_empty() => Some(Box::new(Optimal)),
-            "hold" => HoldAt::from_options(options)
-                .ok()
-                .map(|p| Box::new(p) as Box<dyn Strategy<Self>>),
-            "race" if options.trim().is_empty() => Some(Box::new(Race)),
-            _ => None,
-        }
     }
 }
 

@@ -8,8 +8,9 @@ use crate::Start;
 use rand::Rng as _;
 use std::time::Instant;
 use tabula_core::{
-    rng_from_seed, Choice, Game, Outcome, ParseError, PlayerKind, Registered, Report, Rng, Seat,
-    Shape, Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View, ViewCell,
+    rng_from_seed, Choice, Game, Outcome, OwnPlayer, ParseError, PlayerKind, Registered, Report,
+    Rng, Seat, Shape, Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View,
+    ViewCell,
 };
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
@@ -678,21 +679,14 @@ impl Players for Poggle {
         2.0 * zeros as f64 / state.cells.len() as f64 - 1.0
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "solver",
-            "presses the next button of a fewest-presses solution (linear algebra mod k)",
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        vec![OwnPlayer::plain(
+            PlayerKind::new(
+                "solver",
+                "presses the next button of a fewest-presses solution (linear algebra mod k)",
+            ),
+            |_| SolverPlayer,
         )]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        _seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        (name == "solver" && options.trim().is_empty())
-            .then(|| Box::new(SolverPlayer) as Box<dyn Strategy<Self>>)
     }
 }
 

@@ -7,9 +7,9 @@ use crate::search;
 use crate::text::{format_board, parse_board};
 use std::cell::RefCell;
 use tabula_core::{
-    ClickTarget, Game, Layout, MoveError, Outcome, PanelFacts, ParseError, PlayerKind, Registered,
-    Report, Seat, Shape, Strategy, Turn, Variant, VariantChoice, VariantError, VariantOption, View,
-    ViewCell,
+    ClickTarget, Game, Layout, MoveError, Outcome, OwnPlayer, PanelFacts, ParseError, PlayerKind,
+    Registered, Report, Seat, Shape, Turn, Variant, VariantChoice, VariantError, VariantOption,
+    View, ViewCell,
 };
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
@@ -419,26 +419,15 @@ impl Players for SameGame {
         total / (total.abs() + 1000.0)
     }
 
-    fn custom_player_kinds(&self) -> Vec<PlayerKind> {
-        vec![PlayerKind::new(
-            "search",
-            "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once",
-        )
-        .with_options("search:seconds=S (default 1),level=N")]
-    }
-
-    fn custom_player(
-        &self,
-        name: &str,
-        options: &str,
-        seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        if name != "search" {
-            return None;
-        }
-        SearchPlayer::from_options(options, seed)
-            .ok()
-            .map(|p| Box::new(p) as Box<dyn Strategy<Self>>)
+    fn own_players(&self) -> Vec<OwnPlayer<Self>> {
+        vec![OwnPlayer::with_options(
+            PlayerKind::new(
+                "search",
+                "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once",
+            )
+            .with_options("search:seconds=S (default 1),level=N"),
+            |_, options, seed| SearchPlayer::from_options(options, seed),
+        )]
     }
 }
 

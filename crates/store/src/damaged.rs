@@ -139,29 +139,11 @@ pub(crate) fn from_json<T: DeserializeOwned>(
 }
 
 /// Column `i` as short, printable text when it is text: names a row whose
-/// other columns are damaged. Control characters are written out and long
-/// texts cut.
+/// other columns are damaged. Control characters are written out and texts
+/// longer than 60 characters cut.
 pub(crate) fn text_of(row: &Row<'_>, i: usize) -> Option<String> {
     match row.get_ref(i).ok()? {
-        ValueRef::Text(bytes) => {
-            let text = String::from_utf8_lossy(bytes);
-            let mut out: String = text
-                .chars()
-                .take(60)
-                .flat_map(|c| {
-                    let escaped: Vec<char> = if c.is_control() {
-                        c.escape_default().collect()
-                    } else {
-                        vec![c]
-                    };
-                    escaped
-                })
-                .collect();
-            if text.chars().nth(60).is_some() {
-                out.push('…');
-            }
-            Some(out)
-        }
+        ValueRef::Text(bytes) => Some(tabula_core::quoted(&String::from_utf8_lossy(bytes), 60)),
         _ => None,
     }
 }

@@ -254,17 +254,3 @@ pub fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String, String) {
         .unwrap_or(0);
     (status, head.to_string(), body.to_string())
 }
-
-/// A learner's state as `GET /learned` answers it, without the beads' words it
-/// adds for players (`words` of each box): the state as stored.
-pub fn without_bead_words(learned: &serde_json::Value) -> serde_json::Value {
-    let mut out = learned.clone();
-    if let Some(boxes) = out.get_mut("boxes").and_then(|b| b.as_array_mut()) {
-        for b in boxes {
-            if let Some(o) = b.as_object_mut() {
-                o.remove("words");
-            }
-        }
-    }
-    out
-}

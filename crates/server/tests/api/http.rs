@@ -507,7 +507,7 @@ fn learning_players_keep_their_matchboxes_across_sessions() {
         .expect("stored when the game ended");
     assert_eq!(
         stored,
-        crate::common::without_bead_words(&learned["learned"])
+        tabula_engine::learned_as_stored(&learned["learned"])
     );
     // The beads are named in the game's words for the page.
     let boxes = learned["learned"]["boxes"].as_array().expect("boxes");
@@ -520,7 +520,7 @@ fn learning_players_keep_their_matchboxes_across_sessions() {
         s.session(json!({"game": "tictactoe", "players": ["human", "matchbox"], "seed": 4}));
     let (_, learned2) = s.get(&format!("/api/sessions/{id2}/learned?seat=1"));
     assert_eq!(
-        crate::common::without_bead_words(&learned2["learned"]),
+        tabula_engine::learned_as_stored(&learned2["learned"]),
         stored,
         "a new session starts from the stored boxes"
     );
@@ -538,7 +538,7 @@ fn learning_players_keep_their_matchboxes_across_sessions() {
     assert_eq!(
         (
             learned3["seat"].as_u64(),
-            crate::common::without_bead_words(&learned3["learned"])
+            tabula_engine::learned_as_stored(&learned3["learned"])
         ),
         (Some(1), stored)
     );

@@ -9,7 +9,7 @@ use tabula_store::LearnedKey;
 fn learned(s: &Server, id: &str) -> Value {
     let (st, l) = s.get(&format!("/api/sessions/{id}/learned?seat=1"));
     assert_eq!(st, 200, "{l}");
-    crate::common::without_bead_words(&l["learned"])
+    tabula_engine::learned_as_stored(&l["learned"])
 }
 
 fn stored_boxes(s: &Server) -> Option<Value> {
