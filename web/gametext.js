@@ -99,7 +99,7 @@ export class GameTextMethods {
         this.importText(paste.value);
       },
     }, paste, h('button.btn', { type: 'submit' }, 'Start from this'));
-    return h('div.game-text',
+    return h('div.id-card',
       h('label.field', h('span', 'Game ID'), this.gameIdEl),
       h('p.small.muted', 'Anyone who enters this ID (or opens the Share link) gets this very game.'),
       h('label.field', h('span', 'Enter a game ID'), idForm),

@@ -1,0 +1,39 @@
+// The walk through everything a new player meets: what it still found wrong, each
+// test failing on the page as it was before its fix.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, pageAt, openSession } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+for (const width of [390, 1280]) {
+  test(`${width} px: the Game ID boxes show their examples and IDs whole`, async () => {
+    const page = await pageAt(browser, width);
+    // A fixed start (the ID box shows its example) and a dealt board (its ID).
+    for (const body of [{ game: 'tictactoe', players: ['human', 'human'] }, { game: 'samegame', players: ['human'] }]) {
+      await openSession(page, body);
+      const boxes = await page.evaluate(() => [...document.querySelectorAll('.game-id, .enter-id')].map((box) => {
+        const style = getComputedStyle(box);
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const inner = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        const text = box.value || box.placeholder;
+        return { label: box.getAttribute('aria-label'), text, needs: ctx.measureText(text).width, inner };
+      }));
+      assert.equal(boxes.length, 2, `${body.game}: both boxes`);
+      for (const b of boxes) {
+        assert.ok(b.text.length > 0, `${body.game}: ${b.label} shows something`);
+        assert.ok(b.needs <= b.inner, `${body.game} at ${width} px: "${b.text}" needs ${b.needs.toFixed(0)} px, ${b.label} has ${b.inner} px`);
+      }
+    }
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}
