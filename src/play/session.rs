@@ -158,9 +158,12 @@ impl<'a> Session<'a> {
             writeln!(out, "A match of {n} games.")?;
         }
         // The seed last, just above the board, so that it is on the first screen
-        // even when the board fills most of it (SameGame's 15 rows).
-        let seed = self.m.record().config.seed;
-        writeln!(out, "Game {seed} — replay it with --seed {seed}")?;
+        // even when the board fills most of it (SameGame's 15 rows); only where
+        // it decides something, as a number that changes nothing would mislead.
+        if seed_decides(info, &v) {
+            let seed = self.m.record().config.seed;
+            writeln!(out, "Game {seed} — replay it with --seed {seed}")?;
+        }
         Ok(())
     }
 
@@ -450,6 +453,15 @@ impl<'a> Session<'a> {
         }
         Ok(Flow::Continue)
     }
+}
+
+/// Whether the match's seed decides anything in this game: a start dealt from
+/// it (a SameGame board without a board number, Poggle's random start), dice
+/// (the game declares chance), or a computer's choices (the players draw from
+/// the seed among equally good moves). A fixed start played by people alone
+/// replays the same whatever the seed.
+fn seed_decides(info: Option<&GameInfo>, v: &MatchView) -> bool {
+    v.dealt_variant.is_some() || info.map_or(true, |i| i.chance) || v.seats.iter().any(|s| !s.human)
 }
 
 /// A variant as typed after `--variant`: only the options that differ from the

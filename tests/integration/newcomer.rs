@@ -211,6 +211,61 @@ fn samegame_says_how_to_replay_the_board_new_deals() {
     assert_eq!(board_rows(&again), dealt, "{again}");
 }
 
+/// The seed a screen offers to replay the game with, if it offers one.
+fn offered_seed(screen: &str) -> Option<String> {
+    screen
+        .split("replay it with --seed ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .map(str::to_string)
+}
+
+#[test]
+fn the_seed_is_offered_only_where_it_decides_something() {
+    // A fixed start that people play alone: the seed changes nothing.
+    for args in [
+        &["play", "poggle"][..],
+        &["play", "poggle", "--variant", "start=random,seed=4"][..],
+        &["play", "samegame", "--variant", "size=6x4,seed=9"][..],
+        &["play", "tictactoe", "--human", "both"][..],
+        &["play", "kono", "--human", "both"][..],
+        &["play", "nim", "--human", "both"][..],
+    ] {
+        let out = run(args, "quit\n", None);
+        assert_success(&out);
+        let text = stdout(&out);
+        assert_eq!(offered_seed(&text), None, "{args:?}:\n{text}");
+        assert!(!text.contains("--seed"), "{args:?}:\n{text}");
+    }
+    // A dealt board, dice, a computer's choices: the seed is offered, and
+    // given back it replays exactly what was shown, the same moves typed.
+    for (args, input) in [
+        (
+            &["play", "samegame", "--variant", "size=6x4"][..],
+            "1 1\n0 0\nquit\n",
+        ),
+        (
+            &["play", "poggle", "--variant", "start=random"][..],
+            "1,1\n2,3\nquit\n",
+        ),
+        (
+            &["play", "pig", "--human", "both"][..],
+            "roll\nroll\nhold\nroll\nhold\nroll\nroll\nroll\nhold\nquit\n",
+        ),
+        (
+            &["play", "tictactoe", "--ai", "random"][..],
+            "5\n1\n2\n3\n4\n6\n7\n8\n9\nquit\n",
+        ),
+    ] {
+        let first = stdout(&run(args, input, None));
+        let seed = offered_seed(&first).unwrap_or_else(|| panic!("{args:?}: no seed:\n{first}"));
+        let mut again = args.to_vec();
+        again.extend(["--seed", seed.as_str()]);
+        let second = stdout(&run(&again, input, None));
+        assert_eq!(first, second, "{args:?} with --seed {seed}");
+    }
+}
+
 #[test]
 fn large_boards_come_in_bands_within_80_columns() {
     for (variant, cells, first) in [("size=100x3", 100, 0), ("size=64x2,colours=9", 64, 0)] {

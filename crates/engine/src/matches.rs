@@ -698,13 +698,15 @@ impl<G: Registered> MatchImpl<G> {
         let own = game.log_line(state, seat, mv, reason.as_deref());
         // The engine's line: who moved, the move as `name` gives it, and why;
         // words that already begin with the mover ("O advances …") are not
-        // prefixed with it again.
+        // prefixed with it again, and a one-player puzzle's moves are all the
+        // player's, so they name no seat.
+        let alone = game.seats().len() == 1 && seat.is_some();
         let line = |name: String| {
             let who = match seat {
                 Some(s) => game.seats().get(s).copied().unwrap_or("?"),
                 None => "Chance",
             };
-            let said = if name.starts_with(&format!("{who} ")) {
+            let said = if alone || name.starts_with(&format!("{who} ")) {
                 name
             } else {
                 format!("{who}: {name}")

@@ -347,6 +347,31 @@ fn the_log_names_each_move_played_in_the_words_its_legal_move_had() {
 }
 
 #[test]
+fn a_one_player_puzzle_names_no_seat_in_its_log_and_two_player_games_name_the_mover() {
+    for entry in tabula_engine::registry() {
+        let handle = build(entry.name, "").unwrap();
+        let seats = handle.info().seats;
+        let mut m = start(entry.name, &vec!["human"; seats.len()], None);
+        m.advance().unwrap();
+        let first = m.view().legal_moves[0].mv.clone();
+        m.play(&first).unwrap();
+        let line = m.view().log.last().unwrap().clone();
+        let who = &seats[line.seat.unwrap()];
+        let named = |text: &str| {
+            text.starts_with(&format!("{who}: ")) || text.starts_with(&format!("{who} "))
+        };
+        for text in [&line.text, &line.words] {
+            if seats.len() == 1 {
+                // SameGame's and Poggle's only player is the one at the keyboard.
+                assert!(!named(text), "{}: {text:?}", entry.name);
+            } else {
+                assert!(named(text), "{}: {text:?} does not name {who}", entry.name);
+            }
+        }
+    }
+}
+
+#[test]
 fn the_moves_of_a_dice_game_include_the_rolls_the_log_folds_away() {
     let mut m = start("auto120", &["human", "human"], None);
     m.advance().unwrap();
