@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, pageAt, openSession } from './helpers.mjs';
+import { launch, pageAt, openSession, api } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -33,6 +33,30 @@ for (const width of [390, 1280]) {
         assert.ok(b.needs <= b.inner, `${body.game} at ${width} px: "${b.text}" needs ${b.needs.toFixed(0)} px, ${b.label} has ${b.inner} px`);
       }
     }
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}
+
+for (const width of [390, 1280]) {
+  test(`${width} px: every choice of the players card's menus is read whole`, async () => {
+    const page = await pageAt(browser, width);
+    const { data: games } = await api('GET', '/api/games');
+    const cut = [];
+    for (const g of games.filter((x) => !x.puzzle)) {
+      await openSession(page, { game: g.name });
+      const menus = await page.evaluate(() => [...document.querySelectorAll('.players select')].map((menu) => {
+        const style = getComputedStyle(menu);
+        const ctx = document.createElement('canvas').getContext('2d');
+        ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        // The menu's arrow takes about 20 px of the box beside its padding.
+        const inner = menu.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+        return [...menu.options].map((o) => ({ text: o.textContent, needs: ctx.measureText(o.textContent).width, inner }));
+      }));
+      assert.ok(menus.length >= 1, `${g.name}: a players card with its menus`);
+      for (const o of menus.flat()) if (o.needs > o.inner) cut.push(`${g.name}: "${o.text}" needs ${o.needs.toFixed(0)} px of ${o.inner.toFixed(0)}`);
+    }
+    assert.deepEqual(cut, [], `at ${width} px`);
     assert.deepEqual(page.pageErrors, []);
     await page.close();
   });
