@@ -1,80 +1,37 @@
-//! The optimal player against the others, and how much each player's decisions
-//! cost against the exact solution.
+//! The optimal player against the others, what each player's decisions cost
+//! against the exact solution (and, for the scenario player, each of the
+//! posts' sets A-D), and how long games of perfect play last.
 //!
 //! ```text
-//! cargo run --release -p tabula-auto120 --example optimal -- --markers 2 [--games N] [--seed S] [--players A,B,...]
+//! cargo run --release -p tabula-auto120 --example optimal -- --markers N \
+//!     [--games G] [--seed S] [--players A,B,...|none] [--length] [--self-play G]
 //! ```
 //!
-//! For each listed player (default: best, scenario, expectimax, random) plays N
-//! games (default 100000) of `optimal` against it with `tabula_ai::simulate` (the
-//! driver behind `tabula simulate`), seats alternating, and prints `optimal`'s
-//! share of wins with its 95% interval. Every decision of both players is also
-//! checked against the exact table: the loss of a decision is the best move's
-//! win probability minus the chosen move's. The mean loss per decision is
-//! printed for each player (all its decisions, and those with a real choice:
-//! markers on at least two different squares).
+//! For each listed player (default: best, scenario, expectimax, random) plays G
+//! games (default 100000) of `optimal` against it with `tabula_ai::simulate`
+//! (the driver behind `tabula simulate`), seats alternating, and prints
+//! `optimal`'s share of wins with its 95% interval. Every decision of both
+//! players is graded against the exact table (`tabula_auto120::grading`): the
+//! loss is the best move's chance to win minus the chosen move's. The scenario
+//! player's decisions are also totalled by the set that chose them, with the
+//! largest loss of each set and where it happened.
+//!
+//! `--length`: the expected length of a game with perfect play on both sides,
+//! exactly (1 to 3 markers; `exact::length::exact`). `--self-play G`: G games
+//! of `optimal` against itself, their mean length with its 95% interval and the
+//! longest.
+//!
+//! With 4 markers the table is the one `tabula solve auto120` made on the disk
+//! (in `$TABULA_TABLE_DIR/auto120-4-markers`, as the CLI finds it), memory-mapped
+//! as the `optimal` player reads it: nothing is loaded beyond the pages read.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tabula_ai::players::RandomPlayer;
 use tabula_ai::simulate::simulate;
-use tabula_auto120::exact::{self, Solution};
-use tabula_auto120::{Auto120, Move, State};
-use tabula_core::{Choice, Players, Rng, Seat, Strategy};
-
-/// Loss totals of one player, in units of 1e-12 (integers so that threads can add).
-#[derive(Default)]
-struct Loss {
-    sum: AtomicU64,
-    decisions: AtomicU64,
-    choices: AtomicU64,
-    mistakes: AtomicU64,
-}
-
-const UNIT: f64 = 1e12;
-
-struct Measured {
-    inner: Box<dyn Strategy<Auto120>>,
-    solution: Arc<Solution>,
-    loss: Arc<Loss>,
-}
-
-impl Strategy<Auto120> for Measured {
-    fn choose(
-        &mut self,
-        game: &Auto120,
-        state: &State,
-        seat: Seat,
-        rng: &mut Rng,
-    ) -> Option<Choice<Move>> {
-        let c = self.inner.choose(game, state, seat, rng)?;
-        if let Move::Marker(m) = c.mv {
-            let values = self.solution.move_values(state);
-            let best = values[0].1;
-            let chosen = values
-                .iter()
-                .find(|&&(j, _)| j == m)
-                .map_or(0.0, |&(_, p)| p);
-            let loss = (best - chosen).max(0.0);
-            self.loss
-                .sum
-                .fetch_add((loss * UNIT).round() as u64, Ordering::Relaxed);
-            self.loss.decisions.fetch_add(1, Ordering::Relaxed);
-            let squares = values
-                .iter()
-                .map(|&(j, _)| state.markers(seat)[j as usize])
-                .collect::<std::collections::BTreeSet<_>>()
-                .len();
-            if squares > 1 {
-                self.loss.choices.fetch_add(1, Ordering::Relaxed);
-            }
-            if loss > 1e-9 {
-                self.loss.mistakes.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        Some(c)
-    }
-}
+use tabula_auto120::exact::{self, length};
+use tabula_auto120::grading::{GradedPlayer, LossBook, Tally};
+use tabula_auto120::Auto120;
+use tabula_core::{Budget, Players, Strategy};
 
 fn build(game: &Auto120, name: &str, seed: u64) -> Box<dyn Strategy<Auto120>> {
     if name == "random" {
@@ -85,21 +42,46 @@ fn build(game: &Auto120, name: &str, seed: u64) -> Box<dyn Strategy<Auto120>> {
         .unwrap_or_else(|| panic!("unknown player {name}"))
 }
 
+fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn loss_row(name: &str, t: &Tally) -> String {
+    format!(
+        "| {name} | {} | {:.6} | {} | {:.6} | {:.1}% |",
+        t.decisions,
+        t.mean_loss(),
+        t.real_choices,
+        t.mean_loss_per_choice(),
+        100.0 * t.share_below_optimal()
+    )
+}
+
 fn main() {
     let mut markers = 2usize;
     let mut games = 100_000u64;
     let mut seed = 2024u64;
+    let mut self_play = 0u64;
+    let mut exact_length = false;
     let mut players: Vec<String> = ["best", "scenario", "expectimax", "random"]
         .map(String::from)
         .to_vec();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    for pair in args.chunks(2) {
-        let value = pair.get(1).cloned().unwrap_or_default();
-        match pair[0].as_str() {
-            "--markers" => markers = value.parse().expect("--markers N"),
-            "--games" => games = value.parse().expect("--games N"),
-            "--seed" => seed = value.parse().expect("--seed S"),
-            "--players" => players = value.split(',').map(str::to_string).collect(),
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().unwrap_or_default();
+        match flag.as_str() {
+            "--markers" => markers = value().parse().expect("--markers N"),
+            "--games" => games = value().parse().expect("--games N"),
+            "--seed" => seed = value().parse().expect("--seed S"),
+            "--players" => {
+                players = value()
+                    .split(',')
+                    .filter(|p| !p.is_empty() && *p != "none")
+                    .map(str::to_string)
+                    .collect()
+            }
+            "--length" => exact_length = true,
+            "--self-play" => self_play = value().parse().expect("--self-play N"),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -107,31 +89,79 @@ fn main() {
     let solution = exact::solution(markers, exact::DEFAULT_MAX_MEMORY)
         .unwrap_or_else(|e| panic!("{}", exact::error_text(markers, &e)));
     let st = solution.stats();
+    let from = if markers >= exact::LAYERED_MARKERS {
+        exact::table_dir(markers).map_or_else(String::new, |d| {
+            format!(" (the table on the disk in {})", d.display())
+        })
+    } else {
+        String::new()
+    };
     println!(
-        "{markers} marker(s) each: {} positions solved in {:.1} s ({} sweeps of the start layer); the first player to roll wins {:.9}\n",
+        "{markers} marker(s) each{from}: {} positions, solved in {:.1} s ({} sweeps of the start layer); the first player to roll wins {:.9}\n",
         st.positions, st.seconds, st.sweeps, st.first_mover_wins
     );
+    if exact_length {
+        match length::exact(&solution, &Budget::unlimited(), &|_| {}) {
+            Ok(l) => {
+                println!("Expected length with perfect play on both sides (policy evaluation, {:.1} s, {} sweeps of the start layer):\n", l.seconds, l.sweeps);
+                println!(
+                    "* rolls {:.4}, marker moves {:.4}, plies {:.4} (the draw, the rolls and the moves)",
+                    l.rolls, l.moves, l.plies
+                );
+                println!(
+                    "* the longest expected rest of a game: {:.4} rolls, at {}",
+                    l.longest_rolls, l.longest_position
+                );
+                println!(
+                    "* decisions with two moves of equal chance: {}; largest change in the last sweep {:.1e}; CPU {:.1} s\n",
+                    l.tied_decisions,
+                    l.max_change,
+                    l.cpu_seconds.unwrap_or(f64::NAN)
+                );
+            }
+            Err(e) => println!("Expected length: {e}\n"),
+        }
+    }
+    if self_play > 0 {
+        let s = length::simulate(&solution, self_play, seed);
+        println!(
+            "{} games of optimal against itself (seed {seed}, {:.1} s, {} cut off):\n",
+            s.games, s.seconds, s.cut_off
+        );
+        println!(
+            "* rolls per game {:.3} (95% interval {:.3}-{:.3}), the longest game {} rolls",
+            s.rolls.mean, s.rolls.low, s.rolls.high, s.longest_rolls
+        );
+        println!(
+            "* marker moves per game {:.3} (95% interval {:.3}-{:.3}), the most in a game {}\n",
+            s.moves.mean, s.moves.low, s.moves.high, s.longest_moves
+        );
+    }
+    if players.is_empty() {
+        return;
+    }
     println!("{games} games per pairing, seats alternating, seed {seed}\n");
     println!("| optimal vs | optimal wins | 95% interval | decisions/game | seconds |");
     println!("|---|---:|---|---:|---:|");
-    let mut losses: Vec<(String, Arc<Loss>)> = Vec::new();
-    let optimal_loss = Arc::new(Loss::default());
+    let book = Arc::new(LossBook::default());
+    let mut sets: Vec<(String, Arc<LossBook>)> = Vec::new();
     for name in &players {
-        let loss = Arc::new(Loss::default());
-        let names = ["optimal", name.as_str()];
+        let reasons = Arc::new(LossBook::default());
+        let graded_sets = name.starts_with("scenario");
         let r = simulate(
             &game,
-            names,
+            ["optimal", name.as_str()],
             |i, s| {
-                let (inner, l) = if i == 0 {
-                    (build(&game, "optimal", s), optimal_loss.clone())
+                let (label, inner) = if i == 0 {
+                    ("optimal", build(&game, "optimal", s))
                 } else {
-                    (build(&game, name, s), loss.clone())
+                    (name.as_str(), build(&game, name, s))
                 };
-                Box::new(Measured {
-                    inner,
-                    solution: solution.clone(),
-                    loss: l,
+                let p = GradedPlayer::new(inner, solution.clone(), label, book.clone());
+                Box::new(if i == 1 && graded_sets {
+                    p.with_reasons(reasons.clone())
+                } else {
+                    p
                 })
             },
             games,
@@ -139,28 +169,47 @@ fn main() {
             &|| {},
         );
         println!(
-            "| {name} | {:.2}% | {:.2}-{:.2}% | {:.1} | {:.1} |",
-            100.0 * r.win_rate.value,
-            100.0 * r.win_rate.low,
-            100.0 * r.win_rate.high,
+            "| {name} | {} | {}-{} | {:.1} | {:.1} |",
+            percent(r.win_rate.value),
+            percent(r.win_rate.low),
+            percent(r.win_rate.high),
             r.mean_turns,
             r.seconds
         );
-        losses.push((name.clone(), loss));
+        if graded_sets {
+            sets.push((name.clone(), reasons));
+        }
     }
-    losses.push(("optimal".into(), optimal_loss));
+    let tallies = book.tallies();
     println!("\n| player | decisions | mean loss per decision | with a real choice | mean loss per real choice | decisions below optimal |");
     println!("|---|---:|---:|---:|---:|---:|");
-    for (name, l) in &losses {
-        let sum = l.sum.load(Ordering::Relaxed) as f64 / UNIT;
-        let d = l.decisions.load(Ordering::Relaxed);
-        let c = l.choices.load(Ordering::Relaxed);
-        let m = l.mistakes.load(Ordering::Relaxed);
-        println!(
-            "| {name} | {d} | {:.6} | {c} | {:.6} | {:.1}% |",
-            sum / d.max(1) as f64,
-            sum / c.max(1) as f64,
-            100.0 * m as f64 / d.max(1) as f64
-        );
+    for name in players.iter().map(String::as_str).chain(["optimal"]) {
+        if let Some(t) = tallies.get(name) {
+            println!("{}", loss_row(name, t));
+        }
+    }
+    for (name, reasons) in sets {
+        println!("\n`{name}`, by the set that chose the move:\n");
+        println!("| set | decisions | mean loss per decision | with a real choice | mean loss per real choice | decisions below optimal |");
+        println!("|---|---:|---:|---:|---:|---:|");
+        let by_set = reasons.tallies();
+        for (set, t) in &by_set {
+            println!("{}", loss_row(set, t));
+        }
+        println!("\n| set | largest loss | at | chose (chance) | best (chance) |");
+        println!("|---|---:|---|---|---|");
+        for (set, t) in &by_set {
+            if let Some(w) = &t.worst {
+                println!(
+                    "| {set} | {:.6} | `{}` | {} ({}) | {} ({}) |",
+                    w.loss,
+                    w.position,
+                    w.chosen,
+                    percent(w.chosen_chance),
+                    w.best,
+                    percent(w.best_chance)
+                );
+            }
+        }
     }
 }

@@ -49,6 +49,7 @@ use tabula_core::{
 };
 
 pub mod layered;
+pub mod length;
 #[cfg(test)]
 mod reference;
 
@@ -473,6 +474,21 @@ struct Column<'a> {
 }
 
 impl Column<'_> {
+    /// Where the position after move `s` is (the other to roll), `None` when
+    /// the move retires the roller's last marker (a win).
+    #[inline(always)]
+    fn successor(&self, s: &Succ) -> Option<usize> {
+        let l = self.l;
+        if s.retire {
+            self.retired.map(|off| off + s.next as usize)
+        } else if s.land != NO_LAND && self.tmask >> s.land & 1 != 0 {
+            let tt = self.sb.bump[self.t * FREE + s.land as usize] as usize;
+            Some(l.same + tt * l.la + s.next as usize)
+        } else {
+            Some(self.row + s.next as usize)
+        }
+    }
+
     /// The new value of the position with the roller at rank `m`: the equation of
     /// the module's words (`None` for a pair that is not a position).
     #[inline(always)]
@@ -1162,7 +1178,7 @@ pub fn no_table_text(n: usize) -> String {
 }
 
 /// A solution made of a finished layered table.
-fn solution_of_layered(table: layered::BigTable) -> Solution {
+pub(crate) fn solution_of_layered(table: layered::BigTable) -> Solution {
     let r = table.record().clone();
     let start = r
         .layers

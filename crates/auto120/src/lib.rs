@@ -13,6 +13,7 @@ pub mod best;
 pub mod board;
 pub mod board_facts;
 pub mod exact;
+pub mod grading;
 pub mod log;
 pub mod notation;
 pub mod optimal;
