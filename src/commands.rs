@@ -248,9 +248,7 @@ pub fn markdown_for_terminal(md: &str) -> String {
         80
     };
     let text = unwrap_paragraphs(md);
-    termimad::MadSkin::default()
-        .text(&text, Some(width))
-        .to_string()
+    crate::markdown::render(&termimad::MadSkin::default(), &text, width)
 }
 
 /// Joins the lines of each paragraph and list item (the pages wrap their source

@@ -2,6 +2,7 @@
 
 mod commands;
 mod files;
+mod markdown;
 mod play;
 mod progress;
 mod report;
