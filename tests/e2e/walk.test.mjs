@@ -61,3 +61,20 @@ for (const width of [390, 1280]) {
     await page.close();
   });
 }
+
+test('1280x900: every game shows its board and the buttons under it (Hint, New game) without scrolling', async () => {
+  const page = await pageAt(browser, 1280);
+  const { data: games } = await api('GET', '/api/games');
+  const below = [];
+  for (const g of games) {
+    await openSession(page, { game: g.name, players: g.seats.map(() => 'human') });
+    const out = await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll('.board-area button')].filter((b) => /^(Hint|New game)$/.test(b.textContent.trim()));
+      return { found: buttons.length, bottom: Math.max(...buttons.map((b) => b.getBoundingClientRect().bottom)), room: innerHeight };
+    });
+    assert.ok(out.found >= 1, `${g.name}: its buttons`);
+    if (out.bottom > out.room) below.push(`${g.name}: the buttons end at ${out.bottom.toFixed(0)} px of ${out.room}`);
+  }
+  assert.deepEqual(below, []);
+  await page.close();
+});
