@@ -146,7 +146,8 @@ pub trait Presentation: Notation {
         self.describe_move(state, mv)
     }
     /// A whole move-log line for a decision, when the game words it better than the
-    /// engine's default `"<seat>: <describe_move> (<reason>)"`. `state` is the position
+    /// engine's default `"<seat>: <describe_move> (<reason>)"` (without the seat in a
+    /// one-player puzzle, whose moves are all its player's). `state` is the position
     /// before the move; `seat` is `None` for chance.
     fn log_line(
         &self,
