@@ -265,6 +265,12 @@ pub fn inline(value: &FactValue) -> Option<String> {
         FactValue::Flag(b) => if *b { "yes" } else { "no" }.into(),
         FactValue::List(items) if items.is_empty() => "none".into(),
         FactValue::List(items) => items.join(", "),
+        FactValue::Phrases(items) if items.is_empty() => "none".into(),
+        FactValue::Phrases(items) => items
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
         FactValue::Grid(_) | FactValue::Table(_) => return None,
     })
 }

@@ -164,11 +164,11 @@ class LearnPanel {
   machine() {
     const mv = this.page.mv;
     const seat = mv ? this.learnerSeat(mv) : -1;
-    if (seat >= 0) return { player: mv.seats[seat].player, seat };
+    if (seat >= 0) return { player: mv.seats[seat].player, kind: mv.seats[seat].kind, seat };
     // The declared machine takes the computer's seat, so the person keeps their side.
     const computer = (mv?.seats || []).map((s, i) => (s.human ? -1 : i)).filter((i) => i >= 0);
     const people = (mv?.seats || []).filter((s) => s.human).length;
-    return { player: this.defaults.player, seat: people === 1 && computer.length === 1 ? computer[0] : this.defaults.seat };
+    return { player: this.defaults.player, kind: this.defaults.player, seat: people === 1 && computer.length === 1 ? computer[0] : this.defaults.seat };
   }
 
   playMachine(machine = this.machine()) {
@@ -177,10 +177,11 @@ class LearnPanel {
     return this.page.restartWith(players);
   }
 
-  /// The seat a learning player plays (the game list says which kinds learn).
+  /// The seat a learning player plays (the game list says which kinds learn; the
+  /// seat says its player's `kind`).
   learnerSeat(mv) {
     const learners = new Set((this.page.info.players || []).filter((p) => p.learns).map((p) => p.name));
-    return mv.seats.findIndex((s) => learners.has(s.player.split(':')[0]));
+    return mv.seats.findIndex((s) => learners.has(s.kind));
   }
 
   async onView(mv) {
@@ -190,7 +191,7 @@ class LearnPanel {
     this.useBtn.textContent = `Play against the ${this.defaults.machine} machine (it plays ${this.page.info.seats[this.machine().seat]})`;
     // The card's words are about the declared machine: say so when another learner
     // (Gardner's machine on Tic-tac-toe) is the one shown, trained and played.
-    const kind = seat >= 0 ? mv.seats[seat].player.split(':')[0] : null;
+    const kind = seat >= 0 ? mv.seats[seat].kind : null;
     this.whoEl.textContent = kind && kind !== this.defaults.player
       ? `You are playing ${playerWords(kind, this.page.info)} (${mv.seats[seat].name}): its boxes are shown below, and Train trains it.`
       : '';
@@ -265,9 +266,9 @@ class LearnPanel {
   async train(games, opponent) {
     this.trainBtn.disabled = true;
     const machine = this.machine();
-    const words = playerWords(machine.player.split(':')[0], this.page.info);
+    const words = playerWords(machine.kind, this.page.info);
     const computer = (this.page.mv?.seats || []).find((s) => !s.human);
-    const before = computer && computer.player !== machine.player ? playerWords(computer.player.split(':')[0], this.page.info) : null;
+    const before = computer && computer.player !== machine.player ? playerWords(computer.kind, this.page.info) : null;
     // One job; its progress events carry the curve so far (server-sent events, a
     // few a second), drawn as it grows. `watch` asks the server to spread a fast
     // run over a few seconds; `store` continues from the machine the server keeps

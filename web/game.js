@@ -17,7 +17,7 @@ import { HintMethods } from './hints.js';
 import { PlayerMethods, HUMAN } from './players.js';
 import { PanelMethods } from './panels.js';
 import { GameTextMethods } from './gametext.js';
-import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, colourWords } from './words.js';
+import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, saidWords } from './words.js';
 import { statusWords, factValue } from './results.js';
 
 /// The smallest touch target on a touch screen, in CSS pixels (the usual guidance for fingers).
@@ -565,7 +565,7 @@ export class GamePage {
     this._hideChooser();
     const motion = animate && !reducedMotion();
     this.board.update(mv.view, { animate: motion });
-    // The server's "colour 2" read as the legend names it, on a board of colours.
+    // The colours the server's words name, named as the legend names them, on a board of colours.
     useColourNames(this.colouredBoard() ? (i) => colourName(i, this.chosenPalette()) : null);
     const v = previous?.view;
     if (!v || v.width !== mv.view.width || v.height !== mv.view.height || v.cells?.length !== mv.view.cells?.length) this._fitBoard();
@@ -678,7 +678,7 @@ export class GamePage {
       h('span', text));
     // The game's facts about the position, as it declares them (never whose turn
     // it is or the result: the line above says those).
-    const chips = (mv.view.facts || []).map((f) => colourWords(`${f.label}: ${factValue(f.value)}`));
+    const chips = (mv.view.facts || []).map((f) => `${f.label}: ${factValue(f.value)}`);
     fill(this.statusChips, ...chips.map((s) => h('li', s)));
     this._fillGlossary(this.glossaryEl, [text, ...chips]);
   }
@@ -690,10 +690,10 @@ export class GamePage {
     el.hidden = !terms.length;
   }
 
-  /// A move named in the game's words (the legal move's declared `words`), its
-  /// notation where the server gave none.
+  /// A move named in the game's words (the legal move's declared `parts` or
+  /// `words`), its notation where the server gave none.
   moveName(move) {
-    return colourWords((this.shownMv()?.legal_moves || []).find((m) => m.move === move)?.words || move);
+    return saidWords((this.shownMv()?.legal_moves || []).find((m) => m.move === move)) || move;
   }
 
   _isHuman(seat) {
@@ -704,13 +704,13 @@ export class GamePage {
   _renderLog() {
     const log = this.mv.log || [];
     // Each move in the game's words; its notation (what a terminal player types) as the tooltip.
-    const said = (e) => e.words || e.text || e.move;
+    const said = saidWords;
     this.logButtons = log.map((e, i) => h('button.log-move', {
       type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${said(e)}`, title: e.move,
     },
     e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
       : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
-    h('span.log-text', keepWhole(colourWords(said(e)))),
+    h('span.log-text', keepWhole(said(e))),
     e.reason && !said(e).includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
     h('span.log-mark')));
     fill(this.logList, ...this.logButtons.map((b, i) => h('li', {
@@ -914,7 +914,7 @@ export class GamePage {
     const c = this.board.cellData(id);
     fill(this.chooser, 
       h('p.chooser-title', 'Which move?'),
-      ...moves.map((m) => h('button.btn.btn-small', { type: 'button', role: 'menuitem', onclick: () => { this._hideChooser(); this.play(m); } }, colourWords(m.words || m.move))),
+      ...moves.map((m) => h('button.btn.btn-small', { type: 'button', role: 'menuitem', onclick: () => { this._hideChooser(); this.play(m); } }, saidWords(m))),
       h('button.btn.btn-small.btn-quiet', { type: 'button', onclick: () => this._hideChooser() }, 'Cancel'));
     this.chooser.hidden = false;
     if (c && this.board.box) {
@@ -937,7 +937,7 @@ export class GamePage {
   /// Moves no cell stands for (a pass): buttons under the board (none under review).
   _renderFreeMoves() {
     const free = this.reviewer.active ? [] : this._legal().filter((m) => !m.cells.length);
-    fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, colourWords(m.words || m.move))));
+    fill(this.freeMoves, ...free.map((m) => h('button.btn', { type: 'button', onclick: () => this.play(m) }, saidWords(m))));
     this.freeMoves.hidden = !free.length;
   }
 

@@ -206,7 +206,7 @@ export class PanelMethods {
     if (!this.info.puzzle) {
       this.mv.seats.forEach((s, i) => {
         const colour = this.settings.colours[i] || '#888';
-        const who = s.human ? 'you' : this._playerWords(s.player);
+        const who = s.human ? 'you' : this._playerWords(s);
         items.push(h('li', h('span.swatch.round', { style: `background:${colour};border-color:${shade(colour)}` }), h('span', `${s.name} — ${who}`)));
       });
     }
@@ -230,7 +230,7 @@ export class PanelMethods {
       rows.push(h('div.tally-row', h('span', 'Score'), h('strong', formatNumber(this.mv.score ?? 0))));
     } else {
       this.mv.seats.forEach((s, i) => rows.push(h('div.tally-row',
-        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} — ${s.human ? 'you' : this._playerWords(s.player)}`),
+        h('span', h('span.swatch.round', { style: `background:${this.settings.colours[i]}` }), `${s.name} — ${s.human ? 'you' : this._playerWords(s)}`),
         h('strong', String(t.wins?.[i] ?? 0)))));
       rows.push(h('div.tally-row', h('span', 'Cat (draws)'), h('strong', String(t.cat ?? 0))));
     }

@@ -17,6 +17,8 @@ const PERFECT = 'perfect';
 export const EPSILON = 3;
 /// Pause between plies when watching the computer play itself, per speed.
 export const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };
+/// The kind of a player spec the page itself holds (its stored choice, the game
+/// list's `default_opponent`); a seat's player is read from its typed `kind`.
 export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
 
 export class PlayerMethods {
@@ -33,9 +35,8 @@ export class PlayerMethods {
     const mv = this.mv;
     const humans = mv.seats.map((s) => s.human);
     const humanSeat = humans.filter(Boolean).length === 1 ? humans.indexOf(true) : humans.every(Boolean) ? -1 : -2;
-    const computerSeat = mv.seats.findIndex((s) => !s.human);
-    const spec = computerSeat >= 0 ? mv.seats[computerSeat].player : this._computerSpec();
-    const kind = kindOf(spec);
+    const computer = this._computer();
+    const { kind } = computer;
 
     const seatSelect = h('select', { 'aria-label': 'Which side you play' },
       ...this.info.seats.map((name, i) => h('option', { value: String(i), selected: humanSeat === i }, name)),
@@ -49,8 +50,8 @@ export class PlayerMethods {
     if (kinds.some((p) => p.name === LEVEL) && this._levelPresets().some((p) => p.name === kind)) kindSelect.value = LEVEL;
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
-      const next = k === LEVEL ? `${LEVEL}:${this._levelOf(spec) ?? 66}` : k;
-      this.setComputer(next);
+      if (k === LEVEL) this.setComputer(`${LEVEL}:${computer.level ?? 66}`, computer.level ?? 66);
+      else this.setComputer(k);
     });
     const help = kinds.find((p) => p.name === kind)?.help;
 
@@ -58,35 +59,38 @@ export class PlayerMethods {
       h('label.field', h('span', 'You play'), seatSelect),
       kinds.length ? h('label.field', h('span', 'Computer'), kindSelect) : null,
     ];
-    if (this._kinds().includes(LEVEL)) parts.push(this._levelControl(spec));
+    if (this._kinds().includes(LEVEL)) parts.push(this._levelControl(computer));
     if (help && ![LEVEL, PERFECT].includes(kind)) parts.push(h('p.muted.small', cap(help) + '.'));
     fill(this.playersEl, ...parts);
   }
 
-  _levelOf(spec) {
+  /// The computer the card shows, `{spec, kind, level}`: the computer seat's, as
+  /// the server declares it (`kind`, and `level` for a level-mixed player: `level:N`
+  /// or a preset), else the page's own choice ([`_computerSpec`]).
+  _computer() {
+    const levelled = (kind) => kind === LEVEL || this._levelPresets().some((p) => p.name === kind);
+    const seat = this.mv.seats.find((s) => !s.human);
+    if (seat) return { spec: seat.player, kind: seat.kind, level: levelled(seat.kind) ? seat.level ?? null : null };
+    const spec = this._computerSpec();
     const kind = kindOf(spec);
-    if (kind === LEVEL) {
-      const n = Number(spec.split(':')[1]);
-      return Number.isFinite(n) ? n : null;
-    }
-    return this._levelPresets().find((p) => p.name === kind)?.level ?? null;
+    const own = kind === LEVEL && spec.length > LEVEL.length + 1 ? Number(spec.slice(LEVEL.length + 1)) : NaN;
+    const level = kind === LEVEL ? (Number.isFinite(own) ? own : null) : this._levelPresets().find((p) => p.name === kind)?.level ?? null;
+    return { spec, kind, level };
   }
 
-  _levelControl(spec) {
-    const kind = kindOf(spec);
+  _levelControl({ kind, level }) {
     const perfect = kind === PERFECT;
-    const level = this._levelOf(spec);
     const canPerfect = this._kinds().includes(PERFECT);
     const value = perfect ? 100 : level ?? 66;
     const out = h('output.level-value', perfect ? 'Perfect' : String(value));
     const slider = h('input.slider', { type: 'range', min: 0, max: 100, step: 1, value, 'aria-label': 'Computer level, 0 to 100' });
     slider.addEventListener('input', () => (out.textContent = slider.value));
-    slider.addEventListener('change', () => this.setComputer(`${LEVEL}:${slider.value}`));
+    slider.addEventListener('change', () => this.setComputer(`${LEVEL}:${slider.value}`, Number(slider.value)));
     const chosen = (p) => !perfect && level !== null && Math.abs(level - p.level) < EPSILON;
     const presets = h('div.presets', { role: 'group', 'aria-label': 'Level presets' },
       ...this._levelPresets().map((p) => h('button.chip', {
         type: 'button', 'aria-pressed': String(chosen(p)), title: `level ${p.level}`,
-        onclick: () => this.setComputer(`${LEVEL}:${p.level}`),
+        onclick: () => this.setComputer(`${LEVEL}:${p.level}`, p.level),
       }, cap(p.name))),
       canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer(PERFECT) }, 'Perfect') : null);
     const active = kind === LEVEL || perfect || level !== null;
@@ -97,8 +101,11 @@ export class PlayerMethods {
       presets);
   }
 
-  async setComputer(spec) {
+  /// Plays `spec` in every computer seat and keeps it as the choice; `level`: its
+  /// level, 0 to 100, for a level-mixed player (`level:N`), kept beside it.
+  async setComputer(spec, level = null) {
     this.settings.ai = spec;
+    this.settings.ai_level = level;
     this._persist();
     const seats = this.mv.seats.map((s, i) => (s.human ? null : i)).filter((i) => i !== null);
     if (!seats.length) {
@@ -230,11 +237,11 @@ export class PlayerMethods {
     this._maybeWatch();
   }
 
-  /// Who plays a seat, in words for the legend and the tally.
-  _playerWords(spec) {
-    const kind = kindOf(spec);
-    if (kind === LEVEL) {
-      const n = Number(spec.split(':')[1]);
+  /// Who plays a seat (`seat`: a MatchView seat, its typed `kind` and `level`), in
+  /// words for the legend and the tally.
+  _playerWords(seat) {
+    const { kind, level: n } = seat;
+    if (kind === LEVEL && typeof n === 'number') {
       const preset = this._levelPresets().find((p) => Math.abs(p.level - n) < EPSILON);
       return `computer, level ${n}${preset ? ` (${cap(preset.name)})` : ''}`;
     }

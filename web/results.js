@@ -8,7 +8,7 @@
 // `extra` object is not guessed into sentences.
 
 import { h, formatNumber } from './ui.js';
-import { colourWords, count } from './words.js';
+import { partsWords, count } from './words.js';
 
 /// A remoteness as {plies, bound}: `{kind: 'exact'|'at_most'|'unknown', plies}`, a
 /// bare number (exact), or null.
@@ -131,14 +131,15 @@ export function factValue(v) {
   if (!v || typeof v !== 'object') return String(v ?? '');
   const x = v.value;
   switch (v.kind) {
-    case 'text': return colourWords(x);
+    case 'text': return String(x ?? '');
     case 'integer': return formatNumber(x);
     case 'number': return Number.isInteger(x) ? formatNumber(x) : Number(x).toFixed(2);
     case 'percent': return percent(x, 1);
     case 'seconds': return duration(x);
     case 'bytes': return bytes(x);
     case 'flag': return x ? 'yes' : 'no';
-    case 'list': return (x || []).map(colourWords).join(', ');
+    case 'list': return (x || []).join(', ');
+    case 'phrases': return (x || []).map(partsWords).join(', ');
     case 'grid': return gridTable(x || []);
     case 'table': return wordsTable(x || {});
     default: return typeof x === 'object' ? '' : String(x ?? '');

@@ -65,6 +65,7 @@ function fromServer(raw, seats) {
     const ai = raw.players.find((p) => p !== 'human');
     if (ai) out.ai = ai;
   }
+  if (typeof raw.ai_level === 'number') out.ai_level = raw.ai_level;
   return out;
 }
 
@@ -81,8 +82,9 @@ function toServer(settings, seats) {
   if (seats.length > 1 && settings.ai) {
     const seat = typeof settings.human_seat === 'number' ? settings.human_seat : 0;
     body.players = seats.map((_, i) => (seat === -1 || i === seat ? 'human' : settings.ai));
-    const m = /^level:(\d+)$/.exec(settings.ai);
-    if (m) body.ai_level = Math.min(100, Number(m[1]));
+    // The level is kept as a number beside the player it goes with (`ai_level`),
+    // never read back out of the player's text.
+    if (typeof settings.ai_level === 'number') body.ai_level = Math.max(0, Math.min(100, Math.round(settings.ai_level)));
   }
   return body;
 }

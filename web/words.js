@@ -94,12 +94,18 @@ export function useColourNames(namer) {
   colourNamer = namer;
 }
 
-/// The server's "colour 2" (a log line, a hint's facts) in the legend's words
-/// ("green"), so the hint, the moves and the legend name a colour alike.
-export function colourWords(text) {
-  const s = String(text ?? '');
-  return colourNamer ? s.replace(/\bcolour (\d+)\b/g, (m, n) => colourNamer(Number(n)) || m) : s;
+/// Words the server sends with typed parts (`[{text} | {colour}]`: a move, a log
+/// line, a fact) as the page says them: each colour by the name the legend gives
+/// it, "colour N" where the board has no colours to name.
+export function partsWords(parts) {
+  return (parts || []).map((p) => (p && typeof p.colour === 'number'
+    ? colourNamer?.(p.colour) || `colour ${p.colour}`
+    : String(p?.text ?? ''))).join('');
 }
+
+/// A legal move or a log line in the game's words: its typed `parts` where the
+/// server sent them, else its `words`, else its notation.
+export const saidWords = (m) => (m?.parts?.length ? partsWords(m.parts) : m?.words || m?.text || m?.move || '');
 
 /// One of an option's values as a player reads it in a menu: the words the game
 /// gave beside it (`choice_words`, in the order of `choices`: `nobonus` → "no bonus

@@ -1,6 +1,7 @@
 // Shared set-up of the browser tests: one headless Chromium (Debian's, never a
 // downloaded one) with a fresh profile, the server's URL, and artifacts.
 
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -71,6 +72,34 @@ async function serveWebDir(context, dir) {
     }
     await route.fulfill({ status: 200, contentType: types[path.split('.').pop()], body });
   });
+}
+
+/// The browser of a test file: launched before its first test and closed after
+/// its last (node:test's `before` and `after`), so every test of the file shares
+/// one. Its `context` and `errors` are those of the browser launched.
+export function browserForFile() {
+  let launched = null;
+  before(async () => {
+    launched = await launch();
+  });
+  after(async () => {
+    await launched?.close();
+  });
+  return {
+    get context() {
+      return launched.context;
+    },
+    get errors() {
+      return launched.errors;
+    },
+  };
+}
+
+/// The games the server lists (`GET /api/games`), and `has(name)`: whether it
+/// lists that game (a test of a game the server does not have is skipped).
+export async function listedGames() {
+  const { data: games } = await api('GET', '/api/games');
+  return { games, has: (name) => games.some((g) => g.name === name) };
 }
 
 /// A new page that records uncaught script errors.

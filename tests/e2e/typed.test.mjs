@@ -5,20 +5,13 @@
 // words no page could read anything from, and the cells renamed: the page must
 // still say who resigned, and call a cell what the view calls it.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, BASE, ARTIFACTS, pageAt, openSession, sessionView, eventually } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, pageAt, openSession, sessionView, eventually, logTexts, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { has } = await listedGames();
+const browser = browserForFile();
 
 const OPAQUE = 'result withheld';
 
@@ -106,3 +99,40 @@ test('a cell is called by the name its view declares', { skip: !has('tictactoe')
   );
   await page.close();
 });
+
+/// Rewrites every MatchView the page receives so that the server's words for
+/// moves and log lines are OPAQUE: only their typed `parts` are left to read.
+async function withholdWords(page) {
+  await page.route(/\/api\/sessions(\/|$)/, async (route) => {
+    const res = await route.fetch();
+    const type = res.headers()['content-type'] || '';
+    if (!type.includes('application/json')) return route.fulfill({ response: res });
+    const body = await res.json();
+    for (const m of body.view?.legal_moves || []) m.words = OPAQUE;
+    for (const e of body.view?.log || []) Object.assign(e, { words: OPAQUE, text: OPAQUE });
+    await route.fulfill({ response: res, json: body });
+  });
+}
+
+for (const width of [390, 1280]) {
+  test(`a colour the server's words name is called as the chosen palette names it, at ${width} px`, { skip: !has('samegame') }, async () => {
+    const page = await pageAt(browser, width);
+    await withholdWords(page);
+    await openSession(page, { game: 'samegame', variant: 'size=5x5,colours=3,seed=4', players: ['human'] });
+    await page.selectOption('select[aria-label="Block colours"]', 'original');
+    const names = ['', 'red', 'yellow', 'blue'];
+    const said = (parts) => parts.map((p) => (p.colour === undefined ? p.text : names[p.colour])).join('');
+    const move = (await sessionView(page)).legal_moves.find((m) => m.parts.some((p) => p.colour !== undefined));
+    assert.ok(move, 'a move whose words name a colour');
+    await page.click(`.board [data-cell="${move.cells[0]}"] .cell-shape`);
+    await eventually(async () => (await sessionView(page)).log.length === 1, 'the group removed');
+    const [entry] = (await sessionView(page)).log;
+    const colour = entry.parts.find((p) => p.colour !== undefined)?.colour;
+    assert.ok(names[colour], JSON.stringify(entry.parts));
+    await eventually(async () => (await logTexts(page)).length === 1, 'the move in the log');
+    assert.equal((await logTexts(page))[0], said(entry.parts));
+    assert.match((await logTexts(page))[0], new RegExp(`blocks of ${names[colour]} \\(`));
+    await page.screenshot({ path: join(ARTIFACTS, `typed-colour-words-${width}.png`), fullPage: true });
+    await page.close();
+  });
+}

@@ -4,7 +4,9 @@
 // address, a person's typed or pasted text, stored settings or a colour, or shapes
 // the page's own output. A new regular expression fails this test until it is
 // added with its reason, so a regex over a result, a label or help text cannot
-// creep back in unseen. Nor may the page find a seat by its name.
+// creep back in unseen. Nor may the page find a seat by its name, or split a
+// seat's player setting (`level:66`) to learn its kind or level: the seat says
+// them as `kind` and `level`.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,9 +32,6 @@ const ALLOWED = new Map([
   ['render.js: /[^a-z0-9_-]/g', 'a CSS class made safe'],
   ['results.js: /\\.0+$/', "a percentage the page formatted itself"],
   ['settings.js: /^#[0-9a-f]{6}$/i', 'a colour kept in the settings'],
-  ['settings.js: /^level:(\\d+)$/', 'the computer kept in the settings'],
-  // Not yet typed: the server still writes colours into texts as "colour N".
-  ['words.js: /\\bcolour (\\d+)\\b/g', "the server's \"colour N\" in texts, named as the legend names it"],
 ]);
 
 /// Regular-expression literals of a script (where a `/` starts an expression, not a division).
@@ -69,4 +68,26 @@ test('the page finds no seat by its name', () => {
 test('the list of allowed expressions is all in use', () => {
   const used = new Set(files.flatMap((f) => regexLiterals(readFileSync(join(WEB, f), 'utf8')).map((l) => `${f}: ${l}`)));
   assert.deepEqual([...ALLOWED.keys()].filter((k) => !used.has(k)), []);
+});
+
+/// Every place the page splits a text at ':', with what it splits: only player
+/// settings the page holds itself (its stored choice, the game list's default
+/// opponent before any seat plays it), never a seat's `player`.
+const COLON_SPLITS = new Map([
+  ["players.js: export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();", "the page's own choice of computer"],
+]);
+
+test("the page reads a seat's player kind and level from the seat, never from its setting's text", () => {
+  const hits = [];
+  for (const f of files) {
+    readFileSync(join(WEB, f), 'utf8').split('\n').forEach((line, i) => {
+      const code = line.trim();
+      if (code.startsWith('//')) return;
+      const readsPlayer = /\.player\??\.(split|slice|indexOf|startsWith|match)\(/.test(code);
+      const splitsAtColon = /split\(\s*['"]:['"]\s*\)/.test(code) && !COLON_SPLITS.has(`${f}: ${code}`);
+      const readsLevel = /level:\(\\d/.test(code);
+      if (readsPlayer || splitsAtColon || readsLevel) hits.push(`${f}:${i + 1}: ${code}`);
+    });
+  }
+  assert.deepEqual(hits, []);
 });

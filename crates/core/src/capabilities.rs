@@ -145,6 +145,14 @@ pub trait Presentation: Notation {
     fn move_words(&self, state: &Self::State, mv: Self::Move) -> String {
         self.describe_move(state, mv)
     }
+    /// [`Presentation::move_words`] with its typed parts: a game whose words name
+    /// its board's colours says each as a colour ([`crate::WordPart::Colour`]),
+    /// so that every face names a colour its own way (the browser as the player's
+    /// palette shows it). Its text ([`crate::Words`]' `Display`) is `move_words`
+    /// (checked by the conformance suite); `move_words` as one text by default.
+    fn move_parts(&self, state: &Self::State, mv: Self::Move) -> crate::Words {
+        crate::Words::text(self.move_words(state, mv))
+    }
     /// A whole move-log line for a decision, when the game words it better than the
     /// engine's default `"<seat>: <describe_move> (<reason>)"` (without the seat in a
     /// one-player puzzle, whose moves are all its player's). `state` is the position

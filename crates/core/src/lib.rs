@@ -30,6 +30,7 @@ pub mod text_grid;
 mod turn;
 mod variant;
 mod view;
+mod words;
 
 pub use actions::{Actions, UNBOUNDED_GAME_PLIES};
 pub use budget::{
@@ -74,6 +75,7 @@ pub use view::{
     ClickTarget, History, LabelPlace, LastMove, Layout, Mark, PanelFacts, Shape, View, ViewCell,
     ViewEdge, ViewPiece, ViewSeat,
 };
+pub use words::{WordPart, Words};
 
 /// The one random generator used everywhere, so that a seed reproduces a run on
 /// every platform and every version of Tabula.

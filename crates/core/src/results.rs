@@ -272,6 +272,10 @@ pub enum FactValue {
     Flag(bool),
     /// A list of short items (moves, cells), shown in a row and wrapped.
     List(Vec<String>),
+    /// A list of short items whose words name the board's colours (SameGame's
+    /// blocks of each colour), each item words with typed parts ([`crate::Words`]),
+    /// shown as [`FactValue::List`] is.
+    Phrases(Vec<crate::Words>),
     /// Rows of numbers, shown as a grid with 1-based row and column numbers
     /// (Poggle's presses).
     Grid(Vec<Vec<i64>>),

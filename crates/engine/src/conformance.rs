@@ -245,8 +245,8 @@ pub fn symmetry_laws<G: Symmetry + Notation>(
 }
 
 /// The presentation's laws at `state`: every legal move is described in words
-/// (the move log never shows an empty line for a move of a player), and the
-/// board drawing is not empty.
+/// (the move log never shows an empty line for a move of a player), its words
+/// with typed parts say what its words say, and the board drawing is not empty.
 fn presentation_laws<G: Presentation>(game: &G, state: &G::State) -> Result<(), String> {
     let name = G::NAME;
     if game.render_text(state).trim().is_empty() {
@@ -262,6 +262,14 @@ fn presentation_laws<G: Presentation>(game: &G, state: &G::State) -> Result<(), 
             if game.describe_move(state, mv).trim().is_empty() {
                 return Err(format!(
                     "{name}: the move '{}' at '{}' is described by nothing",
+                    game.format_move(state, mv),
+                    game.format_position(state)
+                ));
+            }
+            let (words, parts) = (game.move_words(state, mv), game.move_parts(state, mv));
+            if parts.to_string() != words {
+                return Err(format!(
+                    "{name}: the move '{}' at '{}' is '{words}' in words but '{parts}' in parts",
                     game.format_move(state, mv),
                     game.format_position(state)
                 ));

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tabula_ai::simulate::sample;
 use tabula_core::{
     Game, MoveError, Outcome, PlayEnd, PlayTracker, Registered, Rng, Seat, Strategy, Turn, View,
+    Words,
 };
 
 /// How to start a match.
@@ -62,6 +63,10 @@ pub struct LogEntry {
     /// a terminal player types; the game's own `log_line` when it has one.
     #[serde(default)]
     pub words: String,
+    /// `words` with typed parts ([`tabula_core::Words`]): the board's colours it
+    /// names as colours, for a face that names them as the player sees them.
+    #[serde(default)]
+    pub parts: Words,
 }
 
 /// A legal move as front ends need it.
@@ -76,6 +81,10 @@ pub struct MoveInfo {
     /// name a move to a player instead of its notation.
     #[serde(default)]
     pub words: String,
+    /// `words` with typed parts (its `move_parts`): the board's colours it names
+    /// as colours, for a face that names them as the player sees them.
+    #[serde(default)]
+    pub parts: Words,
 }
 
 /// Wins per seat and the Cat's share, over the games of a match.
@@ -203,6 +212,14 @@ pub struct SeatView {
     /// True when a person plays it.
     #[serde(default)]
     pub human: bool,
+    /// The kind of player (`human`, `level`, `matchbox`): `player`'s name without
+    /// its options, so that no face splits `player` itself.
+    #[serde(default)]
+    pub kind: String,
+    /// The level, 0 to 100, of a level-mixed computer (`level:66`, a preset such as
+    /// `medium`, `alphabeta:level=50`); none for any other player.
+    #[serde(default)]
+    pub level: Option<u32>,
 }
 
 /// The whole visible state of a match, as the server sends it.
@@ -634,6 +651,7 @@ impl<G: Registered> MatchImpl<G> {
                 mv: game.format_move(state, m),
                 cells: game.move_cells(state, m),
                 words: game.move_words(state, m),
+                parts: game.move_parts(state, m),
             })
             .collect()
     }
@@ -701,34 +719,37 @@ impl<G: Registered> MatchImpl<G> {
         // prefixed with it again, and a one-player puzzle's moves are all the
         // player's, so they name no seat.
         let alone = game.seats().len() == 1 && seat.is_some();
-        let line = |name: String| {
+        let line = |name: Words| {
             let who = match seat {
                 Some(s) => game.seats().get(s).copied().unwrap_or("?"),
                 None => "Chance",
             };
-            let said = if alone || name.starts_with(&format!("{who} ")) {
+            let said = if alone || name.to_string().starts_with(&format!("{who} ")) {
                 name
             } else {
-                format!("{who}: {name}")
+                Words::text(format!("{who}: ")).and(name)
             };
             match &reason {
-                Some(r) => format!("{said} ({r})"),
+                Some(r) => said.and_text(format!(" ({r})")),
                 None => said,
             }
         };
         let text = own
             .clone()
-            .unwrap_or_else(|| line(game.describe_move(state, mv)));
+            .unwrap_or_else(|| line(Words::text(game.describe_move(state, mv))).to_string());
         // A game's own line is already in words; the engine's names the move as
         // a player who clicks is shown it, without the notation typed.
-        let words = own.unwrap_or_else(|| line(game.move_words(state, mv)));
+        let parts = own
+            .map(Words::text)
+            .unwrap_or_else(|| line(game.move_parts(state, mv)));
         LogEntry {
             ply: self.plies.len() + 1,
             seat,
             mv: mv_text,
             reason,
             text,
-            words,
+            words: parts.to_string(),
+            parts,
         }
     }
 
@@ -1010,6 +1031,11 @@ impl<G: Registered> Match for MatchImpl<G> {
                     name: n.to_string(),
                     player: s.to_text(),
                     human: s.is_human(),
+                    kind: s.name.clone(),
+                    level: s
+                        .level_split(game.seats().len() == 2)
+                        .and_then(Result::ok)
+                        .map(|(level, _)| level),
                 })
                 .collect(),
             position: game.format_position(state),

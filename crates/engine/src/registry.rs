@@ -208,6 +208,12 @@ pub fn find(name: &str) -> Result<GameEntry, EngineError> {
         })
 }
 
+/// The title of the game registered as `name` ("Tic-tac-toe" for `tictactoe`),
+/// read as [`find`] reads names; `None` for a name no game has.
+pub fn title_of(name: &str) -> Option<&'static str> {
+    find(name).ok().map(|e| e.title)
+}
+
 /// The default byte bound of the cache of games and their solutions: 512 MiB.
 pub const DEFAULT_CACHE_BYTES: u64 = 512 << 20;
 /// Most games kept in the cache, whatever their size.

@@ -398,3 +398,92 @@ fn the_moves_of_a_dice_game_include_the_rolls_the_log_folds_away() {
     }
     assert_eq!(fresh.view().position, view.position);
 }
+
+#[test]
+fn a_seat_says_its_players_kind_and_level_as_typed_fields() {
+    let seats = |players: &[&str]| {
+        start("tictactoe", players, None)
+            .view()
+            .seats
+            .into_iter()
+            .map(|s| (s.kind, s.level))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        seats(&["human", "level:40"]),
+        [("human".to_string(), None), ("level".to_string(), Some(40))]
+    );
+    assert_eq!(
+        seats(&["medium", "alphabeta:level=50"]),
+        [
+            ("medium".to_string(), Some(66)),
+            ("alphabeta".to_string(), Some(50))
+        ]
+    );
+    assert_eq!(
+        seats(&["matchbox", "perfect"]),
+        [
+            ("matchbox".to_string(), None),
+            ("perfect".to_string(), None)
+        ]
+    );
+}
+
+#[test]
+fn a_colour_named_in_a_moves_words_is_a_typed_part_in_the_moves_and_the_log() {
+    use tabula_core::{WordPart, Words};
+    let mut m = build("samegame", "size=5x5,colours=3,seed=4")
+        .unwrap()
+        .new_match(MatchConfig {
+            players: vec!["human".into()],
+            seed: 1,
+            position: None,
+            undo_depth: None,
+        })
+        .unwrap();
+    let view = m.view();
+    let group = view
+        .legal_moves
+        .iter()
+        .find(|mv| mv.cells.len() == 1 && mv.words.contains("blocks of"))
+        .expect("a group to remove")
+        .clone();
+    // The words say "colour N"; the parts name the same colour as a colour.
+    let colours: Vec<u32> = group
+        .parts
+        .parts()
+        .iter()
+        .filter_map(|p| match p {
+            WordPart::Colour(c) => Some(*c),
+            WordPart::Text(_) => None,
+        })
+        .collect();
+    assert_eq!(colours.len(), 1, "{:?}", group.parts);
+    assert!((1..=3).contains(&colours[0]));
+    assert!(
+        group
+            .words
+            .contains(&format!("blocks of colour {}", colours[0])),
+        "{}",
+        group.words
+    );
+    assert_eq!(group.parts.to_string(), group.words);
+    assert!(!group
+        .parts
+        .parts()
+        .iter()
+        .any(|p| matches!(p, WordPart::Text(t) if t.contains("colour"))));
+    m.play(&group.mv).unwrap();
+    let entry = m.view().log[0].clone();
+    assert_eq!(entry.parts.to_string(), entry.words);
+    assert!(entry.parts.parts().contains(&WordPart::Colour(colours[0])));
+    // The JSON carries the parts as a list of text and colour parts.
+    let json = serde_json::to_value(&entry).unwrap();
+    let parts: Words = serde_json::from_value(json["parts"].clone()).unwrap();
+    assert_eq!(parts, entry.parts);
+    assert!(json["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["colour"] == colours[0]));
+}

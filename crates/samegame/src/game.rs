@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use tabula_core::{
     ClickTarget, Game, Layout, MoveError, Outcome, OwnPlayer, PanelFacts, ParseError, PlayerKind,
     Registered, Report, Seat, Shape, Turn, Variant, VariantChoice, VariantError, VariantOption,
-    View, ViewCell,
+    View, ViewCell, Words,
 };
 use tabula_core::{ExactAnalysis, MatchRules, Notation, Players, Presentation, Symmetry};
 
@@ -335,36 +335,44 @@ impl Presentation for SameGame {
     }
 
     fn move_words(&self, state: &Board, mv: Click) -> String {
-        // The notation's "row column" said as such, the rest as the log says it.
-        let words = self.describe_move(state, mv);
-        let notation = self.format_move(state, mv);
-        let rest = words.strip_prefix(&notation).unwrap_or("");
-        format!("row {}, column {}{rest}", mv.row, mv.col)
+        self.move_parts(state, mv).to_string()
+    }
+
+    /// "row r, column c" and what the group brings, its colour as a colour.
+    fn move_parts(&self, state: &Board, mv: Click) -> Words {
+        Words::text(format!("row {}, column {}", mv.row, mv.col)).and(self.group_words(state, mv))
     }
 
     fn describe_move(&self, state: &Board, mv: Click) -> String {
-        match self.removable(state, mv) {
-            Ok(g) => {
-                let points = self.scoring.group(g.size as usize);
-                // The last group also brings the bonus for clearing the board:
-                // said apart, so that it does not read as the group's points.
-                let bonus = if state.blocks_left() == g.size as usize {
-                    self.scoring.clear_bonus()
-                } else {
-                    0
-                };
-                let bonus = if bonus > 0 {
-                    format!(", and +{bonus} for clearing the board")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{} {}: {} blocks of colour {} (+{points}{bonus})",
-                    mv.row, mv.col, g.size, g.colour
-                )
-            }
-            Err(_) => self.format_move(state, mv),
-        }
+        Words::text(self.format_move(state, mv))
+            .and(self.group_words(state, mv))
+            .to_string()
+    }
+}
+
+impl SameGame {
+    /// What removing the group at `mv` brings, after the place clicked
+    /// (": 3 blocks of colour 2 (+1)"); nothing when no group is there.
+    fn group_words(&self, state: &Board, mv: Click) -> Words {
+        let Ok(g) = self.removable(state, mv) else {
+            return Words::new();
+        };
+        let points = self.scoring.group(g.size as usize);
+        // The last group also brings the bonus for clearing the board:
+        // said apart, so that it does not read as the group's points.
+        let bonus = if state.blocks_left() == g.size as usize {
+            self.scoring.clear_bonus()
+        } else {
+            0
+        };
+        let bonus = if bonus > 0 {
+            format!(", and +{bonus} for clearing the board")
+        } else {
+            String::new()
+        };
+        Words::text(format!(": {} blocks of ", g.size))
+            .and_colour(u32::from(g.colour))
+            .and_text(format!(" (+{points}{bonus})"))
     }
 }
 
@@ -390,7 +398,11 @@ impl ExactAnalysis for SameGame {
         });
         let counts = state.colour_counts();
         let colours = (1..=state.max_colour().max(1) as usize)
-            .map(|c| format!("colour {c}: {}", counts[c]))
+            .map(|c| {
+                Words::new()
+                    .and_colour(c as u32)
+                    .and_text(format!(": {}", counts[c]))
+            })
             .collect();
         Some(AnalysisExtra {
             sections: vec![Section::new("The board")
@@ -404,7 +416,7 @@ impl ExactAnalysis for SameGame {
                     FactValue::Integer(groups as i64),
                 )
                 .with("Largest group", FactValue::Integer(largest as i64))
-                .with("Blocks of each colour", FactValue::List(colours))],
+                .with("Blocks of each colour", FactValue::Phrases(colours))],
             ..AnalysisExtra::default()
         })
     }

@@ -184,6 +184,8 @@ pub async fn serve_with(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let loopback = listener.local_addr()?.ip().is_loopback();
+    // The store names games in its words (a damaged row) by their titles.
+    store.set_game_titles(tabula_engine::title_of);
     // Abandoned games (a tab closed months ago) would otherwise pile up forever.
     match store.write(|w| w.prune_sessions(SESSION_RETENTION_SECONDS)) {
         Ok(0) => {}

@@ -1122,7 +1122,10 @@ async fn damaged(State(st): St) -> ApiResult<Json<Json_>> {
         for (game, stored) in store.read(|r| r.all_settings())?.rows {
             if let Err(problem) = settings::Settings::stored(stored) {
                 rows.push(tabula_store::DamagedRow::new(
-                    format!("the settings of {game}"),
+                    format!(
+                        "the settings of {}",
+                        tabula_engine::title_of(&game).unwrap_or(&game)
+                    ),
                     problem,
                 ));
             }

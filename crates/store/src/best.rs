@@ -2,7 +2,7 @@
 //! presses). The best [`KEEP`] of each game variant and metric are kept.
 
 use crate::damaged::{column, text_of, DamagedRow, Listed};
-use crate::{now, Result, Store, Writer};
+use crate::{game_words, now, GameTitles, Result, Store, Writer};
 use rusqlite::{params, Row};
 use serde::{Deserialize, Serialize};
 
@@ -103,18 +103,18 @@ impl Writer<'_> {
 }
 
 /// A best result's row in words.
-fn best_words(row: &Row<'_>) -> String {
+fn best_words(titles: GameTitles, row: &Row<'_>) -> String {
     let variant = text_of(row, 1)
         .filter(|v| !v.is_empty())
         .map_or(String::new(), |v| format!(" ({v})"));
     format!(
         "a best result of {}{variant}",
-        text_of(row, 0).unwrap_or_else(|| "a game".into())
+        text_of(row, 0).map_or_else(|| "a game".into(), |g| game_words(titles, &g))
     )
 }
 
 /// One best result (the columns of [`Store::best`]'s query).
-fn best_row(row: &Row<'_>) -> std::result::Result<BestRow, DamagedRow> {
+fn best_row(titles: GameTitles, row: &Row<'_>) -> std::result::Result<BestRow, DamagedRow> {
     let read = || -> std::result::Result<BestRow, String> {
         let metric: String = column(row, 2, "measure", "text")?;
         Ok(BestRow {
@@ -128,7 +128,7 @@ fn best_row(row: &Row<'_>) -> std::result::Result<BestRow, DamagedRow> {
             time_ms: column(row, 7, "time", "a whole number")?,
         })
     };
-    read().map_err(|problem| DamagedRow::new(best_words(row), problem))
+    read().map_err(|problem| DamagedRow::new(best_words(titles, row), problem))
 }
 
 impl Store {
@@ -142,7 +142,7 @@ impl Store {
                      CASE WHEN metric = 'moves' THEN value ELSE -value END, achieved_at, id",
             )?;
             let read = stmt
-                .query_map([game], |row| Ok(best_row(row)))?
+                .query_map([game], |row| Ok(best_row(r.titles, row)))?
                 .collect::<std::result::Result<Vec<_>, _>>()?;
             let mut listed = Listed::default();
             for row in read {

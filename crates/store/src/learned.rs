@@ -2,7 +2,7 @@
 //! kind of learner.
 
 use crate::damaged::{column, count, json_column, text_of, DamagedRow, Listed};
-use crate::{now, Result, Store, StoreError, Writer};
+use crate::{game_words, now, GameTitles, Result, Store, StoreError, Writer};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -33,7 +33,7 @@ pub struct LearnedRow {
 }
 
 /// A learner's row in words.
-fn learned_words(key: &LearnedKey) -> String {
+fn learned_words(titles: GameTitles, key: &LearnedKey) -> String {
     let variant = if key.variant.is_empty() {
         String::new()
     } else {
@@ -43,24 +43,24 @@ fn learned_words(key: &LearnedKey) -> String {
         "the learned state of {} in seat {} of {}{variant}",
         key.player,
         key.seat + 1,
-        key.game
+        game_words(titles, &key.game)
     )
 }
 
 /// The same, for a row whose key columns may be damaged.
-fn row_words(row: &Row<'_>) -> String {
+fn row_words(titles: GameTitles, row: &Row<'_>) -> String {
     let seat = row.get::<_, i64>(2).ok().map_or(String::new(), |s| {
         format!(" in seat {}", s.saturating_add(1))
     });
     format!(
         "the learned state of {}{seat} of {}",
         text_of(row, 3).unwrap_or_else(|| "a player".into()),
-        text_of(row, 0).unwrap_or_else(|| "a game".into())
+        text_of(row, 0).map_or_else(|| "a game".into(), |g| game_words(titles, &g))
     )
 }
 
 /// One learner's row (game, variant, seat, player, state, updated_at).
-fn learned_row(row: &Row<'_>) -> std::result::Result<LearnedRow, DamagedRow> {
+fn learned_row(titles: GameTitles, row: &Row<'_>) -> std::result::Result<LearnedRow, DamagedRow> {
     let read = || -> std::result::Result<LearnedRow, String> {
         Ok(LearnedRow {
             key: LearnedKey {
@@ -73,7 +73,7 @@ fn learned_row(row: &Row<'_>) -> std::result::Result<LearnedRow, DamagedRow> {
             updated_at: column(row, 5, "date of change", "a whole number")?,
         })
     };
-    read().map_err(|problem| DamagedRow::new(row_words(row), problem))
+    read().map_err(|problem| DamagedRow::new(row_words(titles, row), problem))
 }
 
 /// The columns of a learner's row.
@@ -109,7 +109,7 @@ impl Store {
                 None => Ok(None),
                 Some(Ok(state)) => Ok(Some(state)),
                 Some(Err(problem)) => Err(StoreError::Damaged(DamagedRow::new(
-                    learned_words(key),
+                    learned_words(r.titles, key),
                     problem,
                 ))),
             }
@@ -125,7 +125,7 @@ impl Store {
                 &COLUMNS,
                 "game = ?1 AND variant = ?2 AND seat = ?3 AND player = ?4",
                 params![key.game, key.variant, key.seat as i64, key.player],
-                &learned_words(key),
+                &learned_words(w.titles, key),
                 problem,
             )
         })
@@ -140,7 +140,7 @@ impl Store {
                  WHERE (?1 IS NULL OR game = ?1) ORDER BY game, variant, seat, player",
             )?;
             let read = stmt
-                .query_map([game], |row| Ok(learned_row(row)))?
+                .query_map([game], |row| Ok(learned_row(r.titles, row)))?
                 .collect::<std::result::Result<Vec<_>, _>>()?;
             let mut listed = Listed::default();
             for row in read {

@@ -48,11 +48,22 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 use server_lock::ServerLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 /// Result of store operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// How the store names a game in its words (a damaged row's message): the game's
+/// title for its id ("Tic-tac-toe" for `tictactoe`), `None` to keep the id. The
+/// store knows no games, so whoever serves from it passes this
+/// ([`Store::set_game_titles`]).
+pub type GameTitles = fn(&str) -> Option<&'static str>;
+
+/// Names no game by title: every game is called by its id.
+fn ids_only(_: &str) -> Option<&'static str> {
+    None
+}
 
 /// How long a writer waits for another process holding the database lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -70,17 +81,26 @@ pub struct Store {
     /// ([`Store::open_exclusive`]); the OS releases it when the process ends.
     /// Declared after `conn`, so the connection closes first (`server_lock.rs`).
     _server_lock: Option<ServerLock>,
+    /// How games are named in the store's words, once set.
+    titles: OnceLock<GameTitles>,
 }
 
 /// Inside a write transaction: every write of one user action goes through the
 /// same `Writer`, so they commit (or fail) together.
 pub struct Writer<'a> {
     conn: &'a Connection,
+    titles: GameTitles,
 }
 
 /// Read-only access for queries.
 pub struct Reader<'a> {
     conn: &'a Connection,
+    titles: GameTitles,
+}
+
+/// A game in the store's words: its title, else its id.
+pub(crate) fn game_words(titles: GameTitles, id: &str) -> String {
+    titles(id).map_or_else(|| id.to_string(), str::to_string)
 }
 
 impl Store {
@@ -141,7 +161,19 @@ impl Store {
             job_result_bytes: AtomicU64::new(JOB_RESULT_BYTES as u64),
             cache_bytes: AtomicU64::new(CACHE_BYTES),
             _server_lock: None,
+            titles: OnceLock::new(),
         })
+    }
+
+    /// Names games by their titles in the store's words from now on (a damaged
+    /// row says "the tally of Tic-tac-toe", not of `tictactoe`); the first call
+    /// counts, later ones are ignored.
+    pub fn set_game_titles(&self, titles: GameTitles) {
+        let _ = self.titles.set(titles);
+    }
+
+    fn titles(&self) -> GameTitles {
+        self.titles.get().copied().unwrap_or(ids_only)
     }
 
     /// Sets the disk budgets: all job results together, one job result, and the
@@ -178,7 +210,10 @@ impl Store {
     pub fn write<T>(&self, f: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let out = f(&Writer { conn: &tx })?;
+        let out = f(&Writer {
+            conn: &tx,
+            titles: self.titles(),
+        })?;
         tx.commit()?;
         Ok(out)
     }
@@ -186,7 +221,10 @@ impl Store {
     /// Runs read-only queries.
     pub fn read<T>(&self, f: impl FnOnce(&Reader<'_>) -> Result<T>) -> Result<T> {
         let conn = self.lock();
-        f(&Reader { conn: &conn })
+        f(&Reader {
+            conn: &conn,
+            titles: self.titles(),
+        })
     }
 
     /// `PRAGMA integrity_check`: `"ok"` for a sound database.

@@ -3,14 +3,14 @@
 //! it aside first, kept whole.
 
 use crate::damaged::{column, json_column, text_of, DamagedRow, Listed};
-use crate::{now, Reader, Result, Store, StoreError, Writer};
+use crate::{game_words, now, GameTitles, Reader, Result, Store, StoreError, Writer};
 use rusqlite::{params, OptionalExtension, Row};
 use serde_json::Value as Json;
 
 /// A game's settings row in words.
-fn settings_words(game: Option<&str>) -> String {
+fn settings_words(titles: GameTitles, game: Option<&str>) -> String {
     match game {
-        Some(g) => format!("the settings of {g}"),
+        Some(g) => format!("the settings of {}", game_words(titles, g)),
         None => "the settings of a game".into(),
     }
 }
@@ -47,14 +47,18 @@ impl Writer<'_> {
             &["game", "json", "updated_at"],
             "game = ?1",
             params![game],
-            &settings_words(Some(game)),
+            &settings_words(self.titles, Some(game)),
             problem,
         )
     }
 
     /// The stored settings of a game, as [`Store::settings`] reads them.
     pub fn settings(&self, game: &str) -> Result<Option<Json>> {
-        Reader { conn: self.conn }.settings(game)
+        Reader {
+            conn: self.conn,
+            titles: self.titles,
+        }
+        .settings(game)
     }
 }
 
@@ -72,7 +76,7 @@ impl Reader<'_> {
             None => Ok(None),
             Some(Ok(json)) => Ok(Some(json)),
             Some(Err(problem)) => Err(StoreError::Damaged(DamagedRow::new(
-                settings_words(Some(game)),
+                settings_words(self.titles, Some(game)),
                 problem,
             ))),
         }
@@ -81,6 +85,7 @@ impl Reader<'_> {
     /// Every game's stored settings (game, settings); the rows that cannot be
     /// read, and those set aside, are listed as damaged.
     pub fn all_settings(&self) -> Result<Listed<(String, Json)>> {
+        let titles = self.titles;
         let mut stmt = self
             .conn
             .prepare("SELECT json, game FROM settings ORDER BY game")?;
@@ -89,7 +94,9 @@ impl Reader<'_> {
                 let game = text_of(row, 1);
                 Ok(column::<String>(row, 1, "game", "text")
                     .and_then(|g| settings_object(row).map(|s| (g, s)))
-                    .map_err(|problem| DamagedRow::new(settings_words(game.as_deref()), problem)))
+                    .map_err(|problem| {
+                        DamagedRow::new(settings_words(titles, game.as_deref()), problem)
+                    }))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let mut listed = Listed::default();

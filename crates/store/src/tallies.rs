@@ -1,7 +1,7 @@
 //! Score tallies per pair (or set) of players: wins per seat and the Cat's draws.
 
 use crate::damaged::{column, count, json_column, text_of, DamagedRow, Listed};
-use crate::{now, Result, Store, Writer};
+use crate::{game_words, now, GameTitles, Result, Store, Writer};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
@@ -60,8 +60,8 @@ const COLUMNS: [&str; 7] = [
 ];
 
 /// A tally's row in words, as far as its game and players can be read.
-fn tally_words(row: &Row<'_>) -> String {
-    let game = text_of(row, 0).unwrap_or_else(|| "a game".into());
+fn tally_words(titles: GameTitles, row: &Row<'_>) -> String {
+    let game = text_of(row, 0).map_or_else(|| "a game".into(), |g| game_words(titles, &g));
     let variant = text_of(row, 1).filter(|v| !v.is_empty());
     let players = column::<String>(row, 2, "", "")
         .ok()
@@ -77,7 +77,7 @@ fn tally_words(row: &Row<'_>) -> String {
 }
 
 /// One tally row (the columns of [`COLUMNS`]), or what makes it unreadable.
-fn tally(row: &Row<'_>) -> std::result::Result<TallyRow, DamagedRow> {
+fn tally(titles: GameTitles, row: &Row<'_>) -> std::result::Result<TallyRow, DamagedRow> {
     let read = || -> std::result::Result<TallyRow, String> {
         Ok(TallyRow {
             game: column(row, 0, "game", "text")?,
@@ -88,7 +88,7 @@ fn tally(row: &Row<'_>) -> std::result::Result<TallyRow, DamagedRow> {
             games: count(row, 5, "count of games")?,
         })
     };
-    read().map_err(|problem| DamagedRow::new(tally_words(row), problem))
+    read().map_err(|problem| DamagedRow::new(tally_words(titles, row), problem))
 }
 
 impl Writer<'_> {
@@ -113,7 +113,7 @@ impl Writer<'_> {
                 "SELECT game, variant, players, wins, cat, games FROM tallies
                  WHERE game = ?1 AND variant = ?2 AND players = ?3",
             )?
-            .query_row(params![game, variant, key], |r| Ok(tally(r)))
+            .query_row(params![game, variant, key], |r| Ok(tally(self.titles, r)))
             .optional()?;
         let (mut wins, cat, games): (Vec<u64>, u64, u64) = match found {
             Some(Ok(t)) => (t.wins, t.cat, t.games),
@@ -164,7 +164,7 @@ impl Store {
                  WHERE (?1 IS NULL OR game = ?1) ORDER BY updated_at DESC, rowid DESC",
             )?;
             let read = stmt
-                .query_map([game], |row| Ok(tally(row)))?
+                .query_map([game], |row| Ok(tally(r.titles, row)))?
                 .collect::<std::result::Result<Vec<_>, _>>()?;
             let mut listed = Listed::default();
             for row in read {
@@ -341,5 +341,42 @@ mod tests {
             })
             .unwrap();
         assert!(kept.contains("wins = 'lots'"), "kept whole: {kept}");
+    }
+
+    /// Whoever opens the store names the games: a damaged row then says the
+    /// game's title, not its id, and a game it has no title for keeps its id.
+    #[test]
+    fn a_damaged_row_names_its_game_by_the_title_given() {
+        let (_d, s) = temp_store();
+        s.set_game_titles(|id| (id == "tictactoe").then_some("Tic-tac-toe"));
+        let win = TallyDelta {
+            wins: vec![1, 0],
+            cat: 0,
+            games: 1,
+        };
+        for game in ["tictactoe", "unknown"] {
+            s.add_tally(game, "", &p("human", "random"), &win).unwrap();
+        }
+        s.write(|w| {
+            w.conn.execute("UPDATE tallies SET wins = 'lots'", [])?;
+            Ok(())
+        })
+        .unwrap();
+        let words = |game| s.tallies(Some(game)).unwrap().damaged[0].message.clone();
+        assert_eq!(
+            words("tictactoe"),
+            "The tally of Tic-tac-toe between human and random cannot be read: its list of wins is not valid JSON"
+        );
+        assert!(words("unknown").starts_with("The tally of unknown between"));
+        // Set aside when added to, it keeps the title in its words.
+        s.add_tally("tictactoe", "", &p("human", "random"), &win)
+            .unwrap();
+        let listed = s.tallies(Some("tictactoe")).unwrap();
+        let aside = listed.damaged.iter().find(|d| d.set_aside_at.is_some());
+        assert!(
+            aside.is_some_and(|d| d.message.starts_with("The tally of Tic-tac-toe")),
+            "{:?}",
+            listed.damaged
+        );
     }
 }

@@ -198,7 +198,7 @@ fn a_bad_row_in_each_table_is_refused_alone_and_every_list_answers() {
     assert_eq!(tallies["tallies"][0]["players"], json!(["human", "random"]));
     assert_eq!(
         messages(&tallies["damaged"]),
-        ["The tally of tictactoe between human and perfect cannot be read: its list of wins is not valid JSON"]
+        ["The tally of Tic-tac-toe between human and perfect cannot be read: its list of wins is not valid JSON"]
     );
 
     // The learning machine: a new game starts afresh, its damaged boxes set aside.
@@ -251,11 +251,11 @@ fn a_bad_row_in_each_table_is_refused_alone_and_every_list_answers() {
     let all = messages(&all["damaged"]);
     for words in [
         "its list of players is not valid JSON",
-        "The tally of tictactoe between human and perfect",
-        "The learned state of matchbox in seat 2 of tictactoe",
-        "A best result of samegame cannot be read: its value is text",
-        "The settings of nim cannot be read: its setting 'legend' is not true or false",
-        "The settings of kono cannot be read: its text is not valid JSON",
+        "The tally of Tic-tac-toe between human and perfect",
+        "The learned state of matchbox in seat 2 of Tic-tac-toe",
+        "A best result of SameGame cannot be read: its value is text",
+        "The settings of Nim cannot be read: its setting 'legend' is not true or false",
+        "The settings of Four Field Kono cannot be read: its text is not valid JSON",
         "The game in play",
         "The result of job",
     ] {
@@ -270,7 +270,7 @@ fn a_bad_row_in_each_table_is_refused_alone_and_every_list_answers() {
     assert!(
         after
             .iter()
-            .any(|m| m.contains("The settings of kono") && m.contains("set aside")),
+            .any(|m| m.contains("The settings of Four Field Kono") && m.contains("set aside")),
         "{after:#?}"
     );
     assert_eq!(store.integrity_check().unwrap(), "ok");

@@ -134,7 +134,7 @@ fn boxes_the_machine_cannot_use_are_set_aside_and_it_starts_afresh() {
     assert_eq!(st, 200);
     let message = damaged["damaged"][0]["message"].as_str().unwrap();
     assert!(
-        message.starts_with("The learned state of matchbox in seat 2 of tictactoe cannot be read: its learner cannot use it"),
+        message.starts_with("The learned state of matchbox in seat 2 of Tic-tac-toe cannot be read: its learner cannot use it"),
         "{message}"
     );
 }
