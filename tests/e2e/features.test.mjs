@@ -2,20 +2,13 @@
 // level presets, colours that persist, save and resume, SameGame groups, Northcott's
 // mouse buttons and set-up moves.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard } from './helpers.mjs';
+import { newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { has } = await listedGames();
+const browser = browserForFile();
 
 async function freshGame(page, name) {
   await page.goto(`${BASE}/game/${name}`);

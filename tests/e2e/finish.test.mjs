@@ -1,19 +1,12 @@
 // Issue 11, the last parts: variant presets from the game (Tatham's "Type" menu),
 // training streamed as it goes, plain words, the home page's thumbnails.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, api, BASE, sessionView, waitForBoard } from './helpers.mjs';
+import { newPage, api, BASE, sessionView, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { games, has } = await listedGames();
+const browser = browserForFile();
 
 async function open(page, path) {
   await page.goto(`${BASE}${path}`);

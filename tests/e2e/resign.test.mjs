@@ -2,20 +2,13 @@
 // the engine's result. Two people: after one resigns, the winner's Resign button
 // stays on, and resigning too makes the game the Cat's; then no one may resign.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, ARTIFACTS, sessionView, pageAt, openSession, eventually } from './helpers.mjs';
+import { ARTIFACTS, sessionView, pageAt, openSession, eventually, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { has } = await listedGames();
+const browser = browserForFile();
 
 const resignButton = (page) => page.locator('.board-actions button:has-text("Resign")');
 
