@@ -5,7 +5,7 @@ use crate::game::{Nim, NimMove, NimState, Play, SEATS};
 use crate::Nimber;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use tabula_core::{FactValue, Graded, Notation, Oracle, Section, Table, Value};
 
 /// Most distinct heap multisets a remoteness search may visit.
@@ -226,6 +226,33 @@ impl NimOracle {
         }
     }
 
+    /// The process's oracle for the given convention. Its remoteness memo is
+    /// shared by the perfect player, hints and the analysis: each analysis
+    /// searching afresh made a game's value history search the whole game once
+    /// per position played.
+    pub fn shared(play: Play) -> Arc<NimOracle> {
+        static ORACLES: OnceLock<[Arc<NimOracle>; 2]> = OnceLock::new();
+        let [normal, misere] = ORACLES.get_or_init(|| {
+            [
+                Arc::new(NimOracle::new(Play::Normal)),
+                Arc::new(NimOracle::new(Play::Misere)),
+            ]
+        });
+        match play {
+            Play::Normal => normal.clone(),
+            Play::Misere => misere.clone(),
+        }
+    }
+
+    /// True when the memo holds the remoteness of this position.
+    pub fn knows(&self, heaps: &[u32]) -> bool {
+        let memo = match self.memo.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        memo.contains_key(&key(heaps))
+    }
+
     /// Remoteness of a position and whether it is exact.
     pub fn remoteness(&self, heaps: &[u32]) -> (u32, bool) {
         if !remoteness_is_exact(heaps) {
@@ -419,8 +446,7 @@ pub fn analyze(game: &Nim, state: &NimState) -> NimAnalysis {
             }
         })
         .collect();
-    let oracle = NimOracle::new(play);
-    let (remoteness, remoteness_exact) = oracle.remoteness(heaps);
+    let (remoteness, remoteness_exact) = NimOracle::shared(play).remoteness(heaps);
     NimAnalysis {
         play: play.as_str(),
         heaps: heaps.clone(),
@@ -541,6 +567,24 @@ mod tests {
         assert_eq!(m.remoteness(&[1]), (1, true));
         assert_eq!(m.remoteness(&[5]), (2, true)); // take 4, leave 1: the opponent takes the last
         assert_eq!(m.remoteness(&[]), (0, true));
+    }
+
+    #[test]
+    fn the_analysis_searches_into_the_memo_every_face_shares() {
+        // A value history analyses every position of a game: each analysis
+        // must find what the ones before it searched, not search it again.
+        let game = Nim::default();
+        let state = NimState::new(vec![37, 23, 11]);
+        let analysis = analyze(&game, &state);
+        assert!(analysis.remoteness_exact);
+        let shared = NimOracle::shared(Play::Normal);
+        // The position after the winning move (37 -> 28: nim-sum 0), and one
+        // after the loser's reply to it.
+        for later in [[28, 23, 11], [28, 23, 10]] {
+            assert!(shared.knows(&later), "{later:?} was searched and forgotten");
+        }
+        assert!(Arc::ptr_eq(&shared, &NimOracle::shared(Play::Normal)));
+        assert!(!Arc::ptr_eq(&shared, &NimOracle::shared(Play::Misere)));
     }
 
     #[test]

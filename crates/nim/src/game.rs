@@ -436,7 +436,7 @@ impl ExactAnalysis for Nim {
         &self,
         _progress: &dyn Fn(f64),
     ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
-        Some(Ok(Arc::new(analysis::NimOracle::new(self.play))))
+        Some(Ok(analysis::NimOracle::shared(self.play)))
     }
 
     /// The nim-sum rule: nothing to build (the remoteness memo grows as used).
