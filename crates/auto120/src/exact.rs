@@ -1199,7 +1199,10 @@ pub(crate) fn solution_of_layered(table: layered::BigTable) -> Solution {
                 sweeps: l.sweeps,
             })
             .collect(),
-        tolerance: r.tolerance_steps as f64 / u32::MAX as f64,
+        // A group's sweeps end at a change of `tolerance_steps` or, when the
+        // rounding keeps one value moving, of one step: the report says the
+        // larger (0 read as if no value had moved at all).
+        tolerance: r.tolerance_steps.max(1) as f64 / u32::MAX as f64,
         seconds: r.seconds(),
         cpu_seconds: Some(r.cpu_seconds()),
         peak_table_bytes: r.peak_bytes(),

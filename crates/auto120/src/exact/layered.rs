@@ -147,6 +147,13 @@ mod tests {
         let plan = Plan::new(n);
         let record = solve(&plan, &options(&dir), &|_| {}).unwrap();
         let table = exact::solution_of_layered(BigTable::open(&dir, n, &|_| {}).unwrap());
+        // The report's "largest change in the last sweep" is what the sweeps
+        // could still move a value by: one step of the fixed point, not zero.
+        let step = 1.0 / u32::MAX as f64;
+        assert_eq!(
+            table.stats().tolerance,
+            step.max(solver::TOLERANCE_STEPS as f64 * step)
+        );
         let old = exact::solve_with(
             n,
             exact::DEFAULT_TOLERANCE,
