@@ -443,6 +443,55 @@ impl Equations<'_> {
         (layer, rel / lb, rel % lb)
     }
 
+    /// One backup by `cell` (the equation at a column and the roller's rank;
+    /// `None`: not a position, kept as it is).
+    #[inline]
+    fn backup_by(
+        &self,
+        index: usize,
+        v: Values<'_>,
+        cell: impl Fn(&Column<'_>, usize, Values<'_>) -> Option<f64>,
+    ) -> f64 {
+        let (layer, m, t) = self.locate(index);
+        cell(&self.column(layer, t), m, v).unwrap_or_else(|| v.get(index))
+    }
+
+    /// One run of the sweep order updated in place by `cell`, with the layer
+    /// and the other's rank found once: every run of the order is one column of
+    /// a layer (see `push_layer`), the roller's rank `m` rising with `j`.
+    /// Returns the largest change.
+    fn sweep_run_by(
+        &self,
+        run: Run,
+        from: u32,
+        to: u32,
+        v: Values<'_>,
+        cell: impl Fn(&Column<'_>, usize, Values<'_>) -> Option<f64>,
+    ) -> f64 {
+        let (layer, m0, t) = self.locate(run.at(0));
+        let l = &self.layers[layer];
+        let mut change = 0f64;
+        if m0 != 0 || run.step != l.lb as i64 || to as usize > l.la {
+            // Not a column (no order of this file makes one): index by index.
+            for j in from..to {
+                let i = run.at(j);
+                let x = self.backup_by(i, v, &cell);
+                change = change.max((x - v.get(i)).abs());
+                v.set(i, x);
+            }
+            return change;
+        }
+        let column = self.column(layer, t);
+        for j in from..to {
+            if let Some(x) = cell(&column, j as usize, v) {
+                let i = run.at(j);
+                change = change.max((x - v.get(i)).abs());
+                v.set(i, x);
+            }
+        }
+        change
+    }
+
     /// What the positions of one column share: the layer, the other's rank `t`.
     #[inline(always)]
     fn column(&self, layer: usize, t: usize) -> Column<'_> {
@@ -586,16 +635,9 @@ impl DenseChance for Equations<'_> {
     }
 
     fn backup(&self, index: usize, v: Values<'_>, _: &mut ()) -> Result<f64, ChanceSolveError> {
-        let (layer, m, t) = self.locate(index);
-        Ok(self
-            .column(layer, t)
-            .cell(m, v)
-            .unwrap_or_else(|| v.get(index)))
+        Ok(self.backup_by(index, v, |c, m, v| c.cell(m, v)))
     }
 
-    /// The default's work with the layer and the other's rank found once: every
-    /// run of the order is one column of a layer (see `push_layer`), the roller's
-    /// rank `m` rising with `j`.
     fn sweep_run(
         &self,
         run: Run,
@@ -604,30 +646,7 @@ impl DenseChance for Equations<'_> {
         v: Values<'_>,
         _: &mut (),
     ) -> Result<f64, ChanceSolveError> {
-        let (layer, m0, t) = self.locate(run.at(0));
-        let l = &self.layers[layer];
-        if m0 != 0 || run.step != l.lb as i64 || to as usize > l.la {
-            // Not a column (no order of this file makes one): index by index.
-            let mut change = 0f64;
-            for j in from..to {
-                let i = run.at(j);
-                let x = self.backup(i, v, &mut ())?;
-                change = change.max((x - v.get(i)).abs());
-                v.set(i, x);
-            }
-            return Ok(change);
-        }
-        let column = self.column(layer, t);
-        let mut change = 0f64;
-        for j in from..to {
-            let m = j as usize;
-            if let Some(x) = column.cell(m, v) {
-                let i = run.at(j);
-                change = change.max((x - v.get(i)).abs());
-                v.set(i, x);
-            }
-        }
-        Ok(change)
+        Ok(self.sweep_run_by(run, from, to, v, |c, m, v| c.cell(m, v)))
     }
 }
 

@@ -272,20 +272,8 @@ mod tests {
     /// same grading from a two-marker table made and read that way.
     #[test]
     fn grades_from_a_table_on_the_disk_agree_with_the_table_in_memory() {
-        let dir = std::env::temp_dir().join(format!("tabula-grading-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let plan = exact::layered::Plan::new(2);
-        let opts = exact::layered::Options {
-            dir: dir.clone(),
-            tolerance_steps: exact::layered::solver::TOLERANCE_STEPS,
-            max_memory: u64::MAX,
-            checkpoint_every: std::time::Duration::from_secs(3600),
-            budget: tabula_core::Budget::unlimited(),
-            disk_reserve: 0,
-        };
-        exact::layered::solve(&plan, &opts, &|_| {}).unwrap();
-        let table = exact::layered::BigTable::open(&dir, 2, &|_| {}).unwrap();
-        let on_disk = Arc::new(exact::solution_of_layered(table));
+        let (dir, _, on_disk) = exact::layered::testing::solved_on_disk(2, "grading");
+        let on_disk = Arc::new(on_disk);
         let in_memory = exact::solution(2, exact::DEFAULT_MAX_MEMORY).unwrap();
         // The same games (the players do not read `sol`), graded twice.
         let (a, x) = graded_games(&on_disk, 100);

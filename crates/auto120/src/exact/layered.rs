@@ -118,14 +118,17 @@ impl Plan {
     }
 }
 
+/// Small tables solved in layers on the disk, for tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::exact::{self, Order};
+pub(crate) mod testing {
+    use super::{solve, solver, BigTable, Options, Plan, Record};
+    use crate::exact::{self, Solution};
+    use std::path::{Path, PathBuf};
     use std::time::Duration;
     use tabula_core::Budget;
 
-    fn options(dir: &std::path::Path) -> Options {
+    /// A solve into `dir` with no limit of memory, time or disk.
+    pub(crate) fn options(dir: &Path) -> Options {
         Options {
             dir: dir.to_path_buf(),
             tolerance_steps: solver::TOLERANCE_STEPS,
@@ -136,17 +139,33 @@ mod tests {
         }
     }
 
+    /// `n` markers solved in layers into a fresh temporary directory (named
+    /// by `name` and the process), opened as the players open the
+    /// four-marker table: the directory (delete it when done), the solve's
+    /// record and the table.
+    pub(crate) fn solved_on_disk(n: usize, name: &str) -> (PathBuf, Record, Solution) {
+        let dir = std::env::temp_dir().join(format!("tabula-{name}-{n}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let record = solve(&Plan::new(n), &options(&dir), &|_| {}).unwrap();
+        let table = exact::solution_of_layered(BigTable::open(&dir, n, &|_| {}).unwrap());
+        (dir, record, table)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::options;
+    use super::*;
+    use crate::exact::{self, Order};
+    use std::time::Duration;
+
     /// The layered table against today's solver (f64 iteration to 1e-12, kept
     /// as 4-byte fixed point) at every position, for `n` markers, read as the
     /// players and analysis read it (the table opened from its files as the
     /// process's solution); after every roll of 2 to 6 at every seventh
     /// position also every move's chance.
     pub(crate) fn agrees_with_todays_values(n: usize) -> (f64, Record) {
-        let dir = std::env::temp_dir().join(format!("tabula-layered-{n}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let plan = Plan::new(n);
-        let record = solve(&plan, &options(&dir), &|_| {}).unwrap();
-        let table = exact::solution_of_layered(BigTable::open(&dir, n, &|_| {}).unwrap());
+        let (dir, record, table) = super::testing::solved_on_disk(n, "layered");
         // The report's "largest change in the last sweep" is what the sweeps
         // could still move a value by: one step of the fixed point, not zero.
         let step = 1.0 / u32::MAX as f64;

@@ -165,9 +165,7 @@ impl DenseChance for Lengths<'_> {
     }
 
     fn backup(&self, index: usize, v: Values<'_>, _: &mut ()) -> Result<f64, ChanceSolveError> {
-        let (layer, m, t) = self.eq.locate(index);
-        let c = self.eq.column(layer, t);
-        Ok(self.cell(&c, m, v).unwrap_or_else(|| v.get(index)))
+        Ok(self.eq.backup_by(index, v, |c, m, v| self.cell(c, m, v)))
     }
 
     fn sweep_run(
@@ -178,29 +176,9 @@ impl DenseChance for Lengths<'_> {
         v: Values<'_>,
         _: &mut (),
     ) -> Result<f64, ChanceSolveError> {
-        // Every run of the solver's order is one column of a layer, the
-        // roller's rank rising with `j` (see `Equations::push_layer`).
-        let (layer, m0, t) = self.eq.locate(run.at(0));
-        let l = &self.eq.layers[layer];
-        let mut change = 0f64;
-        if m0 != 0 || run.step != l.lb as i64 || to as usize > l.la {
-            for j in from..to {
-                let i = run.at(j);
-                let x = self.backup(i, v, &mut ())?;
-                change = change.max((x - v.get(i)).abs());
-                v.set(i, x);
-            }
-            return Ok(change);
-        }
-        let c = self.eq.column(layer, t);
-        for j in from..to {
-            if let Some(x) = self.cell(&c, j as usize, v) {
-                let i = run.at(j);
-                change = change.max((x - v.get(i)).abs());
-                v.set(i, x);
-            }
-        }
-        Ok(change)
+        Ok(self
+            .eq
+            .sweep_run_by(run, from, to, v, |c, m, v| self.cell(c, m, v)))
     }
 }
 
@@ -544,20 +522,7 @@ mod tests {
 
     #[test]
     fn a_table_on_the_disk_is_measured_by_simulation_only() {
-        let dir = std::env::temp_dir().join(format!("tabula-length-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let plan = exact::layered::Plan::new(1);
-        let opts = exact::layered::Options {
-            dir: dir.clone(),
-            tolerance_steps: exact::layered::solver::TOLERANCE_STEPS,
-            max_memory: u64::MAX,
-            checkpoint_every: std::time::Duration::from_secs(3600),
-            budget: Budget::unlimited(),
-            disk_reserve: 0,
-        };
-        exact::layered::solve(&plan, &opts, &|_| {}).unwrap();
-        let table = exact::layered::BigTable::open(&dir, 1, &|_| {}).unwrap();
-        let on_disk = exact::solution_of_layered(table);
+        let (dir, _, on_disk) = exact::layered::testing::solved_on_disk(1, "length");
         assert!(matches!(
             exact(&on_disk, &Budget::unlimited(), &|_| {}),
             Err(LengthError::OnDisk(1))
