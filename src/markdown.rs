@@ -94,6 +94,36 @@ fn follow_up<'s>(fc: &FmtComposite<'s>, skin: &MadSkin) -> FmtComposite<'s> {
     }
 }
 
+/// A word of a composite for textwrap's line filling: its pieces, with the
+/// blanks before it (kept only at the start of the composite) and the width of
+/// the blanks after it (dropped where a line breaks).
+struct Word<'s> {
+    gap: Vec<Piece<'s>>,
+    pieces: Vec<Piece<'s>>,
+    width: usize,
+    blanks_after: usize,
+}
+
+impl std::fmt::Debug for Word<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Word({} + {})", self.width, self.blanks_after)
+    }
+}
+
+impl textwrap::core::Fragment for Word<'_> {
+    fn width(&self) -> f64 {
+        self.width as f64
+    }
+
+    fn whitespace_width(&self) -> f64 {
+        self.blanks_after as f64
+    }
+
+    fn penalty_width(&self) -> f64 {
+        0.0
+    }
+}
+
 /// One composite as lines of at most `width` columns, broken between words.
 fn wrap<'s>(fc: FmtComposite<'s>, width: usize, skin: &MadSkin) -> Vec<FmtComposite<'s>> {
     let (left, right) = skin.line_style(fc.kind).margins_in(Some(width));
@@ -103,27 +133,49 @@ fn wrap<'s>(fc: FmtComposite<'s>, width: usize, skin: &MadSkin) -> Vec<FmtCompos
     }
     let (first, _) = composite_kind_widths(fc.kind, skin);
     // Words: runs of pieces between blanks, each with the blanks before it.
-    let mut words: Vec<(Vec<Piece<'s>>, Vec<Piece<'s>>)> = Vec::new();
+    let mut words: Vec<Word<'s>> = Vec::new();
     let mut gap = Vec::new();
     for p in pieces(&fc) {
         if p.blank {
             gap.push(p);
         } else {
             match words.last_mut() {
-                Some((_, word)) if gap.is_empty() => word.push(p),
-                _ => words.push((std::mem::take(&mut gap), vec![p])),
+                Some(word) if gap.is_empty() => {
+                    word.width += p.width;
+                    word.pieces.push(p);
+                }
+                _ => {
+                    if let Some(before) = words.last_mut() {
+                        before.blanks_after = gap.iter().map(|g| g.width).sum();
+                    }
+                    words.push(Word {
+                        gap: std::mem::take(&mut gap),
+                        width: p.width,
+                        pieces: vec![p],
+                        blanks_after: 0,
+                    });
+                }
             }
         }
     }
-    let widest = words
-        .iter()
-        .map(|(_, w)| w.iter().map(|p| p.width).sum::<usize>())
-        .max()
-        .unwrap_or(0);
+    let widest = words.iter().map(|w| w.width).max().unwrap_or(0);
     if widest + first > room {
         // A word wider than the line: termimad cuts it.
         return hard_wrap_composite(&fc, room, skin).unwrap_or_else(|_| vec![fc]);
     }
+    let lead: usize = words
+        .first()
+        .map_or(0, |w| w.gap.iter().map(|g| g.width).sum());
+    let follow = follow_up(&fc, skin);
+    let line_widths = [
+        room.saturating_sub(first + lead) as f64,
+        room.saturating_sub(follow.visible_length) as f64,
+    ];
+    let counts: Vec<usize> = textwrap::wrap_algorithms::wrap_first_fit(&words, &line_widths)
+        .iter()
+        .map(|line| line.len())
+        .collect();
+    let mut words = words.into_iter();
     let mut lines = Vec::new();
     let mut line = FmtComposite {
         kind: fc.kind,
@@ -131,21 +183,20 @@ fn wrap<'s>(fc: FmtComposite<'s>, width: usize, skin: &MadSkin) -> Vec<FmtCompos
         visible_length: first,
         spacing: fc.spacing,
     };
-    for (before, word) in words {
-        let gap_width: usize = before.iter().map(|p| p.width).sum();
-        let word_width: usize = word.iter().map(|p| p.width).sum();
-        let starts_line = line.compounds.is_empty();
-        if !starts_line && line.visible_length + gap_width + word_width > room {
+    for (n, count) in counts.into_iter().enumerate() {
+        if n > 0 {
             let next = follow_up(&line, skin);
             lines.push(std::mem::replace(&mut line, next));
         }
-        if !line.compounds.is_empty() || starts_line && lines.is_empty() {
-            for p in before {
+        for (j, word) in words.by_ref().take(count).enumerate() {
+            if j > 0 || n == 0 {
+                for p in word.gap {
+                    line.add_compound(p.compound);
+                }
+            }
+            for p in word.pieces {
                 line.add_compound(p.compound);
             }
-        }
-        for p in word {
-            line.add_compound(p.compound);
         }
     }
     lines.push(line);
