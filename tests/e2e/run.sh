@@ -4,7 +4,7 @@
 #   tests/e2e/run.sh [PATH-TO-tabula] [FILE...]     (or TABULA_BIN=...)
 #
 # FILE names test files to run (`polish1` or `polish1.test.mjs`); all of them
-# when none is given.
+# when none is given. E2E_NAME_PATTERN=REGEX runs only the tests whose names match.
 # Installs what a fresh machine lacks (Debian's chromium, playwright-core from
 # npm — no browser is ever downloaded), starts `tabula serve` on a free loopback
 # port with a throw-away database, runs `node --test`, stops the server and exits
@@ -88,7 +88,10 @@ if [[ $# -gt 1 ]]; then
   files=()
   for f in "${@:2}"; do files+=("$(basename "${f%.test.mjs}").test.mjs"); done
 fi
-node --test --test-concurrency=1 --test-reporter=spec "${files[@]}" || status=$?
+# E2E_NAME_PATTERN runs only the tests whose names match it (node's --test-name-pattern).
+only=()
+[[ -n "${E2E_NAME_PATTERN:-}" ]] && only=(--test-name-pattern="$E2E_NAME_PATTERN")
+node --test --test-concurrency=1 --test-reporter=spec "${only[@]}" "${files[@]}" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "e2e: server log:" >&2
   tail -n 50 "$work/server.log" >&2
