@@ -304,7 +304,11 @@ def test_long_calls_release_the_interpreter():
 # Run in a process of its own, so that its Kono table is built from nothing (an
 # empty cache directory, no table in memory) and its Ctrl-C reaches nothing else.
 INTERRUPTED_SOLVE = """
-import time, tabula_games
+import signal, time, tabula_games
+# Ctrl-C at a terminal: a Python started from a shell's background job (or any
+# parent ignoring SIGINT) inherits the ignored signal and never raises
+# KeyboardInterrupt, so the test sets the handler a terminal's Python has.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 game = tabula_games.load_game("kono")
 print("ready", flush=True)
 began = time.perf_counter()
