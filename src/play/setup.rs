@@ -160,8 +160,15 @@ pub fn player_words(player: &str, info: Option<&tabula_engine::GameInfo>) -> Str
             .unwrap_or_default();
         return format!("{preset}level {level} of 100{over}");
     }
+    // The few words the game declares for the player ("Gardner's matchbox
+    // machine"), not the name typed in `--players`.
+    let name = info
+        .and_then(|i| i.players.iter().find(|p| p.name == spec.name))
+        .map(|p| p.words.clone())
+        .filter(|words| !words.is_empty())
+        .unwrap_or(spec.name);
     if spec.options.is_empty() {
-        return spec.name;
+        return name;
     }
     let options: Vec<String> = spec
         .options
@@ -169,7 +176,7 @@ pub fn player_words(player: &str, info: Option<&tabula_engine::GameInfo>) -> Str
         .map(|o| o.trim().replace('=', " "))
         .filter(|o| !o.is_empty())
         .collect();
-    format!("{}, {}", spec.name, options.join(", "))
+    format!("{name}; {}", options.join(", "))
 }
 
 /// A seed for a game whose seed was not given: short enough to read and type

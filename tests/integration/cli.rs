@@ -332,7 +332,11 @@ fn northcott_answers_with_the_seeds_nim_reply_by_default() {
     // answer with a winning Nim move, leaving nim-sum 0.
     let (out, text) = play(&["northcott", "--variant", "size=8x3"], "1:5\nquit\n");
     assert_success(&out);
-    assert!(text.contains("X: the computer (nim)"), "{text}");
+    // The computer is named in the game's words, not by what `--players` types.
+    assert!(
+        text.contains("X: the computer (The original program's play)"),
+        "{text}"
+    );
     let after_reply = text
         .split("2. X:")
         .nth(1)

@@ -298,6 +298,18 @@ fn the_game_heading_names_variant_and_players_in_words() {
         t.contains("Lucy: you") && t.contains("Robert: the computer"),
         "{t}"
     );
+    // A computer player is named by the words its game declares for it, with its
+    // options in words.
+    let (_, t) = play(&["tictactoe", "--players", "human,matchbox"], "quit\n");
+    assert!(
+        t.contains("O: the computer (Gardner's matchbox machine)"),
+        "{t}"
+    );
+    let (_, t) = play(
+        &["tictactoe", "--players", "alphabeta:depth=3,human"],
+        "quit\n",
+    );
+    assert!(t.contains("(alpha-beta search); depth 3)"), "{t}");
     // The default game has no variant words at all.
     let (_, t) = play(&["nim"], "quit\n");
     assert!(
