@@ -342,14 +342,25 @@ impl<G: Players> Strategy<G> for AlphaBeta<G> {
         rng: &mut Rng,
     ) -> Option<Choice<G::Move>> {
         let (mv, score, depth) = self.search(game, state, rng)?;
+        // In a player's words (the log shows it beside the move): what the search
+        // saw, never its raw score.
         let why = if score >= WIN - 1000 {
-            format!("alpha-beta: wins in {}", WIN - score)
+            format!("a forced win in {}", plies(WIN - score))
         } else if score <= -WIN + 1000 {
-            format!("alpha-beta: loses in {}", score + WIN)
+            format!("loses in {} at best", plies(score + WIN))
         } else {
-            format!("alpha-beta depth {depth}: {score}")
+            format!("searched {} ahead: no forced result", plies(depth as i32))
         };
         Some(Choice::because(mv, why))
+    }
+}
+
+/// `n` plies in words ("1 ply", "7 plies").
+fn plies(n: i32) -> String {
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
     }
 }
 
@@ -465,6 +476,28 @@ mod tests {
         let without = searcher(tight).search(&Counters, &start, &mut rng);
         assert_eq!(with_room.map(|m| m.1), without.map(|m| m.1));
         assert_eq!(tight.in_use(), 0);
+    }
+
+    /// The reason shown beside the move says how far the search looked, in plies,
+    /// and never the evaluation's raw score.
+    #[test]
+    fn the_reason_is_in_words_without_the_raw_score() {
+        let ledger = ledger(1 << 30);
+        let mut ab = searcher(ledger);
+        let start = Counters.initial_state();
+        let (_, score, depth) = ab
+            .search(&Counters, &start, &mut tabula_core::rng_from_seed(3))
+            .expect("a move");
+        assert!(score.abs() < WIN - 1000, "no forced result at the start");
+        let choice = searcher(ledger)
+            .choose(&Counters, &start, 0, &mut tabula_core::rng_from_seed(3))
+            .expect("a move");
+        let reason = choice.reason.expect("a reason");
+        assert_eq!(
+            reason,
+            format!("searched {depth} plies ahead: no forced result")
+        );
+        assert!(!reason.contains(&score.to_string()), "{reason}");
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl<G: Players> Strategy<G> for Expectimax {
         game.legal_moves(state, &mut moves);
         match moves.len() {
             0 => return None,
-            1 => return Some(Choice::because(moves[0], "expectimax: only move")),
+            1 => return Some(Choice::because(moves[0], "the only move")),
             _ => {}
         }
         let started = Instant::now();
@@ -252,7 +252,7 @@ impl<G: Players> Strategy<G> for Expectimax {
         let mv = ties[rng.gen_range(0..ties.len())];
         Some(Choice::because(
             mv,
-            format!("expectimax depth {depth}, value {top:+.3}"),
+            format!("looked {depth} plies ahead, the dice included"),
         ))
     }
 }
@@ -437,6 +437,6 @@ mod tests {
             .choose(&g, &s, 0, &mut tabula_core::rng_from_seed(3))
             .unwrap();
         assert!(matches!(c.mv, RaceMove::Advance | RaceMove::Hinder));
-        assert!(c.reason.unwrap().starts_with("expectimax depth"));
+        assert!(c.reason.unwrap().starts_with("looked "));
     }
 }

@@ -687,9 +687,9 @@ impl<G: Notation + Symmetry> Strategy<G> for Matchbox<G> {
         // The chance the draw gave this move, said so that it cannot read as
         // "the first of two beads".
         let reason = if total == 1 {
-            "matchbox: the only bead in its box".to_string()
+            "the only bead in its box".to_string()
         } else {
-            format!("matchbox: this move has {count} of the {total} beads in its box")
+            format!("this move has {count} of the {total} beads in its box")
         };
         Some(Choice::because(mv, reason))
     }

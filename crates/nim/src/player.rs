@@ -19,7 +19,10 @@ impl Strategy<Nim> for NimPlayer {
         _rng: &mut Rng,
     ) -> Option<Choice<NimMove>> {
         if let Some(&mv) = winning_moves(game.play, &state.heaps).first() {
-            return Some(Choice::because(mv, "nim move: leaves a lost position"));
+            return Some(Choice::because(
+                mv,
+                "leaves the other player a lost position",
+            ));
         }
         let (i, &h) = state
             .heaps

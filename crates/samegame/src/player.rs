@@ -77,7 +77,7 @@ impl Strategy<SameGame> for SearchPlayer {
         if let Some(pos) = self.plan.iter().position(|(b, _)| b == state) {
             let (_, click) = self.plan[pos];
             self.plan.drain(..=pos);
-            return Some(Choice::because(click, "planned"));
+            return Some(Choice::because(click, "as planned"));
         }
         // Within the request's deadline and cancel flag, if one is running.
         let result = match tabula_core::Budget::current() {
@@ -104,12 +104,14 @@ impl Strategy<SameGame> for SearchPlayer {
             // Nothing found in time: any legal click keeps the game going.
             let mut moves = Vec::new();
             game.legal_moves(state, &mut moves);
-            return moves.first().map(|&m| Choice::because(m, "no plan"));
+            return moves
+                .first()
+                .map(|&m| Choice::because(m, "no plan found in time: any move"));
         }
         let (_, click) = self.plan.remove(0);
         Some(Choice::because(
             click,
-            format!("plan to score {}", result.score),
+            format!("plans to score {}", result.score),
         ))
     }
 
