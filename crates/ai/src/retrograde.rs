@@ -159,7 +159,6 @@ impl<G: ExactAnalysis> Solution<G> {
         if let Some(bytes) = estimate_bytes(game, start) {
             budget.fits(&what, bytes)?;
         }
-        let bound = game.position_bound(start).unwrap_or(0) as f64;
         let shown = std::cell::Cell::new(0.0f64);
         let progress = |f: f64| {
             if f > shown.get() {
@@ -167,109 +166,197 @@ impl<G: ExactAnalysis> Solution<G> {
                 progress(f);
             }
         };
+        let began = Instant::now();
+        let limits = Limits {
+            max_positions,
+            budget,
+            what: &what,
+            progress: &progress,
+        };
+        let graph = Graph::discover(game, start, &limits)?;
+        let Graph {
+            states,
+            index,
+            mover,
+            child_start,
+            children,
+            mut value,
+        } = graph;
+        let parents = Parents::of(&children, &child_start, mover.len());
+        // The backward pass needs only each position's count of unresolved
+        // children: the forward edges go before its arrays are made.
+        drop(children);
+        let pending: Vec<u32> = child_start.windows(2).map(|w| w[1] - w[0]).collect();
+        drop(child_start);
+        let remoteness = propagate(&mut value, &mover, pending, &parents, &limits)?;
+        drop(parents);
+        let stats = tally(&mut value, &remoteness, began);
+        progress(1.0);
+        Ok(Solution {
+            states,
+            index,
+            value,
+            remoteness,
+            stats,
+        })
+    }
+}
+
+/// What bounds a solve and where it tells of progress.
+struct Limits<'a> {
+    max_positions: usize,
+    budget: &'a Budget,
+    /// The solve in words, for the budget's refusals.
+    what: &'a str,
+    /// Progress fractions: the forward pass is the first half.
+    progress: &'a dyn Fn(f64),
+}
+
+/// The positions reachable from the start, as the forward pass finds them.
+struct Graph<G: Game> {
+    /// In the order found; the start is position 0.
+    states: Vec<G::State>,
+    /// Position numbers into `states`, by the position's hash.
+    index: HashTable<u32>,
+    /// The seat to move in each position (at a position where the game is over:
+    /// the opponent of whoever moved into it).
+    mover: Vec<u8>,
+    /// `children[child_start[i]..child_start[i + 1]]` are position `i`'s children.
+    child_start: Vec<u32>,
+    children: Vec<u32>,
+    /// Known at the ends of the game, `UNKNOWN` elsewhere (one byte a position
+    /// rather than a whole `Option<Outcome>`).
+    value: Vec<u8>,
+}
+
+impl<G: ExactAnalysis> Graph<G> {
+    /// The forward pass: every position reachable from `start`, with its mover
+    /// and children.
+    fn discover(game: &G, start: &G::State, limits: &Limits<'_>) -> Result<Self, SolveError> {
+        let bound = game.position_bound(start).unwrap_or(0) as f64;
         let state_bytes = std::mem::size_of::<G::State>();
         let heap_bytes = game.state_heap_bytes(start);
-        let began = Instant::now();
-        // Forward pass: discover positions, record each one's mover and children.
-        let mut index: HashTable<u32> = HashTable::new();
-        let mut states: Vec<G::State> = Vec::new();
-        let mut mover: Vec<u8> = Vec::new();
-        let mut child_start: Vec<u32> = vec![0];
-        let mut children: Vec<u32> = Vec::new();
-        // Values start known at the ends of the game (one byte a position rather
-        // than a whole `Option<Outcome>`).
-        let mut value: Vec<u8> = Vec::new();
-
-        states.push(start.clone());
-        index.insert_unique(hash_of(start), 0, |&i| hash_of(&states[i as usize]));
-        mover.push(0);
-        value.push(UNKNOWN);
+        let mut graph = Graph::<G> {
+            states: vec![start.clone()],
+            index: HashTable::new(),
+            mover: vec![0],
+            child_start: vec![0],
+            children: Vec::new(),
+            value: vec![UNKNOWN],
+        };
+        let states = &graph.states;
+        graph
+            .index
+            .insert_unique(hash_of(start), 0, |&i| hash_of(&states[i as usize]));
         let mut buf = Vec::new();
         let mut next = 0usize;
-        while next < states.len() {
-            let state = states[next].clone();
+        while next < graph.states.len() {
+            let state = graph.states[next].clone();
             match game.turn(&state) {
                 Turn::Chance => return Err(SolveError::Chance),
-                Turn::Over(outcome) => {
-                    if next == 0 {
-                        // A start that is already over: nobody moved into it. In every
-                        // game here the side to move at a won position is the loser.
-                        mover[0] = match outcome {
-                            Outcome::Win(w) => 1 - w.min(1) as u8,
-                            _ => 0,
-                        };
-                    }
-                    value[next] = match outcome {
-                        Outcome::Win(w) if w as u8 == mover[next] => WIN,
-                        Outcome::Win(_) => LOSS,
-                        Outcome::Draw | Outcome::Ended => DRAW,
-                    };
-                }
+                Turn::Over(outcome) => graph.ended(next, outcome),
                 Turn::Move(seat) => {
-                    mover[next] = seat as u8;
+                    graph.mover[next] = seat as u8;
                     buf.clear();
                     game.legal_moves(&state, &mut buf);
-                    let first = children.len();
+                    let first = graph.children.len();
                     for &mv in &buf {
                         let mut child = state.clone();
                         game.play_unchecked(&mut child, mv);
-                        let hash = hash_of(&child);
-                        let found = index.find(hash, |&i| states[i as usize] == child).copied();
-                        let id = match found {
-                            Some(id) => id,
-                            None => {
-                                let id = states.len();
-                                if id >= max_positions {
-                                    return Err(SolveError::TooLarge(max_positions));
-                                }
-                                states.push(child);
-                                index.insert_unique(hash, id as u32, |&i| {
-                                    hash_of(&states[i as usize])
-                                });
-                                // A terminal position's "side to move" is the player who
-                                // would move next: the opponent of whoever moved into it.
-                                mover.push(1 - seat as u8);
-                                value.push(UNKNOWN);
-                                id as u32
-                            }
-                        };
-                        if !children[first..].contains(&id) {
-                            children.push(id);
+                        let id = graph.number(child, seat, limits.max_positions)?;
+                        if !graph.children[first..].contains(&id) {
+                            graph.children.push(id);
                         }
                     }
                 }
             }
-            child_start.push(children.len() as u32);
+            graph.child_start.push(graph.children.len() as u32);
             next += 1;
             if next % 16384 == 0 {
-                budget.check()?;
-                let n = states.len();
-                let branching = children.len() as f64 / next as f64;
-                let bytes = n as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
-                budget.uses(&what, bytes as u64)?;
-                progress(0.5 * next as f64 / (n as f64).max(bound));
+                limits.budget.check()?;
+                let branching = graph.children.len() as f64 / next as f64;
+                let n = graph.states.len() as f64;
+                let bytes = n * bytes_per_position(state_bytes, heap_bytes, branching);
+                limits.budget.uses(limits.what, bytes as u64)?;
+                (limits.progress)(0.5 * next as f64 / n.max(bound));
             }
         }
         // Small graphs end before the first periodic check: the whole graph is
         // checked once more before the tables of the backward pass are built.
-        let branching = children.len() as f64 / next.max(1) as f64;
-        let bytes = states.len() as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
-        budget.uses(&what, bytes as u64)?;
+        let branching = graph.children.len() as f64 / next.max(1) as f64;
+        let bytes =
+            graph.states.len() as f64 * bytes_per_position(state_bytes, heap_bytes, branching);
+        limits.budget.uses(limits.what, bytes as u64)?;
         // The positions stay (the index points into them); their growth slack goes
         // before the backward pass allocates its arrays.
-        states.shrink_to_fit();
-        let n = mover.len();
+        graph.states.shrink_to_fit();
+        Ok(graph)
+    }
 
-        // Reverse edges.
-        let mut parent_count = vec![0u32; n + 1];
-        for &c in &children {
-            parent_count[c as usize + 1] += 1;
+    /// Position `at`, where the game is over with `outcome`: its value.
+    fn ended(&mut self, at: usize, outcome: Outcome) {
+        if at == 0 {
+            // A start that is already over: nobody moved into it. In every
+            // game here the side to move at a won position is the loser.
+            self.mover[0] = match outcome {
+                Outcome::Win(w) => 1 - w.min(1) as u8,
+                _ => 0,
+            };
+        }
+        self.value[at] = match outcome {
+            Outcome::Win(w) if w as u8 == self.mover[at] => WIN,
+            Outcome::Win(_) => LOSS,
+            Outcome::Draw | Outcome::Ended => DRAW,
+        };
+    }
+
+    /// The number of `child`, reached by `seat`'s move: a new one when it was not
+    /// seen before, refused past `max_positions`.
+    fn number(
+        &mut self,
+        child: G::State,
+        seat: Seat,
+        max_positions: usize,
+    ) -> Result<u32, SolveError> {
+        let hash = hash_of(&child);
+        let states = &self.states;
+        if let Some(&id) = self.index.find(hash, |&i| states[i as usize] == child) {
+            return Ok(id);
+        }
+        let id = self.states.len();
+        if id >= max_positions {
+            return Err(SolveError::TooLarge(max_positions));
+        }
+        self.states.push(child);
+        let states = &self.states;
+        self.index
+            .insert_unique(hash, id as u32, |&i| hash_of(&states[i as usize]));
+        // A terminal position's "side to move" is the player who would move next:
+        // the opponent of whoever moved into it.
+        self.mover.push(1 - seat as u8);
+        self.value.push(UNKNOWN);
+        Ok(id as u32)
+    }
+}
+
+/// The reverse edges: `parents[start[c]..start[c + 1]]` are the positions with a
+/// move to `c`.
+struct Parents {
+    start: Vec<u32>,
+    parents: Vec<u32>,
+}
+
+impl Parents {
+    fn of(children: &[u32], child_start: &[u32], n: usize) -> Parents {
+        let mut count = vec![0u32; n + 1];
+        for &c in children {
+            count[c as usize + 1] += 1;
         }
         for i in 0..n {
-            parent_count[i + 1] += parent_count[i];
+            count[i + 1] += count[i];
         }
-        let parent_start = parent_count.clone();
-        let mut fill = parent_count;
+        let start = count.clone();
+        let mut fill = count;
         let mut parents = vec![0u32; children.len()];
         for p in 0..n {
             for &c in &children[child_start[p] as usize..child_start[p + 1] as usize] {
@@ -277,94 +364,101 @@ impl<G: ExactAnalysis> Solution<G> {
                 fill[c as usize] += 1;
             }
         }
-        drop(fill);
-        // The backward pass needs only each position's count of unresolved
-        // children: the forward edges go before its arrays are made.
-        drop(children);
-        let mut pending: Vec<u32> = (0..n)
-            .map(|i| child_start[i + 1] - child_start[i])
-            .collect();
-        drop(child_start);
+        Parents { start, parents }
+    }
 
-        let mut remoteness = vec![0u32; n];
-        let mut queue = VecDeque::new();
-        for i in 0..n {
-            if value[i] != UNKNOWN {
-                if value[i] != DRAW {
-                    queue.push_back(i as u32);
-                }
-            } else if pending[i] == 0 {
-                // A player with no legal move who the game does not declare over:
-                // treat as a loss for the side to move (the usual convention).
-                value[i] = LOSS;
+    fn of_child(&self, c: usize) -> &[u32] {
+        &self.parents[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+}
+
+/// The backward pass: values outward from the decided positions, in order of
+/// remoteness (a queue), each parent won by one child lost for its opponent, lost
+/// when its last child is won for the opponent. Returns the remoteness of each
+/// position; those never decided stay `UNKNOWN`.
+fn propagate(
+    value: &mut [u8],
+    mover: &[u8],
+    mut pending: Vec<u32>,
+    parents: &Parents,
+    limits: &Limits<'_>,
+) -> Result<Vec<u32>, SolveError> {
+    let n = value.len();
+    let mut remoteness = vec![0u32; n];
+    let mut queue = VecDeque::new();
+    for i in 0..n {
+        if value[i] != UNKNOWN {
+            if value[i] != DRAW {
                 queue.push_back(i as u32);
             }
+        } else if pending[i] == 0 {
+            // A player with no legal move who the game does not declare over:
+            // treat as a loss for the side to move (the usual convention).
+            value[i] = LOSS;
+            queue.push_back(i as u32);
         }
-        let mut done = 0usize;
-        while let Some(c) = queue.pop_front() {
-            let c = c as usize;
-            let (cv, cr, cm) = (value[c], remoteness[c], mover[c]);
-            for &p in &parents[parent_start[c] as usize..parent_start[c + 1] as usize] {
-                let p = p as usize;
-                if value[p] != UNKNOWN {
-                    continue;
-                }
-                // The child's value seen by the parent's mover.
-                let good_for_parent = if mover[p] == cm {
-                    cv == WIN
-                } else {
-                    cv == LOSS
-                };
-                if good_for_parent {
-                    value[p] = WIN;
+    }
+    let mut done = 0usize;
+    while let Some(c) = queue.pop_front() {
+        let c = c as usize;
+        let (cv, cr, cm) = (value[c], remoteness[c], mover[c]);
+        for &p in parents.of_child(c) {
+            let p = p as usize;
+            if value[p] != UNKNOWN {
+                continue;
+            }
+            // The child's value seen by the parent's mover.
+            let good_for_parent = if mover[p] == cm {
+                cv == WIN
+            } else {
+                cv == LOSS
+            };
+            if good_for_parent {
+                value[p] = WIN;
+                remoteness[p] = cr + 1;
+                queue.push_back(p as u32);
+            } else {
+                pending[p] -= 1;
+                if pending[p] == 0 {
+                    value[p] = LOSS;
                     remoteness[p] = cr + 1;
                     queue.push_back(p as u32);
-                } else {
-                    pending[p] -= 1;
-                    if pending[p] == 0 {
-                        value[p] = LOSS;
-                        remoteness[p] = cr + 1;
-                        queue.push_back(p as u32);
-                    }
                 }
             }
-            done += 1;
-            if done % 65536 == 0 {
-                budget.check()?;
-                progress(0.5 + 0.5 * done as f64 / n as f64);
+        }
+        done += 1;
+        if done % 65536 == 0 {
+            limits.budget.check()?;
+            (limits.progress)(0.5 + 0.5 * done as f64 / n as f64);
+        }
+    }
+    Ok(remoteness)
+}
+
+/// The counts of a solve; positions never decided become draws.
+fn tally(value: &mut [u8], remoteness: &[u32], began: Instant) -> SolveStats {
+    let (mut wins, mut losses, mut draws, mut max_remoteness) = (0, 0, 0, 0);
+    for (v, &r) in value.iter_mut().zip(remoteness) {
+        match *v {
+            WIN => wins += 1,
+            LOSS => losses += 1,
+            _ => {
+                *v = DRAW;
+                draws += 1;
             }
         }
-        let (mut wins, mut losses, mut draws, mut max_remoteness) = (0, 0, 0, 0);
-        for i in 0..n {
-            match value[i] {
-                WIN => wins += 1,
-                LOSS => losses += 1,
-                _ => {
-                    value[i] = DRAW;
-                    draws += 1;
-                }
-            }
-            if value[i] != DRAW {
-                max_remoteness = max_remoteness.max(remoteness[i]);
-            }
+        if *v != DRAW {
+            max_remoteness = max_remoteness.max(r);
         }
-        progress(1.0);
-        let start_grade = grade_of(value[0], remoteness[0]);
-        Ok(Solution {
-            states,
-            index,
-            value,
-            remoteness,
-            stats: SolveStats {
-                positions: n,
-                wins,
-                losses,
-                draws,
-                start: start_grade,
-                max_remoteness,
-                seconds: began.elapsed().as_secs_f64(),
-            },
-        })
+    }
+    SolveStats {
+        positions: value.len(),
+        wins,
+        losses,
+        draws,
+        start: grade_of(value[0], remoteness[0]),
+        max_remoteness,
+        seconds: began.elapsed().as_secs_f64(),
     }
 }
 
