@@ -6,6 +6,7 @@ pub mod expectimax;
 pub mod grundy;
 pub mod lookahead;
 pub mod matchbox;
+pub mod player_options;
 pub mod players;
 pub mod retrograde;
 pub mod search_options;

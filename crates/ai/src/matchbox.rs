@@ -27,6 +27,7 @@
 //! mode `initial=1,loss=1`; MENACE mode `initial=16:4:2:1,win=3,draw=2,loss=1`
 //! (Michie's original was `initial=4:3:2:1,win=3,draw=1,loss=1`).
 
+use crate::player_options::{Kind, OptionSpec, PlayerOptions, ReadOptions, Value};
 use rand::Rng as _;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -51,6 +52,57 @@ impl Mode {
         }
     }
 }
+
+/// Most beads an option may add, take or start a box with.
+const MAX_BEADS: u64 = 1_000;
+
+/// The options of `matchbox:` and `menace:`, for the shared reader; a word on
+/// its own is the mode.
+pub const MATCHBOX_OPTIONS: PlayerOptions = PlayerOptions::new(&[
+    OptionSpec::new(
+        "mode",
+        "the way the machine learns",
+        Kind::Choice(&["gardner", "menace"]),
+    ),
+    OptionSpec::new(
+        "symmetry",
+        "sharing a box between mirror images",
+        Kind::OnOff,
+    ),
+    OptionSpec::new(
+        "initial",
+        "the beads a new box starts with",
+        Kind::WholeList {
+            min: 1,
+            max: MAX_BEADS,
+        },
+    ),
+    OptionSpec::new(
+        "win",
+        "the beads added after a win",
+        Kind::Whole {
+            min: 0,
+            max: MAX_BEADS,
+        },
+    ),
+    OptionSpec::new(
+        "draw",
+        "the beads added after a draw",
+        Kind::Whole {
+            min: 0,
+            max: MAX_BEADS,
+        },
+    ),
+    OptionSpec::new(
+        "loss",
+        "the beads taken after a loss",
+        Kind::Whole {
+            min: 0,
+            max: MAX_BEADS,
+        },
+    ),
+])
+.nameless("mode");
 
 /// Settings of a matchbox machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,80 +168,51 @@ impl MatchboxOptions {
     /// Reads an options text on top of the defaults of the mode it names (Gardner
     /// unless `mode=menace` or `menace` appears).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let menace = items(text)?.iter().any(|(k, v)| {
-            (k.is_empty() && v.eq_ignore_ascii_case("menace"))
-                || (k == "mode" && v.eq_ignore_ascii_case("menace"))
-        });
-        let base = if menace {
-            Self::menace()
-        } else {
-            Self::gardner()
+        let read = MATCHBOX_OPTIONS.read(text).map_err(|e| e.to_string())?;
+        let base = match read.choice("mode") {
+            Some("menace") => Self::menace(),
+            _ => Self::gardner(),
         };
-        base.with(text)
+        Ok(base.with_read(&read))
     }
 
     /// These options changed by an options text. Naming a mode switches to that mode's
     /// defaults before the other options are applied.
-    pub fn with(mut self, text: &str) -> Result<Self, String> {
-        let items = items(text)?;
-        for (k, v) in &items {
-            if k.is_empty() || k == "mode" {
-                self = match v.to_ascii_lowercase().as_str() {
-                    "gardner" if self.mode != Mode::Gardner => Self { symmetry: self.symmetry, ..Self::gardner() },
-                    "menace" if self.mode != Mode::Menace => Self { symmetry: self.symmetry, ..Self::menace() },
-                    "gardner" | "menace" => self,
-                    _ if k.is_empty() => {
-                        return Err(format!("unknown matchbox option '{v}': expected name=value (mode, symmetry, initial, win, draw, loss)"))
-                    }
-                    _ => return Err(format!("bad value '{v}' for option 'mode': expected gardner or menace")),
-                };
-            }
-        }
-        for (k, v) in &items {
-            let count = |name: &str| -> Result<u32, String> {
-                v.parse::<u32>()
-                    .ok()
-                    .filter(|n| *n <= 1_000)
-                    .ok_or_else(|| {
-                        format!(
-                            "bad value '{v}' for option '{name}': expected a whole number 0-1000"
-                        )
-                    })
+    pub fn with(self, text: &str) -> Result<Self, String> {
+        let read = MATCHBOX_OPTIONS.read(text).map_err(|e| e.to_string())?;
+        Ok(self.with_read(&read))
+    }
+
+    fn with_read(mut self, read: &ReadOptions) -> Self {
+        let mode = match read.choice("mode") {
+            Some("menace") => Some(Mode::Menace),
+            Some(_) => Some(Mode::Gardner),
+            None => None,
+        };
+        if let Some(mode) = mode.filter(|m| *m != self.mode) {
+            let defaults = match mode {
+                Mode::Gardner => Self::gardner(),
+                Mode::Menace => Self::menace(),
             };
-            match k.as_str() {
-                "" | "mode" => {}
-                "symmetry" => {
-                    self.symmetry = match v.to_ascii_lowercase().as_str() {
-                        "on" | "yes" | "true" | "1" => true,
-                        "off" | "no" | "false" | "0" => false,
-                        _ => return Err(format!("bad value '{v}' for option 'symmetry': expected on or off")),
-                    }
+            self = Self {
+                symmetry: self.symmetry,
+                ..defaults
+            };
+        }
+        // The reader has checked every range: 0 to 1000 beads fit a u32.
+        for (name, value) in read.given() {
+            match (name, value) {
+                ("symmetry", Value::OnOff(on)) => self.symmetry = *on,
+                ("initial", Value::List(list)) => {
+                    self.initial = list.iter().map(|&n| n as u32).collect();
                 }
-                "initial" => {
-                    let list: Option<Vec<u32>> = v
-                        .split(':')
-                        .map(|n| n.trim().parse::<u32>().ok().filter(|n| (1..=1_000).contains(n)))
-                        .collect();
-                    self.initial = match list {
-                        Some(l) if !l.is_empty() && l.len() <= 64 => l,
-                        _ => {
-                            return Err(format!(
-                                "bad value '{v}' for option 'initial': expected numbers 1-1000 separated by ':', like 4:3:2:1"
-                            ))
-                        }
-                    };
-                }
-                "win" => self.win = count("win")?,
-                "draw" => self.draw = count("draw")?,
-                "loss" => self.loss = count("loss")?,
-                other => {
-                    return Err(format!(
-                        "unknown matchbox option '{other}' (known: mode, symmetry, initial, win, draw, loss)"
-                    ))
-                }
+                ("win", Value::Whole(n)) => self.win = *n as u32,
+                ("draw", Value::Whole(n)) => self.draw = *n as u32,
+                ("loss", Value::Whole(n)) => self.loss = *n as u32,
+                _ => {}
             }
         }
-        Ok(self)
+        self
     }
 
     /// The options as text that [`MatchboxOptions::parse`] reads back.
@@ -272,26 +295,6 @@ impl Default for MatchboxOptions {
     fn default() -> Self {
         Self::gardner()
     }
-}
-
-/// `k=v` items of an options text; a bare word has an empty key.
-fn items(text: &str) -> Result<Vec<(String, String)>, String> {
-    if text.len() > 500 {
-        return Err("matchbox options too long".into());
-    }
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|item| match item.split_once('=') {
-            Some((k, v)) if !k.trim().is_empty() && !v.trim().is_empty() => {
-                Ok((k.trim().to_ascii_lowercase(), v.trim().to_string()))
-            }
-            Some(_) => Err(format!(
-                "cannot read matchbox option '{item}': expected name=value"
-            )),
-            None => Ok((String::new(), item.to_string())),
-        })
-        .collect()
 }
 
 /// One box as shown to users: the position (canonical text) and its beads.
@@ -900,18 +903,19 @@ pub(crate) mod tests {
             MatchboxOptions::for_player("matchbox", "").unwrap(),
             MatchboxOptions::gardner()
         );
-        for (bad, why) in [
-            ("symmetry=maybe", "symmetry"),
-            ("mode=chess", "mode"),
-            ("initial=0", "initial"),
-            ("initial=4::1", "initial"),
-            ("win=-1", "win"),
-            ("colour=red", "unknown"),
-            ("fast", "unknown"),
-            ("win=", "name=value"),
+        for (bad, words) in [
+            ("symmetry=maybe", "sharing a box between mirror images must be on or off"),
+            ("mode=chess", "the way the machine learns must be gardner or menace"),
+            ("initial=0", "the beads a new box starts with must be whole numbers from 1 to 1000"),
+            ("initial=4::1", "the beads a new box starts with must be whole numbers from 1 to 1000"),
+            ("win=-1", "the beads added after a win must be a whole number from 0 to 1000"),
+            ("win=", "the beads added after a win must be a whole number from 0 to 1000"),
+            ("colour=red", "this player has no option 'colour' (its options: mode, symmetry, initial, win, draw, loss)"),
+            ("fast", "the way the machine learns must be gardner or menace"),
         ] {
             let err = MatchboxOptions::parse(bad).expect_err(bad);
-            assert!(err.contains(why), "{bad}: {err}");
+            assert!(err.starts_with(words), "{bad}: {err}");
+            assert_eq!(MatchboxOptions::for_player("menace", bad), Err(err));
         }
         assert!(MatchboxOptions::for_player("alphabeta", "").is_err());
     }

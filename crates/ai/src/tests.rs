@@ -160,7 +160,7 @@ fn alphabeta_options_keep_the_default_of_what_is_not_given() {
     assert_eq!((deep.depth, deep.time), (12, default.time));
     assert_eq!(
         SearchLimits::parse("ms=10001").unwrap_err(),
-        "ms must be 1 to 10000 (at most ten seconds a move)"
+        "the thinking time in milliseconds must be a whole number from 1 to 10000"
     );
 }
 

@@ -38,8 +38,11 @@ fn build(game: &Auto120, name: &str, seed: u64) -> Box<dyn Strategy<Auto120>> {
         return Box::new(RandomPlayer);
     }
     let (kind, options) = name.split_once(':').unwrap_or((name, ""));
-    game.custom_player(kind, options, seed)
-        .unwrap_or_else(|| panic!("unknown player {name}"))
+    match game.custom_player(kind, options, seed) {
+        Some(Ok(player)) => player,
+        Some(Err(why)) => panic!("{name}: {why}"),
+        None => panic!("unknown player {name}"),
+    }
 }
 
 fn percent(x: f64) -> String {

@@ -26,9 +26,11 @@ fn player(name: &str) -> Box<dyn Strategy<Auto120>> {
         return Box::new(RandomPlayer);
     }
     let (kind, options) = name.split_once(':').unwrap_or((name, ""));
-    Auto120::default()
-        .custom_player(kind, options, 0)
-        .unwrap_or_else(|| panic!("unknown player {name}"))
+    match Auto120::default().custom_player(kind, options, 0) {
+        Some(Ok(player)) => player,
+        Some(Err(why)) => panic!("{name}: {why}"),
+        None => panic!("unknown player {name}"),
+    }
 }
 
 fn pairing(a: &str, b: &str, games: u64, seed: u64) -> SimReport {

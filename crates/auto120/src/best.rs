@@ -17,6 +17,7 @@ use crate::exact::{self, Solution};
 use crate::solo::{tables, Tables};
 use crate::state::{Move, State};
 use crate::Auto120;
+use tabula_ai::player_options::{Kind, OptionSpec, PlayerOptionError, PlayerOptions};
 use tabula_core::{Choice, Rng, Seat, Strategy};
 
 /// Most turns `best` may look ahead (depth 4 takes about a second per move).
@@ -27,6 +28,26 @@ pub const MAX_DEPTH: u32 = 4;
 pub const MAX_EXACT: usize = 3;
 /// The endgame table used unless told otherwise (built in about a second).
 pub const DEFAULT_EXACT: usize = 2;
+
+/// The options of `best:`, for the shared reader.
+pub const BEST_OPTIONS: PlayerOptions = PlayerOptions::new(&[
+    OptionSpec::new(
+        "depth",
+        "the search depth in turns",
+        Kind::Whole {
+            min: 1,
+            max: MAX_DEPTH as u64,
+        },
+    ),
+    OptionSpec::new(
+        "exact",
+        "the markers of the exact endgame table",
+        Kind::Whole {
+            min: 0,
+            max: MAX_EXACT as u64,
+        },
+    ),
+]);
 
 /// Table-driven expectimax player.
 #[derive(Clone, Copy, Debug)]
@@ -56,26 +77,13 @@ struct Tabs {
 impl Best {
     /// Builds the player from options: empty, `depth=N` (1..=4) and/or
     /// `exact=K` (0..=3: the endgame table's markers per player).
-    pub fn from_options(options: &str) -> Result<Best, String> {
-        let mut best = Best::default();
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            match item.split_once('=') {
-                Some(("depth", v)) => match v.trim().parse::<u32>() {
-                    Ok(d @ 1..=MAX_DEPTH) => best.depth = d,
-                    _ => return Err(format!("best: depth must be 1 to {MAX_DEPTH}, not '{v}'")),
-                },
-                Some(("exact", v)) => match v.trim().parse::<usize>() {
-                    Ok(k @ 0..=MAX_EXACT) => best.exact = k,
-                    _ => return Err(format!("best: exact must be 0 to {MAX_EXACT}, not '{v}'")),
-                },
-                _ => {
-                    return Err(format!(
-                        "unknown best option '{item}' (expected depth=N or exact=K)"
-                    ))
-                }
-            }
-        }
-        Ok(best)
+    pub fn from_options(options: &str) -> Result<Best, PlayerOptionError> {
+        let read = BEST_OPTIONS.read(options)?;
+        let default = Best::default();
+        Ok(Best {
+            depth: read.whole("depth").map_or(default.depth, |d| d as u32),
+            exact: read.whole("exact").map_or(default.exact, |k| k as usize),
+        })
     }
 
     /// The same player for a game with `markers` per player: the endgame table

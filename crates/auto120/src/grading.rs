@@ -209,7 +209,10 @@ mod tests {
                 let (inner, label): (Box<dyn Strategy<Auto120>>, _) = if i == 0 {
                     (Box::new(Scenario::default()), "scenario")
                 } else {
-                    (game.custom_player("optimal", "", s).unwrap(), "optimal")
+                    (
+                        game.custom_player("optimal", "", s).unwrap().unwrap(),
+                        "optimal",
+                    )
                 };
                 let p = GradedPlayer::new(inner, sol.clone(), label, players.clone());
                 Box::new(if i == 0 {

@@ -575,11 +575,43 @@ mod tests {
     fn custom_players_are_built_by_name() {
         let g = Auto120::default();
         for k in g.custom_player_kinds() {
-            assert!(g.custom_player(&k.name, "", 1).is_some(), "{}", k.name);
+            assert!(
+                matches!(g.custom_player(&k.name, "", 1), Some(Ok(_))),
+                "{}",
+                k.name
+            );
         }
-        assert!(g.custom_player("scenario", "bogus", 1).is_none());
-        assert!(g.custom_player("best", "depth=9", 1).is_none());
-        assert!(g.custom_player("expectimax", "ms=20", 1).is_some());
+        assert!(g.custom_player("nobody", "", 1).is_none());
+        assert!(matches!(
+            g.custom_player("expectimax", "ms=20", 1),
+            Some(Ok(_))
+        ));
+        // A bad option is refused in the player's words.
+        let refusal = |name: &str, options: &str| match g.custom_player(name, options, 1) {
+            Some(Err(words)) => words,
+            _ => panic!("{name}:{options} was not refused"),
+        };
+        assert_eq!(
+            refusal("scenario", "bogus"),
+            "this player has no option 'bogus' (its options: finish)"
+        );
+        assert_eq!(
+            refusal("scenario", "finish=1"),
+            "bringing a marker home first is a word on its own: write just 'finish'"
+        );
+        assert_eq!(
+            refusal("best", "depth=9"),
+            "the search depth in turns must be a whole number from 1 to 4"
+        );
+        assert_eq!(
+            refusal("best", "exact=x"),
+            "the markers of the exact endgame table must be a whole number from 0 to 3"
+        );
+        assert_eq!(
+            refusal("expectimax", "depth=0"),
+            "the search depth must be a whole number from 1 to 64"
+        );
+        assert_eq!(refusal("optimal", "fast"), "optimal takes no options");
     }
 
     #[test]
@@ -664,7 +696,7 @@ mod tests {
         let extra = four.analysis_extra(&s).unwrap();
         assert!(extra.value.is_none());
         assert!(chances(&extra).iter().all(|m| !m.1), "{extra:?}");
-        assert!(two.custom_player("optimal", "", 1).is_some());
+        assert!(matches!(two.custom_player("optimal", "", 1), Some(Ok(_))));
         // Four markers: `optimal` is offered; where the table has not been made
         // (none is, in tests) it says how to make it and plays best's move.
         if exact::layered_record(4).is_none() {
@@ -686,7 +718,7 @@ mod tests {
                 .find(|k| k.name == "optimal")
                 .unwrap();
             assert!(kind.help.contains("tabula solve auto120"), "{}", kind.help);
-            let mut optimal = four.custom_player("optimal", "", 1).unwrap();
+            let mut optimal = four.custom_player("optimal", "", 1).unwrap().unwrap();
             let mut rng = tabula_core::rng_from_seed(1);
             let choice = optimal.choose(&four, &s, 0, &mut rng).unwrap();
             let reason = choice.reason.unwrap_or_default();

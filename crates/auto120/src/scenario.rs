@@ -25,7 +25,15 @@ use crate::board::{is_factor, is_on_path, is_penultimate, TARGET};
 use crate::state::{Move, State};
 use crate::Auto120;
 use rand::Rng as _;
+use tabula_ai::player_options::{Kind, OptionSpec, PlayerOptionError, PlayerOptions};
 use tabula_core::{Choice, Rng, Seat, Strategy};
+
+/// The options of `scenario:`, for the shared reader: `finish` alone.
+pub const SCENARIO_OPTIONS: PlayerOptions = PlayerOptions::new(&[OptionSpec::new(
+    "finish",
+    "bringing a marker home first",
+    Kind::Flag,
+)]);
 
 /// The posts' scenario-set player.
 #[derive(Clone, Debug, Default)]
@@ -36,14 +44,11 @@ pub struct Scenario {
 
 impl Scenario {
     /// Builds the player from its options: empty, or `finish`.
-    pub fn from_options(options: &str) -> Result<Scenario, String> {
-        match options.trim() {
-            "" => Ok(Scenario { finish: false }),
-            "finish" => Ok(Scenario { finish: true }),
-            other => Err(format!(
-                "unknown scenario option '{other}' (expected nothing or 'finish')"
-            )),
-        }
+    pub fn from_options(options: &str) -> Result<Scenario, PlayerOptionError> {
+        let read = SCENARIO_OPTIONS.read(options)?;
+        Ok(Scenario {
+            finish: read.flag("finish"),
+        })
     }
 
     /// The marker (index) to move and the scenario letter that chose it.

@@ -129,7 +129,7 @@ proptest! {
     fn a_logged_game_replays_exactly(seed in any::<u64>()) {
         let g = Auto120::default();
         let mut players: [Box<dyn Strategy<Auto120>>; 2] =
-            [g.custom_player("scenario", "", 0).unwrap(), g.custom_player("best", "depth=1", 0).unwrap()];
+            [g.custom_player("scenario", "", 0).unwrap().unwrap(), g.custom_player("best", "depth=1", 0).unwrap().unwrap()];
         let mut rng = rng_from_seed(seed);
         let mut state = g.initial_state();
         let mut record: Vec<(Move, Option<String>)> = Vec::new();

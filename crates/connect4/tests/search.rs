@@ -135,10 +135,10 @@ fn search_options_keep_the_players_own_defaults() {
     assert_eq!((quick.depth, quick.time), (None, Duration::from_millis(50)));
     assert_eq!(
         SearchLimits::parse("depth=65").unwrap_err(),
-        "depth must be 1 to 64"
+        "the search depth must be a whole number from 1 to 64"
     );
     assert_eq!(
         SearchLimits::parse("moves=3").unwrap_err(),
-        "unknown option 'moves' (known: depth, ms)"
+        "this player has no option 'moves' (its options: depth, ms)"
     );
 }

@@ -279,17 +279,19 @@ pub trait Players: Game {
         self.own_players().into_iter().map(|p| p.kind).collect()
     }
     /// Builds the one of [`Players::own_players`] named `name` (`options` is
-    /// what followed a `:`); `None` for another name, or options it refuses.
+    /// what followed a `:`); `None` for another name, `Some(Err(words))` for
+    /// options it refuses.
     fn custom_player(
         &self,
         name: &str,
         options: &str,
         seed: u64,
-    ) -> Option<Box<dyn Strategy<Self>>> {
-        self.own_players()
+    ) -> Option<Result<Box<dyn Strategy<Self>>, String>> {
+        let player = self
+            .own_players()
             .into_iter()
-            .find(|p| p.kind.name == name)?
-            .make(self, options, seed)
+            .find(|p| p.kind.name == name)?;
+        Some(player.make(self, options, seed))
     }
 }
 

@@ -7,9 +7,9 @@
 
 use crate::{Game, PlayerKind, Strategy};
 
-/// Makes a player from its options and the match's seed; `None` when the
-/// options are not ones it reads (the engine then names the players it knows).
-type Make<G> = Box<dyn Fn(&G, &str, u64) -> Option<Box<dyn Strategy<G>>>>;
+/// Makes a player from its options and the match's seed, or says in a
+/// player's words why it does not take them.
+type Make<G> = Box<dyn Fn(&G, &str, u64) -> Result<Box<dyn Strategy<G>>, String>>;
 
 /// A computer player special to a game: its listing and how it is made.
 pub struct OwnPlayer<G: Game> {
@@ -20,25 +20,27 @@ pub struct OwnPlayer<G: Game> {
 
 impl<G: Game> OwnPlayer<G> {
     /// A player that takes no options: made by `make` when none are given,
-    /// not made when any are.
+    /// refused in words when any are.
     pub fn plain<S: Strategy<G> + 'static>(
         kind: PlayerKind,
         make: impl Fn(&G) -> S + 'static,
     ) -> Self {
+        let name = kind.name.clone();
         OwnPlayer {
             kind,
             make: Box::new(move |game, options, _seed| {
-                options
-                    .trim()
-                    .is_empty()
-                    .then(|| Box::new(make(game)) as Box<dyn Strategy<G>>)
+                if options.trim().is_empty() {
+                    Ok(Box::new(make(game)) as Box<dyn Strategy<G>>)
+                } else {
+                    Err(format!("{name} takes no options"))
+                }
             }),
         }
     }
 
-    /// A player made by `make` from its options (and the match's seed), not
-    /// made when `make` refuses them.
-    pub fn with_options<S: Strategy<G> + 'static, E>(
+    /// A player made by `make` from its options (and the match's seed), or
+    /// `make`'s refusal of them, in its words.
+    pub fn with_options<S: Strategy<G> + 'static, E: std::fmt::Display>(
         kind: PlayerKind,
         make: impl Fn(&G, &str, u64) -> Result<S, E> + 'static,
     ) -> Self {
@@ -46,14 +48,14 @@ impl<G: Game> OwnPlayer<G> {
             kind,
             make: Box::new(move |game, options, seed| {
                 make(game, options, seed)
-                    .ok()
                     .map(|player| Box::new(player) as Box<dyn Strategy<G>>)
+                    .map_err(|e| e.to_string())
             }),
         }
     }
 
-    /// The player for `game` with `options`, or `None` when it does not take them.
-    pub fn make(&self, game: &G, options: &str, seed: u64) -> Option<Box<dyn Strategy<G>>> {
+    /// The player for `game` with `options`, or why it does not take them.
+    pub fn make(&self, game: &G, options: &str, seed: u64) -> Result<Box<dyn Strategy<G>>, String> {
         (self.make)(game, options, seed)
     }
 }

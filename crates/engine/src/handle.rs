@@ -531,21 +531,9 @@ impl<G: Registered> Handle<G> {
             };
             return Ok(Some(Box::new(LeveledPlayer::new(level, strong))));
         }
-        if let Some(p) = self.game.custom_player(&spec.name, &spec.options, seed) {
-            return Ok(Some(p));
-        }
-        // A game's own player that would not take these options.
-        if !spec.options.is_empty()
-            && self
-                .game
-                .custom_player_kinds()
-                .iter()
-                .any(|k| k.name == spec.name)
-        {
-            return Err(bad(format!(
-                "{} does not take the options '{}'",
-                spec.name, spec.options
-            )));
+        // A game's own player, or its refusal of these options in its words.
+        if let Some(made) = self.game.custom_player(&spec.name, &spec.options, seed) {
+            return made.map(Some).map_err(bad);
         }
         // The generic players that have no options refuse any, in words (a
         // number that reads as one, such as `depth=1e9`, is no exception).

@@ -2,8 +2,24 @@
 //! `high`, `scenario`) and how they become strategies.
 
 use crate::EngineError;
+use tabula_ai::player_options::{Kind, OptionSpec, PlayerOptionError, PlayerOptions};
 use tabula_ai::players::LEVEL_PRESETS;
 use tabula_core::{GenericPlayer, PlayerKind};
+
+/// The level of a level-mixed player: how often it plays the strong move.
+const LEVEL: OptionSpec = OptionSpec::new("level", "the level", Kind::Whole { min: 0, max: 100 });
+
+/// The player a level mixes random moves with (a player name, read again).
+const BASE: OptionSpec = OptionSpec::new("base", "the player to mix with", Kind::Text);
+
+/// The options of `level:` (`level:25` is `level:level=25`).
+const LEVEL_OPTIONS: PlayerOptions = PlayerOptions::new(&[LEVEL, BASE]).nameless("level");
+
+/// The options of a preset (`low:base=alphabeta`): its level is its own.
+const PRESET_OPTIONS: PlayerOptions = PlayerOptions::new(&[BASE]);
+
+/// The level any two-player computer player may be given (`alphabeta:level=50`).
+const LEVEL_ONLY: PlayerOptions = PlayerOptions::new(&[LEVEL]);
 
 /// A parsed player name: `name[:options]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,13 +53,6 @@ impl PlayerSpec {
             spec: self.to_text(),
             reason: reason.into(),
         };
-        let parse_level = |text: &str| {
-            text.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|l| *l <= 100)
-                .ok_or_else(|| bad("the level must be a whole number from 0 to 100"))
-        };
         let base_of = |name: &str| -> Result<Option<PlayerSpec>, EngineError> {
             let base = parse_player_spec(name)?;
             if matches!(
@@ -63,66 +72,38 @@ impl PlayerSpec {
             .iter()
             .find(|(n, _)| *n == self.name && *n != "perfect")
             .map(|&(_, l)| l);
+        let words = |e: PlayerOptionError| bad(&e.to_string());
         if preset.is_some() || self.generic() == Some(GenericPlayer::Level) {
-            let mut level = preset;
-            let mut base = None;
-            for part in self
-                .options
-                .split(',')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-            {
-                match part.split_once('=') {
-                    Some((k, v)) if k.trim() == "base" => match base_of(v.trim()) {
-                        Ok(b) => base = b,
-                        Err(e) => return Some(Err(e)),
-                    },
-                    Some((k, v)) if k.trim() == "level" && preset.is_none() => {
-                        match parse_level(v) {
-                            Ok(l) => level = Some(l),
-                            Err(e) => return Some(Err(e)),
-                        }
-                    }
-                    None if preset.is_none() => match parse_level(part) {
-                        Ok(l) => level = Some(l),
-                        Err(e) => return Some(Err(e)),
-                    },
-                    _ => {
-                        return Some(Err(bad(&format!(
-                        "unknown level option '{part}' (try level:25 or level:25,base=lookahead)"
-                    ))))
-                    }
-                }
-            }
-            return Some(
-                level
-                    .map(|l| (l, base))
-                    .ok_or_else(|| bad("the level must be a whole number from 0 to 100")),
-            );
+            // A preset names its level; `level:` takes one, a number on its own.
+            let options = if preset.is_some() {
+                PRESET_OPTIONS
+            } else {
+                LEVEL_OPTIONS
+            };
+            let read = match options.read(&self.options) {
+                Ok(read) => read,
+                Err(e) => return Some(Err(words(e))),
+            };
+            let base = match read.text("base").map(base_of).transpose() {
+                Ok(base) => base.flatten(),
+                Err(e) => return Some(Err(e)),
+            };
+            let level = read.whole("level").map(|l| l as u32).or(preset);
+            return Some(level.map(|l| (l, base)).ok_or_else(|| {
+                bad("the level must be a whole number from 0 to 100 (such as level:25)")
+            }));
         }
         if !two_player {
             return None;
         }
-        let mut level = None;
-        let mut rest = Vec::new();
-        for part in self
-            .options
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            match part.split_once('=') {
-                Some((k, v)) if k.trim() == "level" => match parse_level(v) {
-                    Ok(l) => level = Some(l),
-                    Err(e) => return Some(Err(e)),
-                },
-                _ => rest.push(part),
-            }
-        }
-        let level = level?;
+        let (read, rest) = match LEVEL_ONLY.read_leaving_others(&self.options) {
+            Ok(split) => split,
+            Err(e) => return Some(Err(words(e))),
+        };
+        let level = read.whole("level")? as u32;
         let base = PlayerSpec {
             name: self.name.clone(),
-            options: rest.join(","),
+            options: rest,
         };
         Some(base_of(&base.to_text()).map(|b| (level, b)))
     }

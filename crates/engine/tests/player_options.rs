@@ -42,7 +42,7 @@ fn a_games_own_player_refuses_options_it_does_not_take() {
     for (game, player) in [("nim", "nim:fast"), ("northcott", "nim:depth=3")] {
         let said = refusal(game, player);
         assert!(
-            said.contains("does not take the options"),
+            said.contains("nim takes no options"),
             "{game} {player}: {said}"
         );
     }
@@ -52,7 +52,50 @@ fn a_games_own_player_refuses_options_it_does_not_take() {
         ..MatchConfig::default()
     });
     let said = poggle.err().expect("solver:quick was accepted").to_string();
-    assert!(said.contains("does not take the options"), "{said}");
+    assert!(said.contains("solver takes no options"), "{said}");
+}
+
+/// Every player every registered game lists, given an option it does not have
+/// and a value out of every range, is refused in a player's words: the option
+/// named back, or that it takes none; never the reader's raw form.
+#[test]
+fn every_games_every_player_refuses_bad_options_in_words() {
+    for entry in tabula_engine::registry() {
+        let handle = build(entry.name, "").unwrap();
+        for kind in handle.info().players {
+            if kind.name == "human" {
+                continue;
+            }
+            let seats = handle.info().seats.len();
+            for options in ["nosuch=1", "nosuch", "=", "depth=-1,ms=0,level=101,at=0"] {
+                let player = format!("{}:{options}", kind.name);
+                let mut players = vec![player.clone()];
+                players.resize(seats, "human".into());
+                let err = handle
+                    .new_match(MatchConfig {
+                        players,
+                        seed: 1,
+                        ..MatchConfig::default()
+                    })
+                    .err()
+                    .unwrap_or_else(|| panic!("{}: {player} was accepted", entry.name));
+                let said = err.to_string();
+                assert!(
+                    matches!(err, EngineError::Player { .. }),
+                    "{}: {player}: {said}",
+                    entry.name
+                );
+                let plain = said.contains("takes no options")
+                    || said.contains("has no option")
+                    || said.contains(" must be ");
+                assert!(
+                    plain && !said.contains("bad value") && !said.contains("expected name=value"),
+                    "{}: {player}: {said}",
+                    entry.name
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use crate::solve;
 use crate::state::{Move, State};
 use crate::Pig;
+use tabula_ai::player_options::{Kind, OptionSpec, PlayerOptionError, PlayerOptions};
 use tabula_core::{Choice, Rng, Seat, Strategy};
 
 /// Hold once the turn total reaches `at` points (a turn must roll at least once).
@@ -17,21 +18,23 @@ pub struct HoldAt {
 pub const DEFAULT_HOLD: u16 = 20;
 
 impl HoldAt {
-    /// Reads the options of `hold:N` (`""` is the default, 20).
-    pub fn from_options(options: &str) -> Result<HoldAt, String> {
-        let t = options.trim();
-        let t = t.strip_prefix("at=").unwrap_or(t);
-        if t.is_empty() {
-            return Ok(HoldAt { at: DEFAULT_HOLD });
-        }
-        match t.parse::<u16>() {
-            Ok(n @ 1..=1000) => Ok(HoldAt { at: n }),
-            _ => Err(format!(
-                "hold:N takes a number of points from 1 to 1000, not '{t}'"
-            )),
-        }
+    /// Reads the options of `hold:N` or `hold:at=N` (`""` is the default, 20).
+    pub fn from_options(options: &str) -> Result<HoldAt, PlayerOptionError> {
+        let read = HOLD_OPTIONS.read(options)?;
+        Ok(HoldAt {
+            // The reader has checked the range: at most 1000 fits a u16.
+            at: read.whole("at").map_or(DEFAULT_HOLD, |n| n as u16),
+        })
     }
 }
+
+/// The options of `hold:`, for the shared reader; a number on its own is `at`.
+pub const HOLD_OPTIONS: PlayerOptions = PlayerOptions::new(&[OptionSpec::new(
+    "at",
+    "the turn total to hold at",
+    Kind::Whole { min: 1, max: 1000 },
+)])
+.nameless("at");
 
 impl Strategy<Pig> for HoldAt {
     fn choose(&mut self, _: &Pig, state: &State, _: Seat, _: &mut Rng) -> Option<Choice<Move>> {

@@ -149,7 +149,18 @@ fn the_simple_players_follow_their_rules() {
     assert_eq!(choose(&mut hold, "0-0:1+20", &mut rng), Move::Hold);
     let mut h25 = HoldAt::from_options("25").unwrap();
     assert_eq!(choose(&mut h25, "0-0:1+24", &mut rng), Move::Roll);
-    assert!(HoldAt::from_options("0").is_err() && HoldAt::from_options("x").is_err());
+    assert_eq!(
+        HoldAt::from_options(" at = 25 ").unwrap(),
+        HoldAt { at: 25 }
+    );
+    let hold_words = "the turn total to hold at must be a whole number from 1 to 1000";
+    for bad in ["0", "x", "1001", "at=", "at=-2"] {
+        assert_eq!(
+            HoldAt::from_options(bad).unwrap_err().to_string(),
+            hold_words,
+            "{bad}"
+        );
+    }
     // Keep pace: 21 at level scores, 26 when 40 behind, to the goal past 71.
     assert_eq!(Race::threshold(&g, 10, 10), Some(21));
     assert_eq!(Race::threshold(&g, 10, 50), Some(26));
@@ -160,9 +171,23 @@ fn the_simple_players_follow_their_rules() {
     assert_eq!(choose(&mut race, "10-50:1+21", &mut rng), Move::Roll);
     assert_eq!(choose(&mut race, "10-75:1+40", &mut rng), Move::Roll);
     for k in g.custom_player_kinds() {
-        assert!(g.custom_player(&k.name, "", 1).is_some(), "{}", k.name);
+        assert!(
+            matches!(g.custom_player(&k.name, "", 1), Some(Ok(_))),
+            "{}",
+            k.name
+        );
     }
-    assert!(g.custom_player("hold", "zero", 1).is_none());
+    // A bad option is refused in the player's words, not ignored.
+    let refusal = |name: &str, options: &str| match g.custom_player(name, options, 1) {
+        Some(Err(words)) => words,
+        _ => panic!("{name}:{options} was not refused"),
+    };
+    assert_eq!(refusal("hold", "zero"), hold_words);
+    assert_eq!(
+        refusal("hold", "when=20"),
+        "this player has no option 'when' (its options: at)"
+    );
+    assert_eq!(refusal("race", "fast"), "race takes no options");
 }
 
 #[test]

@@ -360,7 +360,7 @@ fn fewest_presses_equal_breadth_first_distance_and_hints_follow_it() {
 #[test]
 fn solver_player_solves() {
     let g = game("size=8,colours=7,start=random,seed=3");
-    let mut player = g.custom_player("solver", "", 0).unwrap();
+    let mut player = g.custom_player("solver", "", 0).unwrap().unwrap();
     let mut rng = tabula_core::rng_from_seed(0);
     let mut s = g.initial_state();
     for _ in 0..8 * 8 * 7 {

@@ -7,7 +7,21 @@
 use crate::board::Board;
 use crate::game::{Click, SameGame};
 use crate::search::{search, SearchOptions};
+use tabula_ai::player_options::{Kind, OptionSpec, PlayerOptionError, PlayerOptions};
 use tabula_core::{Choice, Game, Rng, Seat, Strategy};
+
+/// The options of `search:`, for the shared reader.
+pub const SEARCH_PLAYER_OPTIONS: PlayerOptions = PlayerOptions::new(&[
+    OptionSpec::new(
+        "seconds",
+        "the thinking time in seconds",
+        Kind::Number {
+            min: 0.0,
+            max: 3600.0,
+        },
+    ),
+    OptionSpec::new("level", "the search level", Kind::Whole { min: 1, max: 3 }),
+]);
 
 /// Plays the first click of the best line the search finds (NRPA by default).
 pub struct SearchPlayer {
@@ -20,44 +34,16 @@ impl SearchPlayer {
     /// Reads options `seconds=S` (default 1) and `level=N` (fixed work instead of a
     /// time budget: two NRPA runs of level 1-3 with 100 iterations per level, so the
     /// same seed gives the same game; level 3 takes minutes), separated by commas.
-    pub fn from_options(options: &str, seed: u64) -> Result<SearchPlayer, String> {
+    pub fn from_options(options: &str, seed: u64) -> Result<SearchPlayer, PlayerOptionError> {
+        let read = SEARCH_PLAYER_OPTIONS.read(options)?;
         let mut opts = SearchOptions {
-            seconds: 1.0,
+            seconds: read.number("seconds").unwrap_or(1.0),
             seed,
             ..SearchOptions::default()
         };
-        for item in options
-            .split([',', ' '])
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-        {
-            let (k, v) = item
-                .split_once('=')
-                .ok_or_else(|| format!("expected name=value, got '{item}'"))?;
-            match k.trim() {
-                "seconds" => {
-                    let s: f64 = v
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("seconds '{v}' is not a number"))?;
-                    if !(s.is_finite() && (0.0..=3600.0).contains(&s)) {
-                        return Err(format!("seconds must be between 0 and 3600, got {v}"));
-                    }
-                    opts.seconds = s;
-                }
-                "level" => {
-                    let l: u32 = v
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("level '{v}' is not a whole number"))?;
-                    if !(1..=3).contains(&l) {
-                        return Err(format!("level must be between 1 and 3, got {v}"));
-                    }
-                    opts.level = Some(l);
-                    opts.runs = Some(2);
-                }
-                other => return Err(format!("unknown option '{other}' (known: seconds, level)")),
-            }
+        if let Some(level) = read.whole("level") {
+            opts.level = Some(level as u32);
+            opts.runs = Some(2);
         }
         Ok(SearchPlayer {
             options: opts,

@@ -231,9 +231,25 @@ fn search_player_plays_whole_games() {
     let g = SameGame::from_variant(&Variant::parse("size=8x8,colours=3,seed=11").unwrap()).unwrap();
     let mut player = g
         .custom_player("search", "seconds=0.2", 5)
-        .expect("search player");
-    assert!(g.custom_player("search", "seconds=abc", 5).is_none());
-    assert!(g.custom_player("search", "depth=3", 5).is_none());
+        .expect("search player")
+        .expect("its options");
+    // Bad options are refused in the player's words.
+    let refusal = |options: &str| match g.custom_player("search", options, 5) {
+        Some(Err(words)) => words,
+        _ => panic!("search:{options} was not refused"),
+    };
+    assert_eq!(
+        refusal("seconds=abc"),
+        "the thinking time in seconds must be a number from 0 to 3600"
+    );
+    assert_eq!(
+        refusal("level=4"),
+        "the search level must be a whole number from 1 to 3"
+    );
+    assert_eq!(
+        refusal("depth=3"),
+        "this player has no option 'depth' (its options: seconds, level)"
+    );
     assert!(g.custom_player("other", "", 5).is_none());
     let mut s = g.initial_state();
     let mut rng = tabula_core::rng_from_seed(1);
