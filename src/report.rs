@@ -321,163 +321,182 @@ pub fn moves_text(moves: &[GradedMove], width: usize) -> String {
 /// [`moves_text`] with at most `limit` rows in a table of graded moves (the
 /// best ones; the heading says how many there are).
 fn moves_text_upto(moves: &[GradedMove], width: usize, limit: usize) -> String {
-    let all = moves.len();
-    // The words a heading adds when rows are left out ("; the best 8 of 60 shown").
-    let cut = |sep: &str| -> String {
-        if all > limit {
-            format!("{sep} the best {limit} of {all} shown")
-        } else {
-            String::new()
-        }
-    };
     let Some(first) = moves.first() else {
         return "No legal moves: the game is over.\n".into();
     };
-    let name = |m: &GradedMove| m.notation.clone();
+    let listing = Listing {
+        moves,
+        width,
+        limit,
+    };
     match &first.grade {
-        MoveGrade::Solved { .. } => {
-            let bound = moves.iter().any(|m| {
-                matches!(
-                    m.grade,
-                    MoveGrade::Solved {
-                        remoteness: Some(Remoteness::AtMost(_)),
-                        ..
-                    }
-                )
-            });
-            let rows: Vec<Vec<String>> = moves
-                .iter()
-                .take(limit)
-                .map(|m| match &m.grade {
-                    MoveGrade::Solved { value, remoteness } => vec![
-                        name(m),
-                        value.to_string(),
-                        match (value, remoteness) {
-                            (Value::Draw, _) | (_, None) => "—".into(),
-                            (_, Some(r)) => r.short(),
-                        },
-                    ],
-                    _ => vec![name(m), String::new(), String::new()],
-                })
-                .collect();
-            let mut out = wrap(
-                &format!(
-                    "Moves, best first (the result for the mover; plies to the end with perfect play{}{}):",
-                    if bound {
-                        "; ≤ marks a bound, not an exact count"
-                    } else {
-                        ""
+        MoveGrade::Solved { .. } => listing.solved(),
+        MoveGrade::WinChance { .. } => listing.chances(),
+        MoveGrade::Points { .. } => listing.points(),
+        MoveGrade::Plan { moves_left } => listing.plan(*moves_left),
+        MoveGrade::Ungraded => listing.ungraded(),
+    }
+}
+
+/// The graded moves of an analysis, laid out `width` columns wide, at most
+/// `limit` rows of a table.
+struct Listing<'a> {
+    moves: &'a [GradedMove],
+    width: usize,
+    limit: usize,
+}
+
+impl Listing<'_> {
+    /// The words a heading adds when rows are left out ("; the best 8 of 60 shown").
+    fn cut(&self, sep: &str) -> String {
+        let all = self.moves.len();
+        if all > self.limit {
+            format!("{sep} the best {} of {all} shown", self.limit)
+        } else {
+            String::new()
+        }
+    }
+
+    fn heading(&self, text: &str) -> String {
+        wrap(text, self.width, "", "")
+    }
+
+    /// Solved moves: the result for the mover and the plies to the end.
+    fn solved(&self) -> String {
+        let bound = self.moves.iter().any(|m| {
+            matches!(
+                m.grade,
+                MoveGrade::Solved {
+                    remoteness: Some(Remoteness::AtMost(_)),
+                    ..
+                }
+            )
+        });
+        let rows: Vec<Vec<String>> = self
+            .moves
+            .iter()
+            .take(self.limit)
+            .map(|m| match &m.grade {
+                MoveGrade::Solved { value, remoteness } => vec![
+                    m.notation.clone(),
+                    value.to_string(),
+                    match (value, remoteness) {
+                        (Value::Draw, _) | (_, None) => "—".into(),
+                        (_, Some(r)) => r.short(),
                     },
-                    cut(";")
-                ),
-                width,
-                "",
-                "",
-            );
-            out += &table(
-                &["move", "result", "plies"].map(String::from),
-                &rows,
-                width,
-                "",
-            );
-            out
-        }
-        MoveGrade::WinChance { .. } => {
-            let estimate = moves
-                .iter()
-                .any(|m| matches!(m.grade, MoveGrade::WinChance { exact: false, .. }));
-            let rows: Vec<Vec<String>> = moves
-                .iter()
-                .take(limit)
-                .map(|m| match m.grade {
-                    MoveGrade::WinChance { chance, exact } => vec![
-                        name(m),
-                        if exact {
-                            percent(chance)
-                        } else {
-                            format!("about {:.0}%", chance * 100.0)
-                        },
-                    ],
-                    _ => vec![name(m), String::new()],
-                })
-                .collect();
-            let mut out = wrap(
-                &format!(
-                    "{}{}):",
-                    if estimate {
-                        "Moves, best first by the computer's look-ahead (estimated chance to win"
+                ],
+                _ => vec![m.notation.clone(), String::new(), String::new()],
+            })
+            .collect();
+        let mut out = self.heading(&format!(
+            "Moves, best first (the result for the mover; plies to the end with perfect play{}{}):",
+            if bound {
+                "; ≤ marks a bound, not an exact count"
+            } else {
+                ""
+            },
+            self.cut(";")
+        ));
+        out += &table(
+            &["move", "result", "plies"].map(String::from),
+            &rows,
+            self.width,
+            "",
+        );
+        out
+    }
+
+    /// Moves of a game of chance: each one's chance to win, exact or estimated.
+    fn chances(&self) -> String {
+        let estimate = self
+            .moves
+            .iter()
+            .any(|m| matches!(m.grade, MoveGrade::WinChance { exact: false, .. }));
+        let rows: Vec<Vec<String>> = self
+            .moves
+            .iter()
+            .take(self.limit)
+            .map(|m| match m.grade {
+                MoveGrade::WinChance { chance, exact } => vec![
+                    m.notation.clone(),
+                    if exact {
+                        percent(chance)
                     } else {
-                        "Moves, best first (chance to win with best play on both sides"
+                        format!("about {:.0}%", chance * 100.0)
                     },
-                    cut(";")
-                ),
-                width,
-                "",
-                "",
-            );
-            out += &table(
-                &["move", "chance to win"].map(String::from),
-                &rows,
-                width,
-                "",
-            );
-            out
-        }
-        MoveGrade::Points { .. } => {
-            let shown = limit.min(15);
-            let rows: Vec<Vec<String>> = moves
-                .iter()
-                .take(shown)
-                .map(|m| match m.grade {
-                    MoveGrade::Points { points } => vec![name(m), format!("+{points}")],
-                    _ => vec![name(m), String::new()],
-                })
-                .collect();
-            let mut out = wrap(
-                &format!(
-                    "Moves by the points they bring now ({} in all{}):",
-                    moves.len(),
-                    if moves.len() > shown {
-                        format!(", the best {shown} shown")
-                    } else {
-                        String::new()
-                    }
-                ),
-                width,
-                "",
-                "",
-            );
-            out += &table(&["move", "points"].map(String::from), &rows, width, "");
-            out
-        }
-        MoveGrade::Plan { moves_left } => {
-            let plan: Vec<String> = moves
-                .iter()
-                .filter(|m| matches!(m.grade, MoveGrade::Plan { .. }))
-                .map(name)
-                .collect();
-            let mut out = wrap(
-                &format!(
-                    "Moves of a solution ({moves_left} in all from here; {}):",
-                    plural(
-                        moves.len() - plan.len(),
-                        "other legal move",
-                        "other legal moves"
-                    )
-                ),
-                width,
-                "",
-                "",
-            );
-            out += &list(&plan, "   ", width, "  ");
-            out
-        }
-        MoveGrade::Ungraded => {
-            let names: Vec<String> = moves.iter().map(name).collect();
-            let mut out = format!("{}:\n", plural(names.len(), "legal move", "legal moves"));
-            out += &list(&names, "   ", width, "  ");
-            out
-        }
+                ],
+                _ => vec![m.notation.clone(), String::new()],
+            })
+            .collect();
+        let mut out = self.heading(&format!(
+            "{}{}):",
+            if estimate {
+                "Moves, best first by the computer's look-ahead (estimated chance to win"
+            } else {
+                "Moves, best first (chance to win with best play on both sides"
+            },
+            self.cut(";")
+        ));
+        out += &table(
+            &["move", "chance to win"].map(String::from),
+            &rows,
+            self.width,
+            "",
+        );
+        out
+    }
+
+    /// Moves of a puzzle scored by points: what each brings now (at most 15).
+    fn points(&self) -> String {
+        let all = self.moves.len();
+        let shown = self.limit.min(15);
+        let rows: Vec<Vec<String>> = self
+            .moves
+            .iter()
+            .take(shown)
+            .map(|m| match m.grade {
+                MoveGrade::Points { points } => vec![m.notation.clone(), format!("+{points}")],
+                _ => vec![m.notation.clone(), String::new()],
+            })
+            .collect();
+        let mut out = self.heading(&format!(
+            "Moves by the points they bring now ({all} in all{}):",
+            if all > shown {
+                format!(", the best {shown} shown")
+            } else {
+                String::new()
+            }
+        ));
+        out += &table(&["move", "points"].map(String::from), &rows, self.width, "");
+        out
+    }
+
+    /// A puzzle's solution from here: its moves, then how many others there are.
+    fn plan(&self, moves_left: u64) -> String {
+        let plan: Vec<String> = self
+            .moves
+            .iter()
+            .filter(|m| matches!(m.grade, MoveGrade::Plan { .. }))
+            .map(|m| m.notation.clone())
+            .collect();
+        let mut out = self.heading(&format!(
+            "Moves of a solution ({moves_left} in all from here; {}):",
+            plural(
+                self.moves.len() - plan.len(),
+                "other legal move",
+                "other legal moves"
+            )
+        ));
+        out += &list(&plan, "   ", self.width, "  ");
+        out
+    }
+
+    /// Moves without grades: their names, wrapped.
+    fn ungraded(&self) -> String {
+        let names: Vec<String> = self.moves.iter().map(|m| m.notation.clone()).collect();
+        let mut out = format!("{}:\n", plural(names.len(), "legal move", "legal moves"));
+        out += &list(&names, "   ", self.width, "  ");
+        out
     }
 }
 
