@@ -289,168 +289,182 @@ fn check_keys(kind: &str, obj: &Map<String, Json_>) -> Result<(), ApiError> {
     )))
 }
 
+/// The work a job request asks for, its options checked.
 fn plan(kind: &str, game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work, ApiError> {
-    let info = game.info();
     if !options_of(kind).is_empty() {
         check_keys(kind, obj)?;
     }
     match kind {
-        "solve" => {
-            let position = match obj.get("position") {
-                None | Some(Json_::Null) => None,
-                Some(Json_::String(p)) if p.len() <= 64 * 1024 => Some(p.clone()),
-                Some(_) => {
-                    return Err(ApiError::bad_request(
-                        "'position' must be a position text of at most 64 KiB",
-                    ))
-                }
-            };
-            let seconds = match obj.get("seconds") {
-                None | Some(Json_::Null) => None,
-                Some(v) => match v.as_f64() {
-                    Some(s) if s > 0.0 && s <= 3600.0 => Some(s),
-                    _ => {
-                        return Err(ApiError::bad_request(
-                            "'seconds' must be a number above 0 and at most 3600",
-                        ))
-                    }
-                },
-            };
-            let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
-            let plan = match obj.get("plan") {
-                None | Some(Json_::Null) => Vec::new(),
-                Some(Json_::Array(a))
-                    if a.len() <= MAX_PLAN
-                        && a.iter().all(|m| m.as_str().is_some_and(|m| m.len() <= 64)) =>
-                {
-                    a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()
-                }
-                Some(_) => {
-                    return Err(ApiError::bad_request(format!(
-                        "'plan' must be a list of at most {MAX_PLAN} moves, each written as the game writes moves"
-                    )))
-                }
-            };
-            let use_cache = opt_bool(obj, "cache")?.unwrap_or(true);
-            let cache_key = use_cache.then(|| {
-                // The results' version keeps a report of an older shape from
-                // being served from the cache.
-                json!([
-                    "solve",
-                    tabula_core::RESULTS_VERSION,
-                    info.name,
-                    info.variant,
-                    position,
-                    seconds,
-                    seed,
-                    plan
-                ])
-                .to_string()
-            });
-            Ok(Work::Solve {
-                request: Report {
-                    position,
-                    seconds,
-                    seed,
-                    plan,
-                    ..Report::default()
-                },
-                cache_key,
-            })
-        }
-        "simulate" => {
-            let players: Vec<String> = match obj.get("players") {
-                Some(Json_::String(s)) => s.split(',').map(|p| p.trim().to_string()).collect(),
-                Some(Json_::Array(a)) => a
-                    .iter()
-                    .map(|p| p.as_str().unwrap_or("").trim().to_string())
-                    .collect(),
-                _ => Vec::new(),
-            };
-            if players.len() != 2 || players.iter().any(|p| p.is_empty() || p.len() > 256) {
-                return Err(ApiError::bad_request("'players' must name exactly two computer players, e.g. [\"random\", \"perfect\"]"));
-            }
-            let games = opt_u64(obj, "games", MAX_GAMES)?.unwrap_or(1000);
-            if games == 0 {
-                return Err(ApiError::bad_request(format!(
-                    "'games' must be from 1 to {MAX_GAMES}"
-                )));
-            }
-            let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
-            Ok(Work::Simulate {
-                players: [players[0].clone(), players[1].clone()],
-                games,
-                seed,
-            })
-        }
-        "train" => {
-            if opt_u64(obj, "games", MAX_GAMES)? == Some(0) {
-                return Err(ApiError::bad_request(format!(
-                    "'games' must be from 1 to {MAX_GAMES}"
-                )));
-            }
-            let mut options = obj.clone();
-            for k in ["kind", "game", "variant", "store", "watch"] {
-                options.remove(k);
-            }
-            // Checked as the trainer reads them (seat, block, seed, opponent, the
-            // machine's options), so a bad one is refused now, not when the job runs.
-            let options = Json_::Object(options);
-            game.check_train(&options)?;
-            let watch = opt_bool(obj, "watch")?.unwrap_or(false);
-            let store_as = if opt_bool(obj, "store")?.unwrap_or(false) {
-                let seat = match obj.get("seat") {
-                    Some(Json_::String(name)) => info
-                        .seats
-                        .iter()
-                        .position(|s| s.eq_ignore_ascii_case(name.trim())),
-                    Some(v) => v
-                        .as_u64()
-                        .map(|n| n as usize)
-                        .filter(|&n| n < info.seats.len()),
-                    None => None,
-                }
-                .ok_or_else(|| {
-                    ApiError::bad_request(
-                        "storing the trained machine needs its 'seat' (a number or seat name)",
-                    )
-                })?;
-                let player = obj
-                    .get("player")
-                    .and_then(Json_::as_str)
-                    .unwrap_or("matchbox")
-                    .trim()
-                    .to_ascii_lowercase();
-                let opts = obj
-                    .get("options")
-                    .and_then(Json_::as_str)
-                    .unwrap_or("")
-                    .trim();
-                let player = if opts.is_empty() {
-                    player
-                } else {
-                    format!("{player}:{opts}")
-                };
-                Some(LearnedKey {
-                    game: info.name.clone(),
-                    variant: info.variant.clone(),
-                    seat,
-                    player,
-                })
-            } else {
-                None
-            };
-            Ok(Work::Train {
-                watch,
-                options,
-                store_as,
-            })
-        }
+        "solve" => plan_solve(game, obj),
+        "simulate" => plan_simulate(obj),
+        "train" => plan_train(game, obj),
         other => Err(ApiError::bad_request(format!(
             "unknown job kind '{}': expected solve, simulate or train",
             other.chars().take(40).collect::<String>()
         ))),
     }
+}
+
+/// A solve: of a position or the start, within seconds, with a seed and a plan to
+/// start from; its report kept in the cache unless `cache` is false.
+fn plan_solve(game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work, ApiError> {
+    let info = game.info();
+    let position = match obj.get("position") {
+        None | Some(Json_::Null) => None,
+        Some(Json_::String(p)) if p.len() <= 64 * 1024 => Some(p.clone()),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "'position' must be a position text of at most 64 KiB",
+            ))
+        }
+    };
+    let seconds = match obj.get("seconds") {
+        None | Some(Json_::Null) => None,
+        Some(v) => match v.as_f64() {
+            Some(s) if s > 0.0 && s <= 3600.0 => Some(s),
+            _ => {
+                return Err(ApiError::bad_request(
+                    "'seconds' must be a number above 0 and at most 3600",
+                ))
+            }
+        },
+    };
+    let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
+    let plan = match obj.get("plan") {
+        None | Some(Json_::Null) => Vec::new(),
+        Some(Json_::Array(a))
+            if a.len() <= MAX_PLAN
+                && a.iter().all(|m| m.as_str().is_some_and(|m| m.len() <= 64)) =>
+        {
+            a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()
+        }
+        Some(_) => {
+            return Err(ApiError::bad_request(format!(
+                "'plan' must be a list of at most {MAX_PLAN} moves, each written as the game writes moves"
+            )))
+        }
+    };
+    let use_cache = opt_bool(obj, "cache")?.unwrap_or(true);
+    let cache_key = use_cache.then(|| {
+        // The results' version keeps a report of an older shape from
+        // being served from the cache.
+        json!([
+            "solve",
+            tabula_core::RESULTS_VERSION,
+            info.name,
+            info.variant,
+            position,
+            seconds,
+            seed,
+            plan
+        ])
+        .to_string()
+    });
+    Ok(Work::Solve {
+        request: Report {
+            position,
+            seconds,
+            seed,
+            plan,
+            ..Report::default()
+        },
+        cache_key,
+    })
+}
+
+/// A simulation: two computer players, a number of games and a seed.
+fn plan_simulate(obj: &Map<String, Json_>) -> Result<Work, ApiError> {
+    let players: Vec<String> = match obj.get("players") {
+        Some(Json_::String(s)) => s.split(',').map(|p| p.trim().to_string()).collect(),
+        Some(Json_::Array(a)) => a
+            .iter()
+            .map(|p| p.as_str().unwrap_or("").trim().to_string())
+            .collect(),
+        _ => Vec::new(),
+    };
+    if players.len() != 2 || players.iter().any(|p| p.is_empty() || p.len() > 256) {
+        return Err(ApiError::bad_request(
+            "'players' must name exactly two computer players, e.g. [\"random\", \"perfect\"]",
+        ));
+    }
+    let games = opt_u64(obj, "games", MAX_GAMES)?.unwrap_or(1000);
+    if games == 0 {
+        return Err(ApiError::bad_request(format!(
+            "'games' must be from 1 to {MAX_GAMES}"
+        )));
+    }
+    let seed = opt_u64(obj, "seed", u64::MAX)?.unwrap_or(1);
+    Ok(Work::Simulate {
+        players: [players[0].clone(), players[1].clone()],
+        games,
+        seed,
+    })
+}
+
+/// Training a learning machine, kept for a seat of the game when `store` asks.
+fn plan_train(game: &dyn DynGame, obj: &Map<String, Json_>) -> Result<Work, ApiError> {
+    let info = game.info();
+    if opt_u64(obj, "games", MAX_GAMES)? == Some(0) {
+        return Err(ApiError::bad_request(format!(
+            "'games' must be from 1 to {MAX_GAMES}"
+        )));
+    }
+    let mut options = obj.clone();
+    for k in ["kind", "game", "variant", "store", "watch"] {
+        options.remove(k);
+    }
+    // Checked as the trainer reads them (seat, block, seed, opponent, the
+    // machine's options), so a bad one is refused now, not when the job runs.
+    let options = Json_::Object(options);
+    game.check_train(&options)?;
+    let watch = opt_bool(obj, "watch")?.unwrap_or(false);
+    let store_as = if opt_bool(obj, "store")?.unwrap_or(false) {
+        let seat = match obj.get("seat") {
+            Some(Json_::String(name)) => info
+                .seats
+                .iter()
+                .position(|s| s.eq_ignore_ascii_case(name.trim())),
+            Some(v) => v
+                .as_u64()
+                .map(|n| n as usize)
+                .filter(|&n| n < info.seats.len()),
+            None => None,
+        }
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "storing the trained machine needs its 'seat' (a number or seat name)",
+            )
+        })?;
+        let player = obj
+            .get("player")
+            .and_then(Json_::as_str)
+            .unwrap_or("matchbox")
+            .trim()
+            .to_ascii_lowercase();
+        let opts = obj
+            .get("options")
+            .and_then(Json_::as_str)
+            .unwrap_or("")
+            .trim();
+        let player = if opts.is_empty() {
+            player
+        } else {
+            format!("{player}:{opts}")
+        };
+        Some(LearnedKey {
+            game: info.name.clone(),
+            variant: info.variant.clone(),
+            seat,
+            player,
+        })
+    } else {
+        None
+    };
+    Ok(Work::Train {
+        watch,
+        options,
+        store_as,
+    })
 }
 
 /// `POST /api/jobs`.
