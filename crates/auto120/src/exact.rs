@@ -1266,6 +1266,7 @@ pub fn solve_layered(
         checkpoint_every: std::time::Duration::from_secs(CHECKPOINT_SECONDS),
         budget: budget.clone(),
         disk_reserve: layered::solver::DISK_RESERVE,
+        weight: layered::solver::WEIGHT,
     };
     // The log of what the solve did, beside the table (the directory is made
     // here so that the log exists from the start).

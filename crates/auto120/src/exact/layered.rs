@@ -121,9 +121,10 @@ impl Plan {
 /// Small tables solved in layers on the disk, for tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{solve, solver, BigTable, Options, Plan, Record};
+    use super::{files, solve, solver, BigTable, Options, Plan, Record};
     use crate::exact::{self, Solution};
     use std::path::{Path, PathBuf};
+    use std::sync::atomic::Ordering::Relaxed;
     use std::time::Duration;
     use tabula_core::Budget;
 
@@ -136,7 +137,33 @@ pub(crate) mod testing {
             checkpoint_every: Duration::from_secs(3600),
             budget: Budget::unlimited(),
             disk_reserve: 0,
+            weight: solver::WEIGHT,
         }
+    }
+
+    /// The largest difference between the values of two finished tables of
+    /// `n` markers in `p` and `q`, position by position, in steps of the
+    /// fixed point.
+    pub(crate) fn largest_difference(plan: &Plan, p: &Path, q: &Path) -> u32 {
+        let mut worst = 0u32;
+        for a in 0..plan.n {
+            for b in 0..plan.n {
+                let open = |dir: &Path| {
+                    files::MappedLayer::open(
+                        &files::layer_path(dir, a, b),
+                        plan.n,
+                        (a, b),
+                        plan.layer(a, b).len(),
+                    )
+                    .unwrap()
+                };
+                let (x, y) = (open(p), open(q));
+                for (u, v) in x.values().iter().zip(y.values()) {
+                    worst = worst.max(u.load(Relaxed).abs_diff(v.load(Relaxed)));
+                }
+            }
+        }
+        worst
     }
 
     /// `n` markers solved in layers into a fresh temporary directory (named
@@ -252,6 +279,36 @@ mod tests {
         assert!(r.largest <= 1e-9, "{}", r.largest);
     }
 
+    /// Over-relaxed sweeps (the solver's weight) reach the table plain
+    /// Gauss-Seidel sweeps reach, position by position, for one and two
+    /// markers; both certified.
+    #[test]
+    fn over_relaxed_sweeps_reach_the_plain_sweeps_values() {
+        let base =
+            std::env::temp_dir().join(format!("tabula-layered-weight-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        for n in 1..=2 {
+            let plan = Plan::new(n);
+            let plain_dir = base.join(format!("plain-{n}"));
+            let fast_dir = base.join(format!("fast-{n}"));
+            let mut plain = options(&plain_dir);
+            plain.weight = sweep::WEIGHT_ONE;
+            let fast = options(&fast_dir);
+            assert!(fast.weight > sweep::WEIGHT_ONE);
+            for (opts, dir) in [(&plain, &plain_dir), (&fast, &fast_dir)] {
+                let r = solve(&plan, opts, &|_| {}).unwrap();
+                let res = r.residual.unwrap();
+                assert!(res.largest <= 1e-9, "{n} markers in {dir:?}: {res:?}");
+            }
+            let steps = super::testing::largest_difference(&plan, &plain_dir, &fast_dir);
+            assert!(
+                steps as f64 / sweep::D as f64 <= 1e-9,
+                "{n} markers: {steps} steps apart"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
     /// The child of `a_solve_killed_twice_goes_on_from_what_it_finished`: solves
     /// into `TABULA_LAYERED_CHILD` and, once the progress names `TABULA_LAYERED_HOLD`,
     /// says so in a file and waits there to be killed.
@@ -278,11 +335,12 @@ mod tests {
     }
 
     /// The small model of the four-marker solve, in CI: two markers solved in
-    /// layers on disk by a process killed (SIGKILL) twice, once after the first
-    /// groups were finished and once inside the start layer after checkpoints,
-    /// then run again to the end: it reads the finished layers instead of
-    /// solving them again, goes on from the checkpoint, and finds the first
-    /// mover's chance of an uninterrupted solve, its table certified.
+    /// layers on disk by a process killed (SIGKILL) twice, once inside the
+    /// over-relaxed group {(0, 1), (1, 0)} and once inside the start layer,
+    /// each after checkpoints, then run again to the end: it reads the
+    /// finished layers instead of solving them again, goes on from the
+    /// checkpoints, and finds the table of an uninterrupted solve (every
+    /// position to 1e-9), certified.
     #[test]
     fn a_solve_killed_twice_goes_on_from_what_it_finished() {
         let base = std::env::temp_dir().join(format!("tabula-layered-kill-{}", std::process::id()));
@@ -319,18 +377,21 @@ mod tests {
             child.kill().unwrap();
             child.wait().unwrap();
         };
-        // First kill: the groups with retired markers are finished, the start
-        // layer not begun.
-        run_and_kill("layer 0, 0: sweep 1,");
+        // First kill: inside the over-relaxed group {(0, 1), (1, 0)}, after
+        // checkpoints were written (one per sweep here); layer (1, 1) finished.
+        run_and_kill("layer 0, 1: sweep 20,");
         let plan = Plan::new(2);
+        assert!(files::layer_path(&killed, 1, 1).exists());
+        for (a, b) in [(0, 1), (1, 0)] {
+            assert!(!files::layer_path(&killed, a, b).exists());
+            assert!(files::checkpoint_path(&killed, a, b).exists());
+        }
+        // Second kill: inside the start layer, after checkpoints.
+        run_and_kill("layer 0, 0: sweep 12,");
         let finished: Vec<(usize, usize)> = [(1, 1), (0, 1), (1, 0)].into();
         for &(a, b) in &finished {
             assert!(files::layer_path(&killed, a, b).exists());
         }
-        assert!(!files::layer_path(&killed, 0, 0).exists());
-        // Second kill: inside the start layer, after checkpoints were written
-        // (one per sweep here).
-        run_and_kill("layer 0, 0: sweep 12,");
         assert!(files::checkpoint_path(&killed, 0, 0).exists());
         assert!(!files::layer_path(&killed, 0, 0).exists());
         // Run again to the end.
@@ -351,7 +412,12 @@ mod tests {
         // to its last checkpoint.
         let second = &record.runs[1];
         assert!(
-            second.sweeps >= 1 && second.layers_solved == 0 && second.seconds > 0.0,
+            second.sweeps >= 1 && second.layers_solved == 2 && second.seconds > 0.0,
+            "{second:?}"
+        );
+        // It went on with the group it found half done, from its checkpoint.
+        assert!(
+            (second.layers_read, second.resumed_at_sweep >= 1) == (1, true),
             "{second:?}"
         );
         let residual = record.residual.clone().unwrap();
@@ -364,6 +430,13 @@ mod tests {
             straight.first_mover_wins.unwrap(),
         );
         assert!((p - q).abs() <= 1e-9, "{p} against {q}");
+        // And the same table, position by position: the over-relaxed sweeps
+        // started again from a checkpoint end where those never stopped do.
+        let steps = super::testing::largest_difference(&plan, &killed, &whole);
+        assert!(
+            steps as f64 / sweep::D as f64 <= 1e-9,
+            "{steps} steps apart"
+        );
         // A run on a finished table solves nothing.
         let again = solve(&plan, &options(&killed), &|_| {}).unwrap();
         let last = again.runs.last().unwrap();

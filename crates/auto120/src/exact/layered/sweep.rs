@@ -32,6 +32,9 @@ pub const LANES: usize = 16;
 pub const D: u64 = u32::MAX as u64;
 /// Squares of the other's markers one band can bump, per lane (its distinct squares).
 const SLOTS: usize = crate::board::MARKERS;
+/// The over-relaxation weight's unit: a weight of `WEIGHT_ONE` is plain
+/// Gauss-Seidel.
+pub const WEIGHT_ONE: u32 = 256;
 
 /// The values of one layer with its index.
 #[derive(Clone, Copy)]
@@ -111,6 +114,12 @@ pub struct Sweep<'a> {
     /// Layer (b, a + 1): the other to roll after a retirement (`None` when
     /// retiring wins).
     pub retired: Option<Layer<'a>>,
+    /// Over-relaxation, in [`WEIGHT_ONE`]ths: each value moves `weight /
+    /// WEIGHT_ONE` times its change to the equation's value (rounded, kept in
+    /// [0, D]). A change of one step stays one step for any weight below 1.5,
+    /// so the iteration's last sweeps and its fixed points are those of plain
+    /// Gauss-Seidel.
+    pub weight: u32,
 }
 
 impl Sweep<'_> {
@@ -208,6 +217,8 @@ impl Sweep<'_> {
             (1u32 << lanes) - 1
         };
         let mut worst = 0u32;
+        let (weight, shift) = (self.weight as i64, WEIGHT_ONE.trailing_zeros());
+        let half = (WEIGHT_ONE / 2) as i64;
         let first_other = &sb.squares[t0][..kb];
         for m in 0..sa.len {
             // The row `m + AHEAD` is written a little later: ask for its line
@@ -272,8 +283,12 @@ impl Sweep<'_> {
                 bits &= bits - 1;
                 let q = ((6 * D - sum[l] + 3) / 6) as u32;
                 let old = self.own.values[at as usize].load(Relaxed);
+                // The change is the equation's (how far from a fixed point),
+                // whatever the weight makes of it.
                 worst = worst.max(q.abs_diff(old));
-                self.own.values[at as usize].store(q, Relaxed);
+                let delta = q as i64 - old as i64;
+                let moved = old as i64 + ((delta * weight + half) >> shift);
+                self.own.values[at as usize].store(moved.clamp(0, D as i64) as u32, Relaxed);
                 at += 1;
             }
         }
@@ -285,6 +300,52 @@ impl Sweep<'_> {
 mod tests {
     use super::*;
     use crate::exact::layered::Plan;
+
+    /// An over-relaxed band moves each value `weight / WEIGHT_ONE` times the
+    /// change plain Gauss-Seidel makes of it, rounded, kept within [0, D]:
+    /// the first band of one marker each, from values at 0, D and D / 3.
+    #[test]
+    fn an_over_relaxed_band_moves_each_value_by_the_weight_within_0_and_d() {
+        let plan = Plan::new(1);
+        let start: Vec<u32> = (0..plan.layer(0, 0).len())
+            .map(|i| [0, D as u32, (D / 3) as u32][i as usize % 3])
+            .collect();
+        let after = |weight: u32| -> Vec<u32> {
+            let own: Vec<AtomicU32> = start.iter().map(|&v| AtomicU32::new(v)).collect();
+            let layer = Layer {
+                index: plan.layer(0, 0),
+                values: &own,
+            };
+            let sweep = Sweep {
+                sa: plan.set(1),
+                sb: plan.set(1),
+                fewer: None,
+                own: layer,
+                next: layer,
+                retired: None,
+                weight,
+            };
+            sweep.band(0, &mut Scratch::default());
+            own.iter().map(|v| v.load(Relaxed)).collect()
+        };
+        let weight = WEIGHT_ONE * 5 / 4;
+        let (plain, relaxed) = (after(WEIGHT_ONE), after(weight));
+        let (mut moved, mut clamped) = (0, 0);
+        for ((&x, &p), &r) in start.iter().zip(&plain).zip(&relaxed) {
+            let step = (p as f64 - x as f64) * weight as f64 / WEIGHT_ONE as f64;
+            let want = (x as f64 + step).clamp(0.0, D as f64);
+            assert!(
+                (r as f64 - want).abs() <= 0.5,
+                "from {x}: plain {p}, relaxed {r}"
+            );
+            moved += (p != x) as usize;
+            clamped += (p != x && (want == 0.0 || want == D as f64)) as usize;
+        }
+        assert!(
+            moved > 100 && clamped > 10,
+            "{moved} moved, {clamped} kept in [0, D]"
+        );
+    }
 
     /// CPU nanoseconds per position of sweeps of the start layer of three
     /// markers on one thread, with and without the AVX2 build of the band
@@ -316,6 +377,7 @@ mod tests {
                 index: plan.layer(0, 1),
                 values: &retired,
             }),
+            weight: WEIGHT_ONE,
         };
         let positions = plan.layer(0, 0).len() as f64;
         for round in 0..2 {
