@@ -315,7 +315,8 @@ impl Players for Auto120 {
                     "scenario",
                     "the original program's rules of thumb, in order: move a marker one roll from home (20, 24, 30, 40, 60), else onto the path home, else send back an opponent with a marker off the path, else at random",
                 )
-                .with_options("scenario:finish (bringing a marker home comes first)"),
+                .with_options("scenario:finish (bringing a marker home comes first)")
+                .with_words("The original program's rules of thumb"),
                 |_, options, _| Scenario::from_options(options),
             ),
             OwnPlayer::with_options(
@@ -332,14 +333,16 @@ impl Players for Auto120 {
                     "best",
                     "two-turn expectimax with exact solo race tables at the leaves and exact endgames",
                 )
-                .with_options("best:depth=1..4 (turns),exact=0..3 (markers of the endgame table)"),
+                .with_options("best:depth=1..4 (turns),exact=0..3 (markers of the endgame table)")
+                .with_words("Strongest search (race tables)"),
                 |game: &Self, options, _| {
                     Best::from_options(options).map(|p| p.for_markers(game.markers()))
                 },
             ),
-            OwnPlayer::plain(PlayerKind::new("optimal", &optimal_help), |game: &Self| {
-                Optimal::new(game.markers())
-            }),
+            OwnPlayer::plain(
+                PlayerKind::new("optimal", &optimal_help).with_words("Perfect play (exact chances)"),
+                |game: &Self| Optimal::new(game.markers()),
+            ),
         ]
     }
 }
@@ -357,20 +360,6 @@ impl Registered for Auto120 {
                 },
                 tabula_core::Panel::Facts {
                     title: "Chances from here",
-                },
-            ],
-            player_words: vec![
-                tabula_core::PlayerWords {
-                    name: "scenario",
-                    words: "The original program's rules of thumb",
-                },
-                tabula_core::PlayerWords {
-                    name: "best",
-                    words: "Strongest search (race tables)",
-                },
-                tabula_core::PlayerWords {
-                    name: "optimal",
-                    words: "Perfect play (exact chances)",
                 },
             ],
             // The log names the rule of thumb the original program followed, and

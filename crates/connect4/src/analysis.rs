@@ -215,7 +215,8 @@ impl Players for ConnectFour {
             PlayerKind::new(
                 "search",
                 "looks ahead with an alpha-beta search for a second a move, centre columns first: strong, but a search, not a proof",
-            ),
+            )
+            .with_words("Looks many moves ahead"),
             |_, options, _| SearchLimits::parse(options).map(SearchPlayer::new),
         )]
     }

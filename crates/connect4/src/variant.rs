@@ -3,9 +3,9 @@
 use crate::board::{Geometry, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH};
 use crate::ConnectFour;
 use tabula_core::{
-    ExactAnalysis, Game, GamePresentation, KnownCount, Mark, MarkWords, OpenSpielCase, PlayerWords,
-    Preset, Registered, SeatColour, TestCases, Value, Variant, VariantCase, VariantChoice,
-    VariantError, VariantOption,
+    ExactAnalysis, Game, GamePresentation, KnownCount, Mark, MarkWords, OpenSpielCase, Preset,
+    Registered, SeatColour, TestCases, Value, Variant, VariantCase, VariantChoice, VariantError,
+    VariantOption,
 };
 
 /// The ready-made variants ("Type" menu): the classic game first.
@@ -284,10 +284,6 @@ impl Registered for ConnectFour {
 
     fn presentation(&self) -> GamePresentation {
         GamePresentation {
-            player_words: vec![PlayerWords {
-                name: "search",
-                words: "Looks many moves ahead",
-            }],
             // The seats are named for their discs' colours.
             seat_colours: vec![SeatColour::Red, SeatColour::Yellow],
             marks: vec![MarkWords {

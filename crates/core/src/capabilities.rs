@@ -32,8 +32,9 @@ pub struct PlayerKind {
     /// How to type its options (`hold:N, default 20`); empty when it has none.
     pub options: String,
     /// A few words for a menu or a legend ("The original program's rules of
-    /// thumb"): the game's `player_words` for its own players, the generic
-    /// player's words for the others (the engine fills them; empty until then).
+    /// thumb"): declared with the game's own player ([`PlayerKind::with_words`]),
+    /// the generic player's words for the others and for a game's own player
+    /// that stands in for a generic one (the engine fills those).
     pub words: String,
     /// True for a player that learns from its games (its state is kept).
     pub learns: bool,
@@ -54,6 +55,12 @@ impl PlayerKind {
     /// The same kind with how to type its options (builder style).
     pub fn with_options(mut self, options: &str) -> Self {
         self.options = options.into();
+        self
+    }
+
+    /// The same kind with its words for a menu or a legend (builder style).
+    pub fn with_words(mut self, words: &str) -> Self {
+        self.words = words.into();
         self
     }
 

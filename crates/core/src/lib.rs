@@ -51,8 +51,8 @@ pub use oracle::{Graded, Oracle, Value};
 pub use own_player::OwnPlayer;
 pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{
-    default_opponent, GamePresentation, GroupPoints, MarkWords, Palette, Panel, PlayerWords,
-    SeatColour, Term, Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
+    default_opponent, GamePresentation, GroupPoints, MarkWords, Palette, Panel, SeatColour, Term,
+    Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
 };
 pub use quoted::quoted;
 pub use registered::Registered;

@@ -36,9 +36,6 @@ pub struct GamePresentation {
     pub coloured_cell: Option<&'static str>,
     /// The colour every cell must reach in a puzzle ("the goal" in the legend).
     pub goal_colour: Option<u32>,
-    /// The game's own computer players in a player's words, for menus and
-    /// legends (the API's names are for typing).
-    pub player_words: Vec<PlayerWords>,
     /// The hint runs the game's solver from the position for this many seconds
     /// and lights the first move of its line (puzzles whose hints search).
     pub hint_search_seconds: Option<f64>,
@@ -199,15 +196,6 @@ pub struct Term {
     /// The word as the page shows it (`scenario B`), matched without regard to case.
     pub term: &'static str,
     /// What it means ("the original program's second rule of thumb: ...").
-    pub words: &'static str,
-}
-
-/// A game's own computer player in a player's words.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PlayerWords {
-    /// The player's name as typed (`scenario`).
-    pub name: &'static str,
-    /// A few words for a menu ("The original program's rules of thumb").
     pub words: &'static str,
 }
 

@@ -3,7 +3,8 @@
 //! moves to legal moves and keep turns and exact values; the presentation names
 //! every legal move; integer action ids are dense, distinct and map back to their
 //! moves), undo restores the exact state, saved records replay exactly,
-//! bad text never panics, and the perfect player never gives away a win.
+//! bad text never panics, the perfect player never gives away a win, and the
+//! game's own players have their words for a menu.
 //!
 //! They are generic over the game type and reached through [`crate::GameEntry::check`],
 //! so the shared test runs them for every game in the registry.
@@ -14,8 +15,8 @@ use rand::Rng as _;
 use std::sync::Arc;
 use tabula_ai::retrograde::graded_moves;
 use tabula_core::{
-    Actions, Graded, MatchRules, Notation, Oracle, PlayTracker, Presentation, Registered, Symmetry,
-    Turn, Value, Variant, UNBOUNDED_GAME_PLIES,
+    Actions, GenericPlayer, Graded, MatchRules, Notation, Oracle, PlayTracker, Presentation,
+    Registered, Symmetry, Turn, Value, Variant, UNBOUNDED_GAME_PLIES,
 };
 
 /// Runs every check on `game` with random choices from `seed`.
@@ -29,6 +30,23 @@ pub fn check_game<G: Registered>(game: G, seed: u64) -> Result<(), String> {
     garbage(handle.game(), seed)?;
     perfect_keeps_wins(&handle, seed)?;
     crate::view_laws::check(handle.game(), seed)?;
+    own_players_have_words(handle.game())?;
+    Ok(())
+}
+
+/// Each of the game's own players declares its words for a menu with it
+/// (`PlayerKind::with_words`), unless it stands in for a generic player whose
+/// words it takes.
+fn own_players_have_words<G: Registered>(game: &G) -> Result<(), String> {
+    for kind in game.custom_player_kinds() {
+        if kind.words.trim().is_empty() && GenericPlayer::from_name(&kind.name).is_none() {
+            return Err(format!(
+                "{}: its own player '{}' has no words for a menu",
+                G::NAME,
+                kind.name
+            ));
+        }
+    }
     Ok(())
 }
 

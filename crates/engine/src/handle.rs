@@ -623,17 +623,13 @@ impl<G: Registered> Handle<G> {
 
     fn player_kinds(&self) -> Vec<PlayerKind> {
         let exact = self.claims_exact();
-        let declared = self.game.presentation().player_words;
         let mut custom = self.game.custom_player_kinds();
-        // A game's own player is named in menus by the words its presentation
-        // declares, else those of the generic player it stands in for, else its help.
+        // A game's own player is named in menus by the words it declares with
+        // it, else those of the generic player it stands in for, else its help.
         for k in &mut custom {
             if k.words.is_empty() {
-                k.words = declared
-                    .iter()
-                    .find(|w| w.name == k.name)
-                    .map(|w| w.words.to_string())
-                    .or_else(|| GenericPlayer::from_name(&k.name).map(|g| g.words().to_string()))
+                k.words = GenericPlayer::from_name(&k.name)
+                    .map(|g| g.words().to_string())
                     .unwrap_or_else(|| capitalised(&k.help));
             }
         }

@@ -130,3 +130,37 @@ fn every_length_bound_is_finite_and_honest() {
     // Mu Torere's and Kono's draw rules give them bounds: they count here.
     assert!(below_the_cap > registry().len());
 }
+
+/// Every player a game lists, its own included, has a few words for a menu,
+/// declared once with the player (its name, words and help in one place): not
+/// its help sentence standing in, and no two players of a game with the same
+/// words.
+#[test]
+fn every_games_players_have_their_own_words_for_a_menu() {
+    for entry in registry() {
+        let info = tabula_engine::build(entry.name, "").unwrap().info();
+        let mut seen = std::collections::HashSet::new();
+        for kind in &info.players {
+            let words = kind.words.trim();
+            assert!(
+                !words.is_empty() && words.chars().count() <= 40 && !words.ends_with('.'),
+                "{}: player {} has the words {:?}",
+                entry.name,
+                kind.name,
+                kind.words
+            );
+            assert!(
+                !kind.help.trim().eq_ignore_ascii_case(words),
+                "{}: player {} is named by its help: {:?}",
+                entry.name,
+                kind.name,
+                kind.words
+            );
+            assert!(
+                seen.insert(words.to_lowercase()),
+                "{}: two players are both {words:?}",
+                entry.name
+            );
+        }
+    }
+}

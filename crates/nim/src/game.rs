@@ -155,10 +155,6 @@ impl Registered for Nim {
                 title: "The nim-sum",
             }],
             tools: vec![crate::cgt::TOOL],
-            player_words: vec![tabula_core::PlayerWords {
-                name: "nim",
-                words: "The winning Nim strategy",
-            }],
             ..Default::default()
         }
     }
@@ -468,7 +464,8 @@ impl Players for Nim {
             PlayerKind::new(
                 "nim",
                 "plays a winning move (nim-sum 0, or the misère rule) when there is one; otherwise takes one counter from the largest heap",
-            ),
+            )
+            .with_words("The winning Nim strategy"),
             |_| NimPlayer,
         )]
     }

@@ -320,10 +320,6 @@ impl Registered for Northcott {
     fn presentation(&self) -> tabula_core::GamePresentation {
         tabula_core::GamePresentation {
             module: Some(include_str!("../web/northcott.js")),
-            player_words: vec![tabula_core::PlayerWords {
-                name: "nim",
-                words: "The original program's play",
-            }],
             ..Default::default()
         }
     }
@@ -771,7 +767,8 @@ impl Players for Northcott {
             PlayerKind::new(
                 "nim",
                 "the original program's computer: the winning Nim move on the gaps (in the first row holding the nim-sum's top bit), else advance one cell in the first row with a gap, else retreat one cell",
-            ),
+            )
+            .with_words("The original program's play"),
             |_| XpatPlayer,
         )]
     }

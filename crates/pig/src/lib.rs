@@ -457,7 +457,8 @@ impl Players for Pig {
                 PlayerKind::new(
                     "optimal",
                     "perfect play from the exact solution: the choice with the highest chance to win",
-                ),
+                )
+                .with_words("Perfect play (exact chances)"),
                 |_| Optimal,
             ),
             OwnPlayer::with_options(
@@ -465,14 +466,16 @@ impl Players for Pig {
                     "hold",
                     "holds once the turn reaches a number of points (20 unless told)",
                 )
-                .with_options("hold:N"),
+                .with_options("hold:N")
+                .with_words("Holds at 20 points"),
                 |_, options, _| HoldAt::from_options(options),
             ),
             OwnPlayer::plain(
                 PlayerKind::new(
                     "race",
                     "keeps pace: holds at about a fifth of the goal, more when behind, and rolls on to the goal once either player is near it",
-                ),
+                )
+                .with_words("Keeps pace, then races for the goal"),
                 |_| Race,
             ),
         ]
@@ -501,20 +504,6 @@ impl Registered for Pig {
                 },
                 tabula_core::Panel::Facts {
                     title: "Chances from here",
-                },
-            ],
-            player_words: vec![
-                tabula_core::PlayerWords {
-                    name: "optimal",
-                    words: "Perfect play (exact chances)",
-                },
-                tabula_core::PlayerWords {
-                    name: "race",
-                    words: "Keeps pace, then races for the goal",
-                },
-                tabula_core::PlayerWords {
-                    name: "hold",
-                    words: "Holds at 20 points",
                 },
             ],
             // The roll/hold boundary: the tool gives it as data, the module draws it.

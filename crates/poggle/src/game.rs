@@ -211,10 +211,6 @@ impl Registered for Poggle {
             panels: vec![tabula_core::Panel::Solution],
             coloured_cell: Some("button"),
             goal_colour: Some(0),
-            player_words: vec![tabula_core::PlayerWords {
-                name: "solver",
-                words: "The fewest-presses solution",
-            }],
             // A random start is dealt by its board number.
             board_number: (self.start == StartRule::Random).then_some("seed"),
             ..Default::default()
@@ -684,7 +680,8 @@ impl Players for Poggle {
             PlayerKind::new(
                 "solver",
                 "presses the next button of a fewest-presses solution (linear algebra mod k)",
-            ),
+            )
+            .with_words("The fewest-presses solution"),
             |_| SolverPlayer,
         )]
     }

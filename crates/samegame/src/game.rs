@@ -437,7 +437,8 @@ impl Players for SameGame {
                 "search",
                 "NRPA search (nested rollout policy adaptation) on both cores, plans the whole game once",
             )
-            .with_options("search:seconds=S (default 1),level=N"),
+            .with_options("search:seconds=S (default 1),level=N")
+            .with_words("Search ahead (NRPA)"),
             |_, options, seed| SearchPlayer::from_options(options, seed),
         )]
     }
@@ -486,10 +487,6 @@ impl Registered for SameGame {
             hint_search_seconds: Some(1.0),
             // Each board number deals another board of the same game.
             board_number: Some("seed"),
-            player_words: vec![tabula_core::PlayerWords {
-                name: "search",
-                words: "Search ahead (NRPA)",
-            }],
             ..Default::default()
         }
     }
