@@ -135,7 +135,7 @@ impl<'a> Session<'a> {
             let who = match s.player.as_str() {
                 "human" => "you".to_string(),
                 player => format!(
-                    "the computer ({})",
+                    "the computer — {}",
                     super::setup::player_words(player, info)
                 ),
             };

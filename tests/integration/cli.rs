@@ -334,7 +334,7 @@ fn northcott_answers_with_the_seeds_nim_reply_by_default() {
     assert_success(&out);
     // The computer is named in the game's words, not by what `--players` types.
     assert!(
-        text.contains("X: the computer (The original program's play)"),
+        text.contains("X: the computer — The original program's play"),
         "{text}"
     );
     let after_reply = text

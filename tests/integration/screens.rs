@@ -224,7 +224,7 @@ fn players_are_checked_before_anything_is_solved() {
         began.elapsed()
     );
     let random = Screen::start(&["play", "kono", "--ai", "random"], &env);
-    let screen = random.wait("Bottom: the computer (Random moves)", "Top's move:", 20);
+    let screen = random.wait("Bottom: the computer — Random moves", "Top's move:", 20);
     assert!(!screen.contains("olving"), "{screen}");
     random.send("quit");
     drop(random);

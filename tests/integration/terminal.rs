@@ -302,14 +302,17 @@ fn the_game_heading_names_variant_and_players_in_words() {
     // options in words.
     let (_, t) = play(&["tictactoe", "--players", "human,matchbox"], "quit\n");
     assert!(
-        t.contains("O: the computer (Gardner's matchbox machine)"),
+        t.contains("O: the computer — Gardner's matchbox machine"),
         "{t}"
     );
     let (_, t) = play(
         &["tictactoe", "--players", "alphabeta:depth=3,human"],
         "quit\n",
     );
-    assert!(t.contains("(alpha-beta search); depth 3)"), "{t}");
+    assert!(
+        t.contains("X: the computer — Thinks ahead (alpha-beta search); depth 3\n"),
+        "{t}"
+    );
     // The default game has no variant words at all.
     let (_, t) = play(&["nim"], "quit\n");
     assert!(
