@@ -309,6 +309,63 @@ mod tests {
         let _ = std::fs::remove_dir_all(&base);
     }
 
+    /// A solve stopped between the checkpoints of a group's two layers (one
+    /// written at sweep 8, the other still at 7) goes on from them, not
+    /// afresh, and ends at the table of a solve never stopped.
+    #[test]
+    fn a_group_goes_on_from_checkpoints_a_sweep_apart() {
+        let base =
+            std::env::temp_dir().join(format!("tabula-layered-apart-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (whole, apart) = (base.join("whole"), base.join("apart"));
+        let plan = Plan::new(2);
+        solve(&plan, &options(&whole), &|_| {}).unwrap();
+        std::fs::create_dir_all(&apart).unwrap();
+        std::fs::copy(
+            files::layer_path(&whole, 1, 1),
+            files::layer_path(&apart, 1, 1),
+        )
+        .unwrap();
+        // The group's finished values as its checkpoints, a sweep apart.
+        for ((a, b), sweeps) in [((0, 1), 8), ((1, 0), 7)] {
+            let len = plan.layer(a, b).len();
+            let values: Vec<std::sync::atomic::AtomicU32> =
+                (0..len).map(|_| Default::default()).collect();
+            files::check_layer(
+                &files::layer_path(&whole, a, b),
+                2,
+                (a, b),
+                len,
+                true,
+                Some(&values),
+            )
+            .unwrap();
+            let header = files::Header {
+                markers: 2,
+                a: a as u32,
+                b: b as u32,
+                sweeps,
+                finished: 0,
+                count: 0,
+                sha256: [0; 32],
+            };
+            files::write_layer(&files::checkpoint_path(&apart, a, b), header, &values).unwrap();
+        }
+        let record = solve(&plan, &options(&apart), &|_| {}).unwrap();
+        let run = record.runs.last().unwrap();
+        assert_eq!(run.resumed_at_sweep, 7, "{run:?}");
+        let group = record.layers.iter().find(|l| l.retired == [0, 1]).unwrap();
+        // From its fixed point it needs only the sweeps that show it (afresh,
+        // about a hundred).
+        assert!(group.sweeps <= 7 + 20, "{group:?}");
+        let steps = super::testing::largest_difference(&plan, &apart, &whole);
+        assert!(
+            steps as f64 / sweep::D as f64 <= 1e-9,
+            "{steps} steps apart"
+        );
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
     /// The child of `a_solve_killed_twice_goes_on_from_what_it_finished`: solves
     /// into `TABULA_LAYERED_CHILD` and, once the progress names `TABULA_LAYERED_HOLD`,
     /// says so in a file and waits there to be killed.

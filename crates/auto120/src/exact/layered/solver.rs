@@ -41,7 +41,7 @@ pub const TOLERANCE_STEPS: u32 = 0;
 
 /// The over-relaxation of the sweeps of a group of two layers, in
 /// [`WEIGHT_ONE`]ths: 1.25. On three markers it brings group {(0, 1), (1, 0)}
-/// from 69 sweeps to 54 (1.5: 65). A group of one layer is swept plain: at
+/// from 69 sweeps to 54 (1.5: 65), both ending at the third one-step change. A group of one layer is swept plain: at
 /// 1.25 the smallest diverges and the others are slower, and at 0.8 slower too.
 pub const WEIGHT: u32 = WEIGHT_ONE * 5 / 4;
 
@@ -214,11 +214,12 @@ pub struct Progress {
 /// start layer of 3 markers took 57 at 1e-12).
 const EXPECTED_SWEEPS: f64 = 50.0;
 /// Sweeps of one step's change after which a group ends even if the change
-/// never reaches the tolerance: a value flipping between two neighbours shows
-/// as a change of one step on every sweep, while a geometric tail that is still
-/// falling shows it once or twice (the third is taken as the cycle). The
-/// certifying pass checks the values where it stops.
-const CYCLE_SWEEPS: usize = 2;
+/// never reaches the tolerance (a value can flip between two neighbours). The
+/// sweeps while the change is one step still bring the values closer to the
+/// solution: ending at the third instead of the ninth left three markers four
+/// steps (9.3e-10) from today's values instead of two, and two solves of two
+/// markers up to six steps apart, too close to the 1e-9 asked for.
+const CYCLE_SWEEPS: usize = 8;
 /// Sweeps without a new least change after which over-relaxation stops (the
 /// rounding of its larger steps can keep a few values circling a fixed point
 /// that plain sweeps settle).
@@ -457,14 +458,18 @@ pub fn solve(
             })
             .collect();
         match from_checkpoint {
-            Some(s) if s.iter().all(|&x| x == s[0]) => {
-                sweeps = s[0];
+            // The checkpoints of a group's two layers are written one after
+            // the other, so a stop between the two leaves them a sweep apart:
+            // values of different sweeps are as good a start as any, and the
+            // group counts the fewer.
+            Some(s) => {
+                sweeps = s.iter().copied().min().unwrap_or(0);
                 if run.resumed_at_sweep == 0 {
                     run.resumed_at_sweep = sweeps;
                 }
             }
             _ => {
-                // Not all of them (or of different sweeps): start afresh.
+                // Not all of them: start afresh.
                 for v in &mut own {
                     for x in v.iter_mut() {
                         *x.get_mut() = (D / 2) as u32;
