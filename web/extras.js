@@ -14,7 +14,7 @@ import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
 import { colourName, playerWords, count } from './words.js';
-import { HUMAN } from './players.js';
+import { HUMAN, PERSON } from './players.js';
 import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf, factValue } from './results.js';
 
 /// The facts a view declares for the card of `kind` (its `panels`), if any.
@@ -172,7 +172,7 @@ class LearnPanel {
   }
 
   playMachine(machine = this.machine()) {
-    const players = this.page.info.seats.map((_, i) => (i === machine.seat ? machine.player : HUMAN));
+    const players = this.page.info.seats.map((_, i) => (i === machine.seat ? machine.player : PERSON));
     this.page.settings.human_seat = machine.seat === 0 ? 1 : 0;
     return this.page.restartWith(players);
   }
@@ -658,7 +658,7 @@ class ScorePanel {
 
   async _handBack(id, current) {
     try {
-      const changed = await API.setPlayer(id, 0, HUMAN);
+      const changed = await API.setPlayer(id, 0, PERSON);
       if (current()) this.page.apply(changed.view, { animate: false });
     } catch (e) {
       toast(`The board could not be given back to you (${e.message}); reload the page to take it back.`);

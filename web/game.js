@@ -14,7 +14,7 @@ import { loadSettings } from './settings.js';
 import { extrasFor } from './extras.js';
 import { Review } from './review.js';
 import { HintMethods } from './hints.js';
-import { PlayerMethods, HUMAN } from './players.js';
+import { PlayerMethods, PERSON } from './players.js';
 import { PanelMethods } from './panels.js';
 import { GameTextMethods } from './gametext.js';
 import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, saidWords } from './words.js';
@@ -183,7 +183,7 @@ export class GamePage {
   async _reclaimPuzzle(data) {
     if (!this.info.puzzle || data.view.seats[0]?.human || data.view.outcome) return data;
     try {
-      const view = (await API.setPlayer(data.id, 0, HUMAN)).view;
+      const view = (await API.setPlayer(data.id, 0, PERSON)).view;
       return { ...data, view };
     } catch (e) {
       toast(`The board could not be given back to you: ${e.message}`);
@@ -226,7 +226,7 @@ export class GamePage {
     const dealt = this.boardNumber && !hasSetStart(this.id);
     const variant = dealt ? this._dealtVariant() : this.info.variant;
     if (variant) url.searchParams.set('variant', variant);
-    if (dealt && this.mv?.log?.length) url.searchParams.set('moves', this._movesPlayed().join('~'));
+    if (dealt && this.mv?.log?.length) url.searchParams.set('moves', this._shortMoves().join('~'));
     else if (this.mv?.log?.length && this.mv.position) url.searchParams.set('position', this.mv.position);
     return url.href;
   }
@@ -428,13 +428,20 @@ export class GamePage {
       height: view.width,
       cells: view.cells.map((c) => ({ ...c, x: c.y, y: c.x, w: c.h, h: c.w })),
     };
-    return this.flipped ? flipView(turned) : turned;
+    return this.flipped && view.flippable !== false ? flipView(turned) : turned;
+  }
+
+  /// Whether the board shown can be flipped: its view says so (a board of
+  /// buttons alone has no sides to see it from).
+  _canFlip() {
+    return this.mv?.view.flippable !== false;
   }
 
   /// Flip the board (lichess's): the board drawn turned half round, the far side
   /// near you; kept in this browser per game. Clicks go by cell, so nothing else
   /// changes.
   flip() {
+    if (!this._canFlip()) return;
     this.flipped = !this.flipped;
     localStorage.setItem(`tabula.flip.${this.name}`, this.flipped ? 'on' : 'off');
     this.flipBtn.setAttribute('aria-pressed', String(this.flipped));
@@ -461,8 +468,8 @@ export class GamePage {
       ['Ctrl+Z / Ctrl+Y', 'undo / redo'],
       ['N or Ctrl+N', 'new game (asks first in a game under way)'],
       ['H', 'hint'],
-      ['F', 'flip the board'],
-    ];
+      this._canFlip() ? ['F', 'flip the board'] : null,
+    ].filter(Boolean);
     const own = this.own?.keyHelp;
     const close = h('button.btn', { type: 'button', onclick: () => this.shortcutsEl.close() }, 'Close');
     this.shortcutsEl = h('dialog.shortcuts', { 'aria-label': 'Keyboard shortcuts' },
@@ -543,7 +550,7 @@ export class GamePage {
   }
 
   _keyHelpText() {
-    const base = 'Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint, F flip, ? every key.';
+    const base = `Keys: arrows move the cursor, Enter or Space selects, Esc cancels, Ctrl+Z / Ctrl+Y undo and redo, N new game, H hint, ${this._canFlip() ? 'F flip, ' : ''}? every key.`;
     return this.own?.keyHelp || base;
   }
 
@@ -592,6 +599,8 @@ export class GamePage {
     this.undoBtn.disabled = !mv.can_undo;
     this.redoBtn.disabled = !mv.can_redo;
     this.resignBtn.hidden = !!this.info.puzzle;
+    this.flipBtn.hidden = !this._canFlip();
+    this.keyHelp.textContent = this._keyHelpText();
     // The engine says who may resign: the person to move, or the winner of a
     // resigned game (every player resigning gives the Cat the game).
     this.resignBtn.disabled = !mv.can_resign;
@@ -680,12 +689,13 @@ export class GamePage {
     // it is or the result: the line above says those).
     const chips = (mv.view.facts || []).map((f) => `${f.label}: ${factValue(f.value)}`);
     fill(this.statusChips, ...chips.map((s) => h('li', s)));
-    this._fillGlossary(this.glossaryEl, [text, ...chips]);
+    this._fillGlossary(this.glossaryEl, { facts: mv.view.facts || [] });
   }
 
-  /// Explains the game's own words that appear in `texts` (its glossary).
-  _fillGlossary(el, texts) {
-    const terms = termsIn(this.info, texts);
+  /// Explains the game's own words (its glossary) that the server marks as used
+  /// in `used` (`{parts, facts}`, see `termsIn`).
+  _fillGlossary(el, used) {
+    const terms = termsIn(this.info, used);
     fill(el, ...terms.flatMap((t) => [h('dt', cap(t.term)), h('dd', plain(t.words))]));
     el.hidden = !terms.length;
   }
@@ -717,7 +727,7 @@ export class GamePage {
       class: [log[i].seat === null || log[i].seat === undefined ? 'chance' : `seat-${log[i].seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     }, b)));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
-    this._fillGlossary(this.logGlossary, log.map((e) => `${said(e)} ${e.reason || ''}`));
+    this._fillGlossary(this.logGlossary, { parts: log.map((e) => e.parts || []) });
     this.logList.scrollTop = this.logList.scrollHeight;
     this.renderLogMarks();
   }

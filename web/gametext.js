@@ -114,6 +114,13 @@ export class GameTextMethods {
     return this.mv?.moves || (this.mv?.log || []).map((e) => e.move);
   }
 
+  /// The same moves as a game ID and a link write them: each as short as the
+  /// game's notation reads it back (`short_moves`: Auto120's "5" for "roll 5").
+  _shortMoves() {
+    const short = this.mv?.short_moves;
+    return Array.isArray(short) && short.length === this._movesPlayed().length ? short : this._movesPlayed();
+  }
+
   /// The variant that deals this very start: a dealt board's own.
   _dealtVariant() {
     return shortVariant(this.info, this.mv?.dealt_variant || this.info.variant || '');
@@ -123,7 +130,7 @@ export class GameTextMethods {
   /// the moves played; a game started from a position that is not the variant's
   /// own start names the position now instead.
   gameId() {
-    const moves = this._movesPlayed();
+    const moves = this._shortMoves();
     if (this._fromSetStart() && this.mv?.position) return `${shortVariant(this.info, this.info.variant || '')}@${this.mv.position}`;
     const dealt = variantInWords(this.info, this._dealtVariant());
     return moves.length ? `${dealt}#${moves.join(JOIN)}` : dealt;

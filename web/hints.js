@@ -5,7 +5,7 @@
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { analysisOf, bestOf, gradeBadge, gradeOf, groupPoints, lineOf, percent, positionSentence, remotenessOf, resultFacts } from './results.js';
-import { count } from './words.js';
+import { count, saidWords } from './words.js';
 
 export class HintMethods {
   // ----- move values that stay on -----
@@ -233,8 +233,10 @@ export class HintMethods {
       const press = this.info.puzzle && cells?.length === 1;
       const what = press ? `Press the lit ${cell} next` : `Play ${this.moveName(best.move)}${cells?.length ? ' (lit on the board)' : ''}`;
       const g = gradeBadge(d.best || move || {});
-      const chance = g?.kind === 'chance' ? `, ${g.words}` : '';
-      const reason = best.reason ? ` ${best.reason}` : '';
+      // A chance is said once, in the page's words from the typed grade; the
+      // server's reason says the same of a chance, so it follows other grades only.
+      const chance = g?.kind === 'chance' ? `: ${g.words}` : '';
+      const reason = best.reason && !chance ? ` ${best.reason}` : '';
       return h('p.hint-summary', `${what}${chance}.${reason}`);
     }
     // Moves graded by chance only: the best ones lit, in words.
@@ -246,7 +248,8 @@ export class HintMethods {
       if (cells.length) this.flashCells([...new Set(cells)]);
       const names = best.map((m) => this.moveName(m.move));
       const which = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)} (equally good)`;
-      return h('p.hint-summary', `Move ${which}: about ${percent(top, 0)} chance to win with best play.`);
+      const exact = best.every((m) => gradeOf(m).exact);
+      return h('p.hint-summary', `Move ${which}: ${exact ? `${percent(top, 1)} chance to win with best play` : `about ${percent(top, 0)} chance to win (the look-ahead's estimate)`}.`);
     }
     return null;
   }
@@ -312,7 +315,9 @@ export class HintMethods {
       fill(pv, line.length
         ? h('ol.pv-line', ...line.map((e) => {
           const g = gradeBadge(e);
-          return h('li', h('span', e.text || e.move), g ? h(`span.badge-inline.badge-${g.kind}`, { title: g.words }, g.text) : null);
+          // Each move in the game's words, its colours as the player's palette names
+          // them (typed parts, as the move list); the notation only as a tooltip.
+          return h('li', h('span', { title: e.move }, saidWords(e)), g ? h(`span.badge-inline.badge-${g.kind}`, { title: g.words }, g.text) : null);
         }))
         : h('p.muted.small', 'The game ends with this move.'),
       data.truncated ? h('p.muted.small', `The first ${line.length} moves are shown.`) : null);

@@ -28,7 +28,7 @@ export class PanelMethods {
           }))
         : h('input.text', { type: 'text', name: o.name, placeholder: String(o.default), 'aria-describedby': `opt-help-${o.name}` });
       fields.set(o.name, input);
-      return h('label.field.option-field',
+      return h('label.field.option-field', { 'data-option': o.name },
         h('span', optionLabel(o)),
         input,
         h('small.muted', { id: `opt-help-${o.name}` }, plain(o.help)));
@@ -42,15 +42,34 @@ export class PanelMethods {
     const presetList = presets.length
       ? h('div.variant-presets', { role: 'group', 'aria-label': 'Ready-made variants' }, ...presets)
       : null;
+    const chosenVariant = () => {
+      const pairs = [];
+      for (const o of this.info.options) {
+        const v = fields.get(o.name).value.trim();
+        if (v && v !== String(o.default)) pairs.push(`${o.name}=${v}`);
+      }
+      return pairs.join(',');
+    };
+    // An option that changes nothing in the variant chosen (the game declares
+    // them: `idle_options`, a board number where no start is dealt) is not offered.
+    const offerUsed = (info) => {
+      const idle = new Set(info?.presentation?.idle_options || []);
+      for (const row of rows) row.hidden = idle.has(row.dataset.option);
+    };
+    let asked = 0;
     const form = h('form.variant-form', {
+      onchange: async () => {
+        const mine = ++asked;
+        try {
+          const info = await API.gameInfo(this.name, chosenVariant() || undefined);
+          if (mine === asked) offerUsed(info);
+        } catch {
+          /* a variant the server refuses is said when it is played */
+        }
+      },
       onsubmit: async (e) => {
         e.preventDefault();
-        const pairs = [];
-        for (const o of this.info.options) {
-          const v = fields.get(o.name).value.trim();
-          if (v && v !== String(o.default)) pairs.push(`${o.name}=${v}`);
-        }
-        const variant = pairs.join(',');
+        const variant = chosenVariant();
         err.hidden = true;
         try {
           const info = await API.gameInfo(this.name, variant || undefined);
@@ -73,6 +92,7 @@ export class PanelMethods {
         if (field.tagName === 'SELECT' && ![...field.options].some((x) => x.value === value)) field.append(h('option', { value }, choiceWords(o, value)));
         field.value = value;
       }
+      offerUsed(this.info);
     };
     return form;
   }

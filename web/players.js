@@ -6,20 +6,24 @@ import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { playerWords, cap } from './words.js';
 
-/// The API's names (docs/API.md) of a person, the level-mixed computer
-/// (`level:N`) and perfect play: what the page sends and reads in player specs.
-/// Their words, help and presets come from the game list (`players`,
-/// `level_presets`), never from here.
+/// The API's kinds (docs/API.md) of a person, the level-mixed computer and
+/// perfect play. The page holds a player as the server declares a seat's:
+/// `{kind, level}` (`level` 0 to 100 for a level-mixed computer, else null), and
+/// sends it so; it never writes or reads a player's name (`level:66`). Their
+/// words, help and presets come from the game list (`players`, `level_presets`).
 export const HUMAN = 'human';
 const LEVEL = 'level';
 const PERFECT = 'perfect';
+/// A person, as the page sends a seat's player.
+export const PERSON = Object.freeze({ kind: HUMAN });
 /// How close the slider must be to a preset for the preset to show as chosen (the 2006 blog's EPSILON).
 export const EPSILON = 3;
 /// Pause between plies when watching the computer play itself, per speed.
 export const WATCH_SPEEDS = { slow: 1400, normal: 650, fast: 200 };
-/// The kind of a player spec the page itself holds (its stored choice, the game
-/// list's `default_opponent`); a seat's player is read from its typed `kind`.
-export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();
+/// A player `{kind, level}` as the page keeps and sends it (`level` only where it is a number).
+export const choice = (kind, level = null) => (typeof level === 'number' ? { kind, level } : { kind });
+/// Whether seat `seat` (a MatchView seat) is played by `player` (`{kind, level}`).
+const plays = (seat, player) => !!seat && seat.kind === player.kind && (seat.level ?? null) === (player.level ?? null);
 
 export class PlayerMethods {
   /// The named levels below perfect play (the game list's `level_presets`:
@@ -50,10 +54,13 @@ export class PlayerMethods {
     if (kinds.some((p) => p.name === LEVEL) && this._levelPresets().some((p) => p.name === kind)) kindSelect.value = LEVEL;
     kindSelect.addEventListener('change', () => {
       const k = kindSelect.value;
-      if (k === LEVEL) this.setComputer(`${LEVEL}:${computer.level ?? 66}`, computer.level ?? 66);
-      else this.setComputer(k);
+      this.setComputer(k === LEVEL ? choice(LEVEL, computer.level ?? 66) : choice(k));
     });
-    const help = kinds.find((p) => p.name === kind)?.help;
+    const chosen = kinds.find((p) => p.name === kind);
+    // A learning machine is described once, on the card that shows it learn
+    // (the game's declared learning card), not here too.
+    const learnCard = (this.info.presentation?.panels || []).some((p) => p.kind === 'learn');
+    const help = chosen?.learns && learnCard ? null : chosen?.help;
 
     const parts = [
       h('label.field', h('span', 'You play'), seatSelect),
@@ -64,18 +71,13 @@ export class PlayerMethods {
     fill(this.playersEl, ...parts);
   }
 
-  /// The computer the card shows, `{spec, kind, level}`: the computer seat's, as
-  /// the server declares it (`kind`, and `level` for a level-mixed player: `level:N`
-  /// or a preset), else the page's own choice ([`_computerSpec`]).
+  /// The computer the card shows, `{kind, level}`: the computer seat's, as the
+  /// server declares it, else the page's own choice ([`_computerChoice`]).
   _computer() {
-    const levelled = (kind) => kind === LEVEL || this._levelPresets().some((p) => p.name === kind);
     const seat = this.mv.seats.find((s) => !s.human);
-    if (seat) return { spec: seat.player, kind: seat.kind, level: levelled(seat.kind) ? seat.level ?? null : null };
-    const spec = this._computerSpec();
-    const kind = kindOf(spec);
-    const own = kind === LEVEL && spec.length > LEVEL.length + 1 ? Number(spec.slice(LEVEL.length + 1)) : NaN;
-    const level = kind === LEVEL ? (Number.isFinite(own) ? own : null) : this._levelPresets().find((p) => p.name === kind)?.level ?? null;
-    return { spec, kind, level };
+    if (seat) return { kind: seat.kind, level: seat.level ?? null };
+    const { kind, level } = this._computerChoice();
+    return { kind, level: level ?? null };
   }
 
   _levelControl({ kind, level }) {
@@ -85,14 +87,14 @@ export class PlayerMethods {
     const out = h('output.level-value', perfect ? 'Perfect' : String(value));
     const slider = h('input.slider', { type: 'range', min: 0, max: 100, step: 1, value, 'aria-label': 'Computer level, 0 to 100' });
     slider.addEventListener('input', () => (out.textContent = slider.value));
-    slider.addEventListener('change', () => this.setComputer(`${LEVEL}:${slider.value}`, Number(slider.value)));
+    slider.addEventListener('change', () => this.setComputer(choice(LEVEL, Number(slider.value))));
     const chosen = (p) => !perfect && level !== null && Math.abs(level - p.level) < EPSILON;
     const presets = h('div.presets', { role: 'group', 'aria-label': 'Level presets' },
       ...this._levelPresets().map((p) => h('button.chip', {
         type: 'button', 'aria-pressed': String(chosen(p)), title: `level ${p.level}`,
-        onclick: () => this.setComputer(`${LEVEL}:${p.level}`, p.level),
+        onclick: () => this.setComputer(choice(LEVEL, p.level)),
       }, cap(p.name))),
-      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer(PERFECT) }, 'Perfect') : null);
+      canPerfect ? h('button.chip', { type: 'button', 'aria-pressed': String(perfect), title: 'never makes a mistake', onclick: () => this.setComputer(choice(PERFECT)) }, 'Perfect') : null);
     const active = kind === LEVEL || perfect || level !== null;
     return h('div.level' + (active ? '' : '.inactive'),
       h('div.level-head', h('span', 'Level'), out),
@@ -101,11 +103,9 @@ export class PlayerMethods {
       presets);
   }
 
-  /// Plays `spec` in every computer seat and keeps it as the choice; `level`: its
-  /// level, 0 to 100, for a level-mixed player (`level:N`), kept beside it.
-  async setComputer(spec, level = null) {
-    this.settings.ai = spec;
-    this.settings.ai_level = level;
+  /// Plays `player` (`{kind, level}`) in every computer seat and keeps it as the choice.
+  async setComputer(player) {
+    this.settings.computer = player;
     this._persist();
     const seats = this.mv.seats.map((s, i) => (s.human ? null : i)).filter((i) => i !== null);
     if (!seats.length) {
@@ -114,7 +114,7 @@ export class PlayerMethods {
     }
     let data;
     for (const seat of seats) {
-      data = await guarded(() => API.setPlayer(this.id, seat, spec));
+      data = await guarded(() => API.setPlayer(this.id, seat, player));
       if (!data) break;
     }
     if (data) this.apply(data.view, { animate: true });
@@ -124,13 +124,13 @@ export class PlayerMethods {
   async _setSeats(humanSeat) {
     this.settings.human_seat = humanSeat === -2 ? this.settings.human_seat : humanSeat;
     this._persist();
-    const computer = this._computerSpec();
-    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? HUMAN : computer));
+    const computer = this._computerChoice();
+    const wanted = this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? PERSON : computer));
     // Humans first, so the server never sees a table without the seat about to move settled.
-    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0] === HUMAN ? -1 : 1) - (b[0] === HUMAN ? -1 : 1));
+    const order = wanted.map((p, i) => [p, i]).sort((a, b) => (a[0].kind === HUMAN ? -1 : 1) - (b[0].kind === HUMAN ? -1 : 1));
     let data;
     for (const [player, seat] of order) {
-      if (this.mv.seats[seat]?.player === player) continue;
+      if (plays(this.mv.seats[seat], player)) continue;
       data = await guarded(() => API.setPlayer(this.id, seat, player));
       if (!data) break;
     }
@@ -170,8 +170,8 @@ export class PlayerMethods {
   /// The players of a new session, from the settings.
   _playersFor(humanSeat = this._humanSeat()) {
     const seats = this.info.seats.length;
-    if (this.info.puzzle || seats === 1) return [HUMAN];
-    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? HUMAN : this._computerSpec()));
+    if (this.info.puzzle || seats === 1) return [PERSON];
+    return this.info.seats.map((_, i) => (humanSeat === -1 || i === humanSeat ? PERSON : this._computerChoice()));
   }
 
   _humanSeat() {
@@ -183,19 +183,21 @@ export class PlayerMethods {
     return (this.info.players || []).map((p) => p.name);
   }
 
-  _supports(spec) {
-    const kind = kindOf(spec);
-    const kinds = this._kinds();
-    if (kinds.includes(kind)) return true;
-    return this._levelPresets().some((p) => p.name === kind) && kinds.includes(LEVEL);
+  /// Whether this game offers `player` (`{kind, level}`): its kind is one of the
+  /// game list's, a level only with the level-mixed computer or in a two-seat game.
+  _supports(player) {
+    if (!player || typeof player.kind !== 'string' || player.kind === HUMAN || !this._kinds().includes(player.kind)) return false;
+    return typeof player.level !== 'number' || player.kind === LEVEL || this.info.seats.length === 2;
   }
 
-  _computerSpec() {
-    if (this.settings.ai && this._supports(this.settings.ai)) return this.settings.ai;
-    // The one rule for the default computer is the server's (the game list's
-    // `default_opponent`, the same the terminal plays); this page never decides.
-    if (this.info.default_opponent && this._supports(this.info.default_opponent)) return this.info.default_opponent;
-    return 'random';
+  /// The computer a new game's computer seats get: the page's stored choice, else
+  /// the game list's `default_computer` (the server's one rule, the same the
+  /// terminal plays: this page never decides), else a random player.
+  _computerChoice() {
+    if (this._supports(this.settings.computer)) return choice(this.settings.computer.kind, this.settings.computer.level);
+    const given = this.info.default_computer;
+    if (this._supports(given)) return choice(given.kind, given.level);
+    return choice('random');
   }
 
   /// Watching the computer play itself: pause, one ply, speed.

@@ -35,7 +35,7 @@ export function gradeOf(m) {
   const g = m?.grade;
   if (g && typeof g === 'object') {
     if (g.kind === 'solved') return { value: g.value, remoteness: g.remoteness ?? null };
-    if (g.kind === 'win_chance') return { chance: g.chance };
+    if (g.kind === 'win_chance') return { chance: g.chance, exact: g.exact === true };
     if (g.kind === 'points') return { points: g.points };
     if (g.kind === 'plan') return { plan: g.moves_left };
     return {};
@@ -59,7 +59,11 @@ export function gradeBadge(m) {
     return { text, kind: g.value, words };
   }
   if (typeof g.chance === 'number') {
-    return { text: percent(g.chance, 0), kind: 'chance', words: `about ${percent(g.chance, 0)} chance to win` };
+    // An exact chance (under best play) to a tenth of a percent; a look-ahead's
+    // estimate rounded, and said to be one.
+    return g.exact
+      ? { text: percent(g.chance, 1), kind: 'chance', words: `${percent(g.chance, 1)} chance to win with best play` }
+      : { text: percent(g.chance, 0), kind: 'chance', words: `about ${percent(g.chance, 0)} chance to win (the look-ahead's estimate)` };
   }
   if (typeof g.plan === 'number') {
     return { text: `${g.plan}`, kind: 'plan', words: `part of a solution finishing in ${count(g.plan, 'move')}` };

@@ -4,6 +4,7 @@
 // without a request and a page still opens if the server refuses a key.
 
 import * as API from './api.js';
+import { HUMAN } from './players.js';
 
 const local = (game) => `tabula.settings.${game}`;
 
@@ -44,8 +45,17 @@ export function loadSeatColours(game) {
   return colours;
 }
 
-/// The server's form (docs/API.md settings: colours by seat name, players per
-/// seat, ai_level) read into the page's form.
+/// A player as the server's settings answer it, by kind and level (`{kind, level}`),
+/// or null: a player saved by a name that a kind and a level cannot say is not
+/// offered on this page, so it is left for the game's usual computer.
+function chosen(p) {
+  if (!p || typeof p !== 'object' || typeof p.kind !== 'string') return null;
+  return typeof p.level === 'number' ? { kind: p.kind, level: p.level } : { kind: p.kind };
+}
+
+/// The server's form (docs/API.md settings: colours by seat name, a player per
+/// seat by kind and level) read into the page's form: `human_seat` and the
+/// `computer` the other seats get.
 function fromServer(raw, seats) {
   const out = {};
   if (!raw || typeof raw !== 'object') return out;
@@ -60,12 +70,12 @@ function fromServer(raw, seats) {
   if (typeof raw.legend === 'boolean') out.legend = raw.legend;
   if (typeof raw.undo_depth === 'number' || raw.undo_depth === null) out.undo_depth = raw.undo_depth;
   if (Array.isArray(raw.players) && raw.players.length === seats.length && seats.length > 1) {
-    const humans = raw.players.map((p, i) => (p === 'human' ? i : -1)).filter((i) => i >= 0);
+    const players = raw.players.map(chosen);
+    const humans = players.map((p, i) => (p?.kind === HUMAN ? i : -1)).filter((i) => i >= 0);
     out.human_seat = humans.length === seats.length ? -1 : humans.length === 1 ? humans[0] : 0;
-    const ai = raw.players.find((p) => p !== 'human');
-    if (ai) out.ai = ai;
+    const computer = players.find((p) => p && p.kind !== HUMAN);
+    if (computer) out.computer = computer;
   }
-  if (typeof raw.ai_level === 'number') out.ai_level = raw.ai_level;
   return out;
 }
 
@@ -79,12 +89,11 @@ function toServer(settings, seats) {
   }
   if (typeof settings.legend === 'boolean') body.legend = settings.legend;
   if (typeof settings.undo_depth === 'number' || settings.undo_depth === null) body.undo_depth = settings.undo_depth;
-  if (seats.length > 1 && settings.ai) {
+  if (seats.length > 1 && settings.computer) {
     const seat = typeof settings.human_seat === 'number' ? settings.human_seat : 0;
-    body.players = seats.map((_, i) => (seat === -1 || i === seat ? 'human' : settings.ai));
-    // The level is kept as a number beside the player it goes with (`ai_level`),
-    // never read back out of the player's text.
-    if (typeof settings.ai_level === 'number') body.ai_level = Math.max(0, Math.min(100, Math.round(settings.ai_level)));
+    // Each seat's player as the server declares a seat's: its kind, and its level
+    // where it has one.
+    body.players = seats.map((_, i) => (seat === -1 || i === seat ? { kind: HUMAN } : settings.computer));
   }
   return body;
 }
@@ -95,6 +104,11 @@ export async function loadSettings(info) {
   const game = info.name;
   const seats = info.seats;
   const merged = { ...defaults(info), ...readLocal(game) };
+  // This browser's settings from before players were kept by kind and level: a
+  // player's name (`ai`) is not read, and its level beside it is not needed.
+  delete merged.ai;
+  delete merged.ai_level;
+  if (!chosen(merged.computer)) delete merged.computer;
   try {
     Object.assign(merged, fromServer(await API.getSettings(game), seats));
   } catch {

@@ -80,10 +80,16 @@ export function count(n, one, many = `${one}s`) {
 }
 
 /// The game's glossary (its presentation's `glossary`: `{term, words}`) entries
-/// whose term appears in any of `texts`, each once, in the glossary's order.
-export function termsIn(info, texts) {
-  const all = (texts || []).join('\n').toLowerCase();
-  return (info?.presentation?.glossary || []).filter((t) => t.term && all.includes(t.term.toLowerCase()));
+/// for the terms the server marks where they are used: the term parts of typed
+/// words (`parts`: lists of `[{text} | {colour} | {term}]`, a log's lines) and a
+/// fact's `term` (`facts`). Each once, in the glossary's order; the page never
+/// searches text for a term.
+export function termsIn(info, { parts = [], facts = [] } = {}) {
+  const used = new Set([
+    ...parts.flat().map((p) => p?.term),
+    ...facts.map((f) => f?.term),
+  ].filter((t) => typeof t === 'string'));
+  return (info?.presentation?.glossary || []).filter((t) => used.has(t.term));
 }
 
 /// How the page names colour `i` of its board (the legend's names, from the palette
@@ -94,13 +100,14 @@ export function useColourNames(namer) {
   colourNamer = namer;
 }
 
-/// Words the server sends with typed parts (`[{text} | {colour}]`: a move, a log
-/// line, a fact) as the page says them: each colour by the name the legend gives
-/// it, "colour N" where the board has no colours to name.
+/// Words the server sends with typed parts (`[{text} | {colour} | {term}]`: a
+/// move, a log line) as the page says them: each colour by the name the legend
+/// gives it, "colour N" where the board has no colours to name; a glossary term
+/// as written.
 export function partsWords(parts) {
   return (parts || []).map((p) => (p && typeof p.colour === 'number'
     ? colourNamer?.(p.colour) || `colour ${p.colour}`
-    : String(p?.text ?? ''))).join('');
+    : String(p?.term ?? p?.text ?? ''))).join('');
 }
 
 /// A legal move or a log line in the game's words: its typed `parts` where the

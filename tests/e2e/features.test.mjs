@@ -59,7 +59,8 @@ test('AI level presets and seat colours persist', async () => {
   await page.waitForTimeout(300);
   const { data: settings } = await api('GET', '/api/settings/tictactoe');
   assert.equal(settings.colours.X, '#00aa55');
-  assert.deepEqual(settings.players, ['human', 'level:95']);
+  // Each seat's player by kind and level, as the view declares seats (never a name to split).
+  assert.deepEqual(settings.players, [{ kind: 'human' }, { kind: 'level', level: 95 }]);
   // A new browser page: the slider and the colour come back from the server.
   await page.click('.presets button:has-text("Perfect")');
   await page.waitForFunction(() => document.querySelector('.presets button[aria-pressed=true]')?.textContent === 'Perfect');
@@ -74,6 +75,34 @@ test('AI level presets and seat colours persist', async () => {
   await page.click('button:has-text("Default colours")');
   await page.waitForTimeout(300);
   await page.close();
+});
+
+test('settings saved with the computer by name still load, and are kept by kind and level', async () => {
+  // The form of settings saved before players were kept by kind and level.
+  const { status } = await api('PUT', '/api/settings/tictactoe', { players: ['human', 'level:25'], ai_level: 25 });
+  assert.equal(status, 200);
+  const { data: answered } = await api('GET', '/api/settings/tictactoe');
+  assert.deepEqual(answered.players, [{ kind: 'human' }, { kind: 'level', level: 25 }]);
+  const page = await newPage(browser);
+  try {
+    // A browser that has no game of its own under way: the page starts one from the settings.
+    await page.goto(`${BASE}/`);
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${BASE}/game/tictactoe`);
+    await waitForBoard(page);
+    await page.waitForFunction(() => document.querySelector('.presets button[aria-pressed=true]')?.textContent === 'Low');
+    const view = await sessionView(page);
+    assert.equal(view.seats[1].kind, 'level');
+    assert.equal(view.seats[1].level, 25);
+    // A change is saved by kind and level, without a level kept beside it.
+    await page.click('.presets button:has-text("Medium")');
+    await page.waitForFunction(() => document.querySelector('.presets button[aria-pressed=true]')?.textContent === 'Medium');
+    const { data: saved } = await api('GET', '/api/settings/tictactoe');
+    assert.deepEqual(saved.players, [{ kind: 'human' }, { kind: 'level', level: 66 }]);
+  } finally {
+    await api('PUT', '/api/settings/tictactoe', {});
+    await page.close();
+  }
 });
 
 test('legend can be hidden and shown', async () => {

@@ -6,7 +6,10 @@
 // added with its reason, so a regex over a result, a label or help text cannot
 // creep back in unseen. Nor may the page find a seat by its name, or split a
 // seat's player setting (`level:66`) to learn its kind or level: the seat says
-// them as `kind` and `level`.
+// them as `kind` and `level`, and the page keeps and sends its own choice of
+// computer the same way (`{kind, level}`), never as a name it writes or splits.
+// Nor may it look for the game's glossary terms in text: the server marks them
+// (a `{term}` part of typed words, a fact's `term`).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,12 +73,10 @@ test('the list of allowed expressions is all in use', () => {
   assert.deepEqual([...ALLOWED.keys()].filter((k) => !used.has(k)), []);
 });
 
-/// Every place the page splits a text at ':', with what it splits: only player
-/// settings the page holds itself (its stored choice, the game list's default
-/// opponent before any seat plays it), never a seat's `player`.
-const COLON_SPLITS = new Map([
-  ["players.js: export const kindOf = (spec) => (spec || '').split(':')[0].trim().toLowerCase();", "the page's own choice of computer"],
-]);
+/// Every place the page splits a text at ':', with what it splits: none. The
+/// page's own choice of computer is `{kind, level}` (the game list's
+/// `default_computer` too), so there is no player's name to split.
+const COLON_SPLITS = new Map([]);
 
 test("the page reads a seat's player kind and level from the seat, never from its setting's text", () => {
   const hits = [];
@@ -90,4 +91,30 @@ test("the page reads a seat's player kind and level from the seat, never from it
     });
   }
   assert.deepEqual(hits, []);
+});
+
+/// Code lines of the page (comments left out), each with its place.
+function codeLines() {
+  return files.flatMap((f) => readFileSync(join(WEB, f), 'utf8').split('\n')
+    .map((line, i) => ({ at: `${f}:${i + 1}`, code: line.trim() }))
+    .filter(({ code }) => code && !code.startsWith('//')));
+}
+
+test("the page keeps its choice of computer by kind and level, never as a player's name", () => {
+  const hits = codeLines().filter(({ code }) =>
+    // A name written from a kind and a level (`level:66`), or read back from one.
+    /\$\{LEVEL\}:|['"`]level:|LEVEL\.length|kindOf\b/.test(code)
+    // The level kept twice: a player beside its own `ai_level` (read, kept or sent;
+    // the browser's old copy of it is only dropped).
+    || /(settings|raw|body|out)\.ai_level\b|settings\.ai\b/.test(code));
+  assert.deepEqual(hits.map(({ at, code }) => `${at}: ${code}`), []);
+});
+
+test('the page finds glossary terms where the server marks them, never by searching text', () => {
+  const hits = codeLines().filter(({ code }) => /\.term\b/.test(code) && /\.(includes|indexOf|search|match)\(|toLowerCase\(/.test(code));
+  assert.deepEqual(hits.map(({ at, code }) => `${at}: ${code}`), []);
+  // And it reads the marks: a term part of typed words and a fact's term.
+  const words = readFileSync(join(WEB, 'words.js'), 'utf8');
+  assert.match(words, /p\?\.term\b/, 'typed words\' term parts are read');
+  assert.match(words, /f\?\.term\b/, "a fact's term is read");
 });

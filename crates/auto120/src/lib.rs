@@ -187,6 +187,12 @@ impl Notation for Auto120 {
         notation::format_move(mv)
     }
 
+    /// The number alone: the position says whether it is who starts, the roll
+    /// or a marker (a game ID reads "1~5~3", not "start 1~roll 5~marker 3").
+    fn short_move(&self, _state: &State, mv: Move) -> String {
+        notation::short_move(mv)
+    }
+
     fn parse_position(&self, text: &str) -> Result<State, ParseError> {
         notation::parse_position_with(text, self.markers())
     }
@@ -227,8 +233,8 @@ impl Presentation for Auto120 {
         _seat: Option<Seat>,
         mv: Move,
         reason: Option<&str>,
-    ) -> Option<String> {
-        Some(log::log_line(state, mv, reason))
+    ) -> Option<tabula_core::Words> {
+        Some(log::log_words(state, mv, reason))
     }
 }
 
@@ -366,23 +372,23 @@ impl Registered for Auto120 {
             // the status line counts retired markers: both explained where they appear.
             glossary: vec![
                 tabula_core::Term {
-                    term: "scenario A",
+                    term: scenario::RULE_NAMES[0],
                     words: "the original program's first rule of thumb: move a marker onto 20, 24, 30, 40 or 60, one roll from home",
                 },
                 tabula_core::Term {
-                    term: "scenario B",
+                    term: scenario::RULE_NAMES[1],
                     words: "its second rule: move a marker along the numbers that divide 120, the only squares that lead home",
                 },
                 tabula_core::Term {
-                    term: "scenario C",
+                    term: scenario::RULE_NAMES[2],
                     words: "its third rule: with a marker that can no longer reach home, land on the other player's markers and send them back to 1",
                 },
                 tabula_core::Term {
-                    term: "scenario D",
+                    term: scenario::RULE_NAMES[3],
                     words: "its last rule, when no other applies: a marker picked at random",
                 },
                 tabula_core::Term {
-                    term: "Retired",
+                    term: view::RETIRED,
                     words: "markers brought home to 120, where they stay; the first player to bring every marker home wins",
                 },
             ],

@@ -8,6 +8,7 @@
 
 use crate::board::{MARKERS, TARGET};
 use crate::state::{Move, MoveEffect, State};
+use tabula_core::Words;
 
 fn player(seat: usize) -> String {
     format!("Player {}", seat + 1)
@@ -66,23 +67,28 @@ pub fn describe_move(state: &State, mv: Move) -> String {
 /// The log line of a decision (empty for a roll of 2..=6, which the following
 /// marker line reports).
 pub fn log_line(state: &State, mv: Move, reason: Option<&str>) -> String {
+    log_words(state, mv, reason).to_string()
+}
+
+/// [`log_line`] with typed parts: the rule of thumb the original program
+/// followed ("scenario A") marked as a term of the game's glossary.
+pub fn log_words(state: &State, mv: Move, reason: Option<&str>) -> Words {
     let seat = state.side().unwrap_or(0);
     match mv {
-        Move::Starter(s) => format!("{} goes first", player(s as usize)),
-        Move::Roll(1) => format!("{} rolls 1 and forfeits the turn", player(seat)),
-        Move::Roll(_) => String::new(),
+        Move::Starter(s) => Words::text(format!("{} goes first", player(s as usize))),
+        Move::Roll(1) => Words::text(format!("{} rolls 1 and forfeits the turn", player(seat))),
+        Move::Roll(_) => Words::new(),
         Move::Marker(m) => {
             let e = state.effect(m as usize);
-            let why = match reason {
-                Some(r) if !r.is_empty() => format!(", {r}"),
-                _ => String::new(),
+            let said = Words::text(format!("{} rolls {}", player(seat), e.roll));
+            let said = match reason {
+                Some(r) if crate::scenario::RULE_NAMES.contains(&r) => {
+                    said.and_text(", ").and_term(r)
+                }
+                Some(r) if !r.is_empty() => said.and_text(format!(", {r}")),
+                _ => said,
             };
-            format!(
-                "{} rolls {}{why}: {}",
-                player(seat),
-                e.roll,
-                describe_effect(state, &e)
-            )
+            said.and_text(format!(": {}", describe_effect(state, &e)))
         }
     }
 }
@@ -98,6 +104,20 @@ mod tests {
         assert_eq!(
             log_line(&s, Move::Marker(2), Some("scenario A")),
             "Player 2 rolls 5, scenario A: marker 3 from 8 to 40"
+        );
+    }
+
+    #[test]
+    fn the_rule_of_thumb_is_a_glossary_term_of_the_line() {
+        let s = parse_position("1,1,1,1/1,1,8,1:2r5").unwrap();
+        let w = log_words(&s, Move::Marker(2), Some("scenario A"));
+        assert_eq!(w.terms().collect::<Vec<_>>(), ["scenario A"]);
+        // Words that are not one of the rules are no term.
+        let w = log_words(&s, Move::Marker(2), Some("level 10"));
+        assert_eq!(w.terms().count(), 0);
+        assert_eq!(
+            w.to_string(),
+            "Player 2 rolls 5, level 10: marker 3 from 8 to 40"
         );
     }
 

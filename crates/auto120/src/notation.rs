@@ -25,6 +25,16 @@ pub fn format_move(mv: Move) -> String {
     }
 }
 
+/// A move as its number alone (who starts, the roll, the marker): what
+/// [`parse_move`] reads in the position the move is made in.
+pub fn short_move(mv: Move) -> String {
+    match mv {
+        Move::Starter(s) => (s as u32 + 1).to_string(),
+        Move::Roll(r) => r.to_string(),
+        Move::Marker(m) => (m as u32 + 1).to_string(),
+    }
+}
+
 fn small_number(text: &str, what: &str, max: u32) -> Result<u8, ParseError> {
     let t = text.trim();
     match t.parse::<u32>() {

@@ -138,12 +138,16 @@ impl Strategy<Auto120> for Scenario {
     }
 }
 
+/// The names of the original program's four rules of thumb, as its moves give
+/// them for a reason (each a term of the game's glossary).
+pub const RULE_NAMES: [&str; 4] = ["scenario A", "scenario B", "scenario C", "scenario D"];
+
 fn scenario_reason(letter: char) -> &'static str {
     match letter {
-        'A' => "scenario A",
-        'B' => "scenario B",
-        'C' => "scenario C",
-        _ => "scenario D",
+        'A' => RULE_NAMES[0],
+        'B' => RULE_NAMES[1],
+        'C' => RULE_NAMES[2],
+        _ => RULE_NAMES[3],
     }
 }
 

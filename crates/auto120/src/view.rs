@@ -49,6 +49,9 @@ pub const MARK_WORDS: [tabula_core::MarkWords; 4] = [
     },
 ];
 
+/// The glossary's term for markers brought home (the facts' labels use it).
+pub const RETIRED: &str = "Retired";
+
 /// The facts beside the board: how many markers each player has retired.
 pub fn facts(state: &State) -> Vec<Fact> {
     (0..2)
@@ -57,6 +60,7 @@ pub fn facts(state: &State) -> Vec<Fact> {
                 format!("Player {} retired", seat + 1),
                 FactValue::Text(format!("{} of {}", state.retired(seat), state.n)),
             )
+            .with_term(RETIRED)
         })
         .collect()
 }

@@ -109,12 +109,20 @@ pub struct Report {
 /// games, the JSON API). Every registered game has a notation.
 ///
 /// Laws (checked by the conformance suite): `parse_move(s, &format_move(s, m)) == m`
-/// for every legal move `m` of `s`, and `parse_position(&format_position(s)) == s`.
+/// and `parse_move(s, &short_move(s, m)) == m` for every legal move `m` of `s`, and
+/// `parse_position(&format_position(s)) == s`.
 pub trait Notation: Game {
     /// Reads a move typed by a user in this position.
     fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, ParseError>;
     /// Writes a move so that [`Notation::parse_move`] reads it back in the same position.
     fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
+    /// The move as a game ID writes it (Simon Tatham's short game IDs): a short
+    /// text that [`Notation::parse_move`] reads back as this move in the same
+    /// position, such as a bare number where the position says what it numbers.
+    /// `format_move` by default.
+    fn short_move(&self, state: &Self::State, mv: Self::Move) -> String {
+        self.format_move(state, mv)
+    }
     /// Reads a position from its documented text form (the only way untrusted text
     /// becomes a state). Must reject positions that break the rules' invariants.
     fn parse_position(&self, text: &str) -> Result<Self::State, ParseError>;
@@ -163,14 +171,15 @@ pub trait Presentation: Notation {
     /// A whole move-log line for a decision, when the game words it better than the
     /// engine's default `"<seat>: <describe_move> (<reason>)"` (without the seat in a
     /// one-player puzzle, whose moves are all its player's). `state` is the position
-    /// before the move; `seat` is `None` for chance.
+    /// before the move; `seat` is `None` for chance. Typed parts as in
+    /// [`Presentation::move_parts`]; a term of the game's glossary as a term part.
     fn log_line(
         &self,
         _state: &Self::State,
         _seat: Option<Seat>,
         _mv: Self::Move,
         _reason: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<crate::Words> {
         None
     }
     /// Score so far (puzzles), higher is better; `None` for games without a score.

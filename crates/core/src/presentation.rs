@@ -55,6 +55,9 @@ pub struct GamePresentation {
     /// of the same kind of game, so a new game draws a fresh one and Restart keeps
     /// it (SameGame's `seed`). `None`: every option makes another kind of game.
     pub board_number: Option<&'static str>,
+    /// The variant options that change nothing in this variant (Poggle's board
+    /// number when its start is not dealt at random): a form does not offer them.
+    pub idle_options: Vec<&'static str>,
 }
 
 impl GamePresentation {

@@ -239,6 +239,10 @@ pub struct Fact {
     pub label: String,
     /// The value.
     pub value: FactValue,
+    /// The term of the game's glossary (`Presentation::glossary`) the label uses,
+    /// if it uses one: a face that explains terms where they appear reads it here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub term: Option<String>,
 }
 
 impl Fact {
@@ -247,7 +251,14 @@ impl Fact {
         Fact {
             label: label.into(),
             value,
+            term: None,
         }
+    }
+
+    /// This fact, its label using `term` of the game's glossary.
+    pub fn with_term(mut self, term: impl Into<String>) -> Self {
+        self.term = Some(term.into());
+        self
     }
 }
 
@@ -392,6 +403,16 @@ pub struct Hint {
     pub analysis: Analysis,
 }
 
+/// `text` as a sentence: its first letter a capital (a reason that begins with
+/// a move's notation, "marker 1 gives …", reads "Marker 1 gives …").
+fn sentence(text: String) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if first.is_lowercase() => first.to_uppercase().chain(chars).collect(),
+        _ => text,
+    }
+}
+
 impl Hint {
     /// The hint an analysis gives: its first graded move (moves are best first)
     /// and why, in a sentence for a player.
@@ -443,7 +464,7 @@ impl Hint {
         };
         Hint {
             best,
-            reason,
+            reason: sentence(reason),
             analysis,
         }
     }
@@ -716,5 +737,36 @@ mod tests {
         let j = serde_json::to_value(&f).unwrap();
         assert_eq!(j["value"]["kind"], "integer");
         assert_eq!(j["value"]["value"], 2);
+        assert!(j.get("term").is_none(), "no term unless the label uses one");
+        let j = serde_json::to_value(f.with_term("Nim-sum")).unwrap();
+        assert_eq!(j["term"], "Nim-sum");
+    }
+
+    #[test]
+    fn a_hint_reason_is_a_sentence_even_when_it_begins_with_a_move() {
+        let analysis = Analysis {
+            position: String::new(),
+            to_move: None,
+            value: None,
+            moves: vec![GradedMove {
+                notation: "marker 1".into(),
+                cells: Vec::new(),
+                grade: MoveGrade::WinChance {
+                    chance: 0.503,
+                    exact: true,
+                },
+            }],
+            sections: Vec::new(),
+            note: None,
+            preparing: None,
+        };
+        let hint = Hint::from_analysis(analysis);
+        assert!(
+            hint.reason.starts_with("Marker 1 gives the best chance"),
+            "{}",
+            hint.reason
+        );
+        assert_eq!(sentence("1:3->2 wins".into()), "1:3->2 wins");
+        assert_eq!(sentence(String::new()), "");
     }
 }

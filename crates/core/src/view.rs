@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 /// Cells are the places a user can click: a move is described to the UI by the list
 /// of cell ids it touches ([`crate::Presentation::move_cells`]), so one generic renderer and
 /// one click protocol serve every game.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct View {
     /// Width of the drawing area.
     pub width: f64,
@@ -58,6 +58,36 @@ pub struct View {
     /// that shows facts of the position (`GamePresentation::panels`).
     #[serde(default)]
     pub panels: Vec<PanelFacts>,
+    /// Whether the board has sides a face may turn it round to see from (a
+    /// board of squares, a ring, heaps): true unless the game says otherwise, as
+    /// a board of buttons alone (Pig's roll and hold) does.
+    #[serde(default = "turns_round")]
+    pub flippable: bool,
+}
+
+/// A board turns round unless its game says it does not.
+fn turns_round() -> bool {
+    true
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View {
+            width: 0.0,
+            height: 0.0,
+            layout: Layout::default(),
+            labels: LabelPlace::default(),
+            cells: Vec::new(),
+            edges: Vec::new(),
+            pieces: Vec::new(),
+            seats: Vec::new(),
+            status: Vec::new(),
+            facts: Vec::new(),
+            last_move: None,
+            panels: Vec::new(),
+            flippable: turns_round(),
+        }
+    }
 }
 
 impl View {
@@ -502,6 +532,25 @@ mod tests {
         assert_eq!(j["panels"][0]["kind"], "score");
         assert!(j.get("last_move").is_none());
         assert_eq!(serde_json::from_value::<View>(j).unwrap(), v);
+    }
+
+    #[test]
+    fn a_board_turns_round_unless_its_game_says_not() {
+        assert!(View::default().flippable);
+        let back: View = serde_json::from_value(serde_json::json!({
+            "width": 1.0, "height": 1.0, "cells": [], "edges": [], "pieces": [], "status": []
+        }))
+        .unwrap();
+        assert!(
+            back.flippable,
+            "a view written before the field turns round"
+        );
+        let buttons = View {
+            flippable: false,
+            ..View::default()
+        };
+        let j = serde_json::to_value(&buttons).unwrap();
+        assert_eq!(j["flippable"], false);
     }
 
     #[test]

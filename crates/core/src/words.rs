@@ -1,5 +1,5 @@
-//! A game's words with typed parts: plain text, and references to the board's
-//! colours.
+//! A game's words with typed parts: plain text, references to the board's
+//! colours, and the game's own terms that its glossary explains.
 //!
 //! A game that names one of its board's colours in words (SameGame's "3 blocks
 //! of colour 2") says it as a [`WordPart::Colour`], not as text, so each face
@@ -8,7 +8,11 @@
 //! colour the player sees ("green", or "yellow" under another palette). No face
 //! reads a colour back out of text.
 //!
-//! JSON: a list of parts, each `{"text": "…"}` or `{"colour": 2}`.
+//! A word the game's glossary explains (Auto120's "scenario A") is a
+//! [`WordPart::Term`], so a face that explains terms where they are used finds
+//! them by that mark, never by searching the text for them.
+//!
+//! JSON: a list of parts, each `{"text": "…"}`, `{"colour": 2}` or `{"term": "scenario A"}`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -22,6 +26,8 @@ pub enum WordPart {
     /// One of the board's colours, by the number its cells carry
     /// ([`crate::ViewCell::colour`]); said "colour N" where a face has no name for it.
     Colour(u32),
+    /// A term of the game's glossary (`Presentation::glossary`), said as written.
+    Term(String),
 }
 
 /// Words made of parts, said in order ([`WordPart`]).
@@ -59,11 +65,26 @@ impl Words {
         self
     }
 
+    /// These words followed by `term`, a term of the game's glossary.
+    pub fn and_term(mut self, term: impl Into<String>) -> Self {
+        self.0.push(WordPart::Term(term.into()));
+        self
+    }
+
     /// These words followed by `more`.
     pub fn and(self, more: Words) -> Self {
         more.0.into_iter().fold(self, |words, part| match part {
             WordPart::Text(t) => words.and_text(t),
             WordPart::Colour(c) => words.and_colour(c),
+            WordPart::Term(t) => words.and_term(t),
+        })
+    }
+
+    /// The glossary terms these words use, in order.
+    pub fn terms(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().filter_map(|p| match p {
+            WordPart::Term(t) => Some(t.as_str()),
+            _ => None,
         })
     }
 
@@ -85,6 +106,7 @@ impl fmt::Display for Words {
             match part {
                 WordPart::Text(t) => f.write_str(t)?,
                 WordPart::Colour(c) => write!(f, "colour {c}")?,
+                WordPart::Term(t) => f.write_str(t)?,
             }
         }
         Ok(())
@@ -134,5 +156,19 @@ mod tests {
         let j = serde_json::to_value(&w).unwrap();
         assert_eq!(j, serde_json::json!([{"text": "row 1: "}, {"colour": 4}]));
         assert_eq!(serde_json::from_value::<Words>(j).unwrap(), w);
+    }
+
+    #[test]
+    fn a_term_is_said_as_written_and_marked_apart() {
+        let w = Words::text("Player 2 rolls 5, ")
+            .and_term("scenario A")
+            .and_text(": marker 3");
+        assert_eq!(w.to_string(), "Player 2 rolls 5, scenario A: marker 3");
+        assert_eq!(w.terms().collect::<Vec<_>>(), ["scenario A"]);
+        assert_eq!(Words::text("scenario A").terms().count(), 0);
+        let j = serde_json::to_value(&w).unwrap();
+        assert_eq!(j[1], serde_json::json!({"term": "scenario A"}));
+        let joined = Words::text("X: ").and(w.clone());
+        assert_eq!(joined.terms().collect::<Vec<_>>(), ["scenario A"]);
     }
 }

@@ -112,6 +112,13 @@ fn playouts<G: Registered>(game: &G, seed: u64) -> Result<(), String> {
                         G::NAME
                     ));
                 }
+                let short = game.short_move(&state, mv);
+                if game.parse_move(&state, &short).ok() != Some(mv) {
+                    return Err(format!(
+                        "{}: move '{mt}' at '{text}' written short as '{short}' does not parse back to it",
+                        G::NAME
+                    ));
+                }
                 let mut a = state.clone();
                 game.try_play(&mut a, mv).map_err(|e| {
                     format!("{}: legal move '{mt}' refused at '{text}': {e}", G::NAME)

@@ -79,6 +79,9 @@ pub struct GameInfo {
     /// The computer a new game uses when the person names none, by the one rule
     /// of [`tabula_core::default_opponent`] (the game's declared opponent first).
     pub default_opponent: String,
+    /// `default_opponent` by kind and level ([`crate::PlayerChoice`]), for a face
+    /// that offers the choice by kind and level; null where those cannot say it.
+    pub default_computer: Option<crate::PlayerChoice>,
     /// The player `level:L` and the presets off/low/medium/high mix with random
     /// moves (`perfect`, or `lookahead` in Mu Torere and Kono); null where the
     /// level is not offered.
@@ -891,6 +894,13 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             .any(|k| GenericPlayer::from_name(&k.name) == Some(GenericPlayer::Level));
         let options = G::options();
         let variant = self.game.variant().to_string();
+        let default_opponent = tabula_core::default_opponent(
+            self.game.default_opponent(),
+            &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
+        );
+        let default_computer = crate::parse_player_spec(&default_opponent)
+            .ok()
+            .and_then(|s| crate::PlayerChoice::of_spec(&s, self.game.seats().len() == 2));
         GameInfo {
             name: G::NAME.into(),
             title: G::TITLE.into(),
@@ -904,10 +914,8 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
             puzzle: self.game.seats().len() == 1,
             chance: self.chance,
             exact: self.claims_exact(),
-            default_opponent: tabula_core::default_opponent(
-                self.game.default_opponent(),
-                &players.iter().map(|k| k.name.as_str()).collect::<Vec<_>>(),
-            ),
+            default_opponent,
+            default_computer,
             presentation: self.game.presentation().completed(self.game.seats().len()),
             level_base: level_offered.then(|| self.game.level_base().to_string()),
             level_bases: if level_offered {

@@ -11,6 +11,7 @@ mod ending;
 mod error;
 mod handle;
 mod matches;
+mod player_choice;
 mod players;
 mod record_check;
 mod registry;
@@ -29,6 +30,7 @@ pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
 pub use matches::{check_undo_depth, learned_as_stored, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
 pub use matches::{CurrentGame, Untaught};
 pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
+pub use player_choice::{PlayerChoice, PlayerRequest};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};
 pub use registry::{

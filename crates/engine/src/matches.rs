@@ -268,6 +268,11 @@ pub struct MatchView {
     /// so that a game ID or a record made from them replays the same dice.
     #[serde(default)]
     pub moves: Vec<String>,
+    /// `moves` as a game ID writes them, each as short as the game's notation
+    /// reads it back in its position (`Notation::short_move`: Auto120's "5" for
+    /// "roll 5").
+    #[serde(default)]
+    pub short_moves: Vec<String>,
     /// The score so far (puzzles).
     pub score: Option<i64>,
     /// Seconds taken by the current game: so far, or to the end once it is over.
@@ -735,13 +740,12 @@ impl<G: Registered> MatchImpl<G> {
             }
         };
         let text = own
-            .clone()
+            .as_ref()
+            .map(Words::to_string)
             .unwrap_or_else(|| line(Words::text(game.describe_move(state, mv))).to_string());
         // A game's own line is already in words; the engine's names the move as
         // a player who clicks is shown it, without the notation typed.
-        let parts = own
-            .map(Words::text)
-            .unwrap_or_else(|| line(game.move_parts(state, mv)));
+        let parts = own.unwrap_or_else(|| line(game.move_parts(state, mv)));
         LogEntry {
             ply: self.plies.len() + 1,
             seat,
@@ -1066,6 +1070,12 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .map(|p| p.entry.clone())
                 .collect(),
             moves: self.plies.iter().map(|p| p.entry.mv.clone()).collect(),
+            short_moves: self
+                .plies
+                .iter()
+                .zip(&self.states)
+                .map(|(p, before)| game.short_move(before, p.mv))
+                .collect(),
             score: game.score(state),
             seconds: self
                 .timing

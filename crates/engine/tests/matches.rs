@@ -455,7 +455,7 @@ fn a_colour_named_in_a_moves_words_is_a_typed_part_in_the_moves_and_the_log() {
         .iter()
         .filter_map(|p| match p {
             WordPart::Colour(c) => Some(*c),
-            WordPart::Text(_) => None,
+            _ => None,
         })
         .collect();
     assert_eq!(colours.len(), 1, "{:?}", group.parts);

@@ -698,7 +698,7 @@ impl Presentation for Northcott {
         _seat: Option<Seat>,
         mv: NorthcottMove,
         _reason: Option<&str>,
-    ) -> Option<String> {
+    ) -> Option<tabula_core::Words> {
         if mv.setup == 0 {
             return None;
         }
@@ -706,14 +706,17 @@ impl Presentation for Northcott {
         let piece = if mv.setup == 1 { Side::O } else { Side::X };
         let mut after = *state;
         self.play_unchecked(&mut after, mv);
-        Some(format!(
-            "Set-up: {} put on cell {} of row {} (gap {} -> {})",
-            piece.letter(),
-            mv.to as usize + 1,
-            r + 1,
-            state.gap(r),
-            after.gap(r)
-        ))
+        Some(
+            format!(
+                "Set-up: {} put on cell {} of row {} (gap {} -> {})",
+                piece.letter(),
+                mv.to as usize + 1,
+                r + 1,
+                state.gap(r),
+                after.gap(r)
+            )
+            .into(),
+        )
     }
 }
 

@@ -288,6 +288,8 @@ impl Presentation for Pig {
             cells: vec![cell(ROLL_CELL, 0.0, "roll"), cell(HOLD_CELL, 3.0, "hold")],
             status,
             facts,
+            // Two buttons: no sides to see the board from.
+            flippable: false,
             ..View::default()
         }
     }

@@ -213,6 +213,12 @@ impl Registered for Poggle {
             goal_colour: Some(0),
             // A random start is dealt by its board number.
             board_number: (self.start == StartRule::Random).then_some("seed"),
+            // The board number deals a random start; a fixed start has none to deal.
+            idle_options: if self.start == StartRule::Random {
+                Vec::new()
+            } else {
+                vec!["seed"]
+            },
             ..Default::default()
         }
     }

@@ -419,3 +419,13 @@ fn two_hundred_fifty_six_colours_play_and_wrap() {
         .unwrap();
     assert!(solvable(&r));
 }
+
+#[test]
+fn the_board_number_is_offered_only_where_a_start_is_dealt() {
+    let fixed = game("").presentation();
+    assert_eq!(fixed.board_number, None);
+    assert_eq!(fixed.idle_options, ["seed"]);
+    let dealt = game("start=random").presentation();
+    assert_eq!(dealt.board_number, Some("seed"));
+    assert!(dealt.idle_options.is_empty());
+}

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json_};
 use std::sync::Arc;
 use tabula_core::MoveGrade;
-use tabula_engine::{build, find, registry, LogEntry, Match, MatchConfig};
+use tabula_engine::{build, find, registry, LogEntry, Match, MatchConfig, PlayerRequest};
 
 type St = State<Arc<AppState>>;
 type ApiResult<T> = Result<T, ApiError>;
@@ -366,8 +366,9 @@ struct NewSession {
     game: String,
     #[serde(default)]
     variant: Option<String>,
+    /// One per seat, each a kind and a level or a name ([`PlayerRequest`]).
     #[serde(default)]
-    players: Vec<String>,
+    players: Vec<PlayerRequest>,
     #[serde(default)]
     seed: Option<u64>,
     #[serde(default)]
@@ -416,10 +417,10 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
             tabula_engine::MAX_GAME_PLIES
         )));
     }
-    let players = req.players.clone();
+    let players = player_names(&req.players)?;
     let moves = req.moves;
     let config = MatchConfig {
-        players: req.players,
+        players: players.clone(),
         seed: req.seed.unwrap_or_else(random_seed),
         position: req.position,
         undo_depth: req.undo_depth.map(|d| d as usize),
@@ -437,6 +438,17 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         blocking(make).await?
     };
     Ok((StatusCode::CREATED, Json(out)).into_response())
+}
+
+/// The players of a request as the engine names them; a bad one is a 400 in words.
+fn player_names(players: &[PlayerRequest]) -> ApiResult<Vec<String>> {
+    players
+        .iter()
+        .map(|p| {
+            p.to_text()
+                .map_err(|e| ApiError::bad_request(e.to_string()))
+        })
+        .collect()
 }
 
 /// Whether a game with these players (as a request names them) may make the
@@ -808,7 +820,7 @@ async fn line(
             let entry = copy.play_setup(&next.notation)?;
             line.push(json!({
                 "move": entry.mv, "text": entry.text, "seat": entry.seat,
-                "grade": next.grade,
+                "words": entry.words, "parts": entry.parts, "grade": next.grade,
             }));
             if copy.turn().is_over() {
                 break;
@@ -929,23 +941,26 @@ async fn play_from(
 }
 
 #[derive(Deserialize, Clone)]
-struct PlayerRequest {
+struct SeatPlayerRequest {
     seat: usize,
-    player: String,
+    /// A kind and a level, or a name ([`PlayerRequest`]).
+    player: PlayerRequest,
 }
 
 async fn set_player(
     State(st): St,
     Path(id): Path<String>,
-    ApiJson(req): ApiJson<PlayerRequest>,
+    ApiJson(req): ApiJson<SeatPlayerRequest>,
 ) -> ApiResult<Json<SessionOut>> {
-    if req.player.len() > 256 {
+    if matches!(&req.player, PlayerRequest::Named(n) if n.len() > 256) {
         return Err(ApiError::bad_request("the player name is too long"));
     }
-    let thinks = players_may_think(std::slice::from_ref(&req.player));
+    let player = player_names(std::slice::from_ref(&req.player))?.remove(0);
+    let thinks = players_may_think(std::slice::from_ref(&player));
+    let seat = req.seat;
     let action = move |m: &mut Box<dyn Match>, sessions: &crate::Sessions| {
-        m.set_player(req.seat, &req.player)?;
-        if m.learned(req.seat).is_some() {
+        m.set_player(seat, &player)?;
+        if m.learned(seat).is_some() {
             sessions.reload_learning(m)?;
         }
         // Only replies to a person: computer against computer is watched by `step`.

@@ -13,8 +13,13 @@
 //! | `board_colours` | object: name -> colour, at most 32 entries |
 //! | `board_size` | integer 120..=4000 (pixels the board is drawn at) |
 //! | `variant` | string: a variant of this game (checked by building it) |
-//! | `players` | array of at most 8 player names (`human`, `level:66`, ...) |
+//! | `players` | array of at most 8 players, one per seat: each a kind and a level (`{"kind":"level","level":66}`, `{"kind":"human"}`) or a name (`"level:66"`, as saved before) |
 //! | `theme` | string of 1..=32 letters, digits, `-` or `_` |
+//!
+//! Settings saved with players by name are read as they were saved; the answer to
+//! `GET` names each player by kind and level where those say all of it
+//! ([`tabula_engine::PlayerChoice::of_spec`]), as a page reads them. `ai_level`
+//! is kept for settings saved before a player carried its own level.
 //!
 //! A colour is `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa` or a CSS colour name (letters).
 
@@ -22,7 +27,7 @@ use crate::error::ApiError;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
-use tabula_engine::{build, parse_player_spec};
+use tabula_engine::{build, PlayerRequest};
 
 /// The settings of one game. Every key may be left out; `undo_depth` may also
 /// be null (no limit), which is not the same as leaving it out.
@@ -121,7 +126,7 @@ fn expected(key: &str) -> String {
         }
         "board_size" => "an integer from 120 to 4000 (pixels)".into(),
         "variant" => "a variant text of at most 1000 bytes, such as \"size=5\"".into(),
-        "players" => "an array of at most 8 player names".into(),
+        "players" => "an array of at most 8 players, each a name or {\"kind\", \"level\"}".into(),
         "theme" => "a name of 1 to 32 letters, digits, - or _".into(),
         _ => "something else".into(),
     }
@@ -229,21 +234,21 @@ impl From<VariantText> for String {
     }
 }
 
-/// At most 8 player names, each one a player Tabula knows, kept as written.
+/// At most 8 players, each a kind and a level or a name Tabula reads, kept as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Vec<String>")]
-struct Players(Vec<String>);
+#[serde(try_from = "Vec<PlayerRequest>")]
+struct Players(Vec<PlayerRequest>);
 
-impl TryFrom<Vec<String>> for Players {
+impl TryFrom<Vec<PlayerRequest>> for Players {
     type Error = String;
-    fn try_from(names: Vec<String>) -> Result<Self, String> {
-        if names.len() > 8 {
-            return Err("more than 8 names".into());
+    fn try_from(players: Vec<PlayerRequest>) -> Result<Self, String> {
+        if players.len() > 8 {
+            return Err("more than 8 players".into());
         }
-        if let Some(e) = names.iter().find_map(|p| parse_player_spec(p).err()) {
+        if let Some(e) = players.iter().find_map(|p| p.to_text().err()) {
             return Err(e.to_string());
         }
-        Ok(Players(names))
+        Ok(Players(players))
     }
 }
 
@@ -325,12 +330,18 @@ impl Settings {
     }
 }
 
-/// Stored settings over the defaults, as `GET /api/settings/{game}` answers.
+/// Stored settings over the defaults, as `GET /api/settings/{game}` answers:
+/// each player by kind and level where those say all of it (one player per
+/// seat, so two of them are a two-player game's).
 pub fn with_defaults(stored: Option<Settings>) -> Json {
-    stored
-        .unwrap_or_default()
-        .over(Settings::defaults())
-        .to_json()
+    let mut settings = stored.unwrap_or_default().over(Settings::defaults());
+    if let Some(Players(players)) = &mut settings.players {
+        let two_player = players.len() == 2;
+        for p in players.iter_mut() {
+            *p = p.as_chosen(two_player);
+        }
+    }
+    settings.to_json()
 }
 
 /// The first problem of a settings object: the top-level key it is under (when
@@ -542,6 +553,34 @@ mod tests {
                     proptest::prop_assert!(validate(game, &shown).is_ok(), "{}", shown);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn players_saved_by_name_still_load_and_read_back_by_kind_and_level() {
+        let old = json!({"players": ["human", "level:66"], "ai_level": 66});
+        let stored = Settings::stored(old.clone()).unwrap();
+        assert_eq!(stored.to_json(), old, "kept as saved");
+        let shown = with_defaults(Some(stored));
+        assert_eq!(
+            shown["players"],
+            json!([{"kind": "human"}, {"kind": "level", "level": 66}])
+        );
+        // A name that a kind and a level cannot say is answered as saved.
+        let other = json!({"players": ["human", "alphabeta:depth=6"]});
+        let shown = with_defaults(Some(Settings::stored(other).unwrap()));
+        assert_eq!(shown["players"][1], json!("alphabeta:depth=6"));
+        // The page's form is accepted as sent; a bad kind or level is refused.
+        let typed = json!({"players": [{"kind": "human"}, {"kind": "perfect"}]});
+        assert_eq!(validate("tictactoe", &typed).unwrap().to_json(), typed);
+        for bad in [
+            json!({"players": [{"kind": "level", "level": 101}]}),
+            json!({"players": [{"kind": "level:66"}]}),
+            json!({"players": [{"kind": "level", "depth": 6}]}),
+            json!({"players": [{"kind": "level", "level": null}]}),
+        ] {
+            let e = validate("tictactoe", &bad).unwrap_err();
+            assert!(e.message.contains("'players'"), "{bad}: {}", e.message);
         }
     }
 
