@@ -293,7 +293,8 @@ mod tests {
             let fast_dir = base.join(format!("fast-{n}"));
             let mut plain = options(&plain_dir);
             plain.weight = sweep::WEIGHT_ONE;
-            let fast = options(&fast_dir);
+            let mut fast = options(&fast_dir);
+            fast.weight = solver::OVER_RELAXED;
             assert!(fast.weight > sweep::WEIGHT_ONE);
             for (opts, dir) in [(&plain, &plain_dir), (&fast, &fast_dir)] {
                 let r = solve(&plan, opts, &|_| {}).unwrap();
@@ -367,22 +368,41 @@ mod tests {
     }
 
     /// The child of `a_solve_killed_twice_goes_on_from_what_it_finished`: solves
-    /// into `TABULA_LAYERED_CHILD` and, once the progress names `TABULA_LAYERED_HOLD`,
-    /// says so in a file and waits there to be killed.
+    /// into `TABULA_LAYERED_CHILD` and, once it is at sweep `s` or later of layer
+    /// (a, b) with the checkpoints of that layer's group on the disk
+    /// (`TABULA_LAYERED_HOLD` = "a,b,s"), says so in a file and waits there to be
+    /// killed. (The checkpoints are written by a thread of their own: a sweep's
+    /// number alone does not say that one is there yet.)
     #[test]
     #[ignore = "run by a_solve_killed_twice_goes_on_from_what_it_finished"]
     fn child_solve_until_killed() {
         let Some(dir) = std::env::var_os("TABULA_LAYERED_CHILD") else {
             return;
         };
-        let hold = std::env::var("TABULA_LAYERED_HOLD").unwrap_or_default();
+        let hold: Vec<usize> = std::env::var("TABULA_LAYERED_HOLD")
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        let [a, b, from_sweep] = hold[..] else {
+            panic!("TABULA_LAYERED_HOLD must be a,b,sweep");
+        };
         let dir = std::path::PathBuf::from(dir);
+        let checkpointed = |dir: &std::path::Path| {
+            files::checkpoint_path(dir, a, b).exists() && files::checkpoint_path(dir, b, a).exists()
+        };
+        let prefix = format!("layer {a}, {b}: sweep ");
         let mut opts = options(&dir);
         // A checkpoint after every sweep.
         opts.checkpoint_every = Duration::ZERO;
         let plan = Plan::new(2);
         let _ = solve(&plan, &opts, &|p| {
-            if !hold.is_empty() && p.what.contains(&hold) {
+            let sweep = p
+                .what
+                .strip_prefix(&prefix)
+                .and_then(|rest| rest.split(',').next())
+                .and_then(|n| n.parse::<usize>().ok());
+            if sweep.is_some_and(|s| s >= from_sweep) && checkpointed(&dir) {
                 std::fs::write(dir.join("holding"), &p.what).unwrap();
                 loop {
                     std::thread::sleep(Duration::from_secs(1));
@@ -393,7 +413,7 @@ mod tests {
 
     /// The small model of the four-marker solve, in CI: two markers solved in
     /// layers on disk by a process killed (SIGKILL) twice, once inside the
-    /// over-relaxed group {(0, 1), (1, 0)} and once inside the start layer,
+    /// group {(0, 1), (1, 0)} and once inside the start layer,
     /// each after checkpoints, then run again to the end: it reads the
     /// finished layers instead of solving them again, goes on from the
     /// checkpoints, and finds the table of an uninterrupted solve (every
@@ -434,9 +454,9 @@ mod tests {
             child.kill().unwrap();
             child.wait().unwrap();
         };
-        // First kill: inside the over-relaxed group {(0, 1), (1, 0)}, after
+        // First kill: inside the group {(0, 1), (1, 0)}, after
         // checkpoints were written (one per sweep here); layer (1, 1) finished.
-        run_and_kill("layer 0, 1: sweep 20,");
+        run_and_kill("0,1,5");
         let plan = Plan::new(2);
         assert!(files::layer_path(&killed, 1, 1).exists());
         for (a, b) in [(0, 1), (1, 0)] {
@@ -444,7 +464,7 @@ mod tests {
             assert!(files::checkpoint_path(&killed, a, b).exists());
         }
         // Second kill: inside the start layer, after checkpoints.
-        run_and_kill("layer 0, 0: sweep 12,");
+        run_and_kill("0,0,5");
         let finished: Vec<(usize, usize)> = [(1, 1), (0, 1), (1, 0)].into();
         for &(a, b) in &finished {
             assert!(files::layer_path(&killed, a, b).exists());
@@ -487,7 +507,7 @@ mod tests {
             straight.first_mover_wins.unwrap(),
         );
         assert!((p - q).abs() <= 1e-9, "{p} against {q}");
-        // And the same table, position by position: the over-relaxed sweeps
+        // And the same table, position by position: the sweeps
         // started again from a checkpoint end where those never stopped do.
         let steps = super::testing::largest_difference(&plan, &killed, &whole);
         assert!(

@@ -39,11 +39,17 @@ pub struct Options {
 /// The largest change (in steps of the fixed point) that ends a group's sweeps.
 pub const TOLERANCE_STEPS: u32 = 0;
 
-/// The over-relaxation of the sweeps of a group of two layers, in
+/// An over-relaxation of the sweeps of a group of two layers, in
 /// [`WEIGHT_ONE`]ths: 1.25. On three markers it brings group {(0, 1), (1, 0)}
-/// from 69 sweeps to 54 (1.5: 65), both ending at the third one-step change. A group of one layer is swept plain: at
-/// 1.25 the smallest diverges and the others are slower, and at 0.8 slower too.
-pub const WEIGHT: u32 = WEIGHT_ONE * 5 / 4;
+/// from 69 sweeps to 54 (1.5: 65), both ending at the third one-step change; on
+/// four markers it is slower than plain sweeps (the change at sweep 30 was
+/// 2.3e-4 against 4.5e-5, at sweep 44 still 2.4e-5), so the solve sweeps plain
+/// ([`WEIGHT`]) and this stays an option. A group of one layer is swept plain:
+/// at 1.25 the smallest diverges and the others are slower, and at 0.8 slower too.
+pub const OVER_RELAXED: u32 = WEIGHT_ONE * 5 / 4;
+
+/// The weight the solve sweeps its groups of two layers with: plain Gauss-Seidel.
+pub const WEIGHT: u32 = WEIGHT_ONE;
 
 /// Why a layered solve did not finish.
 #[derive(Debug, thiserror::Error)]
