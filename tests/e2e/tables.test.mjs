@@ -84,7 +84,17 @@ async function konoExact(server) {
 async function homeTags(page, server) {
   await page.goto(`${server.url}/`);
   const card = page.locator('a.game-link[data-game="kono"] .tags');
-  await card.waitFor();
+  try {
+    await card.waitFor({ timeout: 60_000 });
+  } catch (e) {
+    // Say what the page showed and how long the list takes, so a failure far
+    // from here (a loaded CI machine) can be told apart from a broken page.
+    const started = Date.now();
+    const listed = await call(server, 'GET', '/api/games').then((r) => r.status, (err) => String(err));
+    const shown = await page.locator('main').textContent().catch(() => '(no page)');
+    throw new Error(`the home page showed no tags for Kono: ${e.message}; the page said "${shown?.slice(0, 300)}"; `
+      + `GET /api/games answered ${listed} in ${Date.now() - started} ms; page errors: ${JSON.stringify(page.pageErrors ?? [])}`);
+  }
   return card.locator('.tag').allTextContents();
 }
 
