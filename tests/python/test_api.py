@@ -6,6 +6,7 @@ import json
 import os
 import pickle
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -262,6 +263,36 @@ def test_bad_input_raises_value_error(call):
         call()
     message = str(err.value)
     assert message and "panick" not in message and "Traceback" not in message
+
+
+def computer_players(name):
+    game = tabula_games.load_game(name)
+    return game, [p["name"] for p in game.info()["players"] if p["name"] != "human"]
+
+
+def declared_options(game, player):
+    """The options a player names when asked for one it does not have (none: it takes none)."""
+    with pytest.raises(ValueError) as err:
+        game.player(f"{player}:nosuch=1")
+    message = str(err.value)
+    found = re.search(r"its options: ([^)]*)\)", message)
+    assert found or "takes no options" in message, message
+    return found.group(1).split(", ") if found else []
+
+
+@pytest.mark.parametrize("name", ALL_GAMES)
+def test_a_players_bad_options_are_refused_in_words(name):
+    """Every computer player of every game: an option it does not have, and a value
+    it cannot read for each option it has, raise ValueError saying what the option
+    is and what it takes, never a bare refusal."""
+    game, players = computer_players(name)
+    for player in players:
+        for option in declared_options(game, player):
+            with pytest.raises(ValueError) as err:
+                game.player(f"{player}:{option}=abc")
+            message = str(err.value)
+            assert "must be" in message or "a word on its own" in message, message
+            assert "panick" not in message and "Err(" not in message, message
 
 
 def test_errors_use_the_cli_words(tabula_bin):
