@@ -1744,9 +1744,8 @@ mod tests {
 
     #[test]
     fn tables_are_kept_on_disk_bit_for_bit_and_a_damaged_file_is_solved_again() {
-        let dir = std::env::temp_dir().join(format!("tabula-auto120-cache-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let disk = DiskCache::new(&dir, 1 << 30);
+        let dir = layered::testing::scratch("auto120-cache");
+        let disk = DiskCache::new(dir.path(), 1 << 30);
         let same = |a: &Solution, b: &Solution| {
             assert_eq!(a.n, b.n);
             assert_eq!(a.table, b.table, "every value, bit for bit");
@@ -1784,7 +1783,6 @@ mod tests {
         let p = to_payload(&built).unwrap();
         assert!(from_payload(&p, 2, DEFAULT_TOLERANCE).is_none());
         assert!(from_payload(&p[..p.len() - 1], 1, DEFAULT_TOLERANCE).is_none());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -289,7 +289,7 @@ mod tests {
                 assert!((t.loss_sum - u.loss_sum).abs() <= 1e-9 * t.decisions as f64);
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
+        drop(dir);
     }
 
     #[test]

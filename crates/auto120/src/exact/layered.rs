@@ -123,10 +123,11 @@ impl Plan {
 pub(crate) mod testing {
     use super::{files, solve, solver, BigTable, Options, Plan, Record};
     use crate::exact::{self, Solution};
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
     use std::sync::atomic::Ordering::Relaxed;
     use std::time::Duration;
     use tabula_core::Budget;
+    use tempfile::TempDir;
 
     /// A solve into `dir` with no limit of memory, time or disk.
     pub(crate) fn options(dir: &Path) -> Options {
@@ -166,15 +167,22 @@ pub(crate) mod testing {
         worst
     }
 
+    /// A fresh temporary directory for a test's tables (named from `name`),
+    /// removed with everything in it when dropped, a failing test's too.
+    pub(crate) fn scratch(name: &str) -> TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("tabula-{name}-"))
+            .tempdir()
+            .expect("a temporary directory")
+    }
+
     /// `n` markers solved in layers into a fresh temporary directory (named
-    /// by `name` and the process), opened as the players open the
-    /// four-marker table: the directory (delete it when done), the solve's
-    /// record and the table.
-    pub(crate) fn solved_on_disk(n: usize, name: &str) -> (PathBuf, Record, Solution) {
-        let dir = std::env::temp_dir().join(format!("tabula-{name}-{n}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let record = solve(&Plan::new(n), &options(&dir), &|_| {}).unwrap();
-        let table = exact::solution_of_layered(BigTable::open(&dir, n, &|_| {}).unwrap());
+    /// from `name`), opened as the players open the four-marker table: the
+    /// directory (removed when dropped), the solve's record and the table.
+    pub(crate) fn solved_on_disk(n: usize, name: &str) -> (TempDir, Record, Solution) {
+        let dir = scratch(&format!("{name}-{n}"));
+        let record = solve(&Plan::new(n), &options(dir.path()), &|_| {}).unwrap();
+        let table = exact::solution_of_layered(BigTable::open(dir.path(), n, &|_| {}).unwrap());
         (dir, record, table)
     }
 }
@@ -233,7 +241,7 @@ mod tests {
             *w = w.max(d);
         });
         assert!(decisions.into_inner() > 0);
-        let _ = std::fs::remove_dir_all(&dir);
+        drop(dir);
         let w = *worst.lock().unwrap();
         (w, record)
     }
@@ -284,9 +292,8 @@ mod tests {
     /// markers; both certified.
     #[test]
     fn over_relaxed_sweeps_reach_the_plain_sweeps_values() {
-        let base =
-            std::env::temp_dir().join(format!("tabula-layered-weight-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
+        let base = super::testing::scratch("layered-weight");
+        let base = base.path();
         for n in 1..=2 {
             let plan = Plan::new(n);
             let plain_dir = base.join(format!("plain-{n}"));
@@ -307,7 +314,6 @@ mod tests {
                 "{n} markers: {steps} steps apart"
             );
         }
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     /// A solve stopped between the checkpoints of a group's two layers (one
@@ -315,10 +321,8 @@ mod tests {
     /// afresh, and ends at the table of a solve never stopped.
     #[test]
     fn a_group_goes_on_from_checkpoints_a_sweep_apart() {
-        let base =
-            std::env::temp_dir().join(format!("tabula-layered-apart-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let (whole, apart) = (base.join("whole"), base.join("apart"));
+        let base = super::testing::scratch("layered-apart");
+        let (whole, apart) = (base.path().join("whole"), base.path().join("apart"));
         let plan = Plan::new(2);
         solve(&plan, &options(&whole), &|_| {}).unwrap();
         std::fs::create_dir_all(&apart).unwrap();
@@ -364,7 +368,6 @@ mod tests {
             steps as f64 / sweep::D as f64 <= 1e-9,
             "{steps} steps apart"
         );
-        let _ = std::fs::remove_dir_all(&base);
     }
 
     /// The child of `a_solve_killed_twice_goes_on_from_what_it_finished`: solves
@@ -420,9 +423,8 @@ mod tests {
     /// position to 1e-9), certified.
     #[test]
     fn a_solve_killed_twice_goes_on_from_what_it_finished() {
-        let base = std::env::temp_dir().join(format!("tabula-layered-kill-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let (killed, whole) = (base.join("killed"), base.join("whole"));
+        let base = super::testing::scratch("layered-kill");
+        let (killed, whole) = (base.path().join("killed"), base.path().join("whole"));
         std::fs::create_dir_all(&killed).unwrap();
         let run_and_kill = |hold: &str| {
             let _ = std::fs::remove_file(killed.join("holding"));
@@ -532,6 +534,5 @@ mod tests {
             "{last:?}"
         );
         assert!((mended.first_mover_wins.unwrap() - q).abs() <= 1e-9);
-        let _ = std::fs::remove_dir_all(&base);
     }
 }

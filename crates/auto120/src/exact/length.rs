@@ -535,6 +535,6 @@ mod tests {
             (x.rolls.mean, x.longest_rolls),
             (y.rolls.mean, y.longest_rolls)
         );
-        let _ = std::fs::remove_dir_all(&dir);
+        drop(dir);
     }
 }

@@ -332,13 +332,6 @@ pub fn available_space(dir: &Path) -> std::io::Result<u64> {
 mod tests {
     use super::*;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("tabula-layer-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
     fn header(sweeps: u32) -> Header {
         Header {
             markers: 2,
@@ -353,8 +346,8 @@ mod tests {
 
     #[test]
     fn a_layer_reads_back_and_a_damaged_or_short_file_is_refused() {
-        let d = dir("files");
-        let path = layer_path(&d, 0, 1);
+        let d = crate::exact::layered::testing::scratch("layer-files");
+        let path = layer_path(d.path(), 0, 1);
         let values: Vec<AtomicU32> = (0..10_000u32)
             .map(|i| AtomicU32::new(i.wrapping_mul(2_654_435_761)))
             .collect();
@@ -383,6 +376,5 @@ mod tests {
         // Not a layer file at all.
         std::fs::write(&path, b"hello").unwrap();
         assert!(check_layer(&path, 2, (0, 1), 10_000, true, None).is_err());
-        let _ = std::fs::remove_dir_all(&d);
     }
 }
