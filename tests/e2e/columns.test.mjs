@@ -6,12 +6,12 @@
 // none is named here. At 390 and 1280 px, with screenshots of the board, the win and
 // the cards beside it.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, ARTIFACTS, openSession, pageAt } from './helpers.mjs';
+import { api, ARTIFACTS, openSession, pageAt, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
+const { games } = await listedGames();
 
 /// The games whose new game's board has cells that click as their column.
 const columnGames = [];
@@ -20,13 +20,7 @@ for (const g of games) {
   if (status === 201 && data.view.view.cells.some((c) => c.target?.kind === 'column')) columnGames.push(g);
 }
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 test('some game declares columns as click targets (the tests below could run)', () => {
   assert.ok(columnGames.length >= 1, games.map((g) => g.name).join(', '));
@@ -44,7 +38,7 @@ function columnsOf(view) {
 }
 
 for (const game of columnGames) {
-  for (const width of [390, 1280]) {
+  for (const width of WIDTHS) {
     test(`${width} px, ${game.name}: a click anywhere in a column plays there; the winning line is marked`, { timeout: 120_000 }, async () => {
       const page = await pageAt(browser, width);
       const { id, view: start } = await openSession(page, { game: game.name, players: game.seats.map(() => 'human'), seed: 5 });

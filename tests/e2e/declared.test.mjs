@@ -4,27 +4,17 @@
 // declaration through the generic route; the default computer is the server's one
 // rule; a remoteness that is only a bound says so. Each at 390 and 1280 px.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, waitForBoard, browserForFile, listedGames, WIDTHS, pageAt } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const info = (name) => games.find((g) => g.name === name);
-const has = (name) => !!info(name);
-const SIZES = [[390, 844], [1280, 900]];
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { games, info, has } = await listedGames();
+const browser = browserForFile();
 
 /// A page of `width` showing a new game of `name` with these players.
-async function open(name, width, height, players = null) {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width, height });
+async function open(name, width, players = null) {
+  const page = await pageAt(browser, width);
   page.modules = [];
   page.on('response', (r) => {
     if (/\/games\/[^/]+\/module\.js/.test(r.url())) page.modules.push([r.url(), r.status()]);
@@ -62,9 +52,9 @@ test('the game list declares each game\'s presentation; modules and tools are se
   assert.equal(none.status, 404);
 });
 
-for (const [width, height] of SIZES) {
+for (const width of WIDTHS) {
   test(`${width} px: Northcott's own module is loaded from its crate and keeps its protocol; other games load none`, { skip: !has('northcott') }, async () => {
-    const page = await open('northcott', width, height, ['human', 'nim']);
+    const page = await open('northcott', width, ['human', 'nim']);
     assert.deepEqual(page.modules.map(([, s]) => s), [200], 'the module, once');
     assert.match(await page.locator('.key-help').textContent(), /Ctrl or Shift/);
     // Ctrl + click between the pieces sets the computer's X up, without a reply.
@@ -81,7 +71,7 @@ for (const [width, height] of SIZES) {
     assert.deepEqual(page.pageErrors, []);
     await page.close();
 
-    const other = await open('tictactoe', width, height);
+    const other = await open('tictactoe', width);
     assert.deepEqual(other.modules, [], 'no module where none is declared');
     assert.doesNotMatch(await other.locator('.key-help').textContent(), /Ctrl or Shift/);
     await other.close();
@@ -90,7 +80,7 @@ for (const [width, height] of SIZES) {
   test(`${width} px: Nim's calculator is offered from its declaration, and its nim-sum card shows the analysis`, { skip: !has('nim') }, async () => {
     const tool = info('nim').presentation.tools[0];
     assert.ok(tool, 'Nim declares a tool');
-    const page = await open('nim', width, height);
+    const page = await open('nim', width);
     const card = page.locator('.card', { has: page.locator('h2', { hasText: tool.title }) });
     await card.locator('input').fill('1* + 2* + 3*');
     await card.locator('button:has-text("Work it out")').click();
@@ -114,7 +104,7 @@ for (const [width, height] of SIZES) {
   });
 
   test(`${width} px: a remoteness that is only a bound says "at most" in the hint`, { skip: !has('northcott') }, async () => {
-    const page = await open('northcott', width, height, ['human', 'nim']);
+    const page = await open('northcott', width, ['human', 'nim']);
     await page.click('.board-actions button:has-text("Hint")');
     await page.locator('.hint-list .hint-value').first().waitFor({ timeout: 30_000 });
     const text = await page.locator('.hint-list').textContent();
@@ -128,8 +118,7 @@ for (const [width, height] of SIZES) {
 
   test(`${width} px: the computer a new game gets is the server's one rule`, async () => {
     for (const name of ['nim', 'kono', 'northcott', 'hexapawn'].filter(has)) {
-      const page = await newPage(browser);
-      await page.setViewportSize({ width, height });
+      const page = await pageAt(browser, width);
       await page.goto(`${BASE}/game/${name}`);
       await waitForBoard(page);
       const view = await sessionView(page);
@@ -141,7 +130,7 @@ for (const [width, height] of SIZES) {
 
   test(`${width} px: the declared panels of the puzzles and dice game are there, worded by the declaration`, async () => {
     if (has('poggle')) {
-      const page = await open('poggle', width, height);
+      const page = await open('poggle', width);
       const card = page.locator('.card', { has: page.locator('h2', { hasText: 'Solution' }) });
       await card.locator('.solvable-text').waitFor({ timeout: 30_000 });
       assert.match(await card.textContent(), /Goal: every button/);
@@ -150,14 +139,14 @@ for (const [width, height] of SIZES) {
       await page.close();
     }
     if (has('samegame')) {
-      const page = await open('samegame', width, height);
+      const page = await open('samegame', width);
       const card = page.locator('.card', { has: page.locator('h2', { hasText: 'Score' }) });
       assert.match(await card.textContent(), /blocks left/);
       assert.ok(await page.locator('select[aria-label="Block colours"]').count());
       await page.close();
     }
     if (has('auto120')) {
-      const page = await open('auto120', width, height);
+      const page = await open('auto120', width);
       assert.ok(await page.locator('.card h2', { hasText: 'Dice and odds' }).count());
       const words = await page.locator('select[aria-label="Computer player"] option').allTextContents();
       assert.ok(words.includes("The original program's rules of thumb"), words.join(' | '));

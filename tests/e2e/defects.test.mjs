@@ -2,22 +2,17 @@
 // features built with them: move values on the board, the value history and
 // "why" line, review and play from here, variants, fresh boards and shareable links.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, waitForBoard } from './helpers.mjs';
+import { newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, waitForBoard, browserForFile, listedGames, pageAt } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
+const { games, has } = await listedGames();
 const timings = {};
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
+const browser = browserForFile();
+after(() => {
   writeFileSync(join(ARTIFACTS, 'timings.json'), JSON.stringify(timings, null, 2));
-  await browser?.close();
 });
 
 const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
@@ -320,8 +315,7 @@ test('10: the machine trained is the machine shown and played', { skip: !has('ti
 });
 
 test('11: Auto120 markers stay readable on a phone, all eight on the start as well as spread out', { skip: !has('auto120') }, async () => {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width: 390, height: 844 });
+  const page = await pageAt(browser, 390);
   for (const position of ['1,1,1,1/1,1,1,1:?', '2,3,40,1/5,6,1,1:1', '120,120,60,1/120,1,1,1:2']) {
     await openSession(page, { game: 'auto120', position, players: ['human', 'human'] });
     const sizes = await page.$$eval('.piece-disc', (els) => els.map((e) => e.getBoundingClientRect().width));
@@ -339,8 +333,7 @@ test('11: Auto120 markers stay readable on a phone, all eight on the start as we
 });
 
 test('Northcott with X as your side: a plain click or tap between the pieces moves X (a touch screen has no right button)', { skip: !has('northcott') }, async () => {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width: 390, height: 844 });
+  const page = await pageAt(browser, 390);
   await openSession(page, { game: 'northcott', variant: 'size=8x2', players: ['random', 'human'], seed: 2 });
   let view = await sessionView(page);
   assert.equal(view.to_move, 1, 'X (the person) is to move after the computer opened');

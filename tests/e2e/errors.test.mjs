@@ -1,17 +1,11 @@
 // Errors from the server reach the user in plain words, never as a blank page.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard } from './helpers.mjs';
+import { newPage, api, BASE, ARTIFACTS, waitForBoard, browserForFile } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 test('a bad variant in the address shows the server error text', async () => {
   const { status, data } = await api('GET', '/api/games/tictactoe?variant=' + encodeURIComponent('nonsense=7'));

@@ -4,24 +4,13 @@
 // set-ups are moves of the game (undo, redo, reload); a shared position is the
 // start of the game it opens only; N asks before throwing a game away.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession, eventually } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-const WIDTHS = [390, 1280];
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
-
-
-
+const { has } = await listedGames();
+const browser = browserForFile();
 
 const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
 const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, n, { timeout: 30_000 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
+import { newPage, api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, browserForFile, listedGames, pageAt } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
@@ -231,8 +231,7 @@ test('SameGame: the original red, yellow and blue blocks on black can be chosen'
 });
 
 test('How to play: every game page shows its rules in plain words, also on a phone', async () => {
-  const page = await newPage(browser);
-  await page.setViewportSize({ width: 390, height: 844 });
+  const page = await pageAt(browser, 390);
   for (const name of ['mu-torere', 'samegame']) {
     await page.goto(`${BASE}/game/${name}`);
     await waitForBoard(page);

@@ -1,21 +1,14 @@
 // For every registered game: open its page, play moves by clicking the board,
 // see the computer answer, undo, reload and find the game as it was.
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, logTexts, boardState, waitForBoard } from './helpers.mjs';
+import { newPage, BASE, ARTIFACTS, sessionView, logTexts, boardState, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-let browser;
-
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { games } = await listedGames();
+const browser = browserForFile();
 
 test('the home page lists every game with a picture', async () => {
   const page = await newPage(browser);

@@ -1,5 +1,13 @@
 // Shared set-up of the browser tests: one headless Chromium (Debian's, never a
 // downloaded one) with a fresh profile, the server's URL, and artifacts.
+//
+// A test file opens the same way each time:
+//
+//     const { games, has, info } = await listedGames();
+//     const browser = browserForFile();
+//     test('…', async () => {
+//       await atEachWidth(browser, async (page, width) => { … });
+//     });
 
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
@@ -9,11 +17,20 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/// The server under test (`run.sh` starts it and sets `TABULA_URL`).
 export const BASE = (process.env.TABULA_URL || 'http://127.0.0.1:8080').replace(/\/$/, '');
+/// Where screenshots and measurements are written (git-ignored).
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-export async function launch() {
+/// The widths every page is tried at: a phone's (390 px) and a desktop's (1280 px).
+export const WIDTHS = [390, 1280];
+
+/// A headless Chromium with a fresh profile: `context` (its pages open at
+/// `viewport`, a phone's touch screen with `touch`), `errors` (every page's
+/// uncaught script errors) and `close()`, which also removes the profile. Most
+/// files want `browserForFile()`, which launches and closes one for them.
+export async function launch({ viewport = { width: 1280, height: 900 }, touch = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'tabula-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -22,7 +39,9 @@ export async function launch() {
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
     ],
-    viewport: { width: 1280, height: 900 },
+    viewport,
+    hasTouch: touch,
+    isMobile: touch,
   });
   const errors = [];
   context.on('page', (p) => p.on('pageerror', (e) => errors.push(e.message)));
@@ -76,11 +95,12 @@ async function serveWebDir(context, dir) {
 
 /// The browser of a test file: launched before its first test and closed after
 /// its last (node:test's `before` and `after`), so every test of the file shares
-/// one. Its `context` and `errors` are those of the browser launched.
-export function browserForFile() {
+/// one. Its `context` and `errors` are those of the browser launched; `options`
+/// are `launch`'s.
+export function browserForFile(options) {
   let launched = null;
   before(async () => {
-    launched = await launch();
+    launched = await launch(options);
   });
   after(async () => {
     await launched?.close();
@@ -95,11 +115,14 @@ export function browserForFile() {
   };
 }
 
-/// The games the server lists (`GET /api/games`), and `has(name)`: whether it
-/// lists that game (a test of a game the server does not have is skipped).
+/// The games the server lists (`GET /api/games`), `info(name)`: that game's
+/// entry in the list (undefined when it is not listed), and `has(name)`: whether
+/// it is listed (a test of a game the server does not have is skipped).
 export async function listedGames() {
-  const { data: games } = await api('GET', '/api/games');
-  return { games, has: (name) => games.some((g) => g.name === name) };
+  const { status, data: games } = await api('GET', '/api/games');
+  if (status !== 200) throw new Error(`the game list failed: ${status} ${JSON.stringify(games)}`);
+  const info = (name) => games.find((g) => g.name === name);
+  return { games, info, has: (name) => info(name) !== undefined };
 }
 
 /// A new page that records uncaught script errors.
@@ -110,6 +133,7 @@ export async function newPage(browser) {
   return page;
 }
 
+/// A request to the server: its status and its body (parsed JSON, else the text).
 export async function api(method, path, body) {
   const res = await fetch(BASE + path, {
     method,
@@ -131,12 +155,14 @@ export function sessionOf(page) {
   return new URL(page.url()).searchParams.get('s');
 }
 
+/// The server's view of the session the page shows (`GET /api/sessions/ID`'s `view`).
 export async function sessionView(page) {
   const { status, data } = await api('GET', `/api/sessions/${sessionOf(page)}`);
   if (status !== 200) throw new Error(`session lookup failed: ${status} ${JSON.stringify(data)}`);
   return data.view;
 }
 
+/// The move list's entries as the page writes them (the empty list's note left out).
 export async function logTexts(page) {
   return page.locator('.log li:not(.empty-note) .log-text').allTextContents();
 }
@@ -152,6 +178,7 @@ export async function boardState(page) {
   });
 }
 
+/// Waits (60 s at most) until the page shows a board and a status line.
 export async function waitForBoard(page) {
   await page.waitForSelector('.board-wrap [data-cell]', { timeout: 60_000 });
   await page.waitForFunction(() => document.querySelector('.turn-line')?.textContent.trim().length > 0);
@@ -162,6 +189,19 @@ export async function pageAt(browser, width) {
   const page = await newPage(browser);
   await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
   return page;
+}
+
+/// Runs `body(page, width)` at each of WIDTHS in turn, each on a new page of
+/// `browser` at that width (`pageAt`), closed afterwards whether `body` passed or not.
+export async function atEachWidth(browser, body) {
+  for (const width of WIDTHS) {
+    const page = await pageAt(browser, width);
+    try {
+      await body(page, width);
+    } finally {
+      await page.close();
+    }
+  }
 }
 
 /// A fresh session (`body` as POST /api/sessions takes it) opened in the page by its

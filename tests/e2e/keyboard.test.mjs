@@ -1,22 +1,16 @@
 // The 2006 blog asks for keyboard-only play: reach the board with Tab, move the cursor
 // with the arrow keys, play with Enter, undo with Ctrl+Z — no mouse at all.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, logTexts, waitForBoard } from './helpers.mjs';
+import { newPage, BASE, ARTIFACTS, sessionView, logTexts, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
 
 // Board games with two-cell moves are the harder case; tic-tac-toe is always there.
-const { data: games } = await api('GET', '/api/games');
-const boardGames = ['tictactoe', 'hexapawn'].filter((n) => games.some((g) => g.name === n));
+const { has } = await listedGames();
+const boardGames = ['tictactoe', 'hexapawn'].filter(has);
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 async function tabToBoard(page) {
   for (let i = 0; i < 20; i++) {

@@ -2,18 +2,12 @@
 // what the sites players like do: one test per item, each failing on the page as
 // it was before the fix.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, ARTIFACTS, launch, pageAt, openSession, api, logTexts, eventually, waitForBoard, sessionOf } from './helpers.mjs';
+import { BASE, ARTIFACTS, pageAt, openSession, api, logTexts, eventually, waitForBoard, sessionOf, browserForFile, WIDTHS } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /// Item 4: words meant for programmers, each replaced by the game's or the
 /// server's words for a player.
@@ -266,7 +260,7 @@ async function makeLongGame() {
   return data.id;
 }
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`6: a 300-move game has a readable value chart under the board at ${width} px, with remoteness on its axis`, async () => {
     longGame ||= makeLongGame();
     const id = await longGame;

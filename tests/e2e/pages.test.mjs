@@ -2,45 +2,23 @@
 // no console errors, no sideways scrolling, every control reachable by keyboard (both sizes),
 // the game's buttons above the legend, and a screenshot of each kept as an artifact.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { chromium } from 'playwright-core';
-import { api, BASE, ARTIFACTS, waitForBoard } from './helpers.mjs';
+import { BASE, ARTIFACTS, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
+const { games } = await listedGames();
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 900 }, touch: false },
   { name: 'phone', viewport: { width: 390, height: 844 }, touch: true },
 ];
 
-const contexts = [];
-before(async () => {
-  for (const size of SIZES) {
-    const profile = mkdtempSync(join(tmpdir(), 'tabula-e2e-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: size.viewport,
-      hasTouch: size.touch,
-      isMobile: size.touch,
-    });
-    contexts.push({ size, context, profile });
-  }
-});
-after(async () => {
-  for (const c of contexts) {
-    await c.context.close();
-    rmSync(c.profile, { recursive: true, force: true });
-  }
-});
+// A browser of each size (a phone's with a touch screen), for the whole file.
+const browsers = SIZES.map((size) => browserForFile({ viewport: size.viewport, touch: size.touch }));
 
 for (const [i, size] of SIZES.entries()) {
   test(`every game page at ${size.name} size (${size.viewport.width}x${size.viewport.height})`, async () => {
-    const { context } = contexts[i];
+    const { context } = browsers[i];
     const page = await context.newPage();
     const problems = [];
     page.on('console', (m) => {

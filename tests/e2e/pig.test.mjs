@@ -2,26 +2,17 @@
 // (its own module, drawing the game's `hold-boundary` tool) and marks each roll or
 // hold the person makes as above or below it. At 390 and 1280 px.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, waitForBoard, browserForFile, listedGames, WIDTHS, pageAt } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = games.some((g) => g.name === 'pig');
-const SIZES = [[390, 844], [1280, 900]];
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { has } = await listedGames();
+const browser = browserForFile();
 
-for (const [width, height] of SIZES) {
-  test(`${width} px: Pig shows the hold boundary and marks the player's decisions`, { skip: !has, timeout: 180_000 }, async () => {
-    const page = await newPage(browser);
-    await page.setViewportSize({ width, height });
+for (const width of WIDTHS) {
+  test(`${width} px: Pig shows the hold boundary and marks the player's decisions`, { skip: !has('pig'), timeout: 180_000 }, async () => {
+    const page = await pageAt(browser, width);
     // A game of its own (the browser keeps the last session of a game otherwise).
     const { data: created } = await api('POST', '/api/sessions', { game: 'pig', players: ['human', 'optimal'] });
     await page.goto(`${BASE}/game/pig?s=${created.id}`);

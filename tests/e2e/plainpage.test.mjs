@@ -4,18 +4,13 @@
 // move list in words, an exact chance said once and exactly, a learning machine
 // described once. Each test fails on the page as it was before its fix.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, pageAt, openSession, api, sessionOf, sessionView, waitForBoard, eventually } from './helpers.mjs';
+import { ARTIFACTS, pageAt, openSession, api, sessionOf, sessionView, waitForBoard, eventually, browserForFile, listedGames, atEachWidth } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { info } = await listedGames();
+const browser = browserForFile();
 
 test("the hint's why line names each move in the game's words, its notation a tooltip", async () => {
   const page = await pageAt(browser, 1280);
@@ -45,20 +40,15 @@ test("the hint's why line names each move in the game's words, its notation a to
 });
 
 test('a board with no sides offers no flip (its view says so); a board with sides does', async () => {
-  for (const width of [390, 1280]) {
-    const page = await pageAt(browser, width);
-    try {
-      await openSession(page, { game: 'pig', players: ['human', 'random'], seed: 1 });
-      assert.equal((await sessionView(page)).view.flippable, false);
-      assert.equal(await page.getByRole('button', { name: 'Flip board' }).isVisible(), false, `Pig at ${width} px`);
-      assert.doesNotMatch(await page.locator('.key-help').textContent(), /F flip/);
-      await page.screenshot({ path: join(ARTIFACTS, `plain-pig-${width}.png`), fullPage: true });
-      await openSession(page, { game: 'tictactoe', players: ['human', 'human'], seed: 1 });
-      assert.equal(await page.getByRole('button', { name: 'Flip board' }).isVisible(), true, `Tic-tac-toe at ${width} px`);
-    } finally {
-      await page.close();
-    }
-  }
+  await atEachWidth(browser, async (page, width) => {
+    await openSession(page, { game: 'pig', players: ['human', 'random'], seed: 1 });
+    assert.equal((await sessionView(page)).view.flippable, false);
+    assert.equal(await page.getByRole('button', { name: 'Flip board' }).isVisible(), false, `Pig at ${width} px`);
+    assert.doesNotMatch(await page.locator('.key-help').textContent(), /F flip/);
+    await page.screenshot({ path: join(ARTIFACTS, `plain-pig-${width}.png`), fullPage: true });
+    await openSession(page, { game: 'tictactoe', players: ['human', 'human'], seed: 1 });
+    assert.equal(await page.getByRole('button', { name: 'Flip board' }).isVisible(), true, `Tic-tac-toe at ${width} px`);
+  });
 });
 
 test("Auto120's game ID is short, as other games' are, and opens the same game", async () => {
@@ -86,22 +76,17 @@ test("Auto120's game ID is short, as other games' are, and opens the same game",
 });
 
 test("Poggle's board number is offered only where the start is dealt at random", async () => {
-  for (const width of [390, 1280]) {
-    const page = await pageAt(browser, width);
-    try {
-      await openSession(page, { game: 'poggle', players: ['human'], seed: 1 });
-      const field = page.locator('.variant-form [data-option=seed]');
-      assert.equal(await field.count(), 1);
-      assert.equal(await field.isVisible(), false, `the usual fixed start at ${width} px`);
-      await page.locator('.variant-form select[name=start]').selectOption('random');
-      await field.waitFor({ state: 'visible' });
-      await page.locator('.variant-form select[name=start]').selectOption('ones');
-      await field.waitFor({ state: 'hidden' });
-      await page.screenshot({ path: join(ARTIFACTS, `plain-poggle-${width}.png`), fullPage: true });
-    } finally {
-      await page.close();
-    }
-  }
+  await atEachWidth(browser, async (page, width) => {
+    await openSession(page, { game: 'poggle', players: ['human'], seed: 1 });
+    const field = page.locator('.variant-form [data-option=seed]');
+    assert.equal(await field.count(), 1);
+    assert.equal(await field.isVisible(), false, `the usual fixed start at ${width} px`);
+    await page.locator('.variant-form select[name=start]').selectOption('random');
+    await field.waitFor({ state: 'visible' });
+    await page.locator('.variant-form select[name=start]').selectOption('ones');
+    await field.waitFor({ state: 'hidden' });
+    await page.screenshot({ path: join(ARTIFACTS, `plain-poggle-${width}.png`), fullPage: true });
+  });
 });
 
 test("an exact chance is said once, exactly, in sentences that start with a capital", async () => {
@@ -133,20 +118,13 @@ test("an exact chance is said once, exactly, in sentences that start with a capi
 });
 
 test('a learning machine is described once: on the card that shows it learn', async () => {
-  const { data: games } = await api('GET', '/api/games');
-  const ttt = games.find((g) => g.name === 'tictactoe');
-  const help = ttt.players.find((p) => p.name === 'matchbox').help;
-  for (const width of [390, 1280]) {
-    const page = await pageAt(browser, width);
-    try {
-      await openSession(page, { game: 'tictactoe', players: ['human', 'matchbox'], seed: 1 });
-      await page.waitForSelector('.matchbox-area');
-      const body = await page.locator('main').textContent();
-      const said = help.charAt(0).toUpperCase() + help.slice(1);
-      const times = body.split(said).length - 1;
-      assert.equal(times, 1, `the machine's description at ${width} px`);
-    } finally {
-      await page.close();
-    }
-  }
+  const help = info('tictactoe').players.find((p) => p.name === 'matchbox').help;
+  await atEachWidth(browser, async (page, width) => {
+    await openSession(page, { game: 'tictactoe', players: ['human', 'matchbox'], seed: 1 });
+    await page.waitForSelector('.matchbox-area');
+    const body = await page.locator('main').textContent();
+    const said = help.charAt(0).toUpperCase() + help.slice(1);
+    const times = body.split(said).length - 1;
+    assert.equal(times, 1, `the machine's description at ${width} px`);
+  });
 });

@@ -9,23 +9,13 @@
 // Each test failed on the web files before these fixes: `TABULA_WEB_FROM=<commit>
 // tests/e2e/run.sh target/debug/tabula polish1` serves the page of that commit.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard, pageAt, openSession, sessionView } from './helpers.mjs';
+import { api, ARTIFACTS, pageAt, openSession, sessionView, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-const WIDTHS = [390, 1280];
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
-
-
+const { has } = await listedGames();
+const browser = browserForFile();
 
 /// The hint's move values as drawn: each label's box on the screen, the opacity
 /// its arrow (or ring) is drawn with, the label's font size, and the pieces' discs.

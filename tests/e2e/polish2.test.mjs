@@ -9,24 +9,13 @@
 // Each test fails on the page before these fixes (TABULA_WEB_FROM=<commit> serves
 // the old web files to today's server: see helpers.mjs).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, sessionView, waitForBoard, pageAt, openSession, eventually } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-const has = (name) => games.some((g) => g.name === name);
-const WIDTHS = [390, 1280];
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
-
-
-
+const { games, has } = await listedGames();
+const browser = browserForFile();
 
 /// The smallest side of any board cell as drawn, in CSS pixels.
 const smallestCell = (page) => page.evaluate(() => Math.min(...[...document.querySelectorAll('.board-wrap [data-cell] .cell-shape')]

@@ -3,17 +3,11 @@
 // that cover nothing needed, and Auto120's markers on a phone. Each test fails on
 // the page as it was before its fix.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, pageAt, openSession, api, logTexts, eventually, waitForBoard, sessionOf, sessionView } from './helpers.mjs';
+import { BASE, pageAt, openSession, api, logTexts, eventually, waitForBoard, sessionOf, sessionView, browserForFile, WIDTHS } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = browserForFile();
 
 /// The session a page shows once it has settled on one (after a navigation).
 async function settledView(page) {
@@ -130,7 +124,7 @@ for (const game of ['pig', 'auto120']) {
 
 const overlaps = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`${width} px: the "Solved" toast covers neither the top bar, the board, its buttons nor the Solution card`, async () => {
     const page = await pageAt(browser, width);
     await openSession(page, { game: 'poggle', variant: 'size=1', players: ['human'] });

@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, sessionView, pageAt, openSession, eventually, browserForFile, listedGames } from './helpers.mjs';
+import { ARTIFACTS, sessionView, pageAt, openSession, eventually, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
 
 const resignButton = (page) => page.locator('.board-actions button:has-text("Resign")');
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`every player resigns at ${width} px: the Cat wins`, { skip: !has('tictactoe') }, async () => {
     const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['human', 'human'] });

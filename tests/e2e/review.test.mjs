@@ -4,19 +4,13 @@
 // reviewed ply (`GET /review`), not of the game as it is now. Cards whose facts
 // come from an analysis (`facts`) are filled from the reviewed ply's hint.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, newPage, api, BASE, ARTIFACTS, waitForBoard, boardState } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, waitForBoard, boardState, browserForFile, listedGames, pageAt } from './helpers.mjs';
 
-const { data: games } = await api('GET', '/api/games');
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { games } = await listedGames();
+const browser = browserForFile();
 
 /// A fact's value as the page writes it (results.js `factValue` for the kinds a
 /// view's facts use).
@@ -63,8 +57,7 @@ for (const game of games) {
     const { id, view: live } = await playedSession(game, 6);
     const log = live.log || [];
     assert.ok(log.length >= 2, `${game.name}: a few moves were played (${log.length})`);
-    const page = await newPage(browser);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    const page = await pageAt(browser, 1280);
     await page.goto(`${BASE}/game/${game.name}?s=${id}${live.variant ? `&variant=${encodeURIComponent(live.variant)}` : ''}`);
     await waitForBoard(page);
     const before = await shown(page);

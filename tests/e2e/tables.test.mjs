@@ -9,28 +9,24 @@
 //   the table to its disk cache.
 // Kono's solve takes tens of seconds (minutes on a loaded machine).
 
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, copyFileSync, existsSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, newPage, ARTIFACTS } from './helpers.mjs';
+import { newPage, ARTIFACTS, browserForFile } from './helpers.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.TABULA_BIN || join(ROOT, 'target', 'release', 'tabula');
 const TABLE = 'kono-standard-v2.table';
 const SOLVE_WITHIN = 600_000;
 
-let browser;
+const browser = browserForFile();
 const servers = [];
 const dirs = [];
-before(async () => {
-  browser = await launch();
-});
 after(async () => {
-  await browser?.close();
   for (const s of servers) s.child.kill();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });

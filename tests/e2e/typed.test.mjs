@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { api, BASE, ARTIFACTS, pageAt, openSession, sessionView, eventually, logTexts, browserForFile, listedGames } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, pageAt, openSession, sessionView, eventually, logTexts, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
@@ -36,7 +36,7 @@ async function rewriteViews(page) {
 const turnLine = (page) => page.locator('.turn-line').innerText();
 const resignButton = (page) => page.locator('.board-actions button:has-text("Resign")');
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`who resigned is said from the typed ending at ${width} px`, { skip: !has('tictactoe') }, async () => {
     const page = await pageAt(browser, width);
     await rewriteViews(page);
@@ -114,7 +114,7 @@ async function withholdWords(page) {
   });
 }
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`a colour the server's words name is called as the chosen palette names it, at ${width} px`, { skip: !has('samegame') }, async () => {
     const page = await pageAt(browser, width);
     await withholdWords(page);

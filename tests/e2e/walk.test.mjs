@@ -1,19 +1,14 @@
 // The walk through everything a new player meets: what it still found wrong, each
 // test failing on the page as it was before its fix.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, pageAt, openSession, api } from './helpers.mjs';
+import { pageAt, openSession, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const { games } = await listedGames();
+const browser = browserForFile();
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`${width} px: the Game ID boxes show their examples and IDs whole`, async () => {
     const page = await pageAt(browser, width);
     // A fixed start (the ID box shows its example) and a dealt board (its ID).
@@ -38,10 +33,9 @@ for (const width of [390, 1280]) {
   });
 }
 
-for (const width of [390, 1280]) {
+for (const width of WIDTHS) {
   test(`${width} px: every choice of the players card's menus is read whole`, async () => {
     const page = await pageAt(browser, width);
-    const { data: games } = await api('GET', '/api/games');
     const cut = [];
     for (const g of games.filter((x) => !x.puzzle)) {
       await openSession(page, { game: g.name });
@@ -64,7 +58,6 @@ for (const width of [390, 1280]) {
 
 test('1280x900: every game shows its board and the buttons under it (Hint, New game) without scrolling', async () => {
   const page = await pageAt(browser, 1280);
-  const { data: games } = await api('GET', '/api/games');
   const below = [];
   for (const g of games) {
     await openSession(page, { game: g.name, players: g.seats.map(() => 'human') });
