@@ -287,6 +287,30 @@ mod tests {
         assert!(r.largest <= 1e-9, "{}", r.largest);
     }
 
+    /// The progress a solve reports only grows, ends at the whole, and passes
+    /// through the one-step sweeps at the end of each group without going
+    /// back (the estimate once took them for a stall and fell from 95% to 60%).
+    #[test]
+    fn the_progress_never_goes_back() {
+        let dir = super::testing::scratch("layered-progress");
+        let seen = std::sync::Mutex::new(Vec::new());
+        solve(&Plan::new(2), &options(dir.path()), &|p| {
+            seen.lock().unwrap().push((p.done, p.what.clone()))
+        })
+        .unwrap();
+        let seen = seen.into_inner().unwrap();
+        assert!(seen.len() > 10, "{seen:?}");
+        for w in seen.windows(2) {
+            assert!(w[1].0 >= w[0].0, "went back: {:?} then {:?}", w[0], w[1]);
+        }
+        let last = seen.last().unwrap().0;
+        assert!(
+            (0.99..=1.0).contains(&last),
+            "ended at {last}: {:?}",
+            &seen[seen.len() - 3..]
+        );
+    }
+
     /// Over-relaxed sweeps (the solver's weight) reach the table plain
     /// Gauss-Seidel sweeps reach, position by position, for one and two
     /// markers; both certified.

@@ -500,6 +500,8 @@ pub fn solve(
         };
         // The sweep (of this run) of the least change so far.
         let mut least_at = 0usize;
+        // The share of the group's work the progress bar last showed.
+        let mut shown_share = 0.0f64;
         let header = |x: usize, y: usize, sweeps: u32, finished: u32| Header {
             markers: n as u32,
             a: x as u32,
@@ -556,21 +558,31 @@ pub fn solve(
                     weight = WEIGHT_ONE;
                 }
                 changes.push(change);
-                // Expected sweeps left from the rate at which the change falls.
+                // Expected sweeps left from the rate at which the change falls;
+                // once it is one step, those up to the end of the cycle.
+                let one_step = changes.iter().filter(|&&c| c <= 1).count();
                 let left = match changes.len() {
+                    _ if change <= 1 && change > opts.tolerance_steps => {
+                        (CYCLE_SWEEPS + 1).saturating_sub(one_step).max(1) as f64
+                    }
                     l if l >= 4 && change > opts.tolerance_steps => {
                         let rate =
                             (changes[l - 1] as f64 / changes[l - 4].max(1) as f64).powf(1.0 / 3.0);
                         if rate < 0.999 {
+                            // To a change of one step, then the cycle of them.
                             ((opts.tolerance_steps.max(1) as f64 / change as f64).ln() / rate.ln())
                                 .max(1.0)
+                                + (CYCLE_SWEEPS + 1) as f64
                         } else {
                             EXPECTED_SWEEPS
                         }
                     }
                     _ => (EXPECTED_SWEEPS - sweeps as f64).max(1.0),
                 };
-                let share = sweeps as f64 / (sweeps as f64 + left);
+                // The bar never goes back, whatever the estimate makes of a
+                // sweep that changed more than the last.
+                let share = (sweeps as f64 / (sweeps as f64 + left)).max(shown_share);
+                shown_share = share;
                 progress(Progress {
                     done: (done_work + group_work * share) / total_work,
                     what: format!(
@@ -581,9 +593,7 @@ pub fn solve(
                 // A sweep in exact integer arithmetic can end in a cycle of changes
                 // of one step: after CYCLE_SWEEPS of them a change of one step
                 // ends it too.
-                if change <= opts.tolerance_steps
-                    || (change <= 1 && changes.iter().filter(|&&c| c <= 1).count() > CYCLE_SWEEPS)
-                {
+                if change <= opts.tolerance_steps || (change <= 1 && one_step > CYCLE_SWEEPS) {
                     break;
                 }
                 let busy = writer.as_ref().is_some_and(|w| !w.is_finished());
@@ -753,6 +763,10 @@ pub fn solve(
         record.first_mover_wins = Some(u32::from_le_bytes(w) as f64 / D as f64);
     }
     finish_run(&mut record, &mut run, began, cpu0, dir)?;
+    progress(Progress {
+        done: 1.0,
+        what: "every layer solved and checked".into(),
+    });
     Ok(record)
 }
 
