@@ -18,6 +18,7 @@ pub mod residual;
 pub mod solver;
 pub(crate) mod sweep;
 pub mod table;
+pub mod values;
 
 pub use solver::{solve, LayeredError, Options, Record};
 pub use table::BigTable;

@@ -292,7 +292,7 @@ pub fn table_file_bytes(plan: &Plan) -> u64 {
 }
 
 fn new_values(len: u64, init: u32) -> Vec<AtomicU32> {
-    (0..len).map(|_| AtomicU32::new(init)).collect()
+    super::values::new_values(len, init, true)
 }
 
 /// Solves the game with `plan.n` markers into `opts.dir`, going on from what is

@@ -347,6 +347,74 @@ mod tests {
         );
     }
 
+    /// Wall-clock and CPU time of whole sweeps (both threads) of the start
+    /// layer of `TABULA_SWEEP_MARKERS` markers (3 unless set; 4 needs about
+    /// 17 GB of memory), its values on ordinary pages and on huge pages
+    /// (`cargo test --release -p tabula-auto120 --lib sweeps_on_huge_pages --
+    /// --ignored --nocapture`).
+    #[test]
+    #[ignore = "a timing, in release mode"]
+    fn sweeps_on_huge_pages() {
+        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3);
+        let plan = Plan::new(n);
+        let huge_bytes = || {
+            std::fs::read_to_string("/proc/self/smaps_rollup")
+                .ok()
+                .and_then(|s| {
+                    s.lines()
+                        .find(|l| l.starts_with("AnonHugePages:"))
+                        .map(|l| l.to_string())
+                })
+                .unwrap_or_default()
+        };
+        for round in 0..2 {
+            for huge in [false, true] {
+                let fill = |a: usize, b: usize| {
+                    super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, huge)
+                };
+                let (own, retired) = (fill(0, 0), fill(0, 1));
+                let sweep = Sweep {
+                    sa: plan.set(n),
+                    sb: plan.set(n),
+                    fewer: Some(plan.set(n - 1)),
+                    own: Layer {
+                        index: plan.layer(0, 0),
+                        values: &own,
+                    },
+                    next: Layer {
+                        index: plan.layer(0, 0),
+                        values: &own,
+                    },
+                    retired: Some(Layer {
+                        index: plan.layer(0, 1),
+                        values: &retired,
+                    }),
+                    weight: WEIGHT_ONE,
+                };
+                let positions = plan.layer(0, 0).len() as f64;
+                for _ in 0..2 {
+                    let (cpu, wall) = (
+                        crate::exact::cpu_seconds().unwrap(),
+                        std::time::Instant::now(),
+                    );
+                    sweep.run(&|| false).unwrap();
+                    let (wall, cpu) = (
+                        wall.elapsed().as_secs_f64(),
+                        crate::exact::cpu_seconds().unwrap() - cpu,
+                    );
+                    println!(
+                        "{n} markers, round {round}, huge pages {huge}: a sweep {wall:.2} s, {cpu:.2} CPU s, {:.1} CPU ns a position; {}",
+                        cpu * 1e9 / positions,
+                        huge_bytes()
+                    );
+                }
+            }
+        }
+    }
+
     /// CPU nanoseconds per position of sweeps of the start layer of three
     /// markers on one thread, with and without the AVX2 build of the band
     /// (`cargo test --release -p tabula-auto120 --lib sweep_speed -- --ignored
