@@ -347,6 +347,32 @@ mod tests {
         );
     }
 
+    /// A plain sweep of the start layer (0, 0) of `plan`, its values `own`,
+    /// reading layer (0, 1) from `retired`.
+    fn start_layer_sweep<'a>(
+        plan: &'a Plan,
+        own: &'a [AtomicU32],
+        retired: &'a [AtomicU32],
+    ) -> Sweep<'a> {
+        let n = plan.n;
+        let start = Layer {
+            index: plan.layer(0, 0),
+            values: own,
+        };
+        Sweep {
+            sa: plan.set(n),
+            sb: plan.set(n),
+            fewer: Some(plan.set(n - 1)),
+            own: start,
+            next: start,
+            retired: Some(Layer {
+                index: plan.layer(0, 1),
+                values: retired,
+            }),
+            weight: WEIGHT_ONE,
+        }
+    }
+
     /// Wall-clock and CPU time of whole sweeps (both threads) of the start
     /// layer of `TABULA_SWEEP_MARKERS` markers (3 unless set; 4 needs about
     /// 17 GB of memory), its values on ordinary pages and on huge pages
@@ -378,24 +404,7 @@ mod tests {
                     super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, huge)
                 };
                 let (own, retired) = (fill(0, 0), fill(0, 1));
-                let sweep = Sweep {
-                    sa: plan.set(n),
-                    sb: plan.set(n),
-                    fewer: Some(plan.set(n - 1)),
-                    own: Layer {
-                        index: plan.layer(0, 0),
-                        values: &own,
-                    },
-                    next: Layer {
-                        index: plan.layer(0, 0),
-                        values: &own,
-                    },
-                    retired: Some(Layer {
-                        index: plan.layer(0, 1),
-                        values: &retired,
-                    }),
-                    weight: WEIGHT_ONE,
-                };
+                let sweep = start_layer_sweep(&plan, &own, &retired);
                 let positions = plan.layer(0, 0).len() as f64;
                 for _ in 0..2 {
                     let (cpu, wall) = (
@@ -425,30 +434,11 @@ mod tests {
     #[ignore = "a timing, in release mode"]
     fn sweep_speed() {
         let plan = Plan::new(3);
-        let fill = |a: usize, b: usize| -> Vec<AtomicU32> {
-            (0..plan.layer(a, b).len())
-                .map(|_| AtomicU32::new((D / 2) as u32))
-                .collect()
+        let fill = |a: usize, b: usize| {
+            super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, false)
         };
         let (own, retired) = (fill(0, 0), fill(0, 1));
-        let sweep = Sweep {
-            sa: plan.set(3),
-            sb: plan.set(3),
-            fewer: Some(plan.set(2)),
-            own: Layer {
-                index: plan.layer(0, 0),
-                values: &own,
-            },
-            next: Layer {
-                index: plan.layer(0, 0),
-                values: &own,
-            },
-            retired: Some(Layer {
-                index: plan.layer(0, 1),
-                values: &retired,
-            }),
-            weight: WEIGHT_ONE,
-        };
+        let sweep = start_layer_sweep(&plan, &own, &retired);
         let positions = plan.layer(0, 0).len() as f64;
         for round in 0..2 {
             for avx in [false, true] {
