@@ -291,10 +291,6 @@ pub fn table_file_bytes(plan: &Plan) -> u64 {
     plan.index.iter().map(|i| files::file_bytes(i.len())).sum()
 }
 
-fn new_values(len: u64, init: u32) -> Vec<AtomicU32> {
-    super::values::new_values(len, init, true)
-}
-
 /// Solves the game with `plan.n` markers into `opts.dir`, going on from what is
 /// there: finished layers whose files check out are not solved again, and the
 /// group in progress starts from its checkpoint. Then certifies the table.
@@ -444,7 +440,7 @@ pub fn solve(
         // Its own layers, from their checkpoints when they all check out.
         let mut own: Vec<Vec<AtomicU32>> = members
             .iter()
-            .map(|&(x, y)| new_values(plan.layer(x, y).len(), (D / 2) as u32))
+            .map(|&(x, y)| super::values::new_values(plan.layer(x, y).len(), (D / 2) as u32, true))
             .collect();
         let mut sweeps = 0u32;
         let from_checkpoint: Option<Vec<u32>> = members
