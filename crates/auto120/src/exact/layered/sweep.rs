@@ -71,7 +71,7 @@ const AHEAD: usize = 8;
 
 /// Asks the processor to bring `x`'s cache line in (a hint; nothing else).
 #[inline(always)]
-fn prefetch(x: &AtomicU32) {
+pub(super) fn prefetch(x: &AtomicU32) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch only hints at an address (one that is valid here);
     // it reads and writes nothing.
