@@ -426,6 +426,48 @@ mod tests {
         }
     }
 
+    /// Wall-clock and CPU seconds of every 6th band of a sweep of the start
+    /// layer of `TABULA_SWEEP_MARKERS` markers (3 unless set; 4 needs about 17
+    /// GB), both threads, and the whole sweep's time they make
+    /// (`cargo test --release -p tabula-auto120 --lib some_bands_speed --
+    /// --ignored --nocapture`).
+    #[test]
+    #[ignore = "a timing, in release mode"]
+    fn some_bands_speed() {
+        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3);
+        let plan = Plan::new(n);
+        let fill = |a: usize, b: usize| {
+            super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, true)
+        };
+        let (own, retired) = (fill(0, 0), fill(0, 1));
+        let sweep = start_layer_sweep(&plan, &own, &retired);
+        let (bands, stride) = (plan.set(n).len.div_ceil(LANES), 6);
+        for round in 0..3 {
+            let (cpu, wall) = (
+                crate::exact::cpu_seconds().unwrap(),
+                std::time::Instant::now(),
+            );
+            (0..bands)
+                .into_par_iter()
+                .step_by(stride)
+                .with_max_len(1)
+                .for_each_init(Scratch::default, |s, b| {
+                    sweep.band(b * LANES, s);
+                });
+            let (wall, cpu) = (
+                wall.elapsed().as_secs_f64(),
+                crate::exact::cpu_seconds().unwrap() - cpu,
+            );
+            println!(
+                "{n} markers, round {round}: every {stride}th band {wall:.2} s, {cpu:.2} CPU s; a whole sweep about {:.0} s",
+                wall * stride as f64
+            );
+        }
+    }
+
     /// CPU nanoseconds per position of sweeps of the start layer of three
     /// markers on one thread, with and without the AVX2 build of the band
     /// (`cargo test --release -p tabula-auto120 --lib sweep_speed -- --ignored
