@@ -6,7 +6,10 @@
 //! It shares only the index with the solver: the moves are worked out again here
 //! from the squares with the board's own `destination`, the values are read as
 //! f64 and the equation is computed in floating point, the other's rows read
-//! one other at a time (not by bands).
+//! one other at a time (the sweep copies bands of them). Only the stored values
+//! under check are fetched for a group of others at once, one run of each
+//! roller's row, since fetching them one position at a time left the pass
+//! waiting for memory.
 
 use super::files;
 use super::index::LayerIndex;
@@ -362,7 +365,13 @@ mod tests {
         assert!(clean <= 1e-9, "the solved table: {clean:e}");
         let (sa, index) = (plan.set(n), plan.layer(0, 0));
         let mut planted = 0;
-        for (m, t) in [(0, 1), (3, 17), (sa.len / 2, 20), (sa.len - 1, 2), (5, sa.len - 3)] {
+        for (m, t) in [
+            (0, 1),
+            (3, 17),
+            (sa.len / 2, 20),
+            (sa.len - 1, 2),
+            (5, sa.len - 3),
+        ] {
             let (um, ut) = (sa.mask[m], sa.mask[t]);
             if um & ut != 0 {
                 continue;
@@ -371,7 +380,11 @@ mod tests {
             let at = index.at(m, um, &sa.squares[t][..n]) as usize;
             let was = own[at].load(Relaxed);
             let step = (1e-6 * D as f64) as u32;
-            let moved = if was > D as u32 / 2 { was - step } else { was + step };
+            let moved = if was > D as u32 / 2 {
+                was - step
+            } else {
+                was + step
+            };
             own[at].store(moved, Relaxed);
             let (largest, where_) = certify(&own);
             // At least the change; more where the position leads back to
