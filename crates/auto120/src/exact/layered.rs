@@ -13,6 +13,7 @@
 //! * [`solver`]: the order of the layers, memory and disk checks, resuming.
 
 pub mod files;
+pub(crate) mod guess;
 pub mod index;
 pub mod residual;
 pub mod solver;

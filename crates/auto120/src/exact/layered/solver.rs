@@ -438,7 +438,7 @@ pub fn solve(
             reads.push(((x, y), mapped));
         }
         // Its own layers, from their checkpoints when they all check out.
-        let mut own: Vec<Vec<AtomicU32>> = members
+        let own: Vec<Vec<AtomicU32>> = members
             .iter()
             .map(|&(x, y)| super::values::new_values(plan.layer(x, y).len(), (D / 2) as u32, true))
             .collect();
@@ -471,11 +471,15 @@ pub fn solve(
                 }
             }
             _ => {
-                // Not all of them: start afresh.
-                for v in &mut own {
-                    for x in v.iter_mut() {
-                        *x.get_mut() = (D / 2) as u32;
-                    }
+                // Not all of them: start afresh, from a first guess made from
+                // the finished layers nearer the end (see `guess`).
+                for (&(x, y), values) in members.iter().zip(&own) {
+                    let find = |l: (usize, usize)| {
+                        reads.iter().find(|(r, _)| *r == l).map(|(_, m)| m.values())
+                    };
+                    let other_ahead = (y + 1 < n).then(|| find((x, y + 1))).flatten();
+                    let roller_ahead = (x + 1 < n).then(|| find((y, x + 1))).flatten();
+                    super::guess::first_guess(plan, (x, y), values, other_ahead, roller_ahead);
                 }
             }
         }

@@ -53,7 +53,7 @@ impl Layer<'_> {
 /// One value per lane, on one cache line.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct Line([u32; LANES]);
+pub(super) struct Line(pub(super) [u32; LANES]);
 
 /// Buffers of one worker (about 7 MB for four markers).
 #[derive(Default)]
@@ -89,7 +89,14 @@ pub(super) fn prefetch(x: &AtomicU32) {
 /// the pair cannot occur). Without branches: which columns can occur is hard
 /// to predict.
 #[inline(always)]
-fn expand(layer: Layer<'_>, t: usize, taken: u64, cols: &[u64], out: &mut [Line], l: usize) {
+pub(super) fn expand(
+    layer: Layer<'_>,
+    t: usize,
+    taken: u64,
+    cols: &[u64],
+    out: &mut [Line],
+    l: usize,
+) {
     let last = layer.values.len().saturating_sub(1);
     let mut at = layer.index.row(t) as usize;
     for (&mask, line) in cols.iter().zip(out.iter_mut()) {
