@@ -244,10 +244,7 @@ mod tests {
                     checked += 1;
                 }
             }
-            assert!(
-                checked > 100,
-                "layer {x}, {y}: {checked} positions checked"
-            );
+            assert!(checked > 100, "layer {x}, {y}: {checked} positions checked");
         }
     }
 
