@@ -14,7 +14,7 @@
 //! of layer (x, y + 1) is one short run), the second by bands of others as the
 //! sweep does (the others' rows of layer (y, x + 1) copied once a band).
 
-use super::sweep::{expand, prefetch, Layer, Line, D, LANES};
+use super::sweep::{expand, prefetch, Layer, Line, AHEAD, D, LANES};
 use super::Plan;
 use crate::board::MARKERS;
 use crate::exact::rank;
@@ -56,6 +56,7 @@ fn behind_pass(
     let (ka, kb) = (n - x, n - y);
     let (sa, sb) = (plan.set(ka), plan.set(kb));
     let index = plan.layer(x, y);
+    let ahead = ahead.map(|v| (v, plan.layer(x, y + 1)));
     (0..sa.len).into_par_iter().for_each(|m| {
         let um = sa.mask[m];
         let mut at = index.row(m) as usize;
@@ -65,8 +66,7 @@ fn behind_pass(
             }
             let behind = match ahead {
                 None => 0,
-                Some(v) => {
-                    let layer = plan.layer(x, y + 1);
+                Some((v, layer)) => {
                     let theirs = &sb.squares[t][..kb];
                     let mut sum = 0u64;
                     for j in 0..kb {
@@ -114,8 +114,8 @@ fn ahead_pass(plan: &Plan, (x, y): (usize, usize), own: &[AtomicU32], ahead: Opt
             }
             let first_other = &sb.squares[t0][..kb];
             for m in 0..sa.len {
-                if let Some(&next) = sa.mask.get(m + 8) {
-                    let at = index.row(m + 8) + super::index::crank(first_other, next);
+                if let Some(&next) = sa.mask.get(m + AHEAD) {
+                    let at = index.row(m + AHEAD) + super::index::crank(first_other, next);
                     prefetch(&own[(at as usize).min(own.len() - 1)]);
                 }
                 let um = sa.mask[m];

@@ -14,7 +14,7 @@
 use super::files;
 use super::index::LayerIndex;
 use super::solver::LayeredError;
-use super::sweep::D;
+use super::sweep::{AHEAD, D};
 use super::Plan;
 use crate::board::{destination, TARGET};
 use crate::exact::{rank, Sets, FREE, INDEX, SQUARE};
@@ -23,8 +23,6 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Rollers ahead whose stored values are fetched before they are read.
-const AHEAD: usize = 8;
 /// Others whose stored values are fetched together, row by row.
 const OTHERS: usize = 16;
 

@@ -66,8 +66,9 @@ pub struct Scratch {
     bumped: Vec<u32>,
 }
 
-/// Rollers ahead whose place in the band is fetched before it is written.
-const AHEAD: usize = 8;
+/// Rollers ahead whose place in a layer's row is fetched before it is used
+/// (by the sweep, the certifying pass and the first guess).
+pub(super) const AHEAD: usize = 8;
 
 /// Asks the processor to bring `x`'s cache line in (a hint; nothing else).
 #[inline(always)]
