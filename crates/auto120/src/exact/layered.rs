@@ -169,6 +169,15 @@ pub(crate) mod testing {
         worst
     }
 
+    /// Markers of the timing tests: `TABULA_SWEEP_MARKERS`, 3 unless set (4
+    /// needs about 17 GB).
+    pub(crate) fn timing_markers() -> usize {
+        std::env::var("TABULA_SWEEP_MARKERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3)
+    }
+
     /// A fresh temporary directory for a test's tables (named from `name`),
     /// removed with everything in it when dropped, a failing test's too.
     pub(crate) fn scratch(name: &str) -> TempDir {

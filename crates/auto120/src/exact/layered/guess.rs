@@ -254,10 +254,7 @@ mod tests {
     #[test]
     #[ignore = "a timing, in release mode"]
     fn guess_speed() {
-        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3);
+        let n = crate::exact::layered::testing::timing_markers();
         let plan = Plan::new(n);
         let own = new_values(plan.layer(0, 0).len(), (D / 2) as u32, true);
         let ahead = new_values(plan.layer(0, 1).len(), (D / 3) as u32, true);

@@ -406,10 +406,7 @@ mod tests {
     #[test]
     #[ignore = "a timing, in release mode"]
     fn certify_speed() {
-        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3);
+        let n = crate::exact::layered::testing::timing_markers();
         let plan = Plan::new(n);
         let fill = |a: usize, b: usize| {
             super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, true)

@@ -389,10 +389,7 @@ mod tests {
     #[test]
     #[ignore = "a timing, in release mode"]
     fn sweeps_on_huge_pages() {
-        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3);
+        let n = crate::exact::layered::testing::timing_markers();
         let plan = Plan::new(n);
         let huge_bytes = || {
             std::fs::read_to_string("/proc/self/smaps_rollup")
@@ -442,10 +439,7 @@ mod tests {
     #[test]
     #[ignore = "a timing, in release mode"]
     fn some_bands_speed() {
-        let n: usize = std::env::var("TABULA_SWEEP_MARKERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(3);
+        let n = crate::exact::layered::testing::timing_markers();
         let plan = Plan::new(n);
         let fill = |a: usize, b: usize| {
             super::super::values::new_values(plan.layer(a, b).len(), (D / 2) as u32, true)
