@@ -98,7 +98,9 @@ pub struct LayerRecord {
     pub positions: u64,
     /// Sweeps of its group until converged (all runs together).
     pub sweeps: u32,
-    /// Wall-clock and CPU seconds of its group (all runs together).
+    /// Wall-clock and CPU seconds of its group in the run that finished it,
+    /// counted from the checkpoint that run went on from, if any (the runs'
+    /// own records, [`RunRecord`], add up to the whole).
     pub seconds: f64,
     pub cpu_seconds: f64,
     /// The largest residual of the equation over its positions, and where.
