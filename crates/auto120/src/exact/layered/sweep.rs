@@ -253,34 +253,43 @@ impl Sweep<'_> {
             for r in 0..ROLLS {
                 let slot = m * ROLLS + r;
                 let cnt = sa.nsucc[slot] as usize;
+                // The least over the moves of the lanes a move does not bump
+                // (whole lines, in registers), and apart, lane by lane, of the
+                // values after a bump. A line copied, patched lane by lane and
+                // then read whole made the processor wait at every move (a
+                // load spanning two earlier stores cannot take their data).
                 let mut least = [u32::MAX; LANES];
+                let mut least_bumped = [u32::MAX; LANES];
                 for e in &sa.succ[slot * ka..slot * ka + cnt] {
-                    let mut cand = if e.retire {
+                    let (line, bumps) = if e.retire {
                         if self.fewer.is_none() {
                             // The roller's last marker retires: a win.
                             least = [0; LANES];
+                            least_bumped = [0; LANES];
                             break;
                         }
-                        s.retired[e.next as usize].0
+                        (&s.retired[e.next as usize].0, 0)
+                    } else if e.land != NO_LAND {
+                        (&s.next[e.next as usize].0, with[e.land as usize] & valid)
                     } else {
-                        s.next[e.next as usize].0
+                        (&s.next[e.next as usize].0, 0)
                     };
-                    if !e.retire && e.land != NO_LAND {
-                        let q = e.land as usize;
-                        let mut bits = with[q] & valid;
-                        while bits != 0 {
-                            let l = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let slot = (taken[l] & ((1u64 << q) - 1)).count_ones() as usize;
-                            cand[l] = s.bumped[(l * SLOTS + slot) * rests + e.rest as usize];
-                        }
-                    }
-                    for (x, &c) in least.iter_mut().zip(&cand) {
+                    for (l, (x, &c)) in least.iter_mut().zip(line).enumerate() {
+                        let c = if bumps >> l & 1 != 0 { u32::MAX } else { c };
                         *x = (*x).min(c);
                     }
+                    let q = e.land as usize;
+                    let mut bits = bumps;
+                    while bits != 0 {
+                        let l = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let slot = (taken[l] & ((1u64 << q) - 1)).count_ones() as usize;
+                        let v = s.bumped[(l * SLOTS + slot) * rests + e.rest as usize];
+                        least_bumped[l] = least_bumped[l].min(v);
+                    }
                 }
-                for (x, &v) in sum.iter_mut().zip(&least) {
-                    *x += v as u64;
+                for ((x, &v), &b) in sum.iter_mut().zip(&least).zip(&least_bumped) {
+                    *x += v.min(b) as u64;
                 }
             }
             let first = valid.trailing_zeros() as usize;
