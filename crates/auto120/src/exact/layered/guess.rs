@@ -170,28 +170,24 @@ mod tests {
         let n = plan.n;
         let (ka, kb) = (n - x, n - y);
         let (sa, sb) = (plan.set(ka), plan.set(kb));
-        let d = D as f64;
-        let behind = other_ahead.map_or(0.0, |v| {
-            let layer = plan.layer(x, y + 1);
-            (0..kb)
+        // The mean over which of `squares` retires of the value at row `row`
+        // (its squares `mask`) of `layer` (x, y), the rest in that row.
+        let mean_without = |v: &[AtomicU32], (x, y), row: usize, mask: u64, squares: &[u8]| {
+            let layer = plan.layer(x, y);
+            (0..squares.len())
                 .map(|j| {
-                    let mut rest: Vec<u8> = sb.squares[t][..kb].to_vec();
+                    let mut rest = squares.to_vec();
                     rest.remove(j);
-                    v[layer.at(m, sa.mask[m], &rest) as usize].load(Relaxed) as f64 / d
+                    v[layer.at(row, mask, &rest) as usize].load(Relaxed) as f64 / D as f64
                 })
                 .sum::<f64>()
-                / kb as f64
+                / squares.len() as f64
+        };
+        let behind = other_ahead.map_or(0.0, |v| {
+            mean_without(v, (x, y + 1), m, sa.mask[m], &sb.squares[t][..kb])
         });
         let ahead = roller_ahead.map_or(1.0, |v| {
-            let layer = plan.layer(y, x + 1);
-            1.0 - (0..ka)
-                .map(|i| {
-                    let mut rest: Vec<u8> = sa.squares[m][..ka].to_vec();
-                    rest.remove(i);
-                    v[layer.at(t, sb.mask[t], &rest) as usize].load(Relaxed) as f64 / d
-                })
-                .sum::<f64>()
-                / ka as f64
+            1.0 - mean_without(v, (y, x + 1), t, sb.mask[t], &sa.squares[m][..ka])
         });
         (behind + ahead) / 2.0
     }
