@@ -149,6 +149,41 @@ pub fn certify_layer(
 /// [`certify_layer`] over every `stride`-th other only (for timings).
 fn certify_others(
     plan: &Plan,
+    layer: (usize, usize),
+    own: &[AtomicU32],
+    next: &[AtomicU32],
+    retired: Option<&[AtomicU32]>,
+    stop: &(dyn Fn() -> bool + Sync),
+    stride: usize,
+) -> Result<(f64, String), LayeredError> {
+    #[cfg(target_arch = "x86_64")]
+    if super::sweep::Kernel::best() != super::sweep::Kernel::Plain {
+        // SAFETY: a build past the plain one runs only where the processor
+        // has AVX2 and the bit-counting instructions.
+        return unsafe { certify_fast(plan, layer, own, next, retired, stop, stride) };
+    }
+    certify_body(plan, layer, own, next, retired, stop, stride)
+}
+
+/// [`certify_others`] compiled for AVX2 and the bit-counting instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn certify_fast(
+    plan: &Plan,
+    layer: (usize, usize),
+    own: &[AtomicU32],
+    next: &[AtomicU32],
+    retired: Option<&[AtomicU32]>,
+    stop: &(dyn Fn() -> bool + Sync),
+    stride: usize,
+) -> Result<(f64, String), LayeredError> {
+    certify_body(plan, layer, own, next, retired, stop, stride)
+}
+
+#[inline(always)]
+fn certify_body(
+    plan: &Plan,
     (x, y): (usize, usize),
     own: &[AtomicU32],
     next: &[AtomicU32],

@@ -260,7 +260,9 @@ fn scratch_bytes(plan: &Plan) -> u64 {
     let k = plan.n;
     let lines = Plan::multisets(k) + Plan::multisets(k - 1);
     let bumped = LANES * crate::board::MARKERS * Plan::multisets(k - 1) * 4;
-    (lines as u64 * 64 + bumped as u64) * 2 * rayon::current_num_threads().max(1) as u64
+    (lines as u64 * size_of::<super::sweep::Line>() as u64 + bumped as u64)
+        * 2
+        * rayon::current_num_threads().max(1) as u64
 }
 
 /// Bytes at the peak of solving (or certifying) group (a, b): its layers and
@@ -595,7 +597,17 @@ pub fn solve(
                 // A sweep in exact integer arithmetic can end in a cycle of changes
                 // of one step: after CYCLE_SWEEPS of them a change of one step
                 // ends it too.
-                if change <= opts.tolerance_steps || (change <= 1 && one_step > CYCLE_SWEEPS) {
+                // Values can also circle two steps apart, where a band reads
+                // a value its own sweep has changed (the pairs (m, t) and (t, m)
+                // of a band of a layer (a, a)): no sweep then changes less
+                // than two steps. After twice the cycle of those, two steps end
+                // it (never reached where the change comes down to one step,
+                // as it does within a few sweeps of two).
+                let two_steps = changes.iter().filter(|&&c| c <= 2).count();
+                if change <= opts.tolerance_steps
+                    || (change <= 1 && one_step > CYCLE_SWEEPS)
+                    || (change <= 2 && two_steps > 2 * CYCLE_SWEEPS)
+                {
                     break;
                 }
                 let busy = writer.as_ref().is_some_and(|w| !w.is_finished());
