@@ -1182,7 +1182,7 @@ pub fn layered_memory_gib(n: usize) -> u64 {
 /// How the table of `n` markers is made, in words.
 pub fn how_to_make(n: usize) -> String {
     format!(
-        "`tabula solve auto120{}` makes it, in two to four hours on two free cores with up to 16 GiB of memory, and keeps it on the disk (17 GiB, in {})",
+        "`tabula solve auto120{}` makes it, in about two hours on two free cores with up to 16 GiB of memory, and keeps it on the disk (17 GiB, in {})",
         if n == MARKERS { " --max-memory 16G".to_string() } else { format!(" --variant markers={n} --max-memory 16G") },
         table_dir(n).map_or_else(|| "the directory TABULA_TABLE_DIR names".into(), |d| d.display().to_string())
     )
