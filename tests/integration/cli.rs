@@ -1,7 +1,6 @@
 //! The `tabula` binary as users run it: JSON outputs, the terminal monitor, errors.
 
 use serde_json::Value;
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 pub(crate) fn tabula(args: &[&str]) -> Output {
@@ -38,12 +37,7 @@ pub(crate) fn play(args: &[&str], input: &str) -> (Output, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula play runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("input written");
+    crate::feed(child.stdin.take(), input.as_bytes());
     let out = child.wait_with_output().expect("tabula play ends");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     (out, text)

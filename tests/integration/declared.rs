@@ -3,7 +3,6 @@
 //! the one default computer, the same the browser reads from the game list.
 
 use crate::cli::{assert_success, json, tabula};
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn stdout(out: &std::process::Output) -> String {
@@ -95,7 +94,7 @@ fn players_chosen(game: &str) -> Vec<String> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    crate::feed(child.stdin.take(), b"quit\n");
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{game}: {}", stderr(&out));
     let record: serde_json::Value =

@@ -3,7 +3,7 @@
 //! is read in bounded memory and ends the program in words. Through a pipe here;
 //! on a terminal (the line editor) in `screens.rs`.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -18,12 +18,7 @@ fn play_bytes(args: &[&str], input: &[u8]) -> (String, String, Option<i32>) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula play runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("input written");
+    crate::feed(child.stdin.take(), input);
     let out = child.wait_with_output().expect("tabula play ends");
     (
         String::from_utf8_lossy(&out.stdout).to_string(),

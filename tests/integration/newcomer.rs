@@ -4,7 +4,6 @@
 //! twice, and the Cat's game when every player resigns (Stenger's game monitor).
 
 use super::cli::{assert_success, json, play, tabula};
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 /// `tabula ARGS` with `input` on a pipe, `COLUMNS` as given (or unset) and no colour.
@@ -20,12 +19,7 @@ fn run(args: &[&str], input: &str, columns: Option<usize>) -> Output {
         cmd.env("COLUMNS", c.to_string());
     }
     let mut child = cmd.spawn().expect("tabula runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    crate::feed(child.stdin.take(), input.as_bytes());
     child.wait_with_output().expect("tabula ends")
 }
 

@@ -4,7 +4,6 @@
 //! Remoteness that is only a bound says so, in words and in JSON.
 
 use super::cli::json;
-use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const WIDTH: usize = 80;
@@ -19,11 +18,7 @@ fn run(args: &[&str], input: Option<&str>) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    if let Some(text) = input {
-        stdin.write_all(text.as_bytes()).expect("input written");
-    }
-    drop(stdin);
+    crate::feed(child.stdin.take(), input.unwrap_or("").as_bytes());
     child.wait_with_output().expect("tabula ends")
 }
 
