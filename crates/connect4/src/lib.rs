@@ -21,6 +21,7 @@
 pub mod board;
 pub mod rules;
 pub mod search;
+pub mod solver;
 
 mod actions;
 pub mod analysis;
