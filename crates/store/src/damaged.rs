@@ -5,6 +5,7 @@
 //! learner's boxes, settings) is first set aside, whole, in the `set_aside`
 //! table, so nothing stored is lost; set-aside rows are listed as damaged too.
 
+use crate::log_check::DamagedLog;
 use crate::{now, Reader, Result, Writer};
 use rusqlite::types::{FromSql, Type, ValueRef};
 use rusqlite::{params, Row};
@@ -28,7 +29,8 @@ pub struct DamagedRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// When the row was set aside (Unix seconds), for a row moved out of the way
-    /// so that a fresh one could take its place.
+    /// so that a fresh one could take its place, or a damaged write-ahead log
+    /// was found and kept aside (its message says where).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub set_aside_at: Option<i64>,
 }
@@ -190,7 +192,64 @@ impl Writer<'_> {
     }
 }
 
+impl Writer<'_> {
+    /// Records a damaged log found at start-up (kept until forgotten by hand:
+    /// at most [`DAMAGED_LOGS`], the oldest forgotten first).
+    pub(crate) fn record_damaged_log(&self, log: &DamagedLog, at: i64) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO damaged_logs (problem, loss, kept_as, pages_lost, bytes_lost, found_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                log.problem,
+                log.loss_words(),
+                log.kept_as.as_ref().map(|p| p.display().to_string()),
+                log.pages_lost as i64,
+                log.bytes_lost as i64,
+                at
+            ],
+        )?;
+        self.conn.execute(
+            "DELETE FROM damaged_logs WHERE id NOT IN (
+               SELECT id FROM damaged_logs ORDER BY found_at DESC, id DESC LIMIT ?1)",
+            params![DAMAGED_LOGS as i64],
+        )?;
+        Ok(())
+    }
+}
+
+/// How many damaged logs are listed (the oldest are forgotten first; the files
+/// kept aside stay where they are).
+pub const DAMAGED_LOGS: usize = 100;
+
 impl Reader<'_> {
+    /// The damaged logs found at start-ups, newest first.
+    pub(crate) fn damaged_logs(&self) -> Result<Vec<DamagedRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT problem, loss, kept_as, found_at FROM damaged_logs
+             ORDER BY found_at DESC, id DESC",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                let problem = r
+                    .get::<_, String>(0)
+                    .unwrap_or_else(|_| "it was damaged".into());
+                let loss = r.get::<_, String>(1).unwrap_or_default();
+                let kept_as = r.get::<_, Option<String>>(2).ok().flatten();
+                let mut d = DamagedRow::new("the database's write-ahead log", problem.clone());
+                d.message = format!(
+                    "The database's write-ahead log was found damaged at a start ({problem}): {loss}; {}",
+                    match &kept_as {
+                        Some(p) => format!("the damaged log is kept as {p}"),
+                        None => "there was no log file left to keep".into(),
+                    }
+                );
+                d.set_aside_at = r.get(3).ok();
+                Ok(d)
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(rows)
+    }
+
     /// The rows set aside from `table` (every table when `None`), newest first.
     pub(crate) fn set_aside_rows(&self, table: Option<&str>) -> Result<Vec<DamagedRow>> {
         let mut stmt = self.conn.prepare(

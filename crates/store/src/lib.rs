@@ -28,6 +28,7 @@ mod damaged;
 mod error;
 mod jobs;
 mod learned;
+mod log_check;
 mod migrations;
 mod saved;
 mod server_lock;
@@ -36,10 +37,11 @@ mod settings;
 mod tallies;
 
 pub use best::{BestRow, Metric};
-pub use damaged::{DamagedRow, Listed, SET_ASIDE_ROWS};
+pub use damaged::{DamagedRow, Listed, DAMAGED_LOGS, SET_ASIDE_ROWS};
 pub use error::StoreError;
 pub use jobs::{JobRow, JobState, JOB_RESULTS_BYTES, JOB_RESULT_BYTES, STOPPED};
 pub use learned::{LearnedKey, LearnedRow};
+pub use log_check::DamagedLog;
 pub use saved::{random_id, SavedGame};
 pub use sessions::Revision;
 pub use tallies::{TallyDelta, TallyRow};
@@ -49,7 +51,7 @@ use server_lock::ServerLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Result of store operations.
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -68,11 +70,39 @@ fn ids_only(_: &str) -> Option<&'static str> {
 /// How long a writer waits for another process holding the database lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The log is merged into the database file once no change has been written
+/// for this long ([`Store::merge_log_if_due`]).
+pub const MERGE_WHEN_IDLE: Duration = Duration::from_secs(1);
+/// ... and at least this often while changes keep coming.
+pub const MERGE_AT_LEAST_EVERY: Duration = Duration::from_secs(10);
+/// ... and whenever the log grows past this many pages (SQLite's automatic
+/// checkpoint: 1 MiB of 4 KiB pages).
+pub const MERGE_AT_PAGES: u32 = 256;
+
+/// When the log was last merged, and the writes seen since.
+struct MergeState {
+    /// Writes counted at the last look, and when that count last changed.
+    seen_writes: u64,
+    seen_at: Instant,
+    /// Writes counted when the log was last merged, and when.
+    merged_writes: u64,
+    merged_at: Instant,
+}
+
 /// The database. Cheap to share behind an `Arc`; operations are serialised on one
 /// connection (SQLite allows one writer at a time anyway).
 pub struct Store {
     conn: Mutex<Connection>,
+    /// This process has the database open (its log is not checked again
+    /// while it is); dropped after the connection.
+    _open_here: log_check::OpenHere,
     path: PathBuf,
+    /// The damaged log found when the database was opened, if any, and why
+    /// it could not be listed in the database, if it could not.
+    found_log: Option<(DamagedLog, Option<String>)>,
+    /// Write transactions committed, and the log's merging.
+    writes: AtomicU64,
+    merge: Mutex<MergeState>,
     /// Byte budgets: all job results, one job result, the solver cache.
     job_results_bytes: AtomicU64,
     job_result_bytes: AtomicU64,
@@ -148,21 +178,95 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens (creating the file and its folder if needed) and migrates the database.
+    /// Opens (creating the file and its folder if needed) and migrates the
+    /// database. Its write-ahead log is checked first (`log_check.rs`): a log
+    /// damaged while no program used the database is kept aside, listed by
+    /// [`Store::damaged`] and reported by [`Store::damaged_log`].
     pub fn open(path: &Path) -> Result<Store> {
         create_parent(path)?;
+        let found = log_check::check(path, now())?;
         let mut conn = Connection::open(path)?;
+        let open_here = log_check::OpenHere::mark(path);
         configure(&conn)?;
         migrations::migrate(&mut conn)?;
+        let found_log = found.map(|log| {
+            let listed = conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(StoreError::from)
+                .and_then(|()| {
+                    let w = Writer {
+                        conn: &conn,
+                        titles: ids_only,
+                    };
+                    w.record_damaged_log(&log, now())
+                })
+                .and_then(|()| Ok(conn.execute_batch("COMMIT")?));
+            if listed.is_err() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            (log, listed.err().map(|e| e.to_string()))
+        });
+        let started = Instant::now();
         Ok(Store {
             conn: Mutex::new(conn),
+            _open_here: open_here,
             path: path.to_path_buf(),
+            found_log,
+            writes: AtomicU64::new(0),
+            merge: Mutex::new(MergeState {
+                seen_writes: 0,
+                seen_at: started,
+                merged_writes: 0,
+                merged_at: started,
+            }),
             job_results_bytes: AtomicU64::new(JOB_RESULTS_BYTES),
             job_result_bytes: AtomicU64::new(JOB_RESULT_BYTES as u64),
             cache_bytes: AtomicU64::new(CACHE_BYTES),
             _server_lock: None,
             titles: OnceLock::new(),
         })
+    }
+
+    /// The write-ahead log found damaged when this store opened the database
+    /// (kept aside, and listed by [`Store::damaged`]), with the reason it could
+    /// not be listed in the database when it could not (a full disk).
+    pub fn damaged_log(&self) -> Option<(&DamagedLog, Option<&str>)> {
+        self.found_log
+            .as_ref()
+            .map(|(log, unlisted)| (log, unlisted.as_deref()))
+    }
+
+    /// Merges the write-ahead log into the database file (SQLite's passive
+    /// checkpoint) when it is due: changes were written since the last merge,
+    /// and none for [`MERGE_WHEN_IDLE`] or the last merge is
+    /// [`MERGE_AT_LEAST_EVERY`] old. A server calls this a few times a second,
+    /// so that acknowledged changes reach the database file itself within
+    /// seconds and a log damaged later costs at most those. True when it merged.
+    pub fn merge_log_if_due(&self) -> Result<bool> {
+        let at = Instant::now();
+        let writes = self.writes.load(Ordering::Acquire);
+        let mut m = self.merge.lock().unwrap_or_else(|p| p.into_inner());
+        if writes != m.seen_writes {
+            m.seen_writes = writes;
+            m.seen_at = at;
+        }
+        let due = at.duration_since(m.seen_at) >= MERGE_WHEN_IDLE
+            || at.duration_since(m.merged_at) >= MERGE_AT_LEAST_EVERY;
+        if writes == m.merged_writes || !due {
+            return Ok(false);
+        }
+        self.merge_log()?;
+        m.merged_writes = writes;
+        m.merged_at = at;
+        Ok(true)
+    }
+
+    /// Merges the write-ahead log into the database file now (a passive
+    /// checkpoint: it copies what no reader still needs and waits for no one).
+    pub fn merge_log(&self) -> Result<()> {
+        let conn = self.lock();
+        conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// Names games by their titles in the store's words from now on (a damaged
@@ -215,6 +319,7 @@ impl Store {
             titles: self.titles(),
         })?;
         tx.commit()?;
+        self.writes.fetch_add(1, Ordering::Release);
         Ok(out)
     }
 
@@ -258,12 +363,14 @@ impl Store {
             .flatten())
     }
 
-    /// Every row of the database that cannot be read, in words: saved games,
+    /// Every row of the database that cannot be read, in words, and the
+    /// write-ahead logs found damaged at start-ups: saved games,
     /// tallies, learned states, best results, settings, live games and job
     /// results, with the rows set aside. (The solver cache is left out: a
     /// damaged cached result is only computed again.)
     pub fn damaged(&self) -> Result<Vec<DamagedRow>> {
-        let mut all = self.list_saved(None)?.damaged;
+        let mut all = self.read(|r| r.damaged_logs())?;
+        all.extend(self.list_saved(None)?.damaged);
         all.extend(self.tallies(None)?.damaged);
         all.extend(self.learned_list(None)?.damaged);
         all.extend(self.damaged_best()?);
@@ -340,6 +447,7 @@ fn configure(conn: &Connection) -> Result<()> {
         )));
     }
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "wal_autocheckpoint", MERGE_AT_PAGES)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(())
 }

@@ -97,6 +97,17 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         content      TEXT NOT NULL,
         set_aside_at INTEGER NOT NULL
     );",
+    // 6: write-ahead logs found damaged at start-up, each kept aside as a file
+    // (see `log_check.rs`), with what may have been lost.
+    "CREATE TABLE damaged_logs (
+        id          INTEGER PRIMARY KEY,
+        problem     TEXT NOT NULL,
+        loss        TEXT NOT NULL,
+        kept_as     TEXT,
+        pages_lost  INTEGER NOT NULL,
+        bytes_lost  INTEGER NOT NULL,
+        found_at    INTEGER NOT NULL
+    );",
 ];
 
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {
