@@ -245,6 +245,11 @@ fn open_store(a: &PlayArgs) -> Result<Option<tabula_store::Store>> {
         None => tabula_store::Store::open_default(),
     }
     .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    // A write-ahead log damaged while no program used the database was kept
+    // aside as it opened: said here as the server says it.
+    if let Some((log, _)) = store.damaged_log() {
+        eprintln!("tabula: warning: {}", log.message());
+    }
     Ok(Some(store))
 }
 

@@ -147,6 +147,9 @@ impl AppState {
     }
 }
 
+/// How often the server looks whether the database's log is due to be merged.
+pub const MERGE_TICK: Duration = Duration::from_millis(250);
+
 /// Live sessions untouched for this long are forgotten when the server starts
 /// (saved games are kept).
 pub const SESSION_RETENTION_SECONDS: i64 = 90 * 24 * 3600;
@@ -186,6 +189,14 @@ pub async fn serve_with(
     let loopback = listener.local_addr()?.ip().is_loopback();
     // The store names games in its words (a damaged row) by their titles.
     store.set_game_titles(tabula_engine::title_of);
+    // A write-ahead log damaged while no server ran was kept aside when the
+    // store opened: said here, and listed by `GET /api/damaged`.
+    if let Some((log, unlisted)) = store.damaged_log() {
+        eprintln!("tabula: warning: {}", log.message());
+        if let Some(why) = unlisted {
+            eprintln!("tabula: warning: it could not be listed in the database: {why}");
+        }
+    }
     // Abandoned games (a tab closed months ago) would otherwise pile up forever.
     match store.write(|w| w.prune_sessions(SESSION_RETENTION_SECONDS)) {
         Ok(0) => {}
@@ -209,6 +220,30 @@ pub async fn serve_with(
                 tick.tick().await;
                 state.sessions.evict_idle(IDLE_EVICTION);
                 state.jobs.forget_old();
+            }
+        })
+    };
+    // Acknowledged changes reach the database file itself within seconds:
+    // the write-ahead log is merged once writes pause, and at least every
+    // few seconds while they go on (`Store::merge_log_if_due`).
+    let merger = {
+        let store = state.store().clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(MERGE_TICK);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut last_error = None;
+            loop {
+                tick.tick().await;
+                let store = store.clone();
+                let merged = tokio::task::spawn_blocking(move || store.merge_log_if_due()).await;
+                if let Ok(Err(e)) = merged {
+                    // Said once per kind of failure, not four times a second.
+                    let words = e.to_string();
+                    if last_error.as_ref() != Some(&words) {
+                        eprintln!("tabula: could not merge the database's log: {words}");
+                        last_error = Some(words);
+                    }
+                }
             }
         })
     };
@@ -236,6 +271,7 @@ pub async fn serve_with(
     };
     connections::serve(listener, app(state), connection_limits, stopping).await;
     evictor.abort();
+    merger.abort();
     watchdog.abort();
     Ok(())
 }

@@ -61,6 +61,11 @@ impl Server {
         Self::start_on(db, Some(dir), options)
     }
 
+    /// A server on the database `db` that the caller keeps (a crashed one).
+    pub fn start_at(db: PathBuf) -> Server {
+        Self::start_on(db, None, tabula_server::ServeOptions::default())
+    }
+
     /// A second server on this one's database, opened as the CLI opens it
     /// (without the one-server lock): what two servers on one database would
     /// do if the lock were ever got round.

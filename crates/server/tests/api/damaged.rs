@@ -275,3 +275,81 @@ fn a_bad_row_in_each_table_is_refused_alone_and_every_list_answers() {
     );
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
+
+/// Runs only as the child of `a_damaged_log_is_said_and_listed`: a server on
+/// the database the environment names plays moves and the process aborts
+/// right after the last answer, as `kill -9` would stop it.
+#[test]
+#[ignore = "run by a_damaged_log_is_said_and_listed as a crashing child"]
+fn child_server_plays_then_crashes() {
+    let Ok(db) = std::env::var("TABULA_TEST_CRASH_DB") else {
+        return;
+    };
+    let s = Server::start_at(db.into());
+    for seed in 0..4 {
+        let (st, v) = s.post(
+            "/api/sessions",
+            &json!({"game": "tictactoe", "players": ["human", "human"], "seed": seed}),
+        );
+        assert_eq!(st, 201, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        play_to_the_end(&s, &id, v["view"].clone());
+    }
+    println!("acknowledged");
+    std::process::abort();
+}
+
+/// A server killed after acknowledged moves, its write-ahead log zeroed while
+/// it was down: the next server keeps the log aside in `damaged/` and lists
+/// it in `GET /api/damaged` in words, with what was lost and where the log is
+/// kept.
+#[test]
+fn a_damaged_log_is_said_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tabula.db");
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "damaged::child_server_plays_then_crashes",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("TABULA_TEST_CRASH_DB", &db)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("acknowledged") && !out.status.success(),
+        "the child played and crashed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wal = std::path::PathBuf::from(format!("{}-wal", db.display()));
+    let len = std::fs::metadata(&wal).expect("the crash left a log").len();
+    std::fs::write(&wal, vec![0u8; len as usize]).unwrap();
+
+    let s = Server::start_at(db.clone());
+    let (st, list) = s.get("/api/damaged");
+    assert_eq!(st, 200);
+    let rows = list["damaged"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{list}");
+    let message = rows[0]["message"].as_str().unwrap();
+    assert_eq!(rows[0]["row"], "the database's write-ahead log");
+    assert!(rows[0]["set_aside_at"].is_i64(), "{list}");
+    assert!(message.contains("zeroed or written over"), "{message}");
+    assert!(message.contains("are lost"), "{message}");
+    let kept: Vec<_> = std::fs::read_dir(dir.path().join("damaged"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1);
+    assert!(
+        message.contains(&kept[0].display().to_string()),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), vec![0u8; len as usize]);
+    // The server works on: a new game is kept.
+    let (st, _) = s.post(
+        "/api/sessions",
+        &json!({"game": "tictactoe", "players": ["human", "human"]}),
+    );
+    assert_eq!(st, 201);
+}
