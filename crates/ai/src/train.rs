@@ -500,6 +500,11 @@ fn play_game<G: Trainable>(
     let rule = game.play_draw_rule();
     let mut seen: HashMap<G::State, u32> = HashMap::new();
     let mut quiet = 0u32;
+    // The lowest progress measure so far (MatchRules::progress_measure), as
+    // PlayTracker keeps it: only a new low is progress.
+    let mut low = rule
+        .plies_without_progress
+        .and_then(|_| game.progress_measure(&state));
     machine.forget_game();
     if let Trainer::Machine(other) = opponent {
         other.forget_game();
@@ -541,12 +546,14 @@ fn play_game<G: Trainable>(
             }
         };
         moves.push(game.format_move(&state, mv));
-        quiet = if game.is_progress(&state, mv) {
-            0
-        } else {
-            quiet + 1
-        };
+        let mut progress = game.is_progress(&state, mv);
         game.play_unchecked(&mut state, mv);
+        if let Some(lowest) = low {
+            let now = game.progress_measure(&state).unwrap_or(lowest);
+            progress &= now < lowest;
+            low = Some(now.min(lowest));
+        }
+        quiet = if progress { 0 } else { quiet + 1 };
         if let Some(limit) = rule.plies_without_progress {
             if quiet >= limit {
                 return (Outcome::Draw, false, moves);

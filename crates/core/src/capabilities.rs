@@ -324,6 +324,15 @@ pub trait MatchRules: Game {
     fn is_progress(&self, _state: &Self::State, _mv: Self::Move) -> bool {
         true
     }
+    /// For a game whose progress is no single kind of move but a quantity that
+    /// play can raise and lower (Northcott's total of the gaps), that quantity:
+    /// a ply is then progress only when it also brings the measure below every
+    /// value it had earlier in the game (a new low), so that going back and
+    /// forth is never progress. `None` (the default): [`MatchRules::is_progress`]
+    /// alone decides.
+    fn progress_measure(&self, _state: &Self::State) -> Option<u64> {
+        None
+    }
     /// Plays `mv` as a set-up move (a correction of the position from the board,
     /// such as moving the piece of the side not to move) when the game has such
     /// moves and `mv` is one; `None` for ordinary moves. Matches only accept them

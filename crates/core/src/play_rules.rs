@@ -8,7 +8,10 @@
 //! package and OpenSpiel, and simulations (`tabula simulate`). A repetition needs
 //! the positions seen so far, so the tracker keeps a count per position (only
 //! when the game has a repetition rule) and the length of the run of plies
-//! without progress after each ply (so that a ply can be taken back).
+//! without progress after each ply (so that a ply can be taken back), with the
+//! lowest value of the game's progress measure so far where it has one
+//! ([`crate::MatchRules::progress_measure`]: a ply that does not bring it to a
+//! new low is no progress).
 
 use crate::{Actions, MatchRules, Outcome, PlayDrawRule, Turn, UNBOUNDED_GAME_PLIES};
 use serde::Serialize;
@@ -91,6 +94,12 @@ pub struct PlayTracker<G: MatchRules + Actions> {
     seen: HashMap<G::State, u32>,
     /// The run of plies without progress after each ply played.
     quiet: Vec<u32>,
+    /// The progress measure at the start, for a game with a no-progress rule
+    /// and a measure ([`MatchRules::progress_measure`]); `None` otherwise.
+    start_low: Option<u64>,
+    /// The lowest progress measure so far after each ply played (empty when
+    /// `start_low` is `None`).
+    lows: Vec<u64>,
 }
 
 impl<G: MatchRules + Actions> PlayTracker<G> {
@@ -101,11 +110,16 @@ impl<G: MatchRules + Actions> PlayTracker<G> {
         if rule.repetitions.is_some() {
             seen.insert(start.clone(), 1);
         }
+        let start_low = rule
+            .plies_without_progress
+            .and_then(|_| game.progress_measure(start));
         PlayTracker {
             rule,
             max_plies: game.max_game_length().min(UNBOUNDED_GAME_PLIES),
             seen,
             quiet: Vec::new(),
+            start_low,
+            lows: Vec::new(),
         }
     }
 
@@ -117,7 +131,7 @@ impl<G: MatchRules + Actions> PlayTracker<G> {
     /// Records that `mv` was played from `before`, giving `after`.
     pub fn record(&mut self, game: &G, before: &G::State, mv: G::Move, after: &G::State) {
         let progress = self.rule.plies_without_progress.is_none() || game.is_progress(before, mv);
-        self.after(progress, after);
+        self.after(game, progress, after);
     }
 
     /// Plays `mv` on `state` (a legal move) and records it: what a loop that
@@ -125,10 +139,22 @@ impl<G: MatchRules + Actions> PlayTracker<G> {
     pub fn play(&mut self, game: &G, state: &mut G::State, mv: G::Move) {
         let progress = self.rule.plies_without_progress.is_none() || game.is_progress(state, mv);
         game.play_unchecked(state, mv);
-        self.after(progress, state);
+        self.after(game, progress, state);
     }
 
-    fn after(&mut self, progress: bool, after: &G::State) {
+    /// The lowest progress measure so far, for a game that has one.
+    fn low(&self) -> Option<u64> {
+        self.lows.last().copied().or(self.start_low)
+    }
+
+    fn after(&mut self, game: &G, mut progress: bool, after: &G::State) {
+        if let Some(low) = self.low() {
+            let now = game.progress_measure(after).unwrap_or(low);
+            // Only a new low is progress: a ply that gives back what an
+            // earlier one gained is none.
+            progress &= now < low;
+            self.lows.push(now.min(low));
+        }
         let run = if progress {
             0
         } else {
@@ -145,6 +171,7 @@ impl<G: MatchRules + Actions> PlayTracker<G> {
         if self.quiet.pop().is_none() {
             return;
         }
+        self.lows.pop();
         if let Some(n) = self.seen.get_mut(after) {
             *n -= 1;
             if *n == 0 {

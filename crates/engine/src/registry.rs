@@ -185,7 +185,7 @@ pub fn registry() -> Vec<GameEntry> {
         entry::<tabula_kono::Kono>().play_rules(&["nocapture"]),
         entry::<tabula_mutorere::MuTorere>(),
         entry::<tabula_nim::Nim>(),
-        entry::<tabula_northcott::Northcott>().play_rules(&["repetition"]),
+        entry::<tabula_northcott::Northcott>().play_rules(&["repetition", "progress"]),
         entry::<tabula_auto120::Auto120>(),
         entry::<tabula_samegame::SameGame>(),
         entry::<tabula_poggle::Poggle>(),

@@ -181,21 +181,44 @@ fn players_choose_legal_actions_of_their_own_game() {
 
 #[test]
 fn games_without_a_bound_are_cut_off_at_it_with_no_result() {
-    let game = build("poggle", "").unwrap();
+    // Northcott with both its draw rules off: random players wander on the
+    // 16x4 board (7.5 million positions) past the engine's cap.
+    let game = build("northcott", "repetition=0,progress=off").unwrap();
     let mut s = game.new_initial_state();
     let mut rng = tabula_core::rng_from_seed(5);
     while !s.is_terminal() {
         let ids = s.legal_actions();
         s.apply_action(ids[rng.gen_range(0..ids.len())]).unwrap();
     }
-    // Random presses do not solve a 5x5 board in 20,000 (2^25 positions).
     assert_eq!(s.move_number(), UNBOUNDED_GAME_PLIES);
     assert_eq!(s.play_end(), Some(PlayEnd::CutOff(UNBOUNDED_GAME_PLIES)));
-    assert_eq!(s.returns(), vec![0.0]);
+    assert_eq!(s.returns(), vec![0.0, 0.0]);
     assert_eq!(s.current_player(), TERMINAL_PLAYER);
     let back = game.deserialize_state(&s.serialize()).unwrap();
     assert!(back.is_terminal());
     assert_eq!(back.play_end(), s.play_end());
+}
+
+/// A puzzle ends unsolved at its press limit, a rule of actual play, not a
+/// cut-off: random presses on Poggle's usual board (they never solve it) end
+/// after 2 x (2 - 1) x 25 presses, twice the longest useful sequence.
+#[test]
+fn random_poggle_ends_unsolved_at_its_press_limit() {
+    for (variant, presses) in [("", 50), ("colours=3", 100), ("topology=torus,size=6", 72)] {
+        let game = build("poggle", variant).unwrap();
+        assert_eq!(game.facts().max_game_length, presses, "{variant}");
+        let mut s = game.new_initial_state();
+        let mut rng = tabula_core::rng_from_seed(5);
+        while !s.is_terminal() {
+            let ids = s.legal_actions();
+            s.apply_action(ids[rng.gen_range(0..ids.len())]).unwrap();
+        }
+        assert_eq!(s.move_number(), presses, "{variant}");
+        assert_eq!(s.play_end(), Some(PlayEnd::NoProgress(presses as u32)));
+        assert_eq!(s.returns(), vec![0.0]);
+        let back = game.deserialize_state(&s.serialize()).unwrap();
+        assert!(back.is_terminal());
+    }
 }
 
 /// The rules of actual play hold in the stepping state as in matches (before,
@@ -244,8 +267,12 @@ fn play_rule_options_are_honoured() {
         assert!(matches!(s.play_end(), Some(PlayEnd::Repetition(_))));
     }
     // Without the rule, nothing but the bound ends it.
-    let free = build("northcott", "size=6x1,repetition=0").unwrap();
+    let free = build("northcott", "size=6x1,repetition=0,progress=off").unwrap();
     assert_eq!(free.facts().max_game_length, UNBOUNDED_GAME_PLIES);
+    // The progress rule alone: twice the 6 cells without a new low of the
+    // gaps' total, after at most 4 new lows.
+    let progress = build("northcott", "size=6x1,repetition=0").unwrap();
+    assert_eq!(progress.facts().max_game_length, 5 * 12);
     // Kono: the bound follows the no-capture rule (17 runs of at most 150 plies).
     let usual = build("kono", "").unwrap().facts().max_game_length;
     let short = build("kono", "nocapture=20")

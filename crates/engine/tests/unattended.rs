@@ -77,8 +77,12 @@ fn games_no_person_plays_always_end() {
         assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
         assert!(m.view().result.is_some());
     }
-    // Random Northcott without the repetition rule: ends by a win or the cap.
-    let mut m = start("northcott", "repetition=0", &["random", "random"]);
+    // Random Northcott without its draw rules: ends by a win or the cap.
+    let mut m = start(
+        "northcott",
+        "repetition=0,progress=off",
+        &["random", "random"],
+    );
     let plies = run_alone(&mut m);
     assert!(m.turn().is_over());
     assert!(plies <= MAX_GAME_PLIES);
@@ -95,13 +99,11 @@ fn games_no_person_plays_always_end() {
 /// moves without an end" and counted for the Cat.)
 #[test]
 fn a_game_cut_off_at_the_bound_is_no_draw() {
-    // Northcott on one row without the repetition rule: O and X step back and
+    // Northcott on one row without its draw rules: O and X step back and
     // forth for ever; only the length bound ends the game.
-    let mut m = start("northcott", "size=6x1,repetition=0", &["human", "human"]);
-    let bound = build("northcott", "size=6x1,repetition=0")
-        .unwrap()
-        .facts()
-        .max_game_length;
+    let variant = "size=6x1,repetition=0,progress=off";
+    let mut m = start("northcott", variant, &["human", "human"]);
+    let bound = build("northcott", variant).unwrap().facts().max_game_length;
     assert_eq!(bound, MAX_GAME_PLIES);
     for ply in 0..bound {
         assert!(matches!(m.turn(), Turn::Move(_)), "ply {ply}");
@@ -124,11 +126,13 @@ fn a_game_cut_off_at_the_bound_is_no_draw() {
 }
 
 /// A person (or a script sending moves) cannot make a game grow without bound either:
-/// a puzzle pressed for ever ends unsolved at the cap, and undo takes it back below.
+/// a puzzle pressed for ever ends unsolved at its press limit, and undo takes it
+/// back below.
 #[test]
 fn games_people_play_end_at_the_cap_too() {
     // From "every button at colour 1", pressing one corner over and over never
-    // solves the board: only the cap can end the game.
+    // solves the board: the game ends unsolved after 2 x (3 - 1) x 36 presses,
+    // twice the longest useful sequence, not cut off.
     let mut m = start("poggle", "size=6,colours=3", &["human"]);
     let corner = m.view().legal_moves[0].mv.clone();
     let mut plies = 0;
@@ -137,8 +141,10 @@ fn games_people_play_end_at_the_cap_too() {
         plies += 1;
         assert!(plies <= MAX_GAME_PLIES, "the game went past the cap");
     }
-    assert_eq!(plies, MAX_GAME_PLIES);
+    assert_eq!(plies, 144);
     assert_eq!(m.turn(), Turn::Over(Outcome::Ended));
+    let result = m.view().result.unwrap();
+    assert!(!result.contains("cut off"), "{result}");
     assert!(m.play(&corner).is_err(), "no move after the end");
     assert!(m.undo());
     assert!(!m.turn().is_over());

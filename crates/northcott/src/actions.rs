@@ -9,10 +9,14 @@
 //!   side's pieces, and a plane of ones when the observer is to move.
 //! * Northcott's game has no natural length bound (a side may retreat for
 //!   ever); actual play is drawn when a position occurs `repetition` times (3
-//!   by default): at most the board's positions times `repetition - 1` plies
-//!   ([`draw_rule_length`]), which beyond the smallest boards is more than
-//!   [`tabula_core::UNBOUNDED_GAME_PLIES`], where a game is cut off; with
-//!   `repetition=0` only that bound ends a game.
+//!   by default), and after [`Northcott::no_progress_plies`] plies in a row in
+//!   which the total of the gaps comes to no new low (`progress=on`, the
+//!   default). The total starts at most at `rows * (cols - 2)` and each new
+//!   low lowers it, so a game lasts at most `(rows * (cols - 2) + 1) *
+//!   no_progress_plies` plies (7,296 on the usual board), or the board's
+//!   positions times `repetition - 1` ([`draw_rule_length`]), the smaller;
+//!   with both rules off only [`tabula_core::UNBOUNDED_GAME_PLIES`] ends a
+//!   game, cut off.
 
 use crate::{Northcott, NorthcottMove, NorthcottState};
 use tabula_core::actions::set_at;
@@ -56,6 +60,12 @@ impl Actions for Northcott {
     }
 
     fn max_game_length(&self) -> usize {
-        draw_rule_length(self.play_draw_rule(), Some(self.position_count()), None)
+        // Each progress ply brings the total of the gaps to a new low.
+        let most_gaps = (self.ny() * (self.nx() - 2)) as u64;
+        draw_rule_length(
+            self.play_draw_rule(),
+            Some(self.position_count()),
+            Some(most_gaps),
+        )
     }
 }

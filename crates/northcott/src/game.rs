@@ -74,6 +74,10 @@ pub struct Northcott {
     /// many times; 0 turns the rule off (the slides' program, where a game can go on
     /// forever when the side that stands to win keeps retreating instead of winning).
     pub repetition: u8,
+    /// Actual play ends in a draw after [`Northcott::no_progress_plies`] plies in a
+    /// row that bring the total of the gaps to no new low (see
+    /// [`MatchRules::progress_measure`]); `false` turns the rule off.
+    pub progress: bool,
 }
 
 impl Default for Northcott {
@@ -83,6 +87,7 @@ impl Default for Northcott {
             rows: 4,
             first: Side::O,
             repetition: 3,
+            progress: true,
         }
     }
 }
@@ -146,6 +151,7 @@ impl Northcott {
             rows: rows as u8,
             first: Side::O,
             repetition: 3,
+            progress: true,
         })
     }
 
@@ -162,6 +168,24 @@ impl Northcott {
     /// The gaps (empty cells between the pieces) of every row.
     pub fn gaps(&self, state: &NorthcottState) -> Vec<u8> {
         (0..self.ny()).map(|r| state.gap(r)).collect()
+    }
+
+    /// The total of the gaps: every ply changes it (an advance lowers it, a
+    /// retreat raises it), and a game cannot end before it is 0.
+    pub fn gap_total(&self, state: &NorthcottState) -> u64 {
+        (0..self.ny()).map(|r| u64::from(state.gap(r))).sum()
+    }
+
+    /// Plies in a row without a new low of the total of the gaps after which
+    /// actual play is drawn: twice the board's cells (128 on the usual 16x4
+    /// board). A side that stands to win and plays the Nim strategy never meets
+    /// it: each of its moves narrows a gap, so in a run with no new low the
+    /// other side must widen the gaps by as much as they narrow, by retreating;
+    /// its pieces can retreat at most `rows * (cols - 2)` cells in all before
+    /// an advance of its own makes a new low, so such a run lasts at most
+    /// `2 * rows * (cols - 2) + 2` plies, fewer than this.
+    pub fn no_progress_plies(&self) -> u32 {
+        2 * self.ny() as u32 * self.nx() as u32
     }
 
     /// The nim-sum of the gaps: non-zero iff the side to move wins.
@@ -387,6 +411,15 @@ impl Registered for Northcott {
                 default: "3",
                 help: "actual play is drawn when a position occurs this many times (2 to 100); 0 = never (a losing player may then keep the game going for ever)", choices: &[],
             },
+            VariantOption {
+                name: "progress",
+                label: "draw without progress",
+                default: "on",
+                help: "on: actual play is drawn after twice as many moves as the board has cells (128 on the usual board) in which the gaps never come to a new lowest total; off: never (with repetition 0 too, a game may go on for ever)", choices: &[
+                    VariantChoice { value: "on", words: "on (a draw after a long run of moves without progress)" },
+                    VariantChoice { value: "off", words: "off" },
+                ],
+            },
         ]
     }
 
@@ -405,11 +438,13 @@ impl Registered for Northcott {
                 reason: "must be 0 (off) or between 2 and 100".into(),
             });
         }
+        let progress = variant.choice("progress", "on", &["on", "off"])? == "on";
         Ok(Northcott {
             cols: cols as u8,
             rows: rows as u8,
             first,
             repetition: repetition as u8,
+            progress,
         })
     }
 
@@ -418,6 +453,7 @@ impl Registered for Northcott {
         v.set("size", format!("{}x{}", self.cols, self.rows));
         v.set("first", if self.first == Side::O { "o" } else { "x" });
         v.set("repetition", self.repetition.to_string());
+        v.set("progress", if self.progress { "on" } else { "off" });
         v
     }
 }
@@ -801,8 +837,14 @@ impl MatchRules for Northcott {
     fn play_draw_rule(&self) -> PlayDrawRule {
         PlayDrawRule {
             repetitions: (self.repetition > 0).then_some(self.repetition as u32),
-            plies_without_progress: None,
+            plies_without_progress: self.progress.then(|| self.no_progress_plies()),
         }
+    }
+
+    /// Progress is the gaps coming to a lower total than ever before in the
+    /// game: a retreat and the advance that closes the gap again are none.
+    fn progress_measure(&self, state: &NorthcottState) -> Option<u64> {
+        Some(self.gap_total(state))
     }
 }
 

@@ -5,9 +5,18 @@
 //!   25 on the usual 5x5 board.
 //! * Observation: shape `[colours, size, size]`, one plane per colour with a one
 //!   where a button shows it (boards too large to play: `[colours, 0, 0]`).
-//! * Pressing can go on for ever, and no draw rule applies to a puzzle: a game
-//!   is cut off, unsolved, at [`UNBOUNDED_GAME_PLIES`]. A game returns 1
-//!   when the board is solved (every button at colour 0), else 0.
+//! * Length: the order of presses does not matter and pressing a button `k`
+//!   times changes nothing, so every position that can be solved is solved
+//!   by pressing each button at most `k - 1` times: no useful sequence is
+//!   longer than `(k - 1) * n^2` presses. Actual play ends unsolved after
+//!   twice that ([`Poggle::press_limit`]: 50 presses on the usual 5x5 board
+//!   of 2 colours), room for a person's way of solving by chasing the lights
+//!   down the board, setting the top row and chasing again (under
+//!   `2 * (k - 1) * n^2` presses), and at most [`UNBOUNDED_GAME_PLIES`]. It
+//!   is the game's [`Actions::max_game_length`], and a game that reaches it
+//!   is over ([`MatchRules`](tabula_core::MatchRules): no press is
+//!   progress), not cut off. A game returns 1 when the board is solved (every
+//!   button at colour 0), else 0.
 
 use crate::{Poggle, PoggleState, Press, PLAY_LIMIT};
 use tabula_core::actions::set_at;
@@ -21,6 +30,15 @@ impl Poggle {
         } else {
             self.size
         }
+    }
+
+    /// Presses a game of actual play may take before it ends unsolved: twice
+    /// the longest useful sequence, `2 * (k - 1) * n^2` (see the module's
+    /// page), at least 1 and at most [`UNBOUNDED_GAME_PLIES`].
+    pub fn press_limit(&self) -> u32 {
+        let n = self.played_side() as u64;
+        let most = 2 * u64::from(self.colours.saturating_sub(1)) * n * n;
+        most.clamp(1, UNBOUNDED_GAME_PLIES as u64) as u32
     }
 }
 
@@ -48,7 +66,7 @@ impl Actions for Poggle {
     }
 
     fn max_game_length(&self) -> usize {
-        UNBOUNDED_GAME_PLIES
+        self.press_limit() as usize
     }
 
     fn utility_range(&self) -> (f64, f64) {

@@ -693,7 +693,20 @@ impl Players for Poggle {
     }
 }
 
-impl MatchRules for Poggle {}
+/// A game ends unsolved after [`Poggle::press_limit`] presses: a run without
+/// progress in which no press counts as progress.
+impl MatchRules for Poggle {
+    fn play_draw_rule(&self) -> tabula_core::PlayDrawRule {
+        tabula_core::PlayDrawRule {
+            repetitions: None,
+            plies_without_progress: Some(self.press_limit()),
+        }
+    }
+
+    fn is_progress(&self, _state: &PoggleState, _mv: Press) -> bool {
+        false
+    }
+}
 
 impl Poggle {
     /// The `tabula solve` report: the position given, else this variant's start.
