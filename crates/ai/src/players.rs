@@ -81,7 +81,7 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
     /// A look-up where the oracle covers `state` (then it covers every position
     /// reached from it too).
     fn thinks(&self, game: &G, state: &G::State) -> bool {
-        self.oracle.grade(game, state).is_none()
+        !self.oracle.answers_at_once(game, state)
     }
 }
 

@@ -3,12 +3,14 @@
 
 use crate::board::Position;
 use crate::search::{MoveScore, SearchLimits, SearchPlayer};
+use crate::solver::oracle::{SolverOracle, GRADE_SECONDS};
 use crate::ConnectFour;
+use std::sync::Arc;
 use std::time::Duration;
 use tabula_core::{
-    AnalysisExtra, ExactAnalysis, FactValue, Game, GradedMove, MatchRules, MoveGrade, Notation,
-    OwnPlayer, PlayDrawRule, PlayerKind, Players, PositionValue, Presentation, Remoteness, Seat,
-    Section, Turn, Value,
+    AnalysisExtra, BuildError, ExactAnalysis, FactValue, Game, GradedMove, MatchRules, MoveGrade,
+    Notation, Oracle, OwnPlayer, PlayDrawRule, PlayerKind, Players, PositionValue, Presentation,
+    Remoteness, Report, Seat, Section, Turn, Value,
 };
 
 /// The most positions the generic solver is offered: about 100 bytes each
@@ -105,8 +107,11 @@ impl ConnectFour {
         let grade = match (m.proven_plies(), known) {
             (Some(plies), true) => MoveGrade::solved(
                 if m.score > 0 { Value::Win } else { Value::Loss },
-                // The move itself ends the game: exactly 0 plies to go.
-                Remoteness::new(plies.saturating_sub(1), plies <= 1),
+                // Counted from the position, the move included (a move that
+                // ends the game at once is 1 ply): a bound, as the search's
+                // table may have cut a line short, but exact for a move that
+                // ends the game.
+                Remoteness::new(plies, plies <= 1),
             ),
             (None, true) => MoveGrade::solved(Value::Draw, Remoteness::new(0, true)),
             (Some(_), false) => MoveGrade::WinChance {
@@ -127,6 +132,46 @@ impl ConnectFour {
     }
 }
 
+impl ConnectFour {
+    /// What `analyze` says of how the exact solver answers: from the book,
+    /// or by a search that may run out of time.
+    fn solver_section(&self, state: &Position) -> Option<AnalysisExtra> {
+        if !matches!(self.turn(state), Turn::Move(_)) {
+            return None;
+        }
+        let book = self.book();
+        let depth = book.as_ref().map_or(0, |b| b.depth());
+        let in_book = book.is_some_and(|b| !b.is_empty()) && state.disc_count() < depth;
+        let note = if in_book {
+            "Every move here is graded from the opening book: exact values worked out \
+             in advance for the first moves of the game."
+                .to_string()
+        } else {
+            format!(
+                "Every move is graded by an exact search to the end of the game. A move \
+                 whose search cannot finish in the time allowed (at most {GRADE_SECONDS} s \
+                 a position) is left ungraded rather than guessed."
+            )
+        };
+        let mut section = Section::new("How the moves were graded").note(note);
+        if let Some(book) = self.book().filter(|b| !b.is_empty()) {
+            section = section.with(
+                "Opening book",
+                FactValue::Text(format!(
+                    "every position of the first {} discs ({} positions)",
+                    book.depth(),
+                    book.len()
+                )),
+            );
+        }
+        Some(AnalysisExtra {
+            value: None,
+            moves: None,
+            sections: vec![section],
+        })
+    }
+}
+
 impl ExactAnalysis for ConnectFour {
     /// Boards whose positions from the start are known to number at most
     /// [`SMALL_POSITIONS`]: from the table of measured counts, else the
@@ -143,10 +188,38 @@ impl ExactAnalysis for ConnectFour {
         Some(self.positions_from_start())
     }
 
+    /// The exact solver's oracle on the classic boards too large for the
+    /// generic solver: the book where it reaches, a search elsewhere.
+    fn exact_oracle(
+        &self,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
+        self.solver_answers()
+            .then(|| Ok(Arc::new(SolverOracle::new(*self, self.book())) as Arc<dyn Oracle<Self>>))
+    }
+
+    fn exact_oracle_bytes(&self) -> Option<u64> {
+        self.solver_answers()
+            .then(|| SolverOracle::least_bytes(self.book().as_deref()))
+    }
+
+    /// The exact solver's value of the position and of each move.
+    fn solve_report(
+        &self,
+        request: &Report,
+        _progress: &dyn Fn(f64),
+    ) -> Option<Result<tabula_core::SolveReport, String>> {
+        self.solver_answers()
+            .then(|| crate::solver::report::report(self, request))
+    }
+
     /// On boards the exact solver does not take, a search grades the moves:
     /// a win or loss it proves is given as one (at most so many plies), the
     /// rest as its estimate, and a section says these come from a search.
     fn analysis_extra(&self, state: &Position) -> Option<AnalysisExtra> {
+        if self.solver_answers() {
+            return self.solver_section(state);
+        }
         if self.is_small() || !matches!(self.turn(state), Turn::Move(_)) {
             return None;
         }

@@ -72,7 +72,7 @@ impl Registered for ConnectFour {
     /// The AI level mixes random moves with the perfect player where the
     /// solver takes the board, else with the bitboard search.
     fn level_base(&self) -> &'static str {
-        if self.is_small() {
+        if self.is_small() || self.solver_answers() {
             "perfect"
         } else {
             "search"
@@ -81,11 +81,11 @@ impl Registered for ConnectFour {
 
     fn test_cases() -> TestCases {
         TestCases {
-            // The classic board is too large to solve: the terminal's checks
-            // solve, analyse and play the small solved board.
+            // The classic board is solved by search, not tabled: the
+            // terminal's checks solve, analyse and play the small board.
             quick: Some("width=4,height=4"),
             variants: vec![
-                VariantCase::new("", false).summary(
+                VariantCase::new("", true).summary(
                     &["7 columns of 6 rows", "four of their own", "wins"],
                     &["loses"],
                 ),
@@ -94,7 +94,7 @@ impl Registered for ConnectFour {
                 VariantCase::new("width=4,height=5", true),
                 VariantCase::new("width=5,height=5,connect=3", true)
                     .summary(&["three of their own"], &["four"]),
-                VariantCase::new("width=6,height=4,connect=3", false),
+                VariantCase::new("width=6,height=4,connect=3", true),
                 VariantCase::new("width=4,height=4,play=misere", true)
                     .summary(&["loses"], &["wins"]),
                 VariantCase::new("play=misere", false),

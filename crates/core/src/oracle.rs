@@ -88,6 +88,15 @@ pub trait Oracle<G: Game>: Send + Sync {
         true
     }
 
+    /// Whether the oracle grades `state` and every position one move after it
+    /// without a search (a look-up in a table or a rule), so that a perfect
+    /// player's move there takes no thinking. By default, where it grades
+    /// `state` at all: a table that holds a position holds what follows it.
+    /// An oracle that searches on demand says which positions it already knows.
+    fn answers_at_once(&self, game: &G, state: &G::State) -> bool {
+        self.grade(game, state).is_some()
+    }
+
     /// About how many bytes of memory the oracle holds (its tables and memos), so
     /// caches can be bounded in bytes. A rule that keeps no table reports 0.
     fn memory_bytes(&self) -> u64 {

@@ -8,6 +8,7 @@
 //! * [`negamax`]: the search and the score, from which the remoteness follows.
 //! * [`book`]: the opening book, exact scores of the first plies.
 //! * [`building`]: how a book is made, resumably.
+//! * [`oracle`]: the exact oracle the perfect player, hints and analysis read.
 //!
 //! The techniques are the published ones (John Tromp's bitboards; Pascal
 //! Pons's account of a Connect Four solver: scores that count discs, null
@@ -17,6 +18,8 @@ pub mod board;
 pub mod book;
 pub mod building;
 pub mod negamax;
+pub mod oracle;
+pub mod report;
 pub mod table;
 
 pub use board::{Shape, SolverBoard};
@@ -31,6 +34,19 @@ impl ConnectFour {
     /// normal play (a line wins, discs are only dropped).
     pub fn solver_covers(&self) -> bool {
         !self.is_misere() && !self.is_popout()
+    }
+
+    /// Whether the exact solver, not the generic retrograde solver, answers
+    /// for this variant: the classic rules on a board too large to solve
+    /// whole.
+    pub fn solver_answers(&self) -> bool {
+        use tabula_core::ExactAnalysis;
+        self.solver_covers() && !self.is_small()
+    }
+
+    /// The opening book of this board, where the crate ships one.
+    pub fn book(&self) -> Option<std::sync::Arc<Book>> {
+        oracle::classic_book().filter(|b| b.geometry() == self.geometry())
     }
 
     /// The solver's shape of this board.

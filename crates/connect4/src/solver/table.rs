@@ -99,7 +99,7 @@ mod tests {
     fn bounds_come_back_as_they_were_put_and_only_for_their_key() {
         let mut t = Table::new(SMALL_ENTRIES);
         for v in -21..=21 {
-            let key = 1_000_003 + v as u64 * 7;
+            let key = (1_000_003 + v * 7) as u64;
             t.put(key, Bound::Upper(v));
             assert_eq!(t.get(key), Some(Bound::Upper(v)));
             t.put(key, Bound::Lower(v));
