@@ -153,6 +153,13 @@ pub trait DynGame: Send + Sync {
     /// perfect move or hint (Kono solves or loads its table once). Returns whether
     /// an exact solution exists.
     fn prepare(&self, progress: &dyn Fn(f64)) -> bool;
+    /// Whether a player of this game, as a request names it (`perfect`,
+    /// `level:66`), may make the computer think: build or read a table before
+    /// its first move, or search. False for a person, a random player, a name
+    /// the game refuses (refused at once), and a perfect player whose exact
+    /// solution is ready or is a rule of the game's own that keeps no table;
+    /// true for anything else, a game's own players included.
+    fn player_may_think(&self, player: &str) -> bool;
     /// About how many bytes this game's solution tables hold now (0 before any
     /// perfect move, hint or analysis built them).
     fn memory_bytes(&self) -> u64;
@@ -948,6 +955,38 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
 
     fn prepare(&self, progress: &dyn Fn(f64)) -> bool {
         self.oracle_with_progress(progress).is_some()
+    }
+
+    fn player_may_think(&self, player: &str) -> bool {
+        let Ok(spec) = crate::parse_player_spec(player) else {
+            return false;
+        };
+        if spec.is_human() {
+            return false;
+        }
+        // A level mixes in a strong player; a game's own player is its own.
+        if spec.level_split(self.two_player()).is_some()
+            || self
+                .game
+                .custom_player_kinds()
+                .iter()
+                .any(|k| k.name == spec.name)
+        {
+            return true;
+        }
+        match spec.generic() {
+            Some(GenericPlayer::Random) => false,
+            // Refused at once without a solution; a rule of the game's own
+            // that keeps nothing is one only where the engine solves nothing
+            // itself (small games are solved again from custom positions).
+            Some(GenericPlayer::Perfect) => {
+                let keeps_no_table =
+                    self.game.exact_oracle_bytes() == Some(0) && !self.game.is_small();
+                let ready = self.tables.status() == TableStatus::Ready;
+                self.claims_exact() && !ready && !keeps_no_table
+            }
+            _ => true,
+        }
     }
 
     fn new_match(&self, config: MatchConfig) -> Result<Box<dyn Match>, EngineError> {

@@ -34,8 +34,9 @@ pub use player_choice::{PlayerChoice, PlayerRequest};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};
 pub use registry::{
-    build, cache_max_memory, cache_usage, entry, find, registry, set_cache_max_memory,
-    tables_in_use, title_of, trim_cache, GameEntry, CACHE_GAMES, DEFAULT_CACHE_BYTES,
+    build, cache_max_memory, cache_usage, check_playable, entry, find, registry,
+    set_cache_max_memory, tables_in_use, title_of, trim_cache, GameEntry, CACHE_GAMES,
+    DEFAULT_CACHE_BYTES,
 };
 pub use rules::{developer_words, rules_markdown};
 pub use shown::view_after;

@@ -27,6 +27,7 @@ pub struct GameEntry {
     /// What the game declares for the shared tests ([`Registered::test_cases`]).
     pub test_cases: fn() -> TestCases,
     build: BuildFn,
+    play_limit: fn(&Variant) -> Result<Option<String>, EngineError>,
     check: fn(&Variant, u64) -> Result<(), String>,
     check_stepping: fn(&Variant, u64) -> Result<(), String>,
 }
@@ -75,6 +76,11 @@ pub fn entry<G: Registered>() -> GameEntry {
         let tables = shared_tables::<G>(key);
         Ok(Arc::new(Handle::sharing(game, tables)))
     }
+    fn play_limit<G: Registered>(v: &Variant) -> Result<Option<String>, EngineError> {
+        v.check_known(G::NAME, &G::options())?;
+        let game = G::from_variant(v).map_err(|e| e.labelled(&G::options()))?;
+        Ok(game.play_limit())
+    }
     fn check<G: Registered>(v: &Variant, seed: u64) -> Result<(), String> {
         let game = G::from_variant(v).map_err(|e| e.to_string())?;
         crate::conformance::check_game(game, seed)
@@ -91,6 +97,7 @@ pub fn entry<G: Registered>() -> GameEntry {
         play_only: &[],
         test_cases: G::test_cases,
         build: build::<G>,
+        play_limit: play_limit::<G>,
         check: check::<G>,
         check_stepping: check_stepping::<G>,
     }
@@ -356,6 +363,21 @@ pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError>
     );
     c.shrink(Some(&key), None);
     Ok(handle)
+}
+
+/// Refuses, before anything is built, a variant too large to play (a match
+/// could not start from it: [`Registered::play_limit`]), with the reason in
+/// words; also refuses an unknown game or a bad variant as [`build`] does.
+/// Building a game may take a while for a large variant (its first positions
+/// are played to learn whether it has dice), so a request to play checks this
+/// first.
+pub fn check_playable(name: &str, variant: &str) -> Result<(), EngineError> {
+    let entry = find(name)?;
+    let v = Variant::parse(variant)?;
+    match (entry.play_limit)(&v)? {
+        Some(why) => Err(EngineError::Invalid(why)),
+        None => Ok(()),
+    }
 }
 
 /// Enforces the cache's bounds now ([`build`] does at every call): a server calls

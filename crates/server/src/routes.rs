@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json_};
 use std::sync::Arc;
 use tabula_core::MoveGrade;
-use tabula_engine::{build, find, registry, LogEntry, Match, MatchConfig, PlayerRequest};
+use tabula_engine::{build, find, registry, DynGame, LogEntry, Match, MatchConfig, PlayerRequest};
 
 type St = State<Arc<AppState>>;
 type ApiResult<T> = Result<T, ApiError>;
@@ -425,14 +425,22 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         position: req.position,
         undo_depth: req.undo_depth.map(|d| d as usize),
     };
-    let st2 = st.clone();
-    let make = move || {
-        let game = build(&req.game, &variant)?;
-        st2.sessions.create_with_moves(game, config, &moves)
+    // Checked in the order that costs least: the variant's own limits before
+    // the game is built, then the players the game is asked about, and only
+    // a player that may think waits for a thinking slot.
+    let (game, thinks) = {
+        let (name, variant, players) = (req.game.clone(), variant.clone(), players.clone());
+        blocking(move || {
+            tabula_engine::check_playable(&name, &variant)?;
+            let game = build(&name, &variant)?;
+            let thinks = players_may_think(game.as_ref(), &players);
+            Ok((game, thinks))
+        })
+        .await?
     };
-    // People and random players make the computer think about nothing: the
-    // session is made without waiting for a thinking slot.
-    let out = if players_may_think(&players) {
+    let st2 = st.clone();
+    let make = move || st2.sessions.create_with_moves(game, config, &moves);
+    let out = if thinks {
         thinking(&st, make).await?
     } else {
         blocking(make).await?
@@ -452,15 +460,10 @@ fn player_names(players: &[PlayerRequest]) -> ApiResult<Vec<String>> {
 }
 
 /// Whether a game with these players (as a request names them) may make the
-/// computer think: any player but a person or a random one may (a search, or a
-/// table to build for a perfect one), and so may the game's own opponent when
-/// none is named.
-fn players_may_think(players: &[String]) -> bool {
-    players.is_empty()
-        || players.iter().any(|p| {
-            tabula_engine::parse_player_spec(p)
-                .map_or(true, |s| !s.is_human() && s.name != "random")
-        })
+/// computer think, as the game says of each ([`DynGame::player_may_think`]);
+/// so may the game's own opponent when none is named.
+fn players_may_think(game: &dyn DynGame, players: &[String]) -> bool {
+    players.is_empty() || players.iter().any(|p| game.player_may_think(p))
 }
 
 /// Whether a request on session `id` may make the computer think: as of its last
@@ -474,7 +477,11 @@ async fn session_may_think(st: &Arc<AppState>, id: &str) -> ApiResult<bool> {
     let (st, id) = (st.clone(), id.to_string());
     blocking(move || {
         let record = st.store().session::<tabula_engine::MatchRecord>(&id)?;
-        Ok(record.map_or(true, |r| players_may_think(&r.config.players)))
+        Ok(record.map_or(true, |r| {
+            build(&r.game, &r.variant).map_or(true, |game| {
+                players_may_think(game.as_ref(), &r.config.players)
+            })
+        }))
     })
     .await
 }
@@ -956,7 +963,18 @@ async fn set_player(
         return Err(ApiError::bad_request("the player name is too long"));
     }
     let player = player_names(std::slice::from_ref(&req.player))?.remove(0);
-    let thinks = players_may_think(std::slice::from_ref(&player));
+    let thinks = {
+        let (st, id, player) = (st.clone(), id.clone(), player.clone());
+        blocking(move || {
+            let (name, variant) = st.sessions.read(&id, |m| {
+                let record = m.record();
+                Ok((record.game, record.variant))
+            })?;
+            let game = build(&name, &variant)?;
+            Ok(game.player_may_think(&player))
+        })
+        .await?
+    };
     let seat = req.seat;
     let action = move |m: &mut Box<dyn Match>, sessions: &crate::Sessions| {
         m.set_player(seat, &player)?;

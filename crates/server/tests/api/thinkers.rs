@@ -1,7 +1,9 @@
 //! A request where the computer only looks its move up takes no thinking slot:
 //! while every slot is taken and the queue times out (a request that does think
 //! gets 503 "busy"), sessions against a random player are made, stepped,
-//! restarted and played, also when the session was not in memory.
+//! restarted and played, also when the session was not in memory; nor does a
+//! perfect player whose game's solution is a rule that keeps no table, and a
+//! variant too large to play is refused before anything waits or is built.
 
 use crate::common::Server;
 use serde_json::{json, Value};
@@ -54,7 +56,7 @@ fn random_players_never_wait_for_a_thinking_slot() {
     let (status, v) = server.call_any(
         "POST",
         "/api/sessions",
-        Some(&json!({"game": "tictactoe", "players": ["human", "perfect"]}).to_string()),
+        Some(&json!({"game": "tictactoe", "players": ["human", "alphabeta"]}).to_string()),
     );
     assert_eq!(status, 503, "the slot was free after all: {v}");
     // Against a random player nothing waits.
@@ -94,6 +96,56 @@ fn random_players_never_wait_for_a_thinking_slot() {
         let (status, v) = server.call_any(method, &path, body.map(|b| b.to_string()).as_deref());
         assert!(status == 200 || status == 201, "{what}: {status} {v}");
     }
+    let (status, v) = busy.join().unwrap();
+    assert_eq!(status, 201, "{v}");
+}
+
+#[test]
+fn a_perfect_player_without_a_table_never_waits_for_a_thinking_slot() {
+    let server = Server::start_with(options());
+    let busy = occupy(&server);
+    // 64 heaps of 65,535: refused for its size at once, not "busy".
+    let heaps = ["65535"; 64].join("-");
+    for player in ["perfect", "random", "perfect:depth=3"] {
+        let (status, v) = server.call_any(
+            "POST",
+            "/api/sessions",
+            Some(
+                &json!({"game": "nim", "variant": format!("heaps={heaps}"), "players": ["human", player]})
+                    .to_string(),
+            ),
+        );
+        assert_eq!(status, 400, "{player}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("too many to play"),
+            "{player}: {v}"
+        );
+    }
+    // A large variant that can be played: the nim-sum rule plays it, no table.
+    let heaps = ["100"; 10].join("-");
+    let (status, v) = server.call_any(
+        "POST",
+        "/api/sessions",
+        Some(
+            &json!({"game": "nim", "variant": format!("heaps={heaps}"), "players": ["human", "perfect"]})
+                .to_string(),
+        ),
+    );
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let mv = v["view"]["legal_moves"][0]["move"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, v) = server.call_any(
+        "POST",
+        &format!("/api/sessions/{id}/moves"),
+        Some(&json!({ "move": mv }).to_string()),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["played"].as_array().map(Vec::len), Some(2), "{v}");
+    // All of it while the slot was taken.
+    assert!(!busy.is_finished(), "the thinking request ended first");
     let (status, v) = busy.join().unwrap();
     assert_eq!(status, 201, "{v}");
 }
