@@ -24,10 +24,16 @@ parser reads text made only of digits and dashes as a number, so:
   `heaps=1-2-3` is read too through `pyspiel.load_game` once `register()` has
   run, and a single heap is written `5;`.
 * Pig's `start=random` is `start=0` (1 and 2 as in Tabula).
-* SameGame's `seed` is -1 when none is given (Tabula's usual start board).
+* An option that has no default (SameGame's and Poggle's `seed`, a board
+  number) is a whole number in OpenSpiel, -1 when none is given; so every
+  value OpenSpiel's parser reads back (`seed=3` is an integer) has the type
+  the game declared, and a seeded game survives `str(game)`, pickling and
+  `pyspiel.serialize_game_and_state`.
 
-Games without a natural bound on their length (Kono, Mu Torere, Northcott, Pig,
-Auto120) declare the cap the engine uses: a game reaching it ends as a draw.
+Games that could go on for ever declare the bound their rules of actual play
+give as `max_game_length` (Kono, Mu Torere and Northcott by their draw rules,
+Poggle by its press limit); the dice games (Pig, Auto120) declare the engine's
+cap of 20,000 moves, where a game is cut off with returns of 0.
 """
 
 from __future__ import annotations
@@ -47,12 +53,12 @@ PREFIX = "tabula_"
 # parser turns "1" into an integer: {(game, option): {word: integer}}.
 _WORD_CODES: Dict[Tuple[str, str], Dict[str, int]] = {
     ("pig", "start"): {"random": 0},
-    ("samegame", "seed"): {"": -1},
 }
-# OpenSpiel's default for an option when it differs from Tabula's text.
-_SPEC_DEFAULTS: Dict[Tuple[str, str], Any] = {
-    ("samegame", "seed"): -1,
-}
+# An option without a default (a board number given or not) is a whole number
+# for OpenSpiel, this one standing for "none given": OpenSpiel's parser reads
+# `seed=3` as an integer, so declaring the option as text would make every game
+# string with a seed fail to load again (in pickling, serialize_game_and_state).
+_NONE_GIVEN = -1
 # Options whose values are lists of numbers ("1-2-3"), kept as "1;2;3".
 _NUMBER_LISTS = {("nim", "heaps")}
 
@@ -90,8 +96,8 @@ def _spec(name: str) -> Dict[str, Any]:
     for option in options(name):
         key = (name, option["name"])
         default = option["default"]
-        if key in _SPEC_DEFAULTS:
-            spec[option["name"]] = _SPEC_DEFAULTS[key]
+        if default == "":
+            spec[option["name"]] = _NONE_GIVEN
         elif key in _NUMBER_LISTS:
             spec[option["name"]] = _number_list_for_openspiel(default)
         elif key in _WORD_CODES and default in _WORD_CODES[key]:
@@ -156,7 +162,9 @@ def _openspiel_params(name: str, params: Mapping[str, Any]) -> Dict[str, Any]:
         elif (name, key) in _NUMBER_LISTS:
             value = _number_list_for_openspiel(str(value))
         elif isinstance(spec[key], int) and not isinstance(value, bool):
-            if isinstance(value, str):
+            if isinstance(value, str) and value.strip() == "" and spec[key] == _NONE_GIVEN:
+                value = _NONE_GIVEN
+            elif isinstance(value, str):
                 if not _is_int(value.strip()):
                     raise ValueError(f"option '{key}' of {name} takes a whole number, not '{value}'")
                 value = int(value.strip())

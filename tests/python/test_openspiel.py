@@ -1,6 +1,7 @@
 """Tabula's games as OpenSpiel games: OpenSpiel's own tests and algorithms run on
 them, and their values agree with OpenSpiel's own Tic-tac-toe and Nim."""
 
+import pickle
 import random
 import re
 
@@ -111,6 +112,41 @@ def test_random_sim_test(registered, name):
         # A game that could go on (dice games, with their cap) but whose random
         # games end soon is checked by OpenSpiel's own test too.
         pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "text", ["tabula_poggle(start=random,seed=3)", "tabula_samegame(seed=7)", "tabula_poggle(seed=0)"]
+)
+def test_seeded_games_load_again_from_their_own_strings(registered, text):
+    """A board number is a whole number in OpenSpiel, so the game's own string
+    (which OpenSpiel's parser reads back with `seed` as an integer) loads the
+    same game: in random_sim_test's serialisation, pickling and
+    serialize_game_and_state. (Poggle's seed was declared as text: "Wrong type
+    for parameter seed".)"""
+    game = pyspiel.load_game(text)
+    assert isinstance(game.get_parameters()["seed"], int)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert str(again.new_initial_state()) == str(game.new_initial_state())
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    text_form = pyspiel.serialize_game_and_state(game, state)
+    game_back, state_back = pyspiel.deserialize_game_and_state(text_form)
+    assert str(game_back) == str(game)
+    assert str(state_back) == str(state) and state_back.history() == state.history()
+    pickled = pickle.loads(pickle.dumps(state))
+    assert str(pickled) == str(state) and pickled.history() == state.history()
+    # The board numbered 3 is the one Tabula deals for seed=3.
+    seed = game.get_parameters()["seed"]
+    variant = openspiel.parameters_to_variant(openspiel.tabula_name(text.partition("(")[0]), game.get_parameters())
+    assert f"seed={seed}" in variant
+    # No board number given: -1 for OpenSpiel, none for Tabula.
+    usual = pyspiel.load_game(text.partition("(")[0])
+    assert usual.get_parameters()["seed"] == -1
+    assert "seed" not in openspiel.parameters_to_variant(
+        openspiel.tabula_name(text.partition("(")[0]), usual.get_parameters()
+    )
 
 
 def test_game_types(registered):
