@@ -37,3 +37,33 @@ def tabula_bin():
 
 
 ALL_GAMES = tabula_games.games()
+
+
+# Address space a child process running many random games may reserve: past
+# this it fails at once instead of taking the machine's memory (as random games
+# of Northcott and Poggle once did, running to 20,000 moves). Room beyond the
+# 1 GiB the tests allow for the reservations of the interpreter, NumPy and the
+# engine's threads.
+CHILD_ADDRESS_SPACE = 4 << 30
+# A deadline for such a child, so that a regression cannot hang the suite (the
+# runs take seconds; this is no timing check).
+CHILD_DEADLINE = 900
+
+
+def run_capped(script, args):
+    """Runs Python `script` with `args` in a child process whose address space
+    is capped (CHILD_ADDRESS_SPACE) and which is stopped at CHILD_DEADLINE."""
+    import resource
+    import subprocess
+    import sys
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
+
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=CHILD_DEADLINE,
+        preexec_fn=cap,
+    )

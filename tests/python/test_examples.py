@@ -34,3 +34,8 @@ def test_research():
 def test_speed():
     out = run("speed.py", "--seconds", "0.1")
     assert "pyspiel tic_tac_toe" in out and "tabula_games" in out
+
+
+def test_costs():
+    out = run("costs.py", "--plies", "100", "300")
+    assert "repetition=0,progress=off" in out and "300" in out

@@ -7,6 +7,7 @@ import re
 
 import pyspiel
 import pytest
+from conftest import run_capped
 from open_spiel.python.algorithms import get_all_states, minimax
 
 import tabula_games
@@ -48,21 +49,13 @@ def test_register_names_every_game_once(registered):
         assert name in pyspiel.registered_names()
 
 
-# OpenSpiel's random_sim_test keeps a copy of every state of the game it plays,
-# each with its history: its memory grows with the square of a game's length (a
-# 20,000-move Poggle game, random presses that never light the board, took 6 GB).
-# Games whose random play is that long are checked by `check_random_playout`,
-# which checks the same at every step and keeps one state.
-SHORT_RANDOM_GAME = 1000
-
-
 def check_random_playout(game, seed):
     """One game of uniformly random moves (and chance outcomes by their
     probabilities), checking at every step what OpenSpiel's random_sim_test
-    checks: legal actions and their mask, chance outcomes, observation sizes,
-    clones and serialisation that give the same state, a length within the
-    game's bound, and returns within its utilities that add up its rewards.
-    Returns the number of decisions played."""
+    checks, and a few laws beside: legal actions and their mask, chance
+    outcomes, observation sizes, clones and serialisation that give the same
+    state, a length within the game's bound, and returns within its utilities
+    that add up its rewards. Returns the number of decisions played."""
     rng = random.Random(seed)
     state = game.new_initial_state()
     rewards = [0.0] * game.num_players()
@@ -103,15 +96,43 @@ def check_random_playout(game, seed):
 
 
 @pytest.mark.parametrize("name", checked_games())
-def test_random_sim_test(registered, name):
-    game = pyspiel.load_game(name)
-    length = check_random_playout(game, seed=1)
-    if game.max_game_length() <= 5000:
-        pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
-    elif length < SHORT_RANDOM_GAME and check_random_playout(game, seed=2) < SHORT_RANDOM_GAME:
-        # A game that could go on (dice games, with their cap) but whose random
-        # games end soon is checked by OpenSpiel's own test too.
-        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+def test_random_playouts_keep_openspiels_laws(registered, name):
+    check_random_playout(pyspiel.load_game(name), seed=1)
+
+
+# What OpenSpiel's random_sim_test may use, all games together, in one process.
+SIM_TEST_MEMORY = 1 << 30
+
+SIM_TEST_SCRIPT = """
+import resource, sys, time
+import pyspiel
+from tabula_games import openspiel
+openspiel.register()
+for name in sys.argv[1:]:
+    began = time.perf_counter()
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=5, serialize=True, verbose=False)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(f"{name}\t{time.perf_counter() - began:.2f}\t{peak}", flush=True)
+"""
+
+
+def test_random_sim_test_on_every_game_fits_in_memory(registered):
+    """OpenSpiel's first test as a user runs it: `random_sim_test(num_sims=5,
+    serialize=True)` on every registered game and every variant it declares,
+    one after another in one process, whose peak resident memory stays under
+    1 GiB. (Random games of Northcott and Poggle used to run to the 20,000-move
+    cap, and the test, which keeps every state with its history, grew past the
+    machine's memory.)"""
+    games = checked_games()
+    run = run_capped(SIM_TEST_SCRIPT, games)
+    done = [line.split("\t") for line in run.stdout.splitlines() if line.count("\t") == 2]
+    print("game, seconds, peak resident bytes:", *done, sep="\n  ")
+    assert run.returncode == 0, (
+        f"random_sim_test stopped after {[d[0] for d in done]}:\n{run.stderr[-3000:]}"
+    )
+    assert [d[0] for d in done] == games
+    peak = max(int(d[2]) for d in done)
+    assert peak < SIM_TEST_MEMORY, f"peak resident memory {peak} bytes"
 
 
 @pytest.mark.parametrize(
