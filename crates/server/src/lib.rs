@@ -151,8 +151,9 @@ impl AppState {
 pub const MERGE_TICK: Duration = Duration::from_millis(250);
 
 /// Live sessions untouched for this long are forgotten when the server starts
-/// (saved games are kept).
-pub const SESSION_RETENTION_SECONDS: i64 = 90 * 24 * 3600;
+/// (saved games are kept), counted in the store's own time: a wall clock set
+/// ahead cannot make them old (see `tabula_store::WallClock`).
+pub const SESSION_RETENTION_SECONDS: i64 = tabula_store::IDLE_SESSION_SECONDS;
 
 /// The whole application: API, static files, error shaping, guards.
 pub fn app(state: Arc<AppState>) -> Router {
@@ -197,7 +198,12 @@ pub async fn serve_with(
             eprintln!("tabula: warning: it could not be listed in the database: {why}");
         }
     }
-    // Abandoned games (a tab closed months ago) would otherwise pile up forever.
+    // Abandoned games (a tab closed months ago) would otherwise pile up
+    // forever. They are aged by the store's own time, which a clock set wrong
+    // cannot move: such a jump is said, and forgets nothing.
+    if let Some(jump) = store.clock_jump() {
+        eprintln!("tabula: warning: {}", jump.words());
+    }
     match store.write(|w| w.prune_sessions(SESSION_RETENTION_SECONDS)) {
         Ok(0) => {}
         Ok(n) => eprintln!("tabula: forgot {n} session(s) idle for over 90 days"),

@@ -3,7 +3,7 @@
 //! [`JOB_RESULT_BYTES`] each; the oldest finished results are forgotten first).
 
 use crate::damaged::{column, text_of, DamagedRow};
-use crate::{now, Result, Store, StoreError};
+use crate::{Result, Store, StoreError};
 use rusqlite::{params, OptionalExtension, Row};
 use serde_json::Value as Json;
 
@@ -108,7 +108,7 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT(id) DO UPDATE SET state = excluded.state, body = excluded.body,
                    bytes = excluded.bytes, finished_at = excluded.finished_at",
-                params![id, kind, state, body, body.len() as i64, now()],
+                params![id, kind, state, body, body.len() as i64, w.now],
             )?;
             // The newest results first: forget those beyond the budget.
             w.conn.execute(
@@ -201,11 +201,11 @@ impl Store {
             let stopped = w.conn.execute(
                 "UPDATE job_results SET state = 'error', body = ?1, bytes = length(?1),
                    finished_at = ?2 WHERE state = 'running'",
-                params![STOPPED, now()],
+                params![STOPPED, w.now],
             )?;
             w.conn.execute(
                 "DELETE FROM job_results WHERE finished_at < ?1",
-                [now() - max_age_seconds],
+                [w.now - max_age_seconds],
             )?;
             Ok(stopped)
         })

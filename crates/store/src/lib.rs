@@ -24,6 +24,7 @@
 //! ```
 
 mod best;
+mod clock;
 mod damaged;
 mod error;
 mod jobs;
@@ -37,6 +38,7 @@ mod settings;
 mod tallies;
 
 pub use best::{BestRow, Metric};
+pub use clock::{ClockJump, SystemClock, WallClock, IDLE_SESSION_SECONDS, LONGEST_GAP_COUNTED};
 pub use damaged::{DamagedRow, Listed, DAMAGED_LOGS, SET_ASIDE_ROWS};
 pub use error::StoreError;
 pub use jobs::{JobRow, JobState, JOB_RESULTS_BYTES, JOB_RESULT_BYTES, STOPPED};
@@ -50,7 +52,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 use server_lock::ServerLock;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Result of store operations.
@@ -100,6 +102,8 @@ pub struct Store {
     /// The damaged log found when the database was opened, if any, and why
     /// it could not be listed in the database, if it could not.
     found_log: Option<(DamagedLog, Option<String>)>,
+    /// The store's own time, which a wrong wall clock cannot move (`clock.rs`).
+    clock: clock::StoreClock,
     /// Write transactions committed, and the log's merging.
     writes: AtomicU64,
     merge: Mutex<MergeState>,
@@ -120,6 +124,9 @@ pub struct Store {
 pub struct Writer<'a> {
     conn: &'a Connection,
     titles: GameTitles,
+    /// Store time when the transaction began (`clock.rs`): what ages live
+    /// sessions and job results.
+    now: i64,
 }
 
 /// Read-only access for queries.
@@ -170,9 +177,14 @@ impl Store {
     /// database: they write only rows no server keeps in memory, each in its own
     /// transaction.
     pub fn open_exclusive(path: &Path) -> Result<Store> {
+        Self::open_exclusive_with_clock(path, Arc::new(SystemClock))
+    }
+
+    /// [`Store::open_exclusive`] reading the wall clock through `wall`.
+    pub fn open_exclusive_with_clock(path: &Path, wall: Arc<dyn WallClock>) -> Result<Store> {
         create_parent(path)?;
         let lock = ServerLock::take(path)?;
-        let mut store = Self::open(path)?;
+        let mut store = Self::open_with_clock(path, wall)?;
         lock.check_still(path)?;
         store._server_lock = Some(lock);
         Ok(store)
@@ -183,12 +195,20 @@ impl Store {
     /// damaged while no program used the database is kept aside, listed by
     /// [`Store::damaged`] and reported by [`Store::damaged_log`].
     pub fn open(path: &Path) -> Result<Store> {
+        Self::open_with_clock(path, Arc::new(SystemClock))
+    }
+
+    /// [`Store::open`] reading the wall clock through `wall` (the seam tests
+    /// set): what ages sessions is the store's own time (`clock.rs`).
+    pub fn open_with_clock(path: &Path, wall: Arc<dyn WallClock>) -> Result<Store> {
         create_parent(path)?;
-        let found = log_check::check(path, now())?;
+        let found = log_check::check(path, wall.unix_seconds())?;
         let mut conn = Connection::open(path)?;
         let open_here = log_check::OpenHere::mark(path);
         configure(&conn)?;
         migrations::migrate(&mut conn)?;
+        let found_at = wall.unix_seconds();
+        let clock = clock::StoreClock::start(&conn, wall)?;
         let found_log = found.map(|log| {
             let listed = conn
                 .execute_batch("BEGIN IMMEDIATE")
@@ -197,8 +217,9 @@ impl Store {
                     let w = Writer {
                         conn: &conn,
                         titles: ids_only,
+                        now: clock.now(),
                     };
-                    w.record_damaged_log(&log, now())
+                    w.record_damaged_log(&log, found_at)
                 })
                 .and_then(|()| Ok(conn.execute_batch("COMMIT")?));
             if listed.is_err() {
@@ -212,6 +233,7 @@ impl Store {
             _open_here: open_here,
             path: path.to_path_buf(),
             found_log,
+            clock,
             writes: AtomicU64::new(0),
             merge: Mutex::new(MergeState {
                 seen_writes: 0,
@@ -236,13 +258,28 @@ impl Store {
             .map(|(log, unlisted)| (log, unlisted.as_deref()))
     }
 
+    /// How the wall clock moved since the database was last used, when that
+    /// time was not counted as passed (`clock.rs`): said at start-up.
+    pub fn clock_jump(&self) -> Option<ClockJump> {
+        self.clock.jump()
+    }
+
+    /// Store time now: seconds that a wrong wall clock cannot move
+    /// (`clock.rs`).
+    pub fn store_time(&self) -> i64 {
+        self.clock.now()
+    }
+
     /// Merges the write-ahead log into the database file (SQLite's passive
     /// checkpoint) when it is due: changes were written since the last merge,
     /// and none for [`MERGE_WHEN_IDLE`] or the last merge is
     /// [`MERGE_AT_LEAST_EVERY`] old. A server calls this a few times a second,
     /// so that acknowledged changes reach the database file itself within
     /// seconds and a log damaged later costs at most those. True when it merged.
+    /// It also records the clock's reading once a minute (`clock.rs`), so that
+    /// the time a server ran counts at its next start.
     pub fn merge_log_if_due(&self) -> Result<bool> {
+        self.clock.note_if_due(&self.lock())?;
         let at = Instant::now();
         let writes = self.writes.load(Ordering::Acquire);
         let mut m = self.merge.lock().unwrap_or_else(|p| p.into_inner());
@@ -317,6 +354,7 @@ impl Store {
         let out = f(&Writer {
             conn: &tx,
             titles: self.titles(),
+            now: self.clock.now(),
         })?;
         tx.commit()?;
         self.writes.fetch_add(1, Ordering::Release);

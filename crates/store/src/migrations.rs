@@ -108,6 +108,16 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         bytes_lost  INTEGER NOT NULL,
         found_at    INTEGER NOT NULL
     );",
+    // 7: the store's own time (`clock.rs`): the last wall-clock reading with
+    // the store time at it, and each live session's last change in store time,
+    // by which idle sessions are forgotten.
+    "CREATE TABLE clock (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        wall        INTEGER NOT NULL,
+        store       INTEGER NOT NULL
+    );
+    ALTER TABLE sessions ADD COLUMN touched INTEGER NOT NULL DEFAULT 0;
+    UPDATE sessions SET touched = updated_at;",
 ];
 
 pub(crate) fn migrate(conn: &mut Connection) -> Result<()> {

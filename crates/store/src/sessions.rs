@@ -28,9 +28,9 @@ impl Writer<'_> {
     pub fn insert_session<R: StoredRecord>(&self, id: &str, record: &R) -> Result<Revision> {
         let json = serde_json::to_string(record)?;
         self.conn.execute(
-            "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at, revision)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1)",
-            params![id, record.game(), record.variant(), json, record.moves() as i64, now()],
+            "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at, revision, touched)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7)",
+            params![id, record.game(), record.variant(), json, record.moves() as i64, now(), self.now],
         )?;
         Ok(1)
     }
@@ -50,7 +50,7 @@ impl Writer<'_> {
             .conn
             .prepare_cached(
                 "UPDATE sessions SET record = ?3, moves = ?4, variant = ?5, updated_at = ?6,
-                     revision = revision + 1
+                     revision = revision + 1, touched = ?7
                  WHERE id = ?1 AND revision = ?2",
             )?
             .execute(params![
@@ -59,7 +59,8 @@ impl Writer<'_> {
                 json,
                 record.moves() as i64,
                 record.variant(),
-                now()
+                now(),
+                self.now
             ])?;
         if changed == 0 {
             return Err(StoreError::Stale);
@@ -67,12 +68,14 @@ impl Writer<'_> {
         Ok(revision + 1)
     }
 
-    /// Forgets the live sessions nobody has changed for `idle_seconds` (abandoned
-    /// browser tabs); saved games are separate and never pruned. Returns how many.
+    /// Forgets the live sessions nobody has changed for `idle_seconds` of
+    /// store time (abandoned browser tabs: `clock.rs`, so that a wrong wall
+    /// clock forgets nothing); saved games are separate and never pruned.
+    /// Returns how many.
     pub fn prune_sessions(&self, idle_seconds: i64) -> Result<usize> {
         Ok(self.conn.execute(
-            "DELETE FROM sessions WHERE updated_at < ?1",
-            [now().saturating_sub(idle_seconds)],
+            "DELETE FROM sessions WHERE touched < ?1",
+            [self.now.saturating_sub(idle_seconds)],
         )?)
     }
 
@@ -314,7 +317,7 @@ pub(crate) mod tests {
         let day = 24 * 3600;
         s.write(|w| {
             w.conn.execute(
-                "UPDATE sessions SET updated_at = updated_at - ?1 WHERE id = 'old'",
+                "UPDATE sessions SET touched = touched - ?1 WHERE id = 'old'",
                 [100 * day],
             )?;
             Ok(())
