@@ -711,6 +711,14 @@ impl<G: Registered> Handle<G> {
                     }
                 })
                 .collect();
+            if matches!(turn, Turn::Move(_)) && list_ungraded_moves(game, state, &mut out.moves) {
+                // An oracle that searches on demand can run out of time.
+                out.note = Some(
+                    "Some moves could not be worked out exactly in the time allowed, so they \
+                     are listed without grades."
+                        .into(),
+                );
+            }
         }
         if out.value.is_none() {
             out.value = extra.value;
@@ -781,6 +789,32 @@ impl<G: Registered> Handle<G> {
     pub fn hint_state(&self, state: &G::State) -> Hint {
         Hint::from_analysis(self.analyze_state(state))
     }
+}
+
+/// Adds the legal moves of `state` missing from `graded` as ungraded, after
+/// the graded ones; whether any was missing.
+fn list_ungraded_moves<G: Registered>(
+    game: &G,
+    state: &G::State,
+    graded: &mut Vec<GradedMove>,
+) -> bool {
+    let moves = game.moves(state);
+    if graded.len() >= moves.len() {
+        return false;
+    }
+    let known: std::collections::HashSet<String> =
+        graded.iter().map(|m| m.notation.clone()).collect();
+    for mv in moves {
+        let notation = game.format_move(state, mv);
+        if !known.contains(&notation) {
+            graded.push(GradedMove {
+                cells: game.move_cells(state, mv),
+                notation,
+                grade: MoveGrade::Ungraded,
+            });
+        }
+    }
+    true
 }
 
 /// How long a client waits before asking again for a solution being built:
