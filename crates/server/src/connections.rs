@@ -9,26 +9,33 @@
 //!   answered (the computer thinking, an event stream) is not timed by it.
 //! * Its body must then arrive within [`ConnectionLimits::body_timeout`] and at a
 //!   least rate (`request_body.rs`), or it is answered 408 and closed.
-//! * A connection beyond the cap waits up to [`ConnectionLimits::wait`] for a free
-//!   place, and meanwhile every served connection that has sent nothing for
-//!   [`SHED_AFTER`] (or nothing at all since it was accepted for
-//!   [`SHED_SILENT_AFTER`]) is asked to close (hyper closes it at once when it is
-//!   between requests, or after its answer; a request body it was sending is cut
-//!   off and answered 408), so ordinary clients get in even when idle or stalled
-//!   ones fill the cap. Still no place: the connection is answered 503 and closed.
-//!   At most [`MAX_WAITING`] connections wait; more are answered 503 at once.
+//! * When every place is taken, a newcomer takes at once the place of a
+//!   connection that has no request under way (none yet, or between keep-alive
+//!   requests): one of the peer holding the most connections, its oldest first
+//!   (`served.rs`). Connections that keep a head half-sent, however often they
+//!   reconnect, thus only ever replace one another.
+//! * When every place holds a request under way, a newcomer waits up to
+//!   [`ConnectionLimits::wait`]; meanwhile the request bodies furthest behind a
+//!   stricter pace are cut, the slowest first (answered 408), and a connection
+//!   that finishes its request makes way. Still no place: the connection is
+//!   answered 503 and closed. At most [`MAX_WAITING`] connections wait; more are
+//!   answered 503 at once.
 //!
 //! hyper's own answers (400, 414, 431) carry the API's JSON error body through
 //! [`OwnAnswers`].
 
-use crate::own_answers::{Answered, Exchange, OwnAnswers};
-use crate::request_body::{BodyWatch, PacedBody};
+mod served;
+
+use crate::own_answers::{Answered, OwnAnswers};
+use crate::request_body::PacedBody;
 use axum::extract::Request;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use served::{Registry, Served};
 use std::convert::Infallible;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -54,15 +61,9 @@ pub const DEFAULT_CONNECTION_WAIT: Duration = Duration::from_secs(2);
 /// Connections beyond the cap that may wait at once.
 pub const MAX_WAITING: usize = 64;
 
-/// Under pressure, a served connection that has sent nothing for this long is
-/// asked to close.
-pub const SHED_AFTER: Duration = Duration::from_millis(500);
-
-/// Under pressure, a served connection that has not sent a single byte since it
-/// was accepted is asked to close after this long already: a client sends its
-/// request as soon as it connects, so a burst of silent connections is cleared
-/// within a fraction of a second and ordinary clients get in again.
-pub const SHED_SILENT_AFTER: Duration = Duration::from_millis(100);
+/// How often a connection waiting for a place looks again for one to take
+/// (a request that finished, a body that fell behind).
+const LOOK_AGAIN: Duration = Duration::from_millis(50);
 
 /// Files kept free for the database, its journal and the runtime when the cap is
 /// fitted to the limit of open files.
@@ -142,13 +143,11 @@ struct Shared {
     places: Arc<Semaphore>,
     /// Places for connections waiting beyond the cap.
     waiting: Arc<Semaphore>,
-    /// Ticks when a connection waits for a place: idle ones are asked to close.
-    shed: watch::Sender<()>,
+    /// The connections served, and which make way for newcomers.
+    served: Registry,
     /// True once the server is stopping: every connection finishes the request
     /// under way and closes.
     stop: watch::Sender<bool>,
-    /// When the server started (the clock of [`Watched`]).
-    epoch: Instant,
     busy: Vec<u8>,
 }
 
@@ -172,9 +171,8 @@ pub async fn serve(
         limits,
         places: Arc::new(Semaphore::new(max)),
         waiting: Arc::new(Semaphore::new(MAX_WAITING)),
-        shed: watch::Sender::new(()),
+        served: Registry::new(Instant::now()),
         stop: watch::Sender::new(false),
-        epoch: Instant::now(),
         busy: busy_answer(),
     });
     tokio::select! {
@@ -191,8 +189,8 @@ pub async fn serve(
 async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
     let mut told = false;
     loop {
-        let tcp = match listener.accept().await {
-            Ok((tcp, _)) => tcp,
+        let (tcp, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
             Err(e) => {
                 // Out of files or memory for a moment (or a client gone before it
                 // was accepted): wait a little rather than spin.
@@ -205,15 +203,18 @@ async fn accept_loop(shared: &Arc<Shared>, listener: TcpListener) {
             }
         };
         let _ = tcp.set_nodelay(true);
-        if let Ok(place) = shared.places.clone().try_acquire_owned() {
-            tokio::spawn(serve_connection(shared.clone(), tcp, place));
+        let place = match shared.places.clone().try_acquire_owned() {
+            Ok(place) => Some(place),
+            // Every place is taken: one without a request under way makes way.
+            Err(_) => shared.served.take_a_place(),
+        };
+        if let Some(place) = place {
+            let served = shared.served.add(peer.ip(), place);
+            tokio::spawn(serve_connection(shared.clone(), tcp, served));
         } else if let Ok(waiter) = shared.waiting.clone().try_acquire_owned() {
-            shared.shed.send_replace(());
-            tokio::spawn(wait_for_place(shared.clone(), tcp, waiter));
+            tokio::spawn(wait_for_place(shared.clone(), tcp, peer, waiter));
         } else {
-            // Refused at once: no task, nothing that waits. The served
-            // connections look again for silent ones to close.
-            shared.shed.send_replace(());
+            // Refused at once: no task, nothing that waits.
             let _ = tcp.try_write(&shared.busy);
         }
     }
@@ -229,14 +230,39 @@ fn is_connection_error(e: &io::Error) -> bool {
 }
 
 /// A connection beyond the cap: served if a place frees within the wait,
-/// otherwise answered 503.
-async fn wait_for_place(shared: Arc<Shared>, mut tcp: TcpStream, waiter: OwnedSemaphorePermit) {
-    let place =
-        tokio::time::timeout(shared.limits.wait, shared.places.clone().acquire_owned()).await;
+/// otherwise answered 503. While it waits, the slowest request bodies are cut
+/// and connections that finish their request make way.
+async fn wait_for_place(
+    shared: Arc<Shared>,
+    mut tcp: TcpStream,
+    peer: SocketAddr,
+    waiter: OwnedSemaphorePermit,
+) {
+    let until = tokio::time::Instant::now() + shared.limits.wait;
+    // One place asked for all along: places that free go to waiters in turn.
+    let mut freed = pin!(shared.places.clone().acquire_owned());
+    let place = loop {
+        if let Some(place) = shared.served.take_a_place() {
+            break Some(place);
+        }
+        shared.served.cut_the_slowest_body();
+        let look_again = (tokio::time::Instant::now() + LOOK_AGAIN).min(until);
+        tokio::select! {
+            place = freed.as_mut() => break place.ok(),
+            () = tokio::time::sleep_until(look_again) => {
+                if look_again >= until {
+                    break None;
+                }
+            }
+        }
+    };
     drop(waiter);
     match place {
-        Ok(Ok(place)) => serve_connection(shared, tcp, place).await,
-        _ => {
+        Some(place) => {
+            let served = shared.served.add(peer.ip(), place);
+            serve_connection(shared, tcp, served).await
+        }
+        None => {
             // Read what the client sent until it closes too: closing with its
             // request unread would reset the connection and lose the answer.
             let _ = tokio::time::timeout(Duration::from_secs(1), async {
@@ -251,17 +277,21 @@ async fn wait_for_place(shared: Arc<Shared>, mut tcp: TcpStream, waiter: OwnedSe
     }
 }
 
-/// Serves one connection with hyper's HTTP/1 server until it closes.
-async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemaphorePermit) {
-    let accepted = shared.epoch.elapsed().as_millis() as u64;
-    // When it last sent bytes; NEVER until it sends any.
-    let last_read = Arc::new(AtomicU64::new(NEVER));
-    let body = Arc::new(BodyWatch::default());
-    let exchange = Arc::new(Exchange::default());
+/// Serves one connection with hyper's HTTP/1 server until it closes, or until
+/// it makes way for a newcomer while no request is under way.
+async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, served: Arc<Served>) {
+    /// Forgets the connection however its task ends.
+    struct Leaving<'a>(&'a Shared, &'a Served);
+    impl Drop for Leaving<'_> {
+        fn drop(&mut self) {
+            self.0.served.remove(self.1);
+        }
+    }
+    let _leaving = Leaving(&shared, &served);
     let io = Watched {
-        inner: OwnAnswers::new(tcp, exchange.clone()),
-        last_read: last_read.clone(),
-        epoch: shared.epoch,
+        inner: OwnAnswers::new(tcp, served.exchange.clone()),
+        last_read: served.last_read.clone(),
+        epoch: shared.served.epoch(),
     };
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
@@ -269,7 +299,8 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
         .header_read_timeout(shared.limits.header_timeout)
         .keep_alive(true);
     let service = {
-        let (app, body, timeout) = (shared.app.clone(), body.clone(), shared.limits.body_timeout);
+        let (app, timeout) = (shared.app.clone(), shared.limits.body_timeout);
+        let (exchange, body) = (served.exchange.clone(), served.body.clone());
         hyper::service::service_fn(move |req: Request<Incoming>| {
             use tower::ServiceExt;
             exchange.hand_over();
@@ -283,49 +314,26 @@ async fn serve_connection(shared: Arc<Shared>, tcp: TcpStream, place: OwnedSemap
         })
     };
     let mut conn = pin!(builder.serve_connection(TokioIo::new(io), service));
-    let mut shed = shared.shed.subscribe();
-    shed.mark_unchanged();
     let mut stop = shared.stop.subscribe();
     let mut asked_to_close = false;
-    // When to look again, while connections wait: this one was not quiet long
-    // enough when they asked, but may be soon. One that got its place while
-    // others wait (a waiter itself) is looked at once it could be silent too long.
-    let mut look_again = (shared.waiting.available_permits() < MAX_WAITING)
-        .then(|| tokio::time::Instant::now() + SHED_SILENT_AFTER);
     loop {
-        let pressed = tokio::select! {
+        tokio::select! {
             _ = conn.as_mut() => break,
-            _ = stop.wait_for(|stopping| *stopping), if !asked_to_close => false,
-            changed = shed.changed(), if !asked_to_close => changed.is_ok(),
-            _ = tokio::time::sleep_until(look_again.unwrap_or_else(tokio::time::Instant::now)),
-                if look_again.is_some() && !asked_to_close => {
-                // Still pressed only while some connection waits for a place.
-                look_again = None;
-                if shared.waiting.available_permits() == MAX_WAITING {
-                    continue;
-                }
-                true
+            _ = stop.wait_for(|stopping| *stopping), if !asked_to_close => {
+                conn.as_mut().graceful_shutdown();
+                asked_to_close = true;
             }
-        };
-        let now = shared.epoch.elapsed().as_millis() as u64;
-        let (since, after) = match last_read.load(Ordering::Relaxed) {
-            NEVER => (accepted, SHED_SILENT_AFTER),
-            read => (read, SHED_AFTER),
-        };
-        let quiet = now.saturating_sub(since);
-        let after = after.as_millis() as u64;
-        if !pressed || quiet >= after {
-            // The server is stopping, or this connection is idle while others wait
-            // (a body it was sending has stalled: it is cut off).
-            conn.as_mut().graceful_shutdown();
-            body.cut();
-            asked_to_close = true;
-        } else {
-            let left = Duration::from_millis(after - quiet);
-            look_again = Some(tokio::time::Instant::now() + left);
+            () = served.make_way.notified(), if !asked_to_close => {
+                // No request was under way when its place was taken: closed at
+                // once. One whose head completed meanwhile is answered first.
+                if !served.exchange.under_way() {
+                    break;
+                }
+                conn.as_mut().graceful_shutdown();
+                asked_to_close = true;
+            }
         }
     }
-    drop(place);
 }
 
 /// [`Watched`]'s time of the last bytes received, before any were.

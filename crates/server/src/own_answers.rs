@@ -42,6 +42,12 @@ impl Exchange {
     pub fn hand_over(&self) {
         self.handed_over.fetch_add(1, Ordering::Relaxed);
     }
+
+    /// True while a request handed over has not been answered whole: between
+    /// requests (and before the first) the connection waits for a head.
+    pub fn under_way(&self) -> bool {
+        self.handed_over.load(Ordering::Relaxed) > self.answered.load(Ordering::Relaxed)
+    }
 }
 
 /// An answer's body that tells the [`Exchange`] when hyper is done with it.

@@ -3,16 +3,21 @@
 //! hyper times a request's head ([`crate::ConnectionLimits::header_timeout`]) but
 //! not its body: a client that declared 100 bytes and sent 5 held its connection,
 //! and a place among the served ones, for as long as it liked. Every request body
-//! is therefore read through a [`PacedBody`]:
+//! is therefore read through a [`PacedBody`]. Its deadlines tighten under
+//! pressure only:
 //!
 //! * the whole body must arrive within [`crate::ConnectionLimits::body_timeout`]
 //!   of its head (so a request takes at most the head's time plus the body's);
 //! * after [`BODY_GRACE`] it must keep up at least [`MIN_BODY_RATE`] bytes a
 //!   second on average since the head, so a body trickled a byte at a time is
-//!   cut off in about a second, not at the deadline;
-//! * while connections wait for a place, the connection loop may cut a body that
-//!   has sent nothing for a while ([`BodyWatch::cut`]), so stalled bodies cannot
-//!   keep ordinary clients out.
+//!   cut off, not read until the deadline. The grace is long enough for a few
+//!   resends of a lost packet (TCP waits 1 s, then 2 s more), so a small body
+//!   that arrives late while nobody waits for its place is still read;
+//! * while connections wait for a place, the connection loop cuts the bodies
+//!   that are furthest behind a stricter pace ([`BodyWatch::behind`]: a grace of
+//!   [`PRESSED_GRACE`] and no silence longer than [`PRESSED_SILENCE`]), the
+//!   slowest first ([`BodyWatch::cut`]), so slow bodies cannot keep ordinary
+//!   clients out.
 //!
 //! A body cut off ends in a [`BodyCut`] error, which the body rules
 //! (`limits.rs`) answer with 408 and a closed connection.
@@ -22,7 +27,7 @@ use futures_util::task::AtomicWaker;
 use http_body::{Body, Frame, SizeHint};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -33,9 +38,18 @@ use tokio::time::{Instant, Sleep};
 /// deadline comes first).
 pub const MIN_BODY_RATE: u64 = 1024;
 
-/// How long a body may take before its rate counts: a client sends a small JSON
-/// body with its head, or moments after it.
-pub const BODY_GRACE: Duration = Duration::from_secs(1);
+/// How long a body may take before its rate counts while nobody waits for a
+/// place: a client sends a small JSON body with its head or moments after it,
+/// but a lost packet is resent only after 1 s, and again 2 s later.
+pub const BODY_GRACE: Duration = Duration::from_secs(5);
+
+/// The grace of [`BODY_GRACE`] while connections wait for a place: a body
+/// further behind the least rate than this allows is cut to make way.
+pub const PRESSED_GRACE: Duration = Duration::from_secs(1);
+
+/// While connections wait for a place, a body that has sent nothing for this
+/// long is cut to make way, whatever its average rate.
+pub const PRESSED_SILENCE: Duration = Duration::from_millis(500);
 
 /// Why a request body was cut off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -49,8 +63,8 @@ pub enum BodyCut {
         MIN_BODY_RATE
     )]
     TooSlow,
-    /// It stalled while other clients waited for a connection.
-    #[error("the request body stopped arriving while other clients were waiting")]
+    /// It was the slowest while other clients waited for a connection.
+    #[error("the request body arrived too slowly while other clients were waiting")]
     Shed,
 }
 
@@ -69,15 +83,33 @@ impl BodyCut {
 }
 
 /// What a connection and the body of its request being read share: whether a
-/// body is being waited for, and the connection loop's order to cut it.
-#[derive(Default)]
+/// body is being waited for, how far it has come, and the connection loop's
+/// order to cut it.
 pub struct BodyWatch {
     reading: AtomicBool,
     cut: AtomicBool,
     waker: AtomicWaker,
+    /// The clock of [`BodyWatch::behind`] (the server's start).
+    epoch: std::time::Instant,
+    /// When the head of the body being read arrived (milliseconds since `epoch`).
+    head_at: AtomicU64,
+    /// Bytes of it received so far.
+    received: AtomicU64,
 }
 
 impl BodyWatch {
+    /// A watch whose times count from `epoch`.
+    pub fn new(epoch: std::time::Instant) -> Self {
+        BodyWatch {
+            reading: AtomicBool::new(false),
+            cut: AtomicBool::new(false),
+            waker: AtomicWaker::new(),
+            epoch,
+            head_at: AtomicU64::new(0),
+            received: AtomicU64::new(0),
+        }
+    }
+
     /// True while a request body of this connection has not all arrived.
     pub fn reading(&self) -> bool {
         self.reading.load(Ordering::Relaxed)
@@ -90,6 +122,36 @@ impl BodyWatch {
             self.waker.wake();
         }
     }
+
+    /// How far (in milliseconds) the body being read is behind the pace asked
+    /// for while connections wait for a place, at `now` (milliseconds since the
+    /// epoch) when its connection last received bytes at `last_read`; `None`
+    /// when no body is being read, or it is already being cut.
+    pub fn behind(&self, now: u64, last_read: u64) -> Option<i64> {
+        if !self.reading() || self.cut.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(pressed_lateness(
+            self.head_at.load(Ordering::Relaxed),
+            self.received.load(Ordering::Relaxed),
+            last_read,
+            now,
+        ))
+    }
+
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+}
+
+/// How late (milliseconds, negative while in time) a body whose head arrived at
+/// `head_at` and of which `received` bytes arrived, the last at `last_read`, is
+/// at `now` by the pressed pace: [`PRESSED_GRACE`] then [`MIN_BODY_RATE`] on
+/// average, and never silent for more than [`PRESSED_SILENCE`].
+pub fn pressed_lateness(head_at: u64, received: u64, last_read: u64, now: u64) -> i64 {
+    let owed = head_at + PRESSED_GRACE.as_millis() as u64 + received * 1000 / MIN_BODY_RATE;
+    let silent = last_read.max(head_at) + PRESSED_SILENCE.as_millis() as u64;
+    now as i64 - owed.min(silent) as i64
 }
 
 /// A request body held to a deadline and a least rate (see the module's docs).
@@ -112,6 +174,8 @@ impl<B: Body> PacedBody<B> {
         let since = Instant::now();
         let ended = inner.is_end_stream();
         watch.cut.store(false, Ordering::Relaxed);
+        watch.received.store(0, Ordering::Relaxed);
+        watch.head_at.store(watch.now(), Ordering::Relaxed);
         watch.reading.store(!ended, Ordering::Relaxed);
         PacedBody {
             inner,
@@ -169,6 +233,7 @@ where
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     this.received += data.len() as u64;
+                    this.watch.received.store(this.received, Ordering::Relaxed);
                 }
                 if this.inner.is_end_stream() {
                     this.end();
@@ -241,7 +306,7 @@ mod tests {
     }
 
     async fn read(body: Chunks, timeout: Duration) -> Result<usize, Option<BodyCut>> {
-        let watch = Arc::new(BodyWatch::default());
+        let watch = Arc::new(BodyWatch::new(std::time::Instant::now()));
         let paced = PacedBody::new(body, timeout, watch);
         match paced.collect().await {
             Ok(all) => Ok(all.to_bytes().len()),
@@ -292,7 +357,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_cut_ends_a_stalled_body_at_once() {
-        let watch = Arc::new(BodyWatch::default());
+        let watch = Arc::new(BodyWatch::new(std::time::Instant::now()));
         // One byte, then nothing for a minute.
         let body = trickle(2, 1, Duration::from_secs(60));
         let paced = PacedBody::new(body, Duration::from_secs(120), watch.clone());
@@ -303,5 +368,23 @@ mod tests {
         let err = reader.await.unwrap().expect_err("cut off");
         assert_eq!(BodyCut::find(err.as_ref()), Some(BodyCut::Shed));
         assert!(!watch.reading());
+    }
+
+    #[test]
+    fn under_pressure_the_slowest_body_is_furthest_behind() {
+        // Heads at 0 ms, looked at 2 s later.
+        let now = 2_000;
+        // 5 bytes at once, then nothing: behind since it fell silent (500 ms).
+        let stalled = pressed_lateness(0, 5, 0, now);
+        assert_eq!(stalled, 1_500);
+        // A byte every 250 ms: never silent for long, but far below the rate
+        // once the pressed grace has passed.
+        let trickled = pressed_lateness(0, 8, 1_900, now);
+        assert!(trickled > 0 && trickled < stalled, "{trickled}");
+        // 4 KiB in two seconds, the last bytes just now: in time.
+        let keeping_pace = pressed_lateness(0, 4096, 1_990, now);
+        assert!(keeping_pace < 0, "{keeping_pace}");
+        // A fresh head is given its grace, bytes or not.
+        assert!(pressed_lateness(1_900, 0, 0, now) < 0);
     }
 }

@@ -175,11 +175,62 @@ impl Drop for Trickles {
     }
 }
 
+/// Opens connections whose requests are under way: each sends the head of a
+/// request with a 60 KB body, then 200 bytes of it every 50 ms (4 KB a second,
+/// well above the least rate), on threads that stop when told.
+struct PacedBodies {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl PacedBodies {
+    fn open(addr: SocketAddr, n: usize) -> PacedBodies {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..n)
+            .map(|_| {
+                let stop = stop.clone();
+                let mut s = connect(addr);
+                std::thread::spawn(move || {
+                    let head = format!(
+                        "POST /api/sessions HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n"
+                    );
+                    let _ = s.write_all(head.as_bytes());
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        if s.write_all(&[b' '; 200]).is_err() {
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                })
+            })
+            .collect();
+        // Let the server accept them all before anything else connects.
+        std::thread::sleep(Duration::from_millis(300));
+        PacedBodies { stop, threads }
+    }
+}
+
+impl Drop for PacedBodies {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn body_limits(max: usize, wait_ms: u64) -> ServeOptions {
+    let mut options = limits(max, 30_000, wait_ms);
+    options.connections.body_timeout = Duration::from_secs(30);
+    options
+}
+
 #[test]
 fn connections_beyond_the_cap_wait_then_are_refused() {
-    // Heads may take 30 s, so only the cap can stop the ninth connection.
-    let server = Server::start_with(limits(8, 30_000, 400));
-    let busy = Trickles::open(server.addr, 8);
+    // Every place holds a request under way whose body keeps pace: nothing may
+    // be closed for the ninth connection, which waits and is refused.
+    let server = Server::start_with(body_limits(8, 400));
+    let busy = PacedBodies::open(server.addr, 8);
     let started = Instant::now();
     let (status, head, body) = server.raw(&get_games(server.addr, false));
     let took = started.elapsed();
@@ -203,6 +254,112 @@ fn connections_beyond_the_cap_wait_then_are_refused() {
     // A place that frees is taken by the next connection.
     drop(busy);
     assert_eq!(server.get("/api/games").0, 200);
+}
+
+#[test]
+fn heads_sent_slowly_make_way_for_a_complete_request_at_once() {
+    // Eight places all held by heads sent a byte every 50 ms (never idle, never
+    // done; heads may take 30 s): a newcomer takes one of their places.
+    let server = Server::start_with(limits(8, 30_000, 400));
+    let slow = Trickles::open(server.addr, 8);
+    for _ in 0..5 {
+        let started = Instant::now();
+        let (status, _, body) = server.raw(&get_games(server.addr, false));
+        assert_eq!(status, 200, "{body}");
+        assert!(
+            started.elapsed() < Duration::from_secs(1),
+            "waited {:?}",
+            started.elapsed()
+        );
+    }
+    drop(slow);
+}
+
+/// Keeps `n` connections sending a request head a byte a second, each opened
+/// again as soon as the server closes it, until told to stop; counts how often
+/// one was closed and opened again.
+fn reconnecting_slow_heads(
+    addr: SocketAddr,
+    n: usize,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let open = || -> Option<(TcpStream, Instant)> {
+            let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
+            s.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+                .ok()?;
+            s.set_nonblocking(true).ok()?;
+            Some((s, Instant::now()))
+        };
+        let mut conns: Vec<Option<(TcpStream, Instant)>> = (0..n).map(|_| open()).collect();
+        let mut reopened = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            for c in conns.iter_mut() {
+                let closed = match c {
+                    None => true,
+                    Some((s, last)) => {
+                        let mut buf = [0u8; 1024];
+                        let gone = match s.read(&mut buf) {
+                            Ok(_) => true,
+                            Err(e) => e.kind() != ErrorKind::WouldBlock,
+                        };
+                        if !gone && last.elapsed() >= Duration::from_secs(1) {
+                            *last = Instant::now();
+                            s.write_all(b"X").is_err()
+                        } else {
+                            gone
+                        }
+                    }
+                };
+                if closed {
+                    *c = open();
+                    reopened += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        reopened
+    })
+}
+
+#[test]
+fn reconnecting_slow_heads_never_keep_an_ordinary_client_out() {
+    // Sixteen places; 48 connections keep heads half-sent, a byte a second,
+    // and reconnect as soon as they are closed. An ordinary client opening a
+    // fresh connection per request is never turned away for a second in a row.
+    let server = Server::start_with(limits(16, 30_000, 2_000));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let attack = reconnecting_slow_heads(server.addr, 48, stop.clone());
+    std::thread::sleep(Duration::from_millis(500));
+    let started = Instant::now();
+    let (mut served, mut turned_away) = (0, 0);
+    let mut since: Option<Instant> = None;
+    let mut longest = Duration::ZERO;
+    while started.elapsed() < Duration::from_secs(4) {
+        let asked = Instant::now();
+        let (status, _, _) = server.raw(&get_games(server.addr, false));
+        if status == 200 {
+            served += 1;
+            if let Some(s) = since.take() {
+                longest = longest.max(s.elapsed());
+            }
+        } else {
+            turned_away += 1;
+            since.get_or_insert(asked);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if let Some(s) = since {
+        longest = longest.max(s.elapsed());
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reopened = attack.join().unwrap();
+    assert!(reopened >= 16, "the attack was never closed: {reopened}");
+    assert!(
+        longest < Duration::from_secs(1),
+        "turned away for {longest:?} in a row ({served} served, {turned_away} turned away)"
+    );
+    assert!(served >= 20, "{served} served, {turned_away} turned away");
 }
 
 #[test]
