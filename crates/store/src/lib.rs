@@ -203,12 +203,18 @@ impl Store {
     pub fn open_with_clock(path: &Path, wall: Arc<dyn WallClock>) -> Result<Store> {
         create_parent(path)?;
         let found = log_check::check(path, wall.unix_seconds())?;
-        let mut conn = Connection::open(path)?;
+        // SQLite's errors at opening said in words: a full disk, a read-only
+        // file, a file that is not a database.
+        let words = |e: StoreError| match e {
+            StoreError::Sqlite(e) => error::in_words(e, path),
+            other => other,
+        };
+        let mut conn = Connection::open(path).map_err(|e| error::in_words(e, path))?;
         let open_here = log_check::OpenHere::mark(path);
-        configure(&conn)?;
-        migrations::migrate(&mut conn)?;
+        configure(&conn).map_err(words)?;
+        migrations::migrate(&mut conn).map_err(words)?;
         let found_at = wall.unix_seconds();
-        let clock = clock::StoreClock::start(&conn, wall)?;
+        let clock = clock::StoreClock::start(&conn, wall).map_err(words)?;
         let found_log = found.map(|log| {
             let listed = conn
                 .execute_batch("BEGIN IMMEDIATE")
@@ -350,13 +356,19 @@ impl Store {
     /// none does if it returns an error.
     pub fn write<T>(&self, f: impl FnOnce(&Writer<'_>) -> Result<T>) -> Result<T> {
         let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| error::in_words(e, &self.path))?;
         let out = f(&Writer {
             conn: &tx,
             titles: self.titles(),
             now: self.clock.now(),
+        })
+        .map_err(|e| match e {
+            StoreError::Sqlite(e) => error::in_words(e, &self.path),
+            other => other,
         })?;
-        tx.commit()?;
+        tx.commit().map_err(|e| error::in_words(e, &self.path))?;
         self.writes.fetch_add(1, Ordering::Release);
         Ok(out)
     }
