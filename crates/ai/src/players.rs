@@ -56,6 +56,11 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
         rng: &mut Rng,
     ) -> Option<Choice<G::Move>> {
         let graded = graded_moves(game, self.oracle.as_ref(), state);
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        if graded.len() < moves.len() {
+            return partly_graded_choice(&graded, &moves, rng);
+        }
         let best = graded.first()?.1;
         let ties = graded
             .iter()
@@ -83,6 +88,43 @@ impl<G: Game> Strategy<G> for PerfectPlayer<G> {
     fn thinks(&self, game: &G, state: &G::State) -> bool {
         !self.oracle.answers_at_once(game, state)
     }
+}
+
+/// The move of a perfect player whose oracle could not grade every move in
+/// time (one that searches on demand, against a deadline): a proven win or
+/// draw among those graded, else one of the moves not worked out (each may
+/// be better than a proven loss), said in words.
+fn partly_graded_choice<M: Copy + PartialEq>(
+    graded: &[(M, tabula_core::Graded)],
+    moves: &[M],
+    rng: &mut Rng,
+) -> Option<Choice<M>> {
+    use tabula_core::Value;
+    if let Some(&(mv, g)) = graded.first().filter(|(_, g)| g.value != Value::Loss) {
+        let what = if g.value == Value::Win {
+            "a winning move"
+        } else {
+            "a drawing move"
+        };
+        return Some(Choice::because(
+            mv,
+            format!("{what}: not every move could be worked out in the time allowed"),
+        ));
+    }
+    let open: Vec<M> = moves
+        .iter()
+        .copied()
+        .filter(|m| !graded.iter().any(|(g, _)| g == m))
+        .collect();
+    let mv = *open.get(rng.gen_range(0..open.len().max(1)))?;
+    Some(Choice::because(
+        mv,
+        if graded.is_empty() {
+            "a move chosen at random: no move could be worked out in the time allowed"
+        } else {
+            "a move not worked out in the time allowed: every move worked out loses"
+        },
+    ))
 }
 
 /// Level-mixed play: at level L (0..=100) a random legal move with probability
@@ -150,3 +192,33 @@ pub const LEVEL_PRESETS: [(&str, u32); 5] = [
     ("high", 95),
     ("perfect", 100),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::partly_graded_choice;
+    use rand::SeedableRng;
+    use tabula_core::{Graded, Rng, Value};
+
+    fn g(value: Value, remoteness: u32) -> Graded {
+        Graded { value, remoteness }
+    }
+
+    /// With moves left ungraded, a proven win or draw is kept, a proven loss
+    /// is not chosen over a move not worked out, and the reason says so.
+    #[test]
+    fn a_perfect_player_short_of_time_never_passes_off_a_guess() {
+        let mut rng = Rng::seed_from_u64(3);
+        let win = partly_graded_choice(&[(2u8, g(Value::Win, 5))], &[1, 2, 3], &mut rng).unwrap();
+        assert_eq!(win.mv, 2);
+        assert!(win.reason.unwrap().contains("not every move"));
+        for _ in 0..20 {
+            let c =
+                partly_graded_choice(&[(2u8, g(Value::Loss, 4))], &[1, 2, 3], &mut rng).unwrap();
+            assert_ne!(c.mv, 2, "a proven loss is not preferred to the unknown");
+            assert!(c.reason.unwrap().contains("every move worked out loses"));
+        }
+        let none = partly_graded_choice::<u8>(&[], &[1, 2], &mut rng).unwrap();
+        assert!(none.reason.unwrap().contains("no move could be worked out"));
+        assert!(partly_graded_choice::<u8>(&[], &[], &mut rng).is_none());
+    }
+}

@@ -191,6 +191,12 @@ impl SolverBoard {
         self.discs
     }
 
+    /// Whether the mover's disc in `cell` would complete a line.
+    #[inline]
+    pub fn completes_line(&self, shape: &Shape, cell: u64) -> bool {
+        shape.has_line(self.mover | cell)
+    }
+
     /// Drops a disc of the mover into the cell `cell` (one bit, playable).
     #[inline]
     pub fn play_cell(&mut self, cell: u64) {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tabula_core::{Budget, Game, Graded, Ledger, Oracle, Outcome, Turn, Value};
 
 /// How long one position may be searched when nobody set a deadline.
-pub const GRADE_SECONDS: u64 = 10;
+pub const GRADE_SECONDS: u64 = 3;
 
 /// Solvers kept between questions (each with its full table).
 const POOL: usize = 2;
