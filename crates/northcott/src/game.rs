@@ -792,12 +792,20 @@ impl ExactAnalysis for Northcott {
 }
 
 impl Players for Northcott {
+    /// The nim-sum names the winner; among won positions the winner prefers
+    /// narrower gaps (and the loser wider ones), so that a search player that
+    /// stands to win closes gaps as the Nim strategy does, which the progress
+    /// rule of actual play counts as progress, instead of retreating into
+    /// another won position.
     fn evaluate(&self, state: &NorthcottState, seat: Seat) -> f64 {
         let mover_wins = self.nim_sum(state) != 0;
+        let most = (self.ny() * self.nx().saturating_sub(2)).max(1) as f64;
+        let closed = 1.0 - self.gap_total(state) as f64 / most;
+        let won = 0.85 + 0.05 * closed;
         if mover_wins == (seat == state.mover as Seat) {
-            0.9
+            won
         } else {
-            -0.9
+            -won
         }
     }
 

@@ -175,3 +175,43 @@ fn random_games_end_in_hundreds_of_plies() {
     }
     assert!(longest > g.no_progress_plies() as usize);
 }
+
+#[test]
+fn alpha_beta_players_close_gaps_and_win_instead_of_wandering() {
+    // A search player scores positions by the nim-sum alone would pick any
+    // move back to a nim-sum of 0, retreats too, and two of them wandered to
+    // the progress rule's draw (before it, to the 20,000-ply cap). Scored
+    // with narrower gaps better for the winner, it closes gaps: the side the
+    // nim-sum names wins.
+    use tabula_ai::alphabeta::{AlphaBeta, SearchLimits};
+    use tabula_core::Strategy;
+    for size in ["16x4", "10x3"] {
+        let g = game(&format!("size={size}"));
+        let start = g.initial_state();
+        let winner = if g.nim_sum(&start) != 0 {
+            start.mover
+        } else {
+            1 - start.mover
+        };
+        let limits = SearchLimits {
+            depth: 3,
+            time: None,
+        };
+        let mut players = [AlphaBeta::new(limits), AlphaBeta::new(limits)];
+        let mut rng = rng_from_seed(1);
+        let mut s = start;
+        let mut tracker = PlayTracker::new(&g, &s);
+        while !tracker.turn(&g, &s).is_over() {
+            let seat = s.mover as usize;
+            let choice = players[seat].choose(&g, &s, seat, &mut rng).unwrap();
+            tracker.play(&g, &mut s, choice.mv);
+        }
+        assert_eq!(
+            tracker.turn(&g, &s),
+            Turn::Over(Outcome::Win(usize::from(winner))),
+            "{size}: {} after {} plies",
+            g.format_position(&s),
+            tracker.plies()
+        );
+    }
+}
