@@ -66,6 +66,13 @@ impl Server {
         Self::start_on(db, None, tabula_server::ServeOptions::default())
     }
 
+    /// A server on the database `db` whose store reads the wall clock through
+    /// `clock` (the store's clock seam).
+    pub fn start_with_clock(db: PathBuf, clock: Arc<dyn tabula_store::WallClock>) -> Server {
+        let store = Store::open_with_clock(&db, clock).expect("open store");
+        Self::start_on_store(db, None, store, tabula_server::ServeOptions::default())
+    }
+
     /// A second server on this one's database, opened as the CLI opens it
     /// (without the one-server lock): what two servers on one database would
     /// do if the lock were ever got round.
@@ -82,7 +89,17 @@ impl Server {
         dir: Option<tempfile::TempDir>,
         options: tabula_server::ServeOptions,
     ) -> Server {
-        let store = Arc::new(Store::open(&db).expect("open store"));
+        let store = Store::open(&db).expect("open store");
+        Self::start_on_store(db, dir, store, options)
+    }
+
+    fn start_on_store(
+        db: PathBuf,
+        dir: Option<tempfile::TempDir>,
+        store: Store,
+        options: tabula_server::ServeOptions,
+    ) -> Server {
+        let store = Arc::new(store);
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {

@@ -6,6 +6,7 @@ mod common;
 mod connections;
 mod damaged;
 mod deadline;
+mod expiry;
 mod http;
 mod jobslots;
 mod jobstore;
