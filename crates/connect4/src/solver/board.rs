@@ -50,29 +50,15 @@ impl Shape {
     /// the geometry's length (whether or not a disc can be dropped there yet).
     #[inline]
     pub fn completing_cells(&self, discs: u64, occupied: u64) -> u64 {
-        let found = match self.geometry.connect() {
-            4 => self.completing_four(discs),
+        // The shifts are constants for each height, so that the compiler
+        // folds them (the classic board's seven bits a column first).
+        let found = match (self.geometry.connect(), self.stride) {
+            (4, 7) => completing_four::<7>(discs),
+            (4, 6) => completing_four::<6>(discs),
+            (4, _) => completing_four::<5>(discs),
             _ => self.completing_three(discs),
         };
         found & self.cells & !occupied
-    }
-
-    /// Cells that complete four: for each direction, the three other cells of
-    /// some line are `discs`. Pairs of neighbours are shared between the
-    /// patterns `xxx.`, `xx.x`, `x.xx` and `.xxx`.
-    #[inline]
-    fn completing_four(&self, x: u64) -> u64 {
-        // Vertical: only `xxx` below an empty cell.
-        let mut r = (x << 1) & (x << 2) & (x << 3);
-        for d in [self.stride, self.stride + 1, self.stride - 1] {
-            let pair = (x << d) & (x << (2 * d));
-            r |= pair & (x << (3 * d));
-            r |= pair & (x >> d);
-            let pair = (x >> d) & (x >> (2 * d));
-            r |= pair & (x << d);
-            r |= pair & (x >> (3 * d));
-        }
-        r
     }
 
     /// Cells that complete three: `xx.`, `x.x`, `.xx` in each direction.
@@ -97,6 +83,25 @@ impl Shape {
     pub fn mirror(&self, cells: u64) -> u64 {
         self.geometry.mirror(cells)
     }
+}
+
+/// Cells that complete four on a board of `STRIDE` bits a column: for each
+/// direction, the three other cells of some line are `x`'s. Pairs of
+/// neighbours are shared between the patterns `xxx.`, `xx.x`, `x.xx` and
+/// `.xxx`.
+#[inline]
+fn completing_four<const STRIDE: u32>(x: u64) -> u64 {
+    // Vertical: only `xxx` below an empty cell.
+    let mut r = (x << 1) & (x << 2) & (x << 3);
+    for d in [STRIDE, STRIDE + 1, STRIDE - 1] {
+        let pair = (x << d) & (x << (2 * d));
+        r |= pair & (x << (3 * d));
+        r |= pair & (x >> d);
+        let pair = (x >> d) & (x >> (2 * d));
+        r |= pair & (x << d);
+        r |= pair & (x >> (3 * d));
+    }
+    r
 }
 
 /// A position as the solver sees it: whose discs are the mover's, which cells

@@ -60,7 +60,14 @@ impl Table {
 
     #[inline]
     fn slot(&self, key: u64) -> usize {
-        (key % self.keys.len() as u64) as usize
+        // A constant divisor is a multiplication, not a division: the usual
+        // table's size is named so that the compiler sees it.
+        let len = self.keys.len();
+        if len == FULL_ENTRIES {
+            (key % FULL_ENTRIES as u64) as usize
+        } else {
+            (key % len as u64) as usize
+        }
     }
 
     /// Keeps `bound` for the position of `key` (replacing whatever was there).
