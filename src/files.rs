@@ -82,6 +82,8 @@ fn io_words(e: &std::io::Error) -> String {
     match e.kind() {
         ErrorKind::NotFound => "there is no such file".into(),
         ErrorKind::PermissionDenied => "permission denied".into(),
+        #[cfg(unix)]
+        _ if e.raw_os_error() == Some(libc::ENOSPC) => "the disk is full".into(),
         _ => {
             let text = e.to_string();
             match text.find(" (os error ") {
@@ -163,11 +165,18 @@ pub fn save(path: &Path, text: &str, limit: u64) -> Result<(), FileError> {
         return Err(not_a_file("write", &tmp));
     }
     let mut file = std::fs::File::create(&tmp).map_err(io("write", &tmp))?;
-    file.write_all(text.as_bytes())
+    let written = file
+        .write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(io("write", &tmp))?;
-    std::fs::rename(&tmp, path).map_err(io("write", path))?;
-    Ok(())
+        .map_err(io("write", path))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(io("write", path)));
+    if written.is_err() {
+        // A failed save leaves nothing behind (a full disk would otherwise
+        // keep an empty or partial temporary file).
+        drop(file);
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 #[cfg(test)]
@@ -236,5 +245,53 @@ mod tests {
         assert!(matches!(e, FileError::NotAFile { .. }), "{e}");
         // Not run against real devices: a failure would replace one.
         std::fs::remove_file(&path).ok();
+    }
+
+    /// A save on a full disk says so and leaves no temporary file. The disk
+    /// is a 1 MiB tmpfs, which needs root to mount: skipped, with the
+    /// reason, where it cannot be.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_save_on_a_full_disk_says_so_and_leaves_nothing_behind() {
+        use std::process::Command;
+        let dir = scratch("full-disk");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .arg(&dir)
+            .output();
+        match &mounted {
+            Ok(out) if out.status.success() => {}
+            Ok(out) => {
+                eprintln!(
+                    "skipped: cannot mount a small tmpfs: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+                return;
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run mount: {e}");
+                return;
+            }
+        }
+        let result = std::panic::catch_unwind(|| {
+            // Fill the disk, then save beside the filler.
+            let mut filler = std::fs::File::create(dir.join("filler")).unwrap();
+            while filler.write_all(&[0u8; 4096]).is_ok() {}
+            let path = dir.join("game.json");
+            let e = save(&path, &"x".repeat(100_000), 1 << 20).unwrap_err();
+            let said = e.to_string();
+            assert!(said.contains("the disk is full"), "{said}");
+            assert!(said.contains("game.json"), "{said}");
+            let left: Vec<_> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert_eq!(left, ["filler"], "nothing else is left");
+        });
+        let _ = Command::new("umount").arg(&dir).status();
+        if let Err(panic) = result {
+            std::panic::resume_unwind(panic);
+        }
     }
 }

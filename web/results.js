@@ -250,6 +250,7 @@ export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
   if (mv.outcome) {
     const score = typeof mv.score === 'number' ? ` — score ${formatNumber(mv.score)}` : '';
     const e = mv.ending || { kind: 'over' };
+    if (puzzle && e.kind === 'out_of_moves') return { text: `Game over: unsolved after ${count(e.plies, 'move')}, the most one game allows${score}`, kind: 'over' };
     if (puzzle) return { text: `${e.kind === 'solved' ? 'Solved' : 'Game over'}${score}`, kind: e.kind === 'solved' ? 'won' : 'over' };
     switch (e.kind) {
       case 'claimed': return { text: `${seatName(e.seat)} says they win (the testers' 'win' command)`, kind: 'over' };

@@ -47,6 +47,12 @@ pub enum Ending {
     Solved,
     /// A puzzle ended with no move left, unsolved.
     Over,
+    /// A puzzle ended unsolved after `plies` moves, the most its rules of
+    /// actual play allow one game (Poggle's press limit).
+    OutOfMoves {
+        /// The moves played.
+        plies: usize,
+    },
 }
 
 impl Ending {
@@ -95,6 +101,9 @@ impl Ending {
                 Some(s) => format!("game over: score {s}"),
                 None => "game over".to_string(),
             },
+            Ending::OutOfMoves { plies } => scored(format!(
+                "game over: unsolved after {plies} moves, the most one game allows"
+            )),
         }
     }
 }

@@ -697,9 +697,15 @@ impl<G: Registered> MatchImpl<G> {
                 .unwrap_or_else(|| Ending::Drawn {
                     reason: "the Cat's game".to_string(),
                 }),
-            Outcome::Ended => match self.play_end().filter(|_| self.cut_off()) {
-                Some(end) => Ending::of_play_end(end),
-                None => Ending::Over,
+            Outcome::Ended => match self.play_end().filter(|_| self.resigned.is_none()) {
+                Some(end) if self.cut_off() => Ending::of_play_end(end),
+                // A puzzle's run without progress: its limit of moves.
+                Some(PlayEnd::NoProgress(_)) if !game.turn(self.state()).is_over() => {
+                    Ending::OutOfMoves {
+                        plies: self.tracker.plies(),
+                    }
+                }
+                _ => Ending::Over,
             },
         }
     }
