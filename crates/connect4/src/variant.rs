@@ -69,10 +69,15 @@ impl Registered for ConnectFour {
     const SUMMARY: &'static str = "Drop discs into 7 columns of 6 rows: the first to line up four of their own across, up or diagonally wins; a full board is a draw.";
     const RULES: &'static str = include_str!("../docs/rules.md");
 
-    /// The AI level mixes random moves with the perfect player where the
-    /// solver takes the board, else with the bitboard search.
+    /// The AI level mixes random moves with the perfect player where it
+    /// answers at once (a board the generic solver tables, or one whose
+    /// opening book reaches the plies the search cannot finish in a second),
+    /// else with the bitboard search.
     fn level_base(&self) -> &'static str {
-        if self.is_small() || self.solver_answers() {
+        let booked = self.book().is_some_and(|b| {
+            b.depth() >= crate::solver::oracle::BOOK_PLIES_FOR_PLAY && !b.is_empty()
+        });
+        if self.is_small() || (self.solver_answers() && booked) {
             "perfect"
         } else {
             "search"

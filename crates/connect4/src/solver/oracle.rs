@@ -1,7 +1,7 @@
 //! The exact oracle of the classic game on boards too large for the generic
 //! retrograde solver: the opening book where it reaches, else a search,
 //! within the deadline of whoever asks (a server request, a move) and at most
-//! [`GRADE_SECONDS`] otherwise. A search that does not finish in time grades
+//! [`GRADE_SECONDS`] in any case. A search that does not finish in time grades
 //! nothing: the position is left ungraded, never guessed.
 
 use super::board::SolverBoard;
@@ -15,8 +15,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tabula_core::{Budget, Game, Graded, Ledger, Oracle, Outcome, Turn, Value};
 
-/// How long one position may be searched when nobody set a deadline.
-pub const GRADE_SECONDS: u64 = 3;
+/// How long one position may be searched at most (sooner when the asker's
+/// deadline comes first): an analysis grades the position and each move, so
+/// that a hint beyond the book's reach is answered within seconds.
+pub const GRADE_SECONDS: u64 = 1;
+
+/// The book's plies from which the perfect player answers every move of a
+/// game quickly (past them the search finishes within its second): only
+/// then is it the base of the AI level.
+pub const BOOK_PLIES_FOR_PLAY: u32 = 8;
 
 /// Solvers kept between questions (each with its full table).
 const POOL: usize = 2;
