@@ -161,6 +161,11 @@ fn main() {
         Command::Other(words) => commands::tool_by_name(words),
         Command::Serve(a) => commands::serve(a),
     };
+    // A table solved but not kept on disk (a full or read-only cache folder):
+    // the answer stands, but the next run will solve it again.
+    for words in tabula_core::DiskCache::take_unkept() {
+        eprintln!("tabula: warning: {words}");
+    }
     if let Err(e) = result {
         if is_broken_pipe(&e) {
             std::process::exit(0);

@@ -67,6 +67,38 @@ pub enum CacheError {
     Io(#[from] std::io::Error),
 }
 
+/// Tables built but not kept on disk, in words, until a program says them.
+static UNKEPT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+impl CacheError {
+    /// Why a table could not be kept or read, in words: what the system
+    /// said without its error number ("the disk is full").
+    pub fn reason(&self) -> String {
+        let CacheError::Io(e) = self else {
+            return self.to_string();
+        };
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(ENOSPC) {
+            return "the disk is full".into();
+        }
+        match e.kind() {
+            std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+            _ => {
+                let text = e.to_string();
+                match text.find(" (os error ") {
+                    Some(at) => text[..at].to_string(),
+                    None => text,
+                }
+            }
+        }
+    }
+}
+
+/// The system's number for "no space left on device" (Linux, the BSDs and
+/// macOS alike).
+#[cfg(unix)]
+const ENOSPC: i32 = 28;
+
 /// A directory of cached tables, bounded in bytes.
 #[derive(Clone, Debug)]
 pub struct DiskCache {
@@ -197,10 +229,26 @@ impl DiskCache {
         }
         let table = build()?;
         if let Some((d, payload)) = disk.zip(encode(&table)) {
-            // Not kept on disk (a full or read-only directory): built again next run.
-            let _ = d.store(name, version, &payload);
+            // Not kept on disk (a full or read-only directory): built again
+            // next run, and said by whoever runs the program
+            // ([`DiskCache::take_unkept`]).
+            if let Err(e) = d.store(name, version, &payload) {
+                let words = format!(
+                    "the solved table {name} could not be kept in the folder {}: {}; it will be worked out again next time",
+                    d.dir.display(),
+                    e.reason()
+                );
+                UNKEPT.lock().unwrap_or_else(|p| p.into_inner()).push(words);
+            }
         }
         Ok((table, false))
+    }
+
+    /// The tables this process built but could not keep on disk since the
+    /// last call, each in words (the folder and why: "the disk is full"): a
+    /// program says them when its answer is given, which is right all the same.
+    pub fn take_unkept() -> Vec<String> {
+        std::mem::take(&mut *UNKEPT.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// Writes table `name` at `version`, replacing any earlier file, after
@@ -360,6 +408,77 @@ mod tests {
         cache.store("t", 1, &payload).unwrap();
         assert_eq!(cache.load("t", 1, 1 << 20).unwrap(), payload);
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_table_that_cannot_be_kept_is_said_and_still_returned() {
+        // A folder that cannot be made: its place is taken by a file.
+        let blocked = temp_dir("blocked");
+        fs::write(&blocked, b"a file, not a folder").unwrap();
+        let cache = DiskCache::new(blocked.join("cache"), 1 << 20);
+        let name = format!("unkept-{}", std::process::id());
+        let (table, from_disk) = DiskCache::load_or_build(
+            Some(&cache),
+            &name,
+            1,
+            1 << 20,
+            |_| None,
+            || Ok::<_, ()>(vec![7u8; 100]),
+            |t| Some(t.clone()),
+        )
+        .unwrap();
+        assert_eq!((table, from_disk), (vec![7u8; 100], false));
+        let said: Vec<String> = DiskCache::take_unkept()
+            .into_iter()
+            .filter(|w| w.contains(&name))
+            .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].contains("could not be kept in the folder"),
+            "{}",
+            said[0]
+        );
+        assert!(
+            said[0].contains("worked out again next time"),
+            "{}",
+            said[0]
+        );
+        assert!(!said[0].contains("os error"), "{}", said[0]);
+        let _ = fs::remove_file(&blocked);
+    }
+
+    /// On a full disk (a 1 MiB tmpfs, which needs root to mount: skipped,
+    /// with the reason, where it cannot be) the reason is the full disk, and
+    /// no partial file stays.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_full_disk_is_the_reason_and_leaves_nothing_behind() {
+        use std::process::Command;
+        let dir = temp_dir("full");
+        fs::create_dir_all(&dir).unwrap();
+        match Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .arg(&dir)
+            .output()
+        {
+            Ok(out) if out.status.success() => {}
+            Ok(out) => {
+                let why = String::from_utf8_lossy(&out.stderr);
+                eprintln!("skipped: cannot mount a small tmpfs: {}", why.trim());
+                return;
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run mount: {e}");
+                return;
+            }
+        }
+        let cache = DiskCache::new(&dir, 64 << 20);
+        let result = cache.store("big", 1, &vec![1u8; 2 << 20]);
+        let left = fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+        let _ = Command::new("umount").arg(&dir).status();
+        let reason = result.unwrap_err().reason();
+        assert_eq!(reason, "the disk is full");
+        assert_eq!(left, 0, "no partial file stays");
     }
 
     #[test]
