@@ -18,10 +18,17 @@
 //! pool), each block swept in place (Gauss-Seidel) in its given order until no
 //! value moved by more than the tolerance. An order is a list of *runs* (evenly
 //! spaced indices), so a table of millions of positions is ordered in a few
-//! thousand entries. A block longer than [`CHUNK`] is swept in parallel pieces that
-//! read each other's latest values (asynchronous value iteration converges to the
-//! same fixed point; only the number of sweeps, and the values within the
-//! tolerance, may then differ a little between runs).
+//! thousand entries. A block longer than [`CHUNK`] is swept part by part
+//! ([`SweepOrder::part_ends`]), each part in parallel pieces. Pieces that read
+//! each other's values as they change (asynchronous value iteration) converge to
+//! the same fixed point, but to values that differ within the tolerance, after
+//! numbers of sweeps that differ, from run to run as the threads' timing goes. A
+//! part whose indices read each other may therefore be marked to be swept in
+//! order on one thread ([`SweepOrder::end_part_in_order`]); pieces of a part that
+//! reads only indices outside itself give the same values however they run. A
+//! game that marks every self-reading part gets the same values, to the last bit,
+//! on every run and any number of threads (Auto120 does; Pig's blocks, which read
+//! themselves and are not marked, keep both cores and vary within the tolerance).
 //!
 //! The value of a decision position is the chance that the side to move wins
 //! (a draw counts one half) with best play by both sides:
@@ -95,6 +102,14 @@ pub struct SweepOrder {
     /// layer after the other of a group, as its own solver did). Empty: each
     /// block is one part.
     pub part_ends: Vec<u32>,
+    /// The ends (as in `part_ends`, or a block's end) of parts swept in
+    /// order on one thread: parts whose indices read each other. Pieces of
+    /// such a part swept at once would read each other's values old or new
+    /// as the threads happen to run, and the solve would end on values that
+    /// differ in their last digits from run to run; the other parts read
+    /// only indices outside themselves, so their pieces may be swept at once
+    /// and give the same values every time.
+    pub in_order_ends: Vec<u32>,
 }
 
 impl SweepOrder {
@@ -163,6 +178,17 @@ impl SweepOrder {
     pub fn end_part(&mut self) {
         if self.open_runs() > 0 && self.part_ends.last() != Some(&(self.runs.len() as u32)) {
             self.part_ends.push(self.runs.len() as u32);
+        }
+    }
+
+    /// Ends a part of the current block that is swept in order on one thread
+    /// (see [`SweepOrder::in_order_ends`]): its indices read each other.
+    pub fn end_part_in_order(&mut self) {
+        self.end_part();
+        if self.part_ends.last() == Some(&(self.runs.len() as u32))
+            && self.in_order_ends.last() != self.part_ends.last()
+        {
+            self.in_order_ends.push(self.runs.len() as u32);
         }
     }
 
@@ -472,6 +498,10 @@ impl Tasks {
                         t.part_tasks.push(t.task_ends.len() as u32);
                     }
                 }
+                // The end of the part run `r` is in: swept in order (one task)
+                // when the order says its indices read each other.
+                let part_end = parts.peek().map_or(end, |&&p| p.min(end));
+                let in_order = order.in_order_ends.contains(&part_end);
                 let mut from = 0u32;
                 while from < ru.len {
                     let to = ru.len.min(from.saturating_add(CHUNK as u32));
@@ -482,7 +512,7 @@ impl Tasks {
                     });
                     cells += (to - from) as usize;
                     from = to;
-                    if cells >= CHUNK {
+                    if cells >= CHUNK && !in_order {
                         t.task_ends.push(t.pieces.len() as u32);
                         cells = 0;
                     }
