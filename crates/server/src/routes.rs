@@ -426,26 +426,41 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         undo_depth: req.undo_depth.map(|d| d as usize),
     };
     // Checked in the order that costs least: the variant's own limits before
-    // the game is built, then the players the game is asked about, and only
-    // a player that may think waits for a thinking slot.
-    let (game, thinks) = {
-        let (name, variant, players) = (req.game.clone(), variant.clone(), players.clone());
-        blocking(move || {
-            tabula_engine::check_playable(&name, &variant)?;
-            let game = build(&name, &variant)?;
-            let thinks = players_may_think(game.as_ref(), &players);
-            Ok((game, thinks))
-        })
-        .await?
-    };
+    // the game is built, then the players the game is asked about; a game no
+    // player thinks for is made on the same blocking thread, and only one
+    // where a player may think waits for a thinking slot.
     let st2 = st.clone();
-    let make = move || st2.sessions.create_with_moves(game, config, &moves);
-    let out = if thinks {
-        thinking(&st, make).await?
-    } else {
-        blocking(make).await?
+    let made = blocking(move || {
+        tabula_engine::check_playable(&req.game, &variant)?;
+        let game = build(&req.game, &variant)?;
+        if players_may_think(game.as_ref(), &players) {
+            return Ok(NewGame::Thinks(game, config, moves));
+        }
+        st2.sessions
+            .create_with_moves(game, config, &moves)
+            .map(NewGame::Made)
+    })
+    .await?;
+    let out = match made {
+        NewGame::Made(out) => out,
+        NewGame::Thinks(game, config, moves) => {
+            let st2 = st.clone();
+            thinking(&st, move || {
+                st2.sessions.create_with_moves(game, config, &moves)
+            })
+            .await?
+        }
     };
     Ok((StatusCode::CREATED, Json(out)).into_response())
+}
+
+/// A new session made at once, or what making it needs once the request has
+/// a thinking slot.
+enum NewGame {
+    /// Made: no player thinks.
+    Made(SessionOut),
+    /// A player may think: the game, the match's settings and its moves.
+    Thinks(Arc<dyn DynGame>, MatchConfig, Vec<String>),
 }
 
 /// The players of a request as the engine names them; a bad one is a 400 in words.
