@@ -86,7 +86,7 @@ impl DamagedLog {
             None => "there was no log file left to keep".to_string(),
         };
         format!(
-            "The database's write-ahead log was damaged while no program was using it ({}): {}; {kept}",
+            "The database's write-ahead log was found damaged when the database was opened ({}): {}; {kept}",
             self.problem,
             self.loss_words()
         )

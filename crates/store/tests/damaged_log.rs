@@ -106,7 +106,12 @@ fn open_damaged(db: &Path, damaged_copy: &[u8]) -> (Store, tabula_store::Damaged
         "kept as it was found"
     );
     let message = log.message();
-    assert!(message.contains("write-ahead log was damaged"), "{message}");
+    // The words, for a reader of `--nocapture`.
+    println!("{message}");
+    assert!(
+        message.contains("write-ahead log was found damaged"),
+        "{message}"
+    );
     assert!(message.contains(&kept.display().to_string()), "{message}");
     let listed = store.damaged().unwrap();
     assert_eq!(listed.len(), 1, "{listed:?}");
