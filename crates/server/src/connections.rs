@@ -11,8 +11,8 @@
 //!   least rate (`request_body.rs`), or it is answered 408 and closed.
 //! * When every place is taken, a newcomer takes at once the place of a
 //!   connection that has no request under way (none yet, or between keep-alive
-//!   requests): one of the peer holding the most connections, its oldest first
-//!   (`served.rs`). Connections that keep a head half-sent, however often they
+//!   requests) and has been served at least 30 ms: one of the
+//!   peer holding the most connections, its oldest first (`served.rs`). Connections that keep a head half-sent, however often they
 //!   reconnect, thus only ever replace one another.
 //! * When every place holds a request under way, a newcomer waits up to
 //!   [`ConnectionLimits::wait`]; meanwhile the request bodies furthest behind a
@@ -63,7 +63,7 @@ pub const MAX_WAITING: usize = 64;
 
 /// How often a connection waiting for a place looks again for one to take
 /// (a request that finished, a body that fell behind).
-const LOOK_AGAIN: Duration = Duration::from_millis(50);
+const LOOK_AGAIN: Duration = Duration::from_millis(20);
 
 /// Files kept free for the database, its journal and the runtime when the cap is
 /// fitted to the limit of open files.

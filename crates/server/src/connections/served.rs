@@ -17,12 +17,18 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
 /// Connections told to make way that may still be closing at once (each holds
 /// a socket for a moment more); beyond, newcomers wait for a place instead.
 pub const MAX_CLOSING: usize = 64;
+
+/// A connection is not made to make way before it has been served this long:
+/// a client sends its request as soon as it connects, so this leaves a newcomer
+/// the moment it needs to send its head, and a newcomer that finds only such
+/// young connections waits a moment for one to finish or grow old.
+pub const YOUNG: Duration = Duration::from_millis(30);
 
 /// One served connection, as its task and the accept loop share it.
 pub struct Served {
@@ -123,17 +129,18 @@ impl Registry {
         }
     }
 
-    /// Takes the place of a connection without a request under way, from the
-    /// peer holding the most connections, its oldest first, and tells that
-    /// connection to close. `None` when every connection has a request under
-    /// way, or too many are closing already.
+    /// Takes the place of a connection without a request under way, served
+    /// for at least [`YOUNG`], from the peer holding the most connections, its
+    /// oldest first, and tells that connection to close. `None` when there is
+    /// none, or too many are closing already.
     pub fn take_a_place(&self) -> Option<OwnedSemaphorePermit> {
         let closing = self.closing.clone().try_acquire_owned().ok()?;
+        let grown = self.now().saturating_sub(YOUNG.as_millis() as u64);
         let mut inner = self.lock();
         let victim = inner
             .served
             .values()
-            .filter(|s| !s.exchange.under_way())
+            .filter(|s| s.accepted <= grown && !s.exchange.under_way())
             .max_by_key(|s| {
                 (
                     s.peer_holds.load(Ordering::Relaxed),
