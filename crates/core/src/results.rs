@@ -428,14 +428,29 @@ impl Hint {
             Some(m) => match &m.grade {
                 MoveGrade::Solved { value, remoteness } => {
                     let when = remoteness.map(Remoteness::words).unwrap_or_default();
-                    match value {
-                        Value::Win => format!("{} wins {when} with perfect play.", m.notation),
-                        Value::Draw => format!(
+                    // Moves left ungraded (an oracle out of time) may be
+                    // better, unless the position's own value says not.
+                    let partial = analysis.moves.iter().any(|m| m.grade == MoveGrade::Ungraded)
+                        && !matches!(analysis.value,
+                            Some(PositionValue::Solved { value: v, .. }) if v == *value);
+                    match (value, partial) {
+                        (Value::Win, _) => format!("{} wins {when} with perfect play.", m.notation),
+                        (Value::Draw, false) => format!(
                             "No move wins against perfect play; {} holds the draw.",
                             m.notation
                         ),
-                        Value::Loss => format!(
+                        (Value::Draw, true) => format!(
+                            "{} holds the draw with perfect play; no move worked out in the time \
+                             allowed wins, and the others were not worked out.",
+                            m.notation
+                        ),
+                        (Value::Loss, false) => format!(
                             "Every move loses against perfect play; {} holds out longest (it loses {when}).",
+                            m.notation
+                        ),
+                        (Value::Loss, true) => format!(
+                            "Every move worked out in the time allowed loses; {} holds out longest \
+                             of them (it loses {when}). The others were not worked out.",
                             m.notation
                         ),
                     }
@@ -768,5 +783,57 @@ mod tests {
         );
         assert_eq!(sentence("1:3->2 wins".into()), "1:3->2 wins");
         assert_eq!(sentence(String::new()), "");
+    }
+
+    /// With moves left ungraded, a hint does not say "every move" of the
+    /// moves it knows, unless the position's own value proves it.
+    #[test]
+    fn a_hint_with_moves_left_ungraded_claims_only_what_was_worked_out() {
+        let graded = |n: &str, value: Value, plies: u32| GradedMove {
+            notation: n.into(),
+            cells: Vec::new(),
+            grade: MoveGrade::solved(value, Remoteness::Exact(plies)),
+        };
+        let ungraded = GradedMove {
+            notation: "7".into(),
+            cells: Vec::new(),
+            grade: MoveGrade::Ungraded,
+        };
+        let analysis = |value: Option<PositionValue>, moves: Vec<GradedMove>| Analysis {
+            position: String::new(),
+            to_move: None,
+            value,
+            moves,
+            sections: Vec::new(),
+            note: None,
+            preparing: None,
+        };
+        let loss = Hint::from_analysis(analysis(
+            None,
+            vec![graded("1", Value::Loss, 28), ungraded.clone()],
+        ));
+        assert!(loss
+            .reason
+            .starts_with("Every move worked out in the time allowed loses"));
+        let proven = Hint::from_analysis(analysis(
+            Some(PositionValue::solved(Value::Loss, Remoteness::Exact(28))),
+            vec![graded("1", Value::Loss, 28), ungraded.clone()],
+        ));
+        assert!(proven
+            .reason
+            .starts_with("Every move loses against perfect play"));
+        let draw = Hint::from_analysis(analysis(
+            None,
+            vec![graded("3", Value::Draw, 0), ungraded.clone()],
+        ));
+        assert!(
+            draw.reason.contains("the others were not worked out"),
+            "{}",
+            draw.reason
+        );
+        let whole = Hint::from_analysis(analysis(None, vec![graded("3", Value::Draw, 0)]));
+        assert!(whole
+            .reason
+            .starts_with("No move wins against perfect play"));
     }
 }
