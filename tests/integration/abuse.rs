@@ -435,7 +435,7 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         })
     };
 
-    let phases: [(&str, Phase); 15] = [
+    let phases: [(&str, Phase); 16] = [
         (
             "1 solve jobs beyond memory, cancel, queue",
             jobs_beyond_memory,
@@ -458,6 +458,10 @@ fn every_abuse_of_issue_12_is_refused_or_bounded() {
         (
             "12b 1,100 stalled and trickled bodies",
             bodies::stalled_and_trickled_bodies,
+        ),
+        (
+            "12c 1,100 slow heads that reconnect",
+            connections::reconnecting_slow_heads,
         ),
         (
             "13 54 sessions against the perfect player",

@@ -130,6 +130,101 @@ pub(crate) fn idle_and_slow_connections(ab: &Abuse) {
     }
 }
 
+/// Connections that keep a head half-sent and reconnect as soon as they are closed.
+const RECONNECTING: usize = 1_100;
+/// How long they keep it up.
+const RECONNECTING_FOR: Duration = Duration::from_secs(10);
+
+/// 1,100 connections beyond the cap each keep a request head half-sent, add a
+/// byte a second, and reconnect as soon as the server closes them, for 10 s;
+/// meanwhile an ordinary client opens a fresh connection for each request.
+/// The replay's prober checks that an ordinary client is never turned away for
+/// more than a second in a row; this phase checks its own client too.
+pub(crate) fn reconnecting_slow_heads(ab: &Abuse) {
+    let wanted =
+        RECONNECTING.min(open_files_limit().map_or(RECONNECTING, |n| n.saturating_sub(200)));
+    let head = format!("GET /api/games HTTP/1.1\r\nHost: {}\r\n", ab.addr);
+    let open = || -> Option<(TcpStream, Instant)> {
+        let mut s = TcpStream::connect_timeout(&ab.addr, Duration::from_secs(2)).ok()?;
+        s.write_all(head.as_bytes()).ok()?;
+        s.set_nonblocking(true).ok()?;
+        Some((s, Instant::now()))
+    };
+    let started = Instant::now();
+    let mut conns: Vec<Option<(TcpStream, Instant)>> = (0..wanted).map(|_| open()).collect();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (mut reopened, mut served, mut turned_away) = (0usize, 0usize, 0usize);
+    let mut longest = Duration::ZERO;
+    std::thread::scope(|scope| {
+        let client = scope.spawn(|| {
+            let request = super::request_bytes(ab.addr, "GET", "/api/games", None);
+            let (mut served, mut turned_away, mut since, mut longest) =
+                (0usize, 0usize, None::<Instant>, Duration::ZERO);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let asked = Instant::now();
+                match super::send_raw(ab.addr, &request, Duration::from_secs(5)) {
+                    Ok(a) if a.status == 200 => {
+                        served += 1;
+                        if let Some(s) = since.take() {
+                            longest = longest.max(s.elapsed());
+                        }
+                    }
+                    _ => {
+                        turned_away += 1;
+                        since.get_or_insert(asked);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if let Some(s) = since {
+                longest = longest.max(s.elapsed());
+            }
+            (served, turned_away, longest)
+        });
+        while started.elapsed() < RECONNECTING_FOR {
+            for c in conns.iter_mut() {
+                let closed = match c {
+                    None => true,
+                    Some((s, last)) => {
+                        let mut buf = [0u8; 1024];
+                        let gone = match s.read(&mut buf) {
+                            Ok(_) => true,
+                            Err(e) => e.kind() != ErrorKind::WouldBlock,
+                        };
+                        if !gone && last.elapsed() >= Duration::from_secs(1) {
+                            *last = Instant::now();
+                            s.write_all(b"X").is_err()
+                        } else {
+                            gone
+                        }
+                    }
+                };
+                if closed {
+                    *c = open();
+                    reopened += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (served, turned_away, longest) = client.join().unwrap();
+    });
+    drop(conns);
+    eprintln!(
+        "  {wanted} reconnecting slow heads for {:.1} s: reopened {reopened} times; an ordinary client \
+         served {served} times, turned away {turned_away} times, for at most {:.2} s in a row",
+        started.elapsed().as_secs_f64(),
+        longest.as_secs_f64()
+    );
+    if longest > super::MAX_TURNED_AWAY || served == 0 {
+        ab.fail(format!(
+            "among reconnecting slow heads an ordinary client was turned away for {:.1} s in a row \
+             ({served} served, {turned_away} turned away)",
+            longest.as_secs_f64()
+        ));
+    }
+}
+
 /// The variants whose `[human, perfect]` sessions need a solution table: every
 /// Hexapawn board within the solver's budget in each play and capture rule (52),
 /// and both Kono rule sets.
