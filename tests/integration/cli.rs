@@ -378,3 +378,31 @@ fn games_lists_menu_values_with_their_words() {
         assert!(text.contains(says), "{says:?} missing from: {text}");
     }
 }
+
+/// A solve whose table cannot be kept on disk (the cache folder's place is
+/// taken by a file, as a full or read-only folder would refuse it) gives its
+/// answer, says on stderr in words that the table was not kept, and ends
+/// with status 0: the answer is right.
+#[test]
+fn a_solved_table_that_cannot_be_kept_is_said_and_the_answer_stands() {
+    let dir = std::env::temp_dir().join(format!("tabula-unkept-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let blocked = dir.join("cache");
+    std::fs::write(&blocked, "a file where the cache folder should be").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["solve", "pig", "--variant", "goal=20"])
+        .env("TABULA_CACHE_DIR", &blocked)
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("tabula: warning: the solved table")
+            && stderr.contains("could not be kept in the folder")
+            && stderr.contains("worked out again next time"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("os error"), "{stderr}");
+    assert!(!out.stdout.is_empty(), "the answer is given");
+    std::fs::remove_dir_all(&dir).ok();
+}
