@@ -415,9 +415,16 @@ impl Registered for Northcott {
                 name: "progress",
                 label: "draw without progress",
                 default: "on",
-                help: "on: actual play is drawn after twice as many moves as the board has cells (128 on the usual board) in which the gaps never come to a new lowest total; off: never (with repetition 0 too, a game may go on for ever)", choices: &[
-                    VariantChoice { value: "on", words: "on (a draw after a long run of moves without progress)" },
-                    VariantChoice { value: "off", words: "off" },
+                help: "on: actual play is drawn after twice as many moves as the board has cells (128 on the usual board) in which the gaps never come to a new lowest total; off: never (with repetition 0 too, a game may go on for ever)",
+                choices: &[
+                    VariantChoice {
+                        value: "on",
+                        words: "on (a long run without progress is a draw)",
+                    },
+                    VariantChoice {
+                        value: "off",
+                        words: "off (play on however long it takes)",
+                    },
                 ],
             },
         ]
