@@ -12,8 +12,14 @@ fn solutions_are_shared_by_play_rules_and_bounded_in_bytes() {
     let c = build("northcott", "size=6x2").unwrap();
     assert_eq!(a.tables_id(), b.tables_id());
     assert_ne!(a.tables_id(), c.tables_id());
-    assert_eq!(a.info().variant, "first=o,progress=on,repetition=3,size=5x2");
-    assert_eq!(b.info().variant, "first=o,progress=on,repetition=0,size=5x2");
+    assert_eq!(
+        a.info().variant,
+        "first=o,progress=on,repetition=3,size=5x2"
+    );
+    assert_eq!(
+        b.info().variant,
+        "first=o,progress=on,repetition=0,size=5x2"
+    );
     let k1 = build("kono", "nocapture=0").unwrap();
     let k2 = build("kono", "").unwrap();
     assert_eq!(k1.tables_id(), k2.tables_id());
