@@ -158,7 +158,7 @@ impl ConnectFour {
             section = section.with(
                 "Opening book",
                 FactValue::Text(format!(
-                    "every position of the first {} discs ({} positions)",
+                    "every position with up to {} discs on the board ({} positions)",
                     book.depth(),
                     book.len()
                 )),
