@@ -70,7 +70,6 @@ fn generate(count: usize, seed: u64, low: u32, high: u32) {
 fn analyze(book: Option<Arc<Book>>) {
     let game = ConnectFour::classic();
     let shape = game.shape();
-    let cells = game.geometry().cells() as i32;
     let with_book = book.is_some();
     let mut solver = Solver::new(shape, FULL_ENTRIES, book);
     let (mut count, mut slowest) = (0u64, 0f64);
@@ -91,7 +90,7 @@ fn analyze(book: Option<Arc<Book>>) {
                 continue;
             }
             if b.completes_line(&shape, cell) {
-                scores.push((cells - b.discs() as i32 + 1) / 2);
+                scores.push(b.win_now_score(&shape));
                 continue;
             }
             let mut child = b;

@@ -196,6 +196,13 @@ impl SolverBoard {
         self.discs
     }
 
+    /// The score of a win with the mover's next disc (the best score there
+    /// is: one disc used of those the mover has left).
+    #[inline]
+    pub fn win_now_score(&self, shape: &Shape) -> i32 {
+        (shape.cell_count as i32 - self.discs as i32 + 1) / 2
+    }
+
     /// Whether the mover's disc in `cell` would complete a line.
     #[inline]
     pub fn completes_line(&self, shape: &Shape, cell: u64) -> bool {

@@ -55,15 +55,6 @@ impl ConnectFour {
     }
 }
 
-/// What the solver knows of one position, from the mover's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScoredPosition {
-    /// The position's discs.
-    pub discs: u32,
-    /// The solve's result.
-    pub solved: Solved,
-}
-
 /// The solver's board of a position of the classic game; `None` when the
 /// game there is already over (a line on the board).
 pub fn solver_board(game: &ConnectFour, p: &Position) -> Option<SolverBoard> {

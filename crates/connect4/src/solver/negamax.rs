@@ -126,7 +126,7 @@ impl Solver {
             return Solved::Exact(0);
         }
         if b.can_win_now(&self.shape) {
-            return Solved::Exact((cells - n + 1) / 2);
+            return Solved::Exact(b.win_now_score(&self.shape));
         }
         if let Some(score) = self.book_score(b) {
             return Solved::Exact(score);

@@ -95,7 +95,7 @@ impl SolverOracle {
     fn known(&self, b: &SolverBoard) -> Option<i32> {
         let shape = self.game.shape();
         if b.can_win_now(&shape) {
-            return Some(((shape.cell_count - b.discs) as i32 + 1) / 2);
+            return Some(b.win_now_score(&shape));
         }
         if b.discs >= shape.cell_count {
             return Some(0);

@@ -86,16 +86,9 @@ pub fn report(game: &ConnectFour, request: &Report) -> Result<SolveReport, Strin
         }
         rows.push(vec![game.format_move(&state, mv), move_words(grade)]);
     }
-    let best = best.ok_or("there is no move to make here")?;
-    // The position's value is its best move's, one move nearer the end.
-    let value = Graded {
-        value: best.value,
-        remoteness: if best.value == Value::Draw {
-            0
-        } else {
-            best.remoteness
-        },
-    };
+    // The position's value is its best move's (a move's remoteness counts
+    // from the position, and a draw's is 0).
+    let value = best.ok_or("there is no move to make here")?;
     let side = game.seats()[seat];
     let position_value =
         PositionValue::solved(value.value, Remoteness::new(value.remoteness, true));
