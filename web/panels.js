@@ -7,7 +7,6 @@ import { shade } from './render.js';
 import { h, toast, guarded, formatNumber, fill } from './ui.js';
 import { saveSettings, seatDefaults } from './settings.js';
 import { plain, colourName, parseVariant, presetOf, optionLabel, cap, count, choiceWords, usualWords } from './words.js';
-import { marked } from './vendor/marked.esm.js';
 
 export class PanelMethods {
   /// A form built from the game's variant options, checked by the server before
@@ -156,7 +155,10 @@ export class PanelMethods {
       loaded = true;
       guarded(async () => {
         try {
-          const { markdown } = await API.rules(this.name);
+          // The renderer (about 50 KB) is fetched only when the rules open,
+          // not with every game page.
+          const [{ markdown }, { marked }] = await Promise.all([
+            API.rules(this.name), import('./vendor/marked.esm.js')]);
           // The text is the project's own game page, served by the server.
           body.innerHTML = marked.parse(markdown.replace(/^# .*\n/, ''));
         } catch (e) {
