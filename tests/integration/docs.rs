@@ -175,3 +175,55 @@ fn anchors_follow_github() {
         ["b.md#c", "http://e"]
     );
 }
+
+/// The repository paths a Markdown text quotes in backticks (`crates/x/src/y.rs`,
+/// `docs/JSON.md:12`, `scripts/test --slow`), without line numbers or arguments.
+/// Only quotes that start at one of the repository's top folders are paths.
+fn quoted_paths(text: &str) -> Vec<String> {
+    const TOP: [&str; 10] = [
+        "crates/", "docs/", "tests/", "src/", "scripts/", "examples/", "web/", "python/",
+        ".ci/", "benches/",
+    ];
+    let mut out = Vec::new();
+    for (i, quote) in text.split('`').enumerate() {
+        // Odd pieces are inside backticks.
+        if i % 2 == 0 || !TOP.iter().any(|top| quote.starts_with(top)) {
+            continue;
+        }
+        let path = quote.split_whitespace().next().unwrap_or("");
+        let path = path.split([':', '#']).next().unwrap_or("");
+        // `crates/NAME/docs/NAME.md` stands for every game's file.
+        let placeholder = path.contains(['<', '>', '*', '{', '}', '$', '…', '[', '('])
+            || path.split('/').any(|part| {
+                let stem = part.split('.').next().unwrap_or("");
+                !stem.is_empty() && stem.chars().all(|c| c.is_ascii_uppercase())
+            });
+        if path.is_empty() || placeholder || path.contains("...") {
+            continue;
+        }
+        out.push(path.trim_end_matches(['.', ',']).to_string());
+    }
+    out
+}
+
+#[test]
+fn every_path_quoted_in_backticks_exists() {
+    let mut problems = Vec::new();
+    for file in documents() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        // A crate's pages may quote paths from the crate's folder, and the guide to
+        // adding a game quotes one game crate's files that way.
+        let crates = crate_dirs();
+        for path in quoted_paths(&text) {
+            let in_a_crate = crates.iter().any(|c| c.join(&path).exists());
+            if !root().join(&path).exists() && !in_a_crate {
+                problems.push(format!("{}: `{path}`: no such file", file.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "documents quote paths that do not exist:\n{}",
+        problems.join("\n")
+    );
+}

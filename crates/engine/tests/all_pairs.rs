@@ -25,8 +25,8 @@ const RUNNERS: usize = 4;
 
 /// The variants simulated: each game's default, Auto120 with 1-3 markers too (the
 /// variants whose `optimal` player reads an exact table), and Northcott on a small
-/// board (its games on the usual board last thousands of plies; the cancel test
-/// in `simulate_cancel.rs` plays those).
+/// board (its games on the usual board can last hundreds of plies; `stops.rs`
+/// cancels a simulation of those).
 fn variants(game: &str) -> Vec<&'static str> {
     match game {
         "auto120" => vec!["", "markers=1", "markers=2", "markers=3"],

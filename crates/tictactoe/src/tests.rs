@@ -299,9 +299,10 @@ mod misere {
                 g.format_position(s)
             );
         }
-        // X's centre opening keeps the draw; a corner opening loses for X.
+        // X's centre opening keeps the draw; a corner or an edge opening loses for X.
         let centre = g.parse_move(&g.initial_state(), "5").unwrap();
         let corner = g.parse_move(&g.initial_state(), "1").unwrap();
+        let edge = g.parse_move(&g.initial_state(), "2").unwrap();
         let after = |mv| {
             let mut s = g.initial_state();
             g.play_unchecked(&mut s, mv);
@@ -312,6 +313,11 @@ mod misere {
             sol.grade(&after(corner)).unwrap().value,
             Value::Win,
             "O wins after X's corner"
+        );
+        assert_eq!(
+            sol.grade(&after(edge)).unwrap().value,
+            Value::Win,
+            "O wins after X's edge"
         );
     }
 
