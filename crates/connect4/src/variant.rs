@@ -69,6 +69,12 @@ impl Registered for ConnectFour {
     const SUMMARY: &'static str = "Drop discs into 7 columns of 6 rows: the first to line up four of their own across, up or diagonally wins; a full board is a draw.";
     const RULES: &'static str = include_str!("../docs/rules.md");
 
+    /// The opening book in pieces, where the exact solver covers the rules.
+    fn opening_book_work(&self) -> Option<Box<dyn tabula_core::OpeningBookWork>> {
+        crate::solver::cluster::BookWork::new(self)
+            .map(|w| Box::new(w) as Box<dyn tabula_core::OpeningBookWork>)
+    }
+
     /// The AI level mixes random moves with the perfect player where it
     /// answers at once (a board the generic solver tables, or one whose
     /// opening book reaches the plies the search cannot finish in a second),

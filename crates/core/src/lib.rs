@@ -11,6 +11,7 @@ mod budget;
 mod bytes;
 pub mod capabilities;
 pub mod cases;
+pub mod cluster;
 pub mod disk_cache;
 mod error;
 mod game;
@@ -41,6 +42,7 @@ pub use capabilities::{
     ExactAnalysis, MatchRules, Notation, PlayDrawRule, PlayerKind, Players, Presentation, Report,
     Symmetry,
 };
+pub use cluster::{FoundLine, OpeningBookWork, PolicyRun, PolicySearch, WorkError};
 pub use cases::{KnownCount, KnownPosition, OpenSpielCase, TestCases, VariantCase};
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};

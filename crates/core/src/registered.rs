@@ -89,4 +89,15 @@ pub trait Registered:
     fn count_report(&self) -> Option<crate::CountReport> {
         None
     }
+    /// The opening book of this variant made one position at a time, for a
+    /// cluster to share out ([`crate::OpeningBookWork`]); `None` (the default):
+    /// the game makes no book.
+    fn opening_book_work(&self) -> Option<Box<dyn crate::OpeningBookWork>> {
+        None
+    }
+    /// The puzzle's nested rollout policy search in pieces, for a cluster to
+    /// share out ([`crate::PolicySearch`]); `None` (the default): none.
+    fn policy_search(&self) -> Option<Box<dyn crate::PolicySearch>> {
+        None
+    }
 }

@@ -178,6 +178,12 @@ pub trait DynGame: Send + Sync {
     /// A computer player by name (`perfect`, `search`, `matchbox`, `random`,
     /// `level:66`, …: the names `tabula play` takes) that picks actions of stepped states.
     fn new_state_player(&self, name: &str, seed: u64) -> Result<Box<dyn DynPlayer>, EngineError>;
+    /// The game's opening book in pieces for a cluster, if it makes one
+    /// ([`Registered::opening_book_work`]).
+    fn opening_book_work(&self) -> Option<Box<dyn tabula_core::OpeningBookWork>>;
+    /// The puzzle's policy search in pieces for a cluster, if it has one
+    /// ([`Registered::policy_search`]).
+    fn policy_search(&self) -> Option<Box<dyn tabula_core::PolicySearch>>;
 }
 
 /// `text` with its first letter in capitals.
@@ -922,6 +928,14 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
 
     fn new_state_player(&self, name: &str, seed: u64) -> Result<Box<dyn DynPlayer>, EngineError> {
         crate::stepping::new_player(self, name, seed)
+    }
+
+    fn opening_book_work(&self) -> Option<Box<dyn tabula_core::OpeningBookWork>> {
+        self.game.opening_book_work()
+    }
+
+    fn policy_search(&self) -> Option<Box<dyn tabula_core::PolicySearch>> {
+        self.game.policy_search()
     }
 
     fn tables_id(&self) -> usize {

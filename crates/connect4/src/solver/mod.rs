@@ -8,6 +8,7 @@
 //! * [`negamax`]: the search and the score, from which the remoteness follows.
 //! * [`book`]: the opening book, exact scores of the first plies.
 //! * [`building`]: how a book is made, resumably.
+//! * [`cluster`]: the book in pieces, for a cluster to share out.
 //! * [`oracle`]: the exact oracle the perfect player, hints and analysis read.
 //!
 //! The techniques are the published ones (John Tromp's bitboards; Pascal
@@ -17,6 +18,7 @@
 pub mod board;
 pub mod book;
 pub mod building;
+pub mod cluster;
 pub mod negamax;
 pub mod oracle;
 pub mod report;
