@@ -33,7 +33,7 @@ impl BookWork {
     /// The book work of `game`'s board, when the exact solver covers its rules.
     pub fn new(game: &ConnectFour) -> Option<BookWork> {
         game.solver_covers().then(|| BookWork {
-            game: game.clone(),
+            game: *game,
             shape: game.shape(),
         })
     }
