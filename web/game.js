@@ -94,7 +94,7 @@ export class GamePage {
     const moves = params.get('moves');
     if (moves && !params.get('s')) {
       try {
-        await this.startFrom({ variant: this.info.variant, moves: moves.split('~').filter(Boolean) });
+        await this.startFrom({ variant: this.info.variant, position, moves: moves.split('~').filter(Boolean) });
         if (!this.alive) return;
         this._refreshSaved();
         this._refreshTallies();
@@ -217,17 +217,31 @@ export class GamePage {
     if (url.pathname + url.search !== location.pathname + location.search) history.replaceState(null, '', url.pathname + url.search);
   }
 
-  /// A link that opens exactly this game: the variant (with its board number) and
-  /// the position now.
-  shareLink() {
+  /// A link that opens exactly this game, its moves included (as the Game ID holds
+  /// them), so whoever opens it can look back through the game: the variant (a
+  /// dealt board by its board number, never the whole board), the start when the
+  /// game began from a position of its own, and every move played on it.
+  async shareLink() {
     const url = new URL(`/game/${this.name}`, location.href);
-    // A dealt board is named by its board number and the moves played on it (a
-    // short ID, as in Simon Tatham's puzzles), never by the whole board.
-    const dealt = this.boardNumber && !hasSetStart(this.id);
-    const variant = dealt ? this._dealtVariant() : this.info.variant;
+    const fromStart = hasSetStart(this.id);
+    const variant = this.boardNumber && !fromStart ? this._dealtVariant() : this.info.variant;
     if (variant) url.searchParams.set('variant', variant);
-    if (dealt && this.mv?.log?.length) url.searchParams.set('moves', this._shortMoves().join('~'));
-    else if (this.mv?.log?.length && this.mv.position) url.searchParams.set('position', this.mv.position);
+    const moves = this.mv?.log?.length ? this._shortMoves() : [];
+    if (fromStart) {
+      // The position the game began from (the first of its review).
+      let start = this.mv?.position;
+      if (moves.length) {
+        try {
+          start = (await API.review(this.id, 0)).view.position;
+        } catch {
+          // The start cannot be read: the position now, without its moves.
+          if (start) url.searchParams.set('position', start);
+          return url.href;
+        }
+      }
+      if (start) url.searchParams.set('position', start);
+    }
+    if (moves.length) url.searchParams.set('moves', moves.join('~'));
     return url.href;
   }
 

@@ -97,7 +97,7 @@ export class PanelMethods {
   }
 
   async _share() {
-    const link = this.shareLink();
+    const link = await this.shareLink();
     try {
       await navigator.clipboard.writeText(link);
       toast('A link to this game was copied.', 'success', 2500);
