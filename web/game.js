@@ -669,12 +669,17 @@ export class GamePage {
     this._renderStatus();
     this._renderLegend();
     this._renderFreeMoves();
-    this.hintBtn.disabled = reviewing || !!mv.outcome;
-    if (reviewing || this.valuesOn) {
-      this.hintData = null;
-      this.hintCard.hidden = true;
-      fill(this.hintList);
-    }
+    // Hints analyse the position shown, a reviewed one too (lichess's analysis
+    // board): an open hint follows the review to each position it steps to.
+    this.hintBtn.disabled = !!mv.outcome;
+    const hintOpen = !!this.hintData && !this.valuesOn;
+    clearTimeout(this.hintAgain);
+    this.hintData = null;
+    this.hinted = [];
+    this.hintBtn.setAttribute('aria-pressed', 'false');
+    this.hintCard.hidden = true;
+    fill(this.hintList);
+    if (hintOpen && !mv.outcome) this.toggleHint();
     this.extras?.onView?.(mv, null, { review: reviewing ? this.reviewer.ply : null });
     // With "Show move values" on, the position shown (a reviewed one too) is graded.
     this.showValues();
@@ -781,10 +786,9 @@ export class GamePage {
 
   /// Draws attention to some cells (a hint from a game panel).
   flashCells(ids) {
-    // A reviewed position keeps its own frames (the move that led to it).
-    if (this.reviewer.active) return;
     this.hinted = ids;
-    this._highlight();
+    // A reviewed position keeps its own frames (the move that led to it) under the hint's.
+    this._drawHint();
   }
 
   _legal() {
@@ -884,8 +888,8 @@ export class GamePage {
 
   /// The cells acting as one with `id` (its declared click target: a group, a
   /// column), `id` alone for a cell that stands for itself.
-  sameTarget(id) {
-    const cells = this.mv?.view.cells || [];
+  sameTarget(id, mv = this.mv) {
+    const cells = mv?.view.cells || [];
     const key = targetKey(cells.find((c) => c.id === id));
     return key ? cells.filter((c) => targetKey(c) === key).map((c) => c.id) : [id];
   }
@@ -900,9 +904,9 @@ export class GamePage {
   }
 
   /// The legal move a click on `id` would play, if one cell decides it (a puzzle's replay).
-  moveAt(id) {
-    const legal = this.mv?.legal_moves || [];
-    const target = new Set(this.sameTarget(id));
+  moveAt(id, mv = this.mv) {
+    const legal = mv?.legal_moves || [];
+    const target = new Set(this.sameTarget(id, mv));
     const moves = legal.filter((m) => m.cells.length && target.has(m.cells[0]));
     return moves.length === 1 ? moves[0] : null;
   }

@@ -51,6 +51,24 @@ export class HintMethods {
 
   // ----- hints -----
 
+  /// The ply of the position shown when it is one under review (lichess's
+  /// analysis of any reviewed position), null for the game's own.
+  _shownPly() {
+    return this.shownMv() !== this.mv ? this.reviewer.plyAt(this.reviewer.ply) : null;
+  }
+
+  /// The hint's marks on the board: the game's own highlights, or under review the
+  /// reviewed move's frames with the hint's cells and move values over them.
+  _drawHint() {
+    if (this.shownMv() === this.mv) {
+      this._highlight();
+      return;
+    }
+    const [recent, mine] = this._lastMoveFrames(this.shownMv());
+    this.board.setHighlights({ recent, mine, hint: this.hinted || [] });
+    this.board.setMoveValues(this._moveValues(), this.focusKey ?? null);
+  }
+
   async toggleHint() {
     if (this.hintData) {
       clearTimeout(this.hintAgain);
@@ -59,24 +77,29 @@ export class HintMethods {
       fill(this.hintList);
       this.hintCard.hidden = true;
       this.hinted = [];
-      this._highlight();
+      this._drawHint();
       return;
     }
     if (!this.id || !this.mv) return;
+    // The position shown: the game's, or one under review (analysed as it stood).
+    const mv = this.shownMv();
+    if (mv.outcome) return;
     this.hintBtn.disabled = true;
-    const mv = this.mv;
     const t0 = performance.now();
-    const data = await guarded(() => API.hint(this.id));
-    this.hintBtn.disabled = !!this.mv?.outcome;
+    const data = await guarded(() => API.hint(this.id, this._shownPly()));
+    this.hintBtn.disabled = !!this.shownMv()?.outcome;
     if (!data) return;
     // The position changed while the hint was asked for (the computer's reply, a
-    // game restarted with the stored settings): ask again for the one now shown.
-    if (this.mv !== mv) return this.mv && !this.hintData ? this.toggleHint() : undefined;
+    // game restarted with the stored settings, another reviewed move): ask again
+    // for the one now shown.
+    if (this.shownMv() !== mv) return this.mv && !this.hintData ? this.toggleHint() : undefined;
     this.hintData = data;
     this.hintBtn.setAttribute('aria-pressed', 'true');
     this.hintCard.hidden = false;
+    this.hinted = [];
     this._renderHint();
-    this._highlight();
+    this._drawHint();
+    this._bringIntoView(this.hinted);
     this.lastHintMs = performance.now() - t0;
     this.extras?.onHint?.(data);
   }
@@ -89,21 +112,21 @@ export class HintMethods {
     clearTimeout(this.hintAgain);
     const prep = analysisOf(this.hintData)?.preparing;
     if (!prep) return;
-    const mv = this.mv;
+    const mv = this.shownMv();
     const wait = Math.min(5000, Math.max(1500, 1000 * (prep.retry_in_seconds ?? 0)));
     this.hintAgain = setTimeout(async () => {
-      if (this.mv !== mv || !this.hintData) return;
+      if (this.shownMv() !== mv || !this.hintData) return;
       let data;
       try {
-        data = await API.hint(this.id);
+        data = await API.hint(this.id, this._shownPly());
       } catch {
         // Busy or out of time: the next try is after the same wait.
         return this._askAgainSoon();
       }
-      if (this.mv !== mv || !this.hintData) return;
+      if (this.shownMv() !== mv || !this.hintData) return;
       this.hintData = data;
       this._renderHint();
-      this._highlight();
+      this._drawHint();
       this.extras?.onHint?.(data);
     }, wait);
   }
@@ -225,7 +248,7 @@ export class HintMethods {
     }
     const best = bestOf(d);
     if (best) {
-      const move = (analysisOf(d).moves || []).find((m) => m.move === best.move) || (this.mv.legal_moves || []).find((m) => m.move === best.move);
+      const move = (analysisOf(d).moves || []).find((m) => m.move === best.move) || (this.shownMv().legal_moves || []).find((m) => m.move === best.move);
       const cells = best.cells || move?.cells;
       if (cells?.length) this.flashCells(cells);
       // A puzzle's one-cell move reads as the cell to press; any other in the game's words.
@@ -257,15 +280,15 @@ export class HintMethods {
   /// A short run of the game's solver from this position (the game declares
   /// `hint_search_seconds`): its first move is lit, with the score its line expects.
   async _searchHint(p, seconds) {
-    const mv = this.mv;
+    const mv = this.shownMv();
     // When the last move played is the one the previous hint lit, the rest of
     // that hint's line is where this search starts: a hint never loses ground.
     const log = mv.log || [];
     const kept = this.searchPlan;
-    const plan = kept && log.length && log[log.length - 1].move === kept.first ? kept.rest : [];
+    const plan = kept && mv === this.mv && log.length && log[log.length - 1].move === kept.first ? kept.rest : [];
     try {
       const result = await API.runJob({ kind: 'solve', game: this.name, variant: this.info.variant, position: mv.position, seconds, seed: 1, plan });
-      if (this.mv !== mv || !this.hintData) return;
+      if (this.shownMv() !== mv || !this.hintData) return;
       const found = lineOf(result);
       const first = found.moves[0];
       if (first === undefined) {
@@ -274,7 +297,7 @@ export class HintMethods {
       }
       const width = Math.round(mv.view.width);
       const id = Array.isArray(first) ? first[0] * width + first[1] : null;
-      const move = id !== null ? this.moveAt(id) : (mv.legal_moves || []).find((m) => m.move === first);
+      const move = id !== null ? this.moveAt(id, mv) : (mv.legal_moves || []).find((m) => m.move === first);
       this.searchPlan = move ? {
         first: move.move,
         rest: found.moves.slice(1).map((m) => (Array.isArray(m) ? `${m[0]} ${m[1]}` : String(m))),
@@ -282,8 +305,9 @@ export class HintMethods {
       const end = `the search expects a final score of ${formatNumber(found.score)}${found.cleared ? ', clearing the board' : ''}`;
       if (move) {
         // The move's group: the cells its declared click target joins.
-        const group = this.sameTarget(move.cells[0]);
+        const group = this.sameTarget(move.cells[0], mv);
         this.flashCells(group);
+        this._bringIntoView(group);
         const n = group.length;
         const rule = this.info.presentation?.panels?.find((x) => x.kind === 'score')?.group_points;
         const now = groupPoints(rule, n);
@@ -301,12 +325,45 @@ export class HintMethods {
     this.board.setMoveValues(this._moveValues(), key);
   }
 
+  /// Brings cells (a hint's move) into view where the board is larger than the
+  /// screen: scrolled sideways in its frame, and the page scrolled up or down.
+  _bringIntoView(ids) {
+    if (!ids?.length) return;
+    const boxes = ids.map((id) => this.board.cells.get(id)?.g?.getBoundingClientRect()).filter(Boolean);
+    if (!boxes.length) return;
+    const behavior = 'auto';
+    const margin = 8;
+    const left = Math.min(...boxes.map((r) => r.left));
+    const right = Math.max(...boxes.map((r) => r.right));
+    const wrap = this.boardWrap;
+    if (wrap.scrollWidth > wrap.clientWidth + 1) {
+      const frame = wrap.getBoundingClientRect();
+      let shift = 0;
+      if (right > frame.right - margin) shift = Math.min(right - frame.right + margin, left - frame.left - margin);
+      else if (left < frame.left + margin) shift = left - frame.left - margin;
+      if (shift) wrap.scrollTo({ left: Math.max(0, wrap.scrollLeft + shift), behavior });
+    }
+    const top = Math.min(...boxes.map((r) => r.top));
+    const bottom = Math.max(...boxes.map((r) => r.bottom));
+    // The sticky top bar covers the top of the window.
+    const bar = document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0;
+    let by = 0;
+    if (top < bar + margin) by = top - bar - margin;
+    else if (bottom > window.innerHeight - margin) by = Math.min(bottom - window.innerHeight + margin, top - bar - margin);
+    if (by) window.scrollBy({ top: by, behavior });
+  }
+
   /// "Why": the line of best play after a graded move (the principal variation).
   async _why(m, pv, button) {
     const open = button.getAttribute('aria-expanded') === 'true';
     button.setAttribute('aria-expanded', String(!open));
     pv.hidden = open;
     if (open || pv.dataset.done) return;
+    if (this.shownMv() !== this.mv) {
+      // The line is worked out from the game's own position only.
+      fill(pv, h('p.muted.small', 'The best play after a move is shown from the game itself: use Play from here to continue from this position.'));
+      return;
+    }
     fill(pv, h('p.muted.small', 'Finding the best play…'));
     try {
       const data = await API.line(this.id, m.move);
