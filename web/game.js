@@ -329,10 +329,11 @@ export class GamePage {
     this.variantForm = (info.options || []).length ? this._variantChooser() : null;
     const panel = h('aside.panel', { 'aria-label': 'Game panel' },
       (this.hintCard = h('section.card.card-hint', { hidden: true }, h('h2', 'Hint'), this.hintList)),
+      // The move list beside the board (lichess's), right under the board on a phone.
+      (this.movesCard = h('section.card.card-moves', h('h2', 'Moves'), this.logList, this.logGlossary)),
       info.puzzle ? null : card('Players', this.playersEl),
       this.extras?.panel ?? null,
       (this.coloursCard = card('Colours and undo', this._coloursEditor())),
-      card('Moves', this.logList, this.logGlossary),
       info.puzzle && this.extras ? null : card(info.puzzle ? 'Score' : 'Tally', this.tallyEl),
       card('Saved games', this._saveForm(), this.savedEl),
       card('Game ID and text', this._gameTextCard()),
@@ -381,6 +382,7 @@ export class GamePage {
     declared.forEach((p, i) => {
       if (kinds.has(p.kind) && extras[i]?.panel && extras.length >= declared.length) near.push(extras[i].panel);
     });
+    near.push(this.movesCard);
     // Their places in the panel, so a wide screen puts each back where it was.
     const homes = near.map((c) => [c, c.nextSibling]);
     const narrow = window.matchMedia('(max-width: 960px)');
@@ -729,22 +731,41 @@ export class GamePage {
     return this.mv.seats[seat]?.human;
   }
 
-  /// The move list: each move a button that shows the position after it (review).
+  /// The move list: each move a button that shows the position after it (review),
+  /// numbered in rows as players write a game down ("1. … …  2. … …"): a row holds
+  /// a turn of each seat, one column per seat (a puzzle: one move a row); a seat's
+  /// several moves in a turn (a dice game's rolls) and chance's lines stay in its cell.
   _renderLog() {
     const log = this.mv.log || [];
     // Each move in the game's words; its notation (what a terminal player types) as the tooltip.
     const said = saidWords;
+    const chance = (e) => e.seat === null || e.seat === undefined;
     this.logButtons = log.map((e, i) => h('button.log-move', {
       type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${said(e)}`, title: e.move,
+      class: ['log-move', chance(e) ? 'chance' : `seat-${e.seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     },
-    e.seat === null || e.seat === undefined ? h('span.die-mark', { title: 'chance' }, '⚄')
-      : this.info.puzzle ? h('span.log-num', String(e.ply)) : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
+    chance(e) ? h('span.die-mark', { title: 'chance' }, '⚄')
+      : this.info.puzzle ? null : h('span.swatch.round', { style: `background:${this.settings.colours[e.seat]}` }),
     h('span.log-text', keepWhole(said(e))),
     e.reason && !said(e).includes(e.reason) ? h('span.reason', plain(e.reason)) : null,
     h('span.log-mark')));
-    fill(this.logList, ...this.logButtons.map((b, i) => h('li', {
-      class: [log[i].seat === null || log[i].seat === undefined ? 'chance' : `seat-${log[i].seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
-    }, b)));
+    const columns = this.info.puzzle ? 1 : Math.max(1, this.info.seats.length);
+    const rows = [];
+    let column = -1;
+    log.forEach((e, i) => {
+      // A seat's move opens a new row when its column comes before the last one's
+      // (one column: every move); chance stays with the seat it rolled for.
+      const at = chance(e) ? Math.max(0, column) : Math.min(columns - 1, columns === 1 ? 0 : e.seat);
+      if (!rows.length || (!chance(e) && (columns === 1 ? column >= 0 : at < column))) rows.push(Array.from({ length: columns }, () => []));
+      rows.at(-1)[at].push(this.logButtons[i]);
+      column = at;
+    });
+    // Moves named in long words (Northcott's "O advances to cell 2 in row 1 (gap 14 to
+    // 13)") each take the row's width, one under another, rather than narrow columns.
+    this.logList.classList.toggle('log-long', columns > 1 && log.some((e) => said(e).length > 18));
+    fill(this.logList, ...rows.map((cells, r) => h('li.log-row', { style: `--log-cols: ${columns}` },
+      h('span.log-num', { 'aria-hidden': 'true' }, `${r + 1}.`),
+      ...cells.map((buttons) => h('div.log-cell', ...(buttons.length ? buttons : [h('span.log-gap', { 'aria-hidden': 'true' }, '…')]))))));
     if (!log.length) this.logList.appendChild(h('li.empty-note', 'No moves yet.'));
     this._fillGlossary(this.logGlossary, { parts: log.map((e) => e.parts || []) });
     this.logList.scrollTop = this.logList.scrollHeight;

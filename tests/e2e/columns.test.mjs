@@ -65,7 +65,7 @@ for (const game of columnGames) {
           assert.deepEqual(lit.sort((a, b) => a - b), [...column].sort((a, b) => a - b), `${game.name}: the column under the pointer, and only it, lights up`);
         }
         await page.click(`.board-wrap [data-cell="${clicked}"] .cell-shape`);
-        await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
+        await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length > n, before);
         const { data } = await api('GET', `/api/sessions/${id}`);
         view = data.view;
         const last = view.log[view.log.length - 1];

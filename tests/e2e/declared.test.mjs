@@ -63,7 +63,7 @@ for (const width of WIDTHS) {
     const rowOf = (c) => Math.floor(c / W);
     const x = view.view.pieces.find((p) => p.owner === 1 && view.view.pieces.some((q) => q.owner === 0 && rowOf(q.cell) === rowOf(p.cell) && q.cell < p.cell - 1));
     await page.click(`.board [data-cell="${x.cell - 1}"] .cell-shape`, { modifiers: ['Control'] });
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
     const after = await sessionView(page);
     assert.ok(after.view.pieces.some((p) => p.owner === 1 && p.cell === x.cell - 1), 'X set up');
     assert.equal(after.to_move, 0, 'O still to move');

@@ -15,7 +15,7 @@ after(() => {
   writeFileSync(join(ARTIFACTS, 'timings.json'), JSON.stringify(timings, null, 2));
 });
 
-const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
+const logCount = (page) => page.locator('.log .log-move').count();
 
 async function open(page, path) {
   await page.goto(`${BASE}${path}`);
@@ -50,7 +50,7 @@ test('2: computer against computer is watched ply by ply, with pause, one move a
   await page.waitForSelector('.watch-bar:not([hidden])');
   const view = await sessionView(page);
   assert.ok(!view.outcome || view.log.length >= 5, 'the game is not finished by the seat change');
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 1);
   await page.click('.watch-bar button:has-text("Pause")');
   await page.waitForTimeout(200);
   const paused = await logCount(page);
@@ -59,14 +59,14 @@ test('2: computer against computer is watched ply by ply, with pause, one move a
   const v = await sessionView(page);
   if (!v.outcome) {
     await page.click('.watch-bar button:has-text("One move")');
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n + 1, paused);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n + 1, paused);
   }
   await page.selectOption('select[aria-label="Watching speed"]', 'fast');
   await page.click('.watch-bar button:has-text("Play")');
   await page.waitForFunction(() => /wins|draw/i.test(document.querySelector('.turn-line').textContent), null, { timeout: 20_000 });
   // New game in this mode is watched the same way.
   await page.click('.board-actions button:has-text("New game")');
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length <= 2);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length <= 2);
   await page.selectOption('select[aria-label="Which side you play"]', '0');
   await page.close();
 });
@@ -159,9 +159,9 @@ test('5: SameGame New game deals a fresh board, Restart the same one; a shared l
   // Play a group, then Restart: the same board from its start.
   const move = second.legal_moves[0];
   await page.click(`.board [data-cell="${move.cells[0]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   await page.click('.board-actions button:has-text("Restart")');
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+  await page.waitForFunction(() => !document.querySelector('.log .log-move'));
   const again = await sessionView(page);
   assert.equal(colours(again), colours(second));
   // The address is a shareable link: another browser page opens the same board.
@@ -262,7 +262,7 @@ test('9: the last move outlines both ends of the reply; your own presses are not
   const move = view.legal_moves[0];
   const t0 = Date.now();
   for (const c of move.cells) await page.click(`.board [data-cell="${c}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 2);
   timings.move_and_reply_hexapawn_ms = Date.now() - t0;
   const after = await sessionView(page);
   const recent = await page.$$eval('.board .cell.recent', (els) => els.map((e) => Number(e.dataset.cell)).sort((a, b) => a - b));
@@ -273,7 +273,7 @@ test('9: the last move outlines both ends of the reply; your own presses are not
     await openSession(page, { game: 'poggle', players: ['human'], seed: 1 });
     const p = await sessionView(page);
     await page.click(`.board [data-cell="${p.legal_moves[6].cells[0]}"] .cell-shape`);
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
     assert.equal(await page.locator('.board .cell.recent').count(), 0);
   }
   await page.close();
@@ -346,7 +346,7 @@ test('Northcott with X as your side: a plain click or tap between the pieces mov
   });
   assert.ok(advance, JSON.stringify(view.legal_moves));
   await page.click(`.board [data-cell="${advance.cells[1]}"] .cell-shape`);
-  await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
+  await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length > n, before);
   view = await sessionView(page);
   assert.ok(view.log.some((e) => e.seat === 1 && e.move === advance.move), JSON.stringify(view.log));
   await page.close();
@@ -370,7 +370,7 @@ test('SameGame: a hint taken keeps its plan, so the next hint expects at least a
   // Take the hint: click the lit group.
   const before = await logCount(page);
   await page.locator('.board [data-cell].hinted').first().click();
-  await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length > n, before);
+  await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length > n, before);
   const second = await expected();
   assert.ok(jobs.at(-1).plan.length > 0, 'the second hint starts from the rest of the first one\'s line');
   assert.ok(second >= first, `the second hint expects ${second}, the first ${first}`);
@@ -415,7 +415,7 @@ test('review: step back through the game without undoing, then play from here; v
   // X: 1, O: 2 (a mistake: O throws away the draw), X: 5.
   for (const c of [1, 2, 5]) {
     await page.click(`.board [data-cell="${c}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, [1, 2, 5].indexOf(c) + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, [1, 2, 5].indexOf(c) + 1);
   }
   await page.waitForSelector('.value-chart:not([hidden]) svg');
   await page.waitForSelector('.log-move.mistake');

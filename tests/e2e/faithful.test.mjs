@@ -12,8 +12,8 @@ import { api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, p
 const { has } = await listedGames();
 const browser = browserForFile();
 
-const logCount = (page) => page.locator('.log li:not(.empty-note)').count();
-const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, n, { timeout: 30_000 });
+const logCount = (page) => page.locator('.log .log-move').count();
+const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, n, { timeout: 30_000 });
 const undoButton = (page) => page.locator('.board-actions button:has-text("Undo")');
 const redoButton = (page) => page.locator('.board-actions button:has-text("Redo")');
 
@@ -23,7 +23,7 @@ for (const width of WIDTHS) {
     const session = await openSession(page, { game: 'samegame', variant: 'size=10x10,seed=7', players: ['human'], seed: 1 });
     await page.click('button:has-text("Let the computer play")');
     // Stop once the computer has removed two groups.
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 2, null, { timeout: 60_000 });
     await page.click('.card button:has-text("Stop")');
     await page.locator('.card button:has-text("Stop")').waitFor({ state: 'hidden' });
     await eventually(async () => (await sessionView(page)).seats[0].player === 'human', 'the board is the person\'s again after Stop');
@@ -188,7 +188,7 @@ for (const width of WIDTHS) {
     // ... and the next one too, after a move.
     const view = await sessionView(page);
     await page.click(`.board [data-cell="${view.legal_moves[0].cells[0]}"] .cell-shape`);
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 1);
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 1);
     await page.click('.board-actions button:has-text("New game")');
     await startsAt(usual);
 

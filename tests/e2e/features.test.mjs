@@ -16,7 +16,7 @@ async function freshGame(page, name) {
   const view = await sessionView(page);
   if (view.log.length || view.outcome) {
     await page.click('button:has-text("New game")');
-    await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)') || document.querySelector('.turn-line.your-move'));
+    await page.waitForFunction(() => !document.querySelector('.log .log-move') || document.querySelector('.turn-line.your-move'));
   }
   await page.waitForSelector('.turn-line.your-move');
 }
@@ -122,7 +122,7 @@ test('save and resume', async () => {
   await freshGame(page, 'tictactoe');
   const view = await sessionView(page);
   await page.click(`.board [data-cell="${view.legal_moves[0].cells[0]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 2);
   const log = await logTexts(page);
   const name = `e2e save ${Date.now()}`;
   await page.fill('.save-form input', name);
@@ -130,7 +130,7 @@ test('save and resume', async () => {
   const row = page.locator('.saved', { hasText: name });
   await row.waitFor();
   await page.click('button:has-text("New game")');
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)') || document.querySelector('.turn-line.your-move'));
+  await page.waitForFunction(() => !document.querySelector('.log .log-move') || document.querySelector('.turn-line.your-move'));
   const before = sessionOf(page);
   await row.locator('button:has-text("Resume")').click();
   await page.waitForFunction((b) => new URL(location.href).searchParams.get('s') !== b, before);
@@ -155,7 +155,7 @@ test('SameGame: the group under the pointer lights up and any of its blocks remo
   await page.waitForFunction((n) => document.querySelectorAll('.board .cell.in-group').length === n, cells.length);
   await page.screenshot({ path: join(ARTIFACTS, 'samegame-group.png') });
   await page.click(`.board [data-cell="${other}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   const after = await sessionView(page);
   assert.ok(after.log[0].text.includes(`${cells.length} blocks`), after.log[0].text);
   assert.ok(mark !== undefined);
@@ -185,7 +185,7 @@ test('Northcott: left click moves O, Ctrl+click sets up the computer\'s X withou
   for (const n of [1, 2]) {
     const x = view.view.pieces.find((p) => p.owner === 1 && view.view.pieces.some((q) => q.owner === 0 && rowOf(q.cell) === rowOf(p.cell) && q.cell < p.cell - 1));
     await page.click(`.board [data-cell="${x.cell - 1}"] .cell-shape`, { modifiers: ['Control'] });
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, n);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, n);
     view = await sessionView(page);
     assert.ok(view.view.pieces.some((p) => p.owner === 1 && p.cell === x.cell - 1), 'X moved');
     assert.equal(view.to_move, 0, 'O still to move');
@@ -197,7 +197,7 @@ test('Northcott: left click moves O, Ctrl+click sets up the computer\'s X withou
   assert.ok(view.human_to_move);
   const move = view.legal_moves[0];
   await page.click(`.board [data-cell="${move.cells[move.cells.length - 1]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 4);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 4);
   // Esc cancels: it never throws the game away.
   const before = await sessionView(page);
   await page.keyboard.press('Escape');

@@ -60,7 +60,7 @@ after(() => writeFileSync(join(ARTIFACTS, 'reaction-times.json'), JSON.stringify
 
 async function waitLogChange(page, before) {
   await page.waitForFunction(
-    (n) => document.querySelectorAll('.log li:not(.empty-note)').length !== n,
+    (n) => document.querySelectorAll('.log .log-move').length !== n,
     before, { timeout: 120_000 });
   await page.waitForTimeout(500); // let the reply's animation finish
 }
@@ -74,7 +74,7 @@ for (const game of games) {
     // Start from a fresh game where a person is to move.
     if (view.outcome || view.log.length) {
       await page.click('button:has-text("New game")');
-      await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)') || document.querySelector('.turn-line.your-move'));
+      await page.waitForFunction(() => !document.querySelector('.log .log-move') || document.querySelector('.turn-line.your-move'));
       view = await sessionView(page);
     }
     assert.ok(view.human_to_move, `${game.name}: a person should be to move at the start`);
@@ -95,7 +95,7 @@ for (const game of games) {
       if (k === 0) {
         // Reaction time: from the click to the move and the computer's reply shown.
         const want = before + (twoPlayer ? 2 : 1);
-        await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length >= n || document.querySelector('.turn-line.over, .turn-line.won, .turn-line.lost'), want, { timeout: 120_000 });
+        await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length >= n || document.querySelector('.turn-line.over, .turn-line.won, .turn-line.lost'), want, { timeout: 120_000 });
         times[`move_and_reply_${game.name}_ms`] = Date.now() - t0;
       }
       await waitLogChange(page, before);

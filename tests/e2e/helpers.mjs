@@ -164,7 +164,7 @@ export async function sessionView(page) {
 
 /// The move list's entries as the page writes them (the empty list's note left out).
 export async function logTexts(page) {
-  return page.locator('.log li:not(.empty-note) .log-text').allTextContents();
+  return page.locator('.log .log-move .log-text').allTextContents();
 }
 
 /// What the board shows: every piece (cell, owner, label) and every cell colour.

@@ -34,7 +34,7 @@ for (const name of boardGames) {
       await page.keyboard.press('n');
       // A game in progress asks first.
       if (view.log.length && !view.outcome) await page.click('.confirm-bar button:has-text("Start a new game")');
-      await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+      await page.waitForFunction(() => !document.querySelector('.log .log-move'));
       view = await sessionView(page);
     }
     await tabToBoard(page);
@@ -74,7 +74,7 @@ for (const name of boardGames) {
       await page.waitForTimeout(150);
       if ((await logTexts(page)).length !== before || !(await page.locator('.board .cell.selected').count())) break;
     }
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 2, null, { timeout: 60_000 });
     const log = await logTexts(page);
     assert.ok(log.length >= 2, 'the move and the computer reply are logged');
     await page.waitForSelector('.turn-line.your-move');
@@ -82,11 +82,11 @@ for (const name of boardGames) {
 
     // Undo with the keyboard.
     await page.keyboard.press('Control+z');
-    await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !document.querySelector('.log .log-move'), null, { timeout: 30_000 });
     assert.equal((await sessionView(page)).log.length, 0);
     // Redo with the keyboard.
     await page.keyboard.press('Control+y');
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, log.length, { timeout: 30_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, log.length, { timeout: 30_000 });
     assert.deepEqual(page.pageErrors, []);
     await page.close();
   });

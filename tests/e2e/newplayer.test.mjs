@@ -196,7 +196,7 @@ test('7 and Restart: Restart in every game goes back to this game\'s start, a sh
   const s = await openSession(page, { game: 'samegame', variant: 'seed=9', players: ['human'] });
   const move = s.view.legal_moves[0];
   await page.click(`.board [data-cell="${move.cells[0]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   const shared = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view.position;
   await page.goto(`${BASE}/game/samegame?variant=seed%3D9&position=${encodeURIComponent(shared)}`);
   await waitForBoard(page);
@@ -204,16 +204,16 @@ test('7 and Restart: Restart in every game goes back to this game\'s start, a sh
   assert.equal(opened.position, shared);
   const next = opened.legal_moves[0];
   await page.click(`.board [data-cell="${next.cells[0]}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   await page.click('.board-actions button:has-text("Restart")');
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+  await page.waitForFunction(() => !document.querySelector('.log .log-move'));
   assert.equal((await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view.position, shared, 'the shared position again');
   // Tic-tac-toe has Restart too.
   await openSession(page, { game: 'tictactoe', players: ['human', 'human'] });
   await page.click('.board [data-cell="5"] .cell-shape');
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   await page.click('.board-actions button:has-text("Restart")');
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+  await page.waitForFunction(() => !document.querySelector('.log .log-move'));
   await page.close();
 });
 
@@ -309,7 +309,7 @@ test('Show move values stays on across moves, colours the move list and grades t
   await eventually(async () => (await marks()) === 9, 'nine moves graded on the board');
   for (const [i, c] of [5, 2].entries()) {
     await page.click(`.board [data-cell="${c}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, i + 1);
     // Still on after the move: no Hint pressed.
     await eventually(async () => (await marks()) === 8 - i, `${8 - i} moves graded after move ${i + 1}`);
   }
@@ -353,7 +353,7 @@ test('Flip the board, and ? lists the keyboard shortcuts', async () => {
   // A click still plays the cell clicked.
   const move = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view.legal_moves[0];
   for (const c of move.cells) await page.click(`.board [data-cell="${c}"] .cell-shape`);
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
   await page.reload();
   await waitForBoard(page);
   const [a2, b2] = [await at(1), await at(9)];
@@ -370,7 +370,7 @@ test('Flip the board, and ? lists the keyboard shortcuts', async () => {
   for (const key of ['Ctrl+Z', 'Esc', 'flip the board', 'hint', 'new game']) assert.ok(text.includes(key), `${key} in: ${text}`);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
-  assert.equal(await page.locator('.log li:not(.empty-note)').count(), 1);
+  assert.equal(await page.locator('.log .log-move').count(), 1);
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
@@ -384,7 +384,7 @@ test('Short game IDs: a SameGame link names its board number and moves, not its 
   for (let i = 0; i < 2; i++) {
     const v = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view;
     await page.click(`.board [data-cell="${v.legal_moves[0].cells[0]}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, i + 1);
   }
   const now = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view;
   await page.click('.board-actions button:has-text("Share")');
@@ -397,7 +397,7 @@ test('Short game IDs: a SameGame link names its board number and moves, not its 
   const other = await pageAt(browser, 390);
   await other.goto(link);
   await waitForBoard(other);
-  await other.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 2);
+  await other.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 2);
   assert.equal((await api('GET', `/api/sessions/${sessionOf(other)}`)).data.view.position, now.position);
   // The game ID in the card, entered on a fresh page of the game.
   const id = await page.locator('.game-id').inputValue();
@@ -406,7 +406,7 @@ test('Short game IDs: a SameGame link names its board number and moves, not its 
   await waitForBoard(other);
   await other.locator('.enter-id').fill(id);
   await other.locator('.id-form button').click();
-  await other.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 2);
+  await other.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 2);
   await waitForBoard(other);
   assert.equal((await api('GET', `/api/sessions/${sessionOf(other)}`)).data.view.position, now.position);
   assert.notEqual(sessionOf(other), s.id);
@@ -420,7 +420,7 @@ test('A game as text: exported, and pasted back (a record or a position) to star
   await openSession(page, { game: 'tictactoe', players: ['human', 'human'] });
   for (const [i, c] of [5, 1, 9].entries()) {
     await page.click(`.board [data-cell="${c}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, i + 1);
   }
   const played = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view;
   const text = await page.locator('.record-text').inputValue();
@@ -430,16 +430,16 @@ test('A game as text: exported, and pasted back (a record or a position) to star
   await eventually(async () => {
     await page.click('.board-actions button:has-text("New game")');
     await page.waitForTimeout(300);
-    return (await page.locator('.log li:not(.empty-note)').count()) === 0;
+    return (await page.locator('.log .log-move').count()) === 0;
   }, 'a new game');
   await page.locator('.import-text').fill(text);
   await page.locator('.import-form button').click();
-  await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length === 3);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 3);
   assert.equal((await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view.position, played.position);
   // A position pasted alone is the start of a game.
   await page.locator('.import-text').fill(played.position);
   await page.locator('.import-form button').click();
-  await page.waitForFunction(() => !document.querySelector('.log li:not(.empty-note)'));
+  await page.waitForFunction(() => !document.querySelector('.log .log-move'));
   const fromPosition = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view;
   assert.equal(fromPosition.position, played.position);
   // A move that cannot be played is refused in words, and nothing starts.
@@ -476,7 +476,7 @@ test('3: on a phone the hint, score and dice cards leave the whole board in view
   for (let i = 0; i < 2; i++) {
     const v = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view;
     await page.click(`.board [data-cell="${v.legal_moves[0].cells[0]}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, i + 1);
   }
   await page.locator('.log-move').first().click();
   await page.waitForSelector('.review-bar:not([hidden])');

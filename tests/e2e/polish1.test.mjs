@@ -75,7 +75,7 @@ async function reviewGame(page) {
   await openSession(page, { game: 'tictactoe', players: ['human', 'human'] });
   for (const [i, c] of [1, 2, 5, 9, 4].entries()) {
     await page.click(`.board [data-cell="${c}"] .cell-shape`);
-    await page.waitForFunction((n) => document.querySelectorAll('.log li:not(.empty-note)').length === n, i + 1);
+    await page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, i + 1);
   }
   await page.waitForSelector('.value-chart:not([hidden]) svg');
 }
@@ -159,7 +159,7 @@ for (const width of WIDTHS) {
     });
     await page.click(`.board [data-cell="${first.cells[0]}"] .cell-shape`, { force: true });
     await page.click(`.board [data-cell="${first.cells[1]}"] .cell-shape`, { force: true });
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 2);
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 2);
     await page.waitForSelector('.board .hl-ring.hl-recent');
     const mine = await page.$$eval('.board .hl-ring.hl-mine', (e) => e.length);
     assert.ok(mine >= 1, 'your own move has its frame');
@@ -301,7 +301,7 @@ for (const width of WIDTHS) {
     const page = await pageAt(browser, width);
     await openSession(page, { game: 'tictactoe', players: ['perfect', 'perfect'] });
     await page.waitForSelector('.watch-bar:not([hidden])');
-    await page.waitForFunction(() => document.querySelectorAll('.log li:not(.empty-note)').length >= 1);
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length >= 1);
     await page.click('.watch-bar button:has-text("Pause")');
     await page.waitForTimeout(1500);
     const { data: view } = await api('GET', `/api/sessions/${new URL(page.url()).searchParams.get('s')}`);

@@ -67,7 +67,7 @@ for (const game of games) {
       const { status, data: reviewed } = await api('GET', `/api/sessions/${id}/review?ply=${ply}`);
       assert.equal(status, 200, JSON.stringify(reviewed));
       const want = reviewed.view;
-      await page.locator('.log li button.log-move').nth(k - 1).click();
+      await page.locator('.log .log-move').nth(k - 1).click();
       await page.waitForFunction((k) => new RegExp(`After move ${k} of`).test(document.querySelector('.review-where')?.textContent || ''), k);
       // The board: exactly the reviewed pieces.
       await page.waitForFunction((n) => document.querySelectorAll('.board-wrap .piece:not(.leaving)').length === n, want.view.pieces.length);
