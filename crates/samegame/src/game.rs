@@ -338,22 +338,31 @@ impl Presentation for SameGame {
         self.move_parts(state, mv).to_string()
     }
 
-    /// "row r, column c" and what the group brings, its colour as a colour.
+    /// "row r, column c" counted from 1 as a player counts (the notation a
+    /// player types counts from 0 beside the terminal's numbered board) and the
+    /// group, its colour as a colour; not its points, which a hint list and the
+    /// score already show.
     fn move_parts(&self, state: &Board, mv: Click) -> Words {
-        Words::text(format!("row {}, column {}", mv.row, mv.col)).and(self.group_words(state, mv))
+        Words::text(format!(
+            "row {}, column {}",
+            u32::from(mv.row) + 1,
+            u32::from(mv.col) + 1
+        ))
+        .and(self.group_words(state, mv, false))
     }
 
     fn describe_move(&self, state: &Board, mv: Click) -> String {
         Words::text(self.format_move(state, mv))
-            .and(self.group_words(state, mv))
+            .and(self.group_words(state, mv, true))
             .to_string()
     }
 }
 
 impl SameGame {
     /// What removing the group at `mv` brings, after the place clicked
-    /// (": 3 blocks of colour 2 (+1)"); nothing when no group is there.
-    fn group_words(&self, state: &Board, mv: Click) -> Words {
+    /// (": 3 blocks of colour 2", with `points` " (+1)"); nothing when no group
+    /// is there.
+    fn group_words(&self, state: &Board, mv: Click, with_points: bool) -> Words {
         let Ok(g) = self.removable(state, mv) else {
             return Words::new();
         };
@@ -370,9 +379,12 @@ impl SameGame {
         } else {
             String::new()
         };
-        Words::text(format!(": {} blocks of ", g.size))
-            .and_colour(u32::from(g.colour))
-            .and_text(format!(" (+{points}{bonus})"))
+        let blocks = Words::text(format!(": {} blocks of ", g.size)).and_colour(u32::from(g.colour));
+        if with_points {
+            blocks.and_text(format!(" (+{points}{bonus})"))
+        } else {
+            blocks
+        }
     }
 }
 
@@ -462,6 +474,11 @@ fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
 }
 
 impl Registered for SameGame {
+    /// NRPA in pieces, for a cluster to share out.
+    fn policy_search(&self) -> Option<Box<dyn tabula_core::PolicySearch>> {
+        Some(Box::new(crate::search::cluster::PolicyWork::new(self)))
+    }
+
     /// The score card (with the time, the best scores and the computer's line),
     /// the original red, yellow and blue palette, and hints that search.
     fn presentation(&self) -> tabula_core::GamePresentation {

@@ -25,6 +25,7 @@
 //! options and the seed alone.
 
 mod beam;
+pub mod cluster;
 mod fast;
 mod nested;
 mod nrpa;

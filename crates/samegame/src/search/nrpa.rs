@@ -119,6 +119,47 @@ impl Policy {
         }
     }
 
+    /// The policy as bytes, to send to another process: each code and its
+    /// weight (8 bytes each, little-endian), codes ascending, so that equal
+    /// policies give equal bytes.
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let mut entries: Vec<(u64, f64)> = self
+            .keys
+            .iter()
+            .zip(&self.vals)
+            .filter(|(&k, _)| k != 0)
+            .map(|(&k, &v)| (k, v))
+            .collect();
+        entries.sort_unstable_by_key(|&(k, _)| k);
+        let mut out = Vec::with_capacity(entries.len() * 16);
+        for (k, v) in entries {
+            out.extend_from_slice(&k.to_le_bytes());
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// A policy of at most `cap` codes from [`Policy::to_bytes`]'s bytes;
+    /// `None` when they are not a policy's (cut short, a code 0 or codes out
+    /// of order, a weight that is not a finite number, more codes than `cap`).
+    pub(crate) fn from_bytes(bytes: &[u8], cap: usize) -> Option<Policy> {
+        if bytes.len() % 16 != 0 || bytes.len() / 16 > cap {
+            return None;
+        }
+        let mut policy = Policy::new(cap);
+        let mut last = 0;
+        for chunk in bytes.chunks_exact(16) {
+            let code = u64::from_le_bytes(chunk[..8].try_into().ok()?);
+            let weight = f64::from_le_bytes(chunk[8..].try_into().ok()?);
+            if code <= last || !weight.is_finite() {
+                return None;
+            }
+            last = code;
+            policy.add(code, weight);
+        }
+        Some(policy)
+    }
+
     /// Bytes a policy of at most `cap` codes may take (tables at most 4 times the codes).
     pub(crate) fn bytes_for(cap: usize) -> u64 {
         cap as u64 * 4 * SLOT_BYTES
