@@ -13,7 +13,7 @@ import * as API from './api.js';
 import { PALETTE, el, thumbnail } from './render.js';
 import { h, toast, guarded, sleep, formatNumber, fill } from './ui.js';
 import { linePlot } from './plot.js';
-import { colourName, playerWords, count } from './words.js';
+import { colourName, playerWords, count, saidWords } from './words.js';
 import { HUMAN, PERSON } from './players.js';
 import { resultFacts, solutionGrid, bestOf, groupPoints, lineOf, factValue } from './results.js';
 
@@ -385,11 +385,13 @@ class DicePanel {
     this.page = page;
     this.declared = declared;
     this.dieEl = h('div.die-area');
+    this.turnEl = h('div.turn-block', { 'aria-live': 'polite' });
     this.tableEl = h('div.sim-table');
     this.bar = progressBar();
     this.simBtn = h('button.btn', { type: 'button', onclick: () => this.simulate() }, 'Run a quick simulation');
     this.panel = card('Dice and odds',
       this.dieEl,
+      this.turnEl,
       h('h3', 'Who wins how often'),
       h('p.muted.small', 'Each pair of computer players meets in 200 games, taking turns to start.'),
       this.simBtn, this.bar, this.tableEl);
@@ -397,7 +399,7 @@ class DicePanel {
 
   /// The last roll of the position shown, as the game declares it (its view's
   /// dice facts): the dice, whose roll it was, and the facts of the turn.
-  onView(mv) {
+  onView(mv, previous, { review = null } = {}) {
     const dice = panelFacts(mv, 'dice');
     const roll = dice?.roll || [];
     const who = dice?.seat;
@@ -409,6 +411,21 @@ class DicePanel {
         h('strong', roll.length ? `Rolled ${roll.join(' and ')}` : 'No roll yet'),
         h('span.muted.small', mv.outcome ? mv.result || 'Game over' : who !== null && who !== undefined ? `${this.page.info.seats[who] ?? ''}` : ''),
         ...facts.map((f) => h('span.die-fact', `${f.label}: `, h('strong', factValue(f.value))))));
+    this.showTurn(mv, review);
+  }
+
+  /// The other side's whole turn played in answer to the person's move (every roll
+  /// and decision, not only its last roll), in the game's words; gone under review.
+  showTurn(mv, review) {
+    const replies = review === null && mv === this.page.mv ? this.page.replies || [] : [];
+    const seat = replies.find((e) => e.seat !== null && e.seat !== undefined && !mv.seats?.[e.seat]?.human)?.seat;
+    if (seat === undefined) {
+      fill(this.turnEl);
+      return;
+    }
+    fill(this.turnEl,
+      h('p.small.strong', `${this.page.info.seats[seat] ?? 'The computer'}'s turn`),
+      h('ol.turn-replies', ...replies.map((e) => h('li', e.seat === null || e.seat === undefined ? h('span.die-mark', { 'aria-hidden': 'true' }, '⚄ ') : null, saidWords(e)))));
   }
 
   async simulate() {

@@ -349,6 +349,9 @@ export class GamePage {
             (this.summaryEl = h('p.summary', plain(info.summary)))),
           this.variantEl),
         this.statusEl,
+        // The game's facts about the position (Pig's score, Nim's nim-sum) right under
+        // the status line, in view with the board on any screen.
+        this.statusChips,
         this.watchBar,
         this.reviewer.bar,
         this.boardNote,
@@ -361,7 +364,6 @@ export class GamePage {
         this.nearCards,
         // The value history, under the board and as wide as it (lichess's chart).
         this.reviewer.chart,
-        this.statusChips,
         this.glossaryEl,
         this.legendEl,
         this.keyHelp,
@@ -595,6 +597,9 @@ export class GamePage {
     // The last move: the cells of the computer's (or chance's) replies as the server
     // lists them; the user's own move is not the computer's reply. A view shown
     // without a move just played (a reload, undo) frames its declared last move.
+    // The plies played in answer to the person's move (the computer's whole turn,
+    // the dice rolled in it), for the cards that show a turn.
+    this.replies = played ? played.slice(mineCount) : [];
     if (played) {
       this.recent = [...new Set(played.slice(mineCount).flatMap((p) => p.cells || []))];
       this.mine = mine;
@@ -835,6 +840,15 @@ export class GamePage {
     const targets = prefix.length
       ? [...new Set(this._candidates(prefix).map((m) => m.cells[prefix.length]).filter((c) => c !== undefined))]
       : [];
+    // Buttons on the board (Pig's roll and hold) that no move starts at now look,
+    // and are said to be, unavailable.
+    const starts = this._starts();
+    this.board.svg.classList.toggle('has-starts', starts.length > 0);
+    for (const [id, entry] of this.board.cells) {
+      const off = starts.length > 0 && !starts.includes(id) && entry.data?.mark === 'button';
+      if (off) entry.g.setAttribute('aria-disabled', 'true');
+      else entry.g.removeAttribute('aria-disabled');
+    }
     this.board.setHighlights({
       selected: prefix,
       targets,

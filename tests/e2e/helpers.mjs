@@ -57,6 +57,13 @@ export async function launch({ viewport = { width: 1280, height: 900 }, touch = 
   };
 }
 
+/// The file of `web/` a request names: `/static/x` is `web/x`, and a name with a
+/// content hash (`game.1dd68cb5f3a1378a.js`, as the server names what it lets
+/// browsers cache) is the file without it.
+function sourcePath(url) {
+  return new URL(url).pathname.replace(/^\/(static\/)?/, '').replace(/\.[0-9a-f]{16}(\.(js|css|svg))$/, '$1');
+}
+
 /// `TABULA_WEB_FROM=<commit>`: the browser gets the web UI's files as they were at
 /// that commit (from git), the server being today's, to check that a browser test
 /// fails on the old page.
@@ -64,7 +71,7 @@ async function serveWebFrom(context, commit) {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
   const types = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' };
   await context.route(/\/(static\/)?[\w./-]+\.(js|css|svg)(\?.*)?$/, async (route) => {
-    const path = new URL(route.request().url()).pathname.replace(/^\/(static\/)?/, '');
+    const path = sourcePath(route.request().url());
     let body;
     try {
       body = execFileSync('git', ['show', `${commit}:web/${path}`], { cwd: root, maxBuffer: 1 << 24 });
@@ -81,7 +88,7 @@ async function serveWebFrom(context, commit) {
 async function serveWebDir(context, dir) {
   const types = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' };
   await context.route(/\/(static\/)?[\w./-]+\.(js|css|svg)(\?.*)?$/, async (route) => {
-    const path = new URL(route.request().url()).pathname.replace(/^\/(static\/)?/, '');
+    const path = sourcePath(route.request().url());
     if (path.split('/').includes('..')) return route.continue();
     let body;
     try {

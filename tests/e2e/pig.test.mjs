@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { api, BASE, ARTIFACTS, sessionView, waitForBoard, browserForFile, listedGames, WIDTHS, pageAt } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, waitForBoard, browserForFile, listedGames, WIDTHS, pageAt, newPage } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
@@ -55,6 +55,53 @@ for (const width of WIDTHS) {
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(ARTIFACTS, `pig-boundary-${width}.png`), fullPage: width > 800 });
     await card.screenshot({ path: join(ARTIFACTS, `pig-boundary-card-${width}.png`) });
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}
+
+for (const width of WIDTHS) {
+  test(`Pig's page at ${width} px: the score in the first screen, roll and hold explained, the computer's whole turn, Hold unavailable at a turn's start`, { skip: !has('pig'), timeout: 120_000 }, async () => {
+    const page = await newPage(browser);
+    await page.setViewportSize({ width, height: width < 600 ? 844 : 800 });
+    const { data: created } = await api('POST', '/api/sessions', { game: 'pig', players: ['human', 'expectimax'], seed: 5 });
+    await page.goto(`${BASE}/game/pig?s=${created.id}`);
+    await waitForBoard(page);
+    // The score: both players' points, on the first screen without scrolling.
+    const chips = page.locator('.status-chips li');
+    assert.deepEqual(await chips.allTextContents(), ['Player 1: 0', 'Player 2: 0']);
+    const low = await chips.last().evaluate((c) => c.getBoundingClientRect().bottom);
+    assert.ok(low <= (await page.evaluate(() => innerHeight)), `the score is on screen (its bottom at ${low} px)`);
+    // What roll and hold do, said where a phone shows it.
+    const summary = page.locator('.board-head .summary');
+    assert.ok(await summary.isVisible(), 'the summary is shown');
+    assert.match(await summary.textContent(), /roll.*hold/);
+    // At a turn's start only roll can be played: Hold is unavailable, and says so.
+    const view = await sessionView(page);
+    const roll = view.legal_moves.find((m) => m.move === 'roll').cells[0];
+    const hold = view.view.cells.find((c) => c.mark === 'button' && c.id !== roll).id;
+    const holdCell = page.locator(`.board [data-cell="${hold}"]`);
+    assert.equal(await holdCell.getAttribute('aria-disabled'), 'true');
+    assert.ok(Number(await holdCell.evaluate((g) => getComputedStyle(g).opacity)) < 0.6, 'Hold is drawn dimmed');
+    assert.equal(await page.locator(`.board [data-cell="${roll}"]`).getAttribute('aria-disabled'), null);
+    // Roll until a turn has points, then hold: the computer plays its whole turn.
+    for (let i = 0; i < 30; i++) {
+      const v = await sessionView(page);
+      if (v.legal_moves.some((m) => m.move === 'hold')) break;
+      const n = v.log.length;
+      await page.click(`.board [data-cell="${roll}"] .cell-shape`);
+      await page.waitForFunction((k) => document.querySelectorAll('.log .log-move').length > k, n);
+    }
+    const before = (await sessionView(page)).log.length;
+    assert.equal(await holdCell.getAttribute('aria-disabled'), null, 'Hold can be played with points on the turn');
+    await page.click(`.board [data-cell="${hold}"] .cell-shape`);
+    await page.waitForFunction((k) => document.querySelectorAll('.log .log-move').length > k + 1, before);
+    const after = await sessionView(page);
+    // Every ply after the hold (the computer's rolls and decisions) is listed in the dice card.
+    const replies = after.log.slice(before + 1);
+    assert.ok(replies.some((e) => e.seat === 1), 'the computer played');
+    const listed = await page.locator('.turn-replies li').allTextContents();
+    assert.equal(listed.length, replies.length, `the whole turn: ${listed.join(' | ')}`);
     assert.deepEqual(page.pageErrors, []);
     await page.close();
   });

@@ -25,6 +25,8 @@ use std::time::Duration;
 use tabula_core::{Budget, Report, Versioned};
 use tabula_engine::{DynGame, DynPlayer, DynState, GameFacts, CHANCE_PLAYER, TERMINAL_PLAYER};
 
+mod cluster;
+
 /// Most games one call of `simulate` plays, as `tabula simulate` allows.
 const MAX_SIMULATED_GAMES: u64 = 1_000_000_000;
 /// Most training games, as `tabula train` allows.
@@ -853,6 +855,7 @@ fn tabula_games(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyState>()?;
     m.add_class::<PyPlayer>()?;
+    cluster::register(m)?;
     m.add_function(wrap_pyfunction!(game_infos, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
     m.add_function(wrap_pyfunction!(game_options, m)?)?;
