@@ -279,6 +279,7 @@ export class GamePage {
       onContext: this.own?.rightClick ? (id, e) => this._click(id, e) : null,
       onHover: (id) => this._hover(id),
       seatColour: (seat) => this.settings.colours[seat],
+      cellWords: (id, view) => `${this._cellName(id, view)}: ${this._cellContents(id, view)}`,
       palette: () => this.chosenPalette()?.colours ?? null,
     });
     // Every drawing of the board (the game, review, a replay) goes through the
@@ -703,7 +704,7 @@ export class GamePage {
     const reviewing = mv !== this.mv;
     const { text, kind: cls } = reviewing && !mv.outcome
       // An earlier position: whose move it was, never "Your move" or "thinking".
-      ? { text: this.info.puzzle ? `Score ${formatNumber(mv.score ?? 0)}` : mv.turn?.kind === 'chance' ? 'A roll of the dice is due' : `${this._seatName(mv.to_move)} to move`, kind: '' }
+      ? { text: this.info.puzzle ? (typeof mv.score === 'number' ? `Score ${formatNumber(mv.score)}` : 'Not solved yet') : mv.turn?.kind === 'chance' ? 'A roll of the dice is due' : `${this._seatName(mv.to_move)} to move`, kind: '' }
       : !mv.outcome && this.extras?.statusText?.() ? { text: this.extras.statusText(), kind: '' }
         : statusWords(mv, { puzzle: !!this.info.puzzle, seatName: (i) => this._seatName(i), paused: this.watchPaused && this._watching() });
     this.statusEl.className = `turn-line ${cls}`;
@@ -948,8 +949,8 @@ export class GamePage {
 
   /// A cell as a player names it: the name its view declares ("b3", "row 2,
   /// column 3", "heap 1, place 2"), never made up here from its label.
-  _cellName(id) {
-    const raw = (this.shownMv()?.view?.cells || []).find((x) => x.id === id);
+  _cellName(id, view = this.shownMv()?.view) {
+    const raw = (view?.cells || []).find((x) => x.id === id);
     return raw?.name || `point ${id}`;
   }
 
@@ -1125,11 +1126,23 @@ export class GamePage {
     if (id === null || id === undefined) return;
     this.cursor = id;
     this.board.setCursor(id);
-    const c = this.board.cellData(id);
-    const piece = (this.mv?.view.pieces || []).filter((p) => p.cell === id);
-    const what = piece.length ? piece.map((p) => `${p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : ''} ${p.label || 'piece'}`.trim()).join(', ') : c?.colour !== undefined && c?.colour !== null ? `${colourName(c.colour, this.chosenPalette())} ${this.info.presentation?.coloured_cell || 'block'}` : this.colouredBoard() ? 'no block' : 'empty';
-    this._say(`${this._cellName(id)}: ${what}`);
+    this._say(`${this._cellName(id)}: ${this._cellContents(id, this.mv?.view)}`);
     this._hover(id);
+  }
+
+  /// What is on a cell of `view`, in words: its pieces by owner ("X", "Player 1 3"),
+  /// its colour ("yellow block"), else "empty".
+  _cellContents(id, view) {
+    const c = (view?.cells || []).find((x) => x.id === id);
+    const pieces = (view?.pieces || []).filter((p) => p.cell === id);
+    if (pieces.length) {
+      return pieces.map((p) => {
+        const owner = p.owner !== undefined && p.owner !== null ? this._seatName(p.owner) : '';
+        return owner && (!p.label || p.label === owner) ? owner : `${owner} ${p.label || 'piece'}`.trim();
+      }).join(', ');
+    }
+    if (c?.colour !== undefined && c?.colour !== null) return `${colourName(c.colour, this.chosenPalette())} ${this.info.presentation?.coloured_cell || 'block'}`;
+    return (view?.cells || []).some((x) => x.colour !== undefined && x.colour !== null) ? 'no block' : 'empty';
   }
 
   _boardKey(e) {

@@ -113,7 +113,10 @@ export class Board {
   /// (a person's choice; the view's declared colour otherwise), palette() -> [colour] | null}
   constructor(container, options = {}) {
     this.options = options;
-    this.svg = el('svg', { class: 'board', role: options.interactive ? 'application' : 'img' });
+    // An interactive board is a group of cells, each a button named in words (its
+    // name and what is on it), so a screen reader can browse and press them; the
+    // drawing's other layers are hidden from it.
+    this.svg = el('svg', { class: 'board', role: options.interactive ? 'group' : 'img' });
     if (options.interactive) {
       this.svg.setAttribute('tabindex', '0');
       this.svg.setAttribute('aria-roledescription', 'game board');
@@ -127,12 +130,12 @@ export class Board {
       el('path', { d: 'M0,0 L10,5 L0,10 z' }, m);
     }
     this.uid = Board.uid++;
-    this.edgesLayer = el('g', { class: 'edges' }, this.svg);
+    this.edgesLayer = el('g', { class: 'edges', 'aria-hidden': 'true' }, this.svg);
     this.cellsLayer = el('g', { class: 'cells' }, this.svg);
-    this.overlayLayer = el('g', { class: 'overlay', 'pointer-events': 'none' }, this.svg);
-    this.piecesLayer = el('g', { class: 'pieces', 'pointer-events': 'none' }, this.svg);
-    this.valueLayer = el('g', { class: 'move-values', 'pointer-events': 'none' }, this.svg);
-    this.badgeLayer = el('g', { class: 'badges', 'pointer-events': 'none' }, this.svg);
+    this.overlayLayer = el('g', { class: 'overlay', 'aria-hidden': 'true', 'pointer-events': 'none' }, this.svg);
+    this.piecesLayer = el('g', { class: 'pieces', 'aria-hidden': 'true', 'pointer-events': 'none' }, this.svg);
+    this.valueLayer = el('g', { class: 'move-values', 'aria-hidden': 'true', 'pointer-events': 'none' }, this.svg);
+    this.badgeLayer = el('g', { class: 'badges', 'aria-hidden': 'true', 'pointer-events': 'none' }, this.svg);
     this.cursorEl = el('rect', { class: 'cursor', visibility: 'hidden' }, this.svg);
     container.appendChild(this.svg);
     // The key to the highlights (the page places it under the board).
@@ -242,12 +245,19 @@ export class Board {
       if (!entry || entry.shapeName !== shapeName) {
         entry?.g.remove();
         const g = el('g', { 'data-cell': c.id }, this.cellsLayer);
-        const shape = el(shapeName, { class: 'cell-shape' }, g);
-        const label = el('text', { class: 'cell-label' }, g);
+        if (this.options.interactive) {
+          g.setAttribute('role', 'button');
+          g.setAttribute('tabindex', '-1');
+        }
+        const shape = el(shapeName, { class: 'cell-shape', 'aria-hidden': 'true' }, g);
+        const label = el('text', { class: 'cell-label', 'aria-hidden': 'true' }, g);
         entry = { g, shape, label, shapeName };
         this.cells.set(c.id, entry);
       }
       entry.data = c;
+      // The cell in words for a screen reader: the page's words for it (its name and
+      // what is on it), else its declared name.
+      if (this.options.interactive) entry.g.setAttribute('aria-label', this.options.cellWords?.(c.id, this.view) || c.name || c.label || `point ${c.id}`);
       const classes = ['cell', shapeName, `labels-${safeClass(labels)}`];
       if (c.mark) classes.push('mark-' + safeClass(c.mark));
       if (c.colour !== undefined && c.colour !== null) classes.push('coloured');

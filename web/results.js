@@ -277,7 +277,7 @@ export function statusWords(mv, { puzzle = false, seatName, paused = false }) {
   }
   const seat = seatName(mv.to_move);
   if (mv.human_to_move) {
-    const text = puzzle ? 'Your move' : people > 1 ? `${seat} to move` : `Your move — you play ${seat}`;
+    const text = puzzle ? 'Your move' : people > 1 ? `${seat} to move` : `Your move — you are ${seat}`;
     return { text, kind: 'your-move' };
   }
   if (mv.turn?.kind === 'chance') return { text: 'Rolling the die…', kind: '' };

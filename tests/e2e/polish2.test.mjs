@@ -162,7 +162,7 @@ for (const width of WIDTHS) {
     assert.equal(mine.length, 1, JSON.stringify(view.log));
     assert.match(mine[0].text, /marker 3 from 1 to \d/);
     // "Retired" is explained beside the status line that shows it.
-    const words = page.locator('.board-area dl.glossary');
+    const words = page.locator('.board-area > dl.glossary');
     assert.match(await words.textContent(), /Retired.*brought home to 120/);
     await page.close();
 
