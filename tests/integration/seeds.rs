@@ -17,7 +17,8 @@ fn games_name_the_computer_their_source_prescribes() {
             .clone()
     };
     assert_eq!(find("hexapawn")["default_opponent"], "matchbox");
-    assert_eq!(find("tictactoe")["default_opponent"], "matchbox");
+    // MENACE was built for tic-tac-toe; Gardner's machine for Hexapawn.
+    assert_eq!(find("tictactoe")["default_opponent"], "menace");
     assert_eq!(find("auto120")["default_opponent"], "scenario");
     assert_eq!(find("poggle")["default_opponent"], "solver");
     assert_eq!(find("northcott")["default_opponent"], "nim");

@@ -59,7 +59,7 @@ impl Notation for ConnectFour {
             return Err(ParseError::new("the game is over"));
         }
         match self.illegal_reason(s, mv) {
-            Some(reason) => Err(ParseError::new(reason)),
+            Some(reason) => Err(ParseError::illegal(reason)),
             None => Ok(mv),
         }
     }

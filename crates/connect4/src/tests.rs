@@ -50,7 +50,12 @@ fn a_full_column_is_refused_in_words() {
     let g = game("width=4,height=4");
     let s = play(&g, "1 1 1 1");
     let e = g.parse_move(&s, "1").unwrap_err();
-    assert_eq!(e.message, "column 1 is full");
+    // Read, but not playable: not "cannot read move" (issue 44).
+    assert_eq!(e.message, "cannot play that move: column 1 is full");
+    assert_eq!(
+        tabula_core::MoveError::from(e).to_string(),
+        "cannot play that move: column 1 is full"
+    );
     assert!(g
         .parse_move(&s, "5")
         .unwrap_err()

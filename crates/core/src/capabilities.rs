@@ -261,6 +261,16 @@ pub trait ExactAnalysis: Game {
     fn exact_oracle_bytes(&self) -> Option<u64> {
         None
     }
+    /// Builds or reads now the table that the computer player named `player`
+    /// (the game's own player, as typed) needs before its first move, when the
+    /// game keeps one apart from its exact oracle (a dice game's table of
+    /// chances, which its hints read too), so that a front end can say what is
+    /// being prepared instead of showing nothing; `progress` receives fractions
+    /// 0..1. `None` when the player needs no such table, else whether it could
+    /// be had (why not, in words).
+    fn prepare_player(&self, _player: &str, _progress: &dyn Fn(f64)) -> Option<Result<(), String>> {
+        None
+    }
     /// A game-specific `tabula solve` report (puzzle solvers, searches), or `None`
     /// to use the generic strong solver.
     fn solve_report(

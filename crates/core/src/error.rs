@@ -30,7 +30,16 @@ impl ParseError {
         };
         ParseError { message }
     }
+
+    /// A move read but not playable here (a full column): said as such, not
+    /// as text that "cannot be read".
+    pub fn illegal(reason: impl std::fmt::Display) -> Self {
+        ParseError::new(format!("{ILLEGAL_PREFIX}{reason}"))
+    }
 }
+
+/// How [`ParseError::illegal`] begins: the move was read, the rules refuse it.
+const ILLEGAL_PREFIX: &str = "cannot play that move: ";
 
 /// A move that cannot be played in the current position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -60,7 +69,7 @@ pub enum MoveError {
 }
 
 fn parse_message(e: &ParseError) -> String {
-    if e.message.starts_with("cannot read move") {
+    if e.message.starts_with("cannot read move") || e.message.starts_with(ILLEGAL_PREFIX) {
         e.message.clone()
     } else {
         format!("cannot read move: {}", e.message)

@@ -75,7 +75,7 @@ impl GenericPlayer {
             GenericPlayer::Lookahead => "One move ahead",
             GenericPlayer::Alphabeta => "Thinks ahead (alpha-beta search)",
             GenericPlayer::Matchbox => "Gardner's matchbox machine",
-            GenericPlayer::Menace => "MENACE, the matchbox learner",
+            GenericPlayer::Menace => "Michie's MENACE, the matchbox learner",
             GenericPlayer::Expectimax => "Thinks ahead over the dice",
         }
     }

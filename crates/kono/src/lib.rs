@@ -307,6 +307,20 @@ impl Notation for Kono {
 }
 
 impl Presentation for Kono {
+    /// The move in words for a player who clicks (the browser's hint list and
+    /// log): "the piece on a4 jumps over a3 and takes a2", "the piece on a4
+    /// moves to b4", not the notation.
+    fn move_words(&self, _state: &KonoState, mv: KonoMove) -> String {
+        let from = notation::cell_name(u32::from(mv.from));
+        let to = notation::cell_name(u32::from(mv.to));
+        if mv.is_capture() {
+            let over = notation::cell_name(rules::between(u32::from(mv.from), u32::from(mv.to)));
+            format!("the piece on {from} jumps over {over} and takes {to}")
+        } else {
+            format!("the piece on {from} moves to {to}")
+        }
+    }
+
     fn describe_move(&self, state: &KonoState, mv: KonoMove) -> String {
         let text = self.format_move(state, mv);
         if mv.is_capture() {

@@ -327,6 +327,8 @@ impl Presentation for Pig {
     fn describe_move(&self, state: &State, mv: Move) -> String {
         let side = state.side().unwrap_or(0);
         match mv {
+            // A turn's first roll is not "again".
+            Move::Roll if state.turn_total == 0 => "roll".into(),
             Move::Roll => "roll again".into(),
             Move::Hold => format!(
                 "hold: bank {} points for a score of {}",
@@ -344,6 +346,54 @@ impl Presentation for Pig {
             ),
             Move::Starter(s) => format!("{} goes first", SEATS[s as usize & 1]),
         }
+    }
+
+    /// The log in sentences: "Player 1 rolls", "The die shows 4: 4 points this
+    /// turn", "Player 2 holds: …", not "Player 1: roll" and "Chance: a 4".
+    fn log_line(
+        &self,
+        state: &State,
+        _seat: Option<Seat>,
+        mv: Move,
+        reason: Option<&str>,
+    ) -> Option<tabula_core::Words> {
+        let who = state.side().map_or("The player", |s| SEATS[s]);
+        let rolled = |what: String| match mv {
+            Move::Die(_) => format!("The die shows {what}"),
+            _ => format!("The dice show {what}"),
+        };
+        let text = match mv {
+            Move::Roll if state.turn_total == 0 => format!("{who} rolls"),
+            Move::Roll => format!("{who} rolls again"),
+            Move::Hold => format!(
+                "{who} holds: banks {} points for a score of {}",
+                state.turn_total,
+                state.scores[state.side().unwrap_or(0)] + state.turn_total
+            ),
+            Move::Die(1) => rolled(format!(
+                "1: the {} points of this turn are lost",
+                state.turn_total
+            )),
+            Move::Dice(1, 1) => rolled("two 1s: the whole score is lost".into()),
+            Move::Dice(a, b) if a == 1 || b == 1 => rolled(format!(
+                "{a} and {b}: the {} points of this turn are lost",
+                state.turn_total
+            )),
+            Move::Die(d) => rolled(format!(
+                "{d}: {} points this turn",
+                state.turn_total + u16::from(d)
+            )),
+            Move::Dice(a, b) => rolled(format!(
+                "{a} and {b}: {} points this turn",
+                state.turn_total + u16::from(a) + u16::from(b)
+            )),
+            Move::Starter(s) => format!("{} goes first", SEATS[s as usize & 1]),
+        };
+        let text = match reason {
+            Some(r) => format!("{text} ({r})"),
+            None => text,
+        };
+        Some(tabula_core::Words::text(text))
     }
 }
 
@@ -380,6 +430,21 @@ impl ExactAnalysis for Pig {
 
     fn analysis_extra(&self, state: &State) -> Option<AnalysisExtra> {
         Some(analysis(self, state))
+    }
+
+    /// `optimal` reads the exact table of chances (solved once, then kept on
+    /// disk), which hints read too: built here with its progress, so that the
+    /// first move is not a silent wait of up to minutes.
+    fn prepare_player(&self, player: &str, progress: &dyn Fn(f64)) -> Option<Result<(), String>> {
+        (player == "optimal").then(|| {
+            solve::shared(
+                self,
+                tabula_core::default_max_memory(),
+                &tabula_core::Budget::default(),
+                progress,
+            )
+            .map(|_| ())
+        })
     }
 }
 

@@ -307,7 +307,8 @@ impl Registered for Poggle {
         vec![
             VariantOption {
                 name: "size",
-                label: "buttons on a side",
+                // "size 5": the variant in words; "buttons on a side 5" read badly.
+                label: "size",
                 default: "5",
                 help: "buttons on a side (the board is square): 1 to 30 to play, up to 10000 to solve only", choices: &[],
             },
@@ -575,25 +576,39 @@ impl Presentation for Poggle {
             },
             facts,
             cells,
-            status: vec![
-                if self.topology == Topology::Torus {
+            status: [
+                Some(if self.topology == Topology::Torus {
                     format!("{} colours, edges wrap around", self.colours)
                 } else {
                     format!("{} colours", self.colours)
-                },
-                // In words for the board's viewer: the web draws colours, not numbers.
+                }),
+                // In words for the board's viewer: the web draws colours, not
+                // numbers. Nothing once solved: the result says so, once.
                 match left {
-                    0 => "solved".into(),
-                    1 => "1 button not yet the goal colour".into(),
-                    _ => format!("{left} buttons not yet the goal colour"),
+                    0 => None,
+                    1 => Some("1 button not yet the goal colour".into()),
+                    _ => Some(format!("{left} buttons not yet the goal colour")),
                 },
-            ],
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
             ..View::default()
         }
     }
 
     fn move_cells(&self, _state: &PoggleState, mv: Press) -> Vec<u32> {
         vec![mv.row as u32 * self.size as u32 + mv.col as u32]
+    }
+
+    /// The press in words for a player who clicks (the browser's hint list and
+    /// log), not the notation "1,1" a player types.
+    fn move_words(&self, _state: &PoggleState, mv: Press) -> String {
+        format!(
+            "press the button in row {}, column {}",
+            mv.row as usize + 1,
+            mv.col as usize + 1
+        )
     }
 
     fn describe_move(&self, _state: &PoggleState, mv: Press) -> String {

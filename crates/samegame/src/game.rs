@@ -223,7 +223,7 @@ impl Notation for SameGame {
                 col: c as u8,
             },
         )
-        .map_err(ParseError::new)?;
+        .map_err(ParseError::illegal)?;
         // The cell the user typed, not the group's representative: the log shows what was typed.
         Ok(Click {
             row: r as u8,
@@ -360,7 +360,7 @@ impl Presentation for SameGame {
 
 impl SameGame {
     /// What removing the group at `mv` brings, after the place clicked
-    /// (": 3 blocks of colour 2", with `points` " (+1)"); nothing when no group
+    /// (": 3 blocks of colour 2", with `with_points` " (+1)"); nothing when no group
     /// is there.
     fn group_words(&self, state: &Board, mv: Click, with_points: bool) -> Words {
         let Ok(g) = self.removable(state, mv) else {
@@ -379,7 +379,8 @@ impl SameGame {
         } else {
             String::new()
         };
-        let blocks = Words::text(format!(": {} blocks of ", g.size)).and_colour(u32::from(g.colour));
+        let blocks =
+            Words::text(format!(": {} blocks of ", g.size)).and_colour(u32::from(g.colour));
         if with_points {
             blocks.and_text(format!(" (+{points}{bonus})"))
         } else {

@@ -18,14 +18,15 @@ fn a_moves_words_name_the_groups_colour_as_a_colour() {
     assert_eq!(
         parts.parts(),
         [
-            WordPart::Text("row 2, column 0: 3 blocks of ".into()),
+            WordPart::Text("row 3, column 1: 3 blocks of ".into()),
             WordPart::Colour(2),
-            WordPart::Text(" (+1)".into()),
         ]
     );
+    // Rows and columns counted from 1, as a player counts; the points are the
+    // hint list's and the score's to say, not the move's name.
     assert_eq!(
         game.move_words(&state, Click { row: 2, col: 0 }),
-        "row 2, column 0: 3 blocks of colour 2 (+1)"
+        "row 3, column 1: 3 blocks of colour 2"
     );
     assert_eq!(
         game.describe_move(&state, Click { row: 1, col: 2 }),
@@ -34,7 +35,7 @@ fn a_moves_words_name_the_groups_colour_as_a_colour() {
     // A block with no group names no colour.
     assert_eq!(
         game.move_parts(&state, Click { row: 0, col: 0 }),
-        Words::text("row 0, column 0")
+        Words::text("row 1, column 1")
     );
 }
 

@@ -485,9 +485,10 @@ impl Registered for TicTacToe {
     }
     const RULES: &'static str = include_str!("../docs/rules.md");
     const TITLE: &'static str = "Tic-tac-toe";
-    /// Stenger's "Associative Arrays" plays you against the learning matchbox machine.
+    /// Michie's MENACE, the matchbox learner built for this game (Stenger's
+    /// Gardner-style machine, built for Hexapawn, is `matchbox`).
     fn default_opponent(&self) -> Option<&'static str> {
-        Some("matchbox")
+        Some("menace")
     }
     const SUMMARY: &'static str =
         "Noughts and crosses on squares 1-9: X moves first, three in a row wins, a full board is the Cat's game.";
