@@ -18,7 +18,10 @@ use tabula_engine::{build, registry};
 /// The routes of this module, merged into the application's.
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
-        .route("/games/{name}/module.js", get(module))
+        .route(
+            "/games/{name}/module.js",
+            get(module).layer(crate::compression::files()),
+        )
         .route("/api/tools", get(list_tools))
         .route("/api/games/{name}/tools/{tool}", post(run_tool))
 }

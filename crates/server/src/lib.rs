@@ -5,6 +5,7 @@
 //! survives a crash. Engine work (computer moves, hints, solving) runs on
 //! blocking threads so the async runtime keeps answering.
 
+mod compression;
 mod connections;
 mod error;
 mod game_assets;
@@ -159,6 +160,7 @@ pub const SESSION_RETENTION_SECONDS: i64 = tabula_store::IDLE_SESSION_SECONDS;
 pub fn app(state: Arc<AppState>) -> Router {
     routes::api()
         .merge(game_assets::routes())
+        .layer(compression::json())
         .merge(web::routes())
         .fallback(|| async { ApiError::not_found("no such path") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

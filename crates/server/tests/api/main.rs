@@ -17,3 +17,4 @@ mod review;
 mod stale;
 mod thinkers;
 mod three_requests;
+mod weight;
