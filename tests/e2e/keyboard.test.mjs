@@ -1,15 +1,13 @@
-// The 2006 blog asks for keyboard-only play: reach the board with Tab, move the cursor
-// with the arrow keys, play with Enter, undo with Ctrl+Z — no mouse at all.
+// The keyboard: a whole game played with the keyboard alone (Tab to the board, the
+// arrow keys, Enter), Flip (F) and the list of every key (?).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { newPage, BASE, ARTIFACTS, sessionView, logTexts, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, ARTIFACTS, newPage, api, sessionOf, sessionView, logTexts, waitForBoard, pageAt, openSession, browserForFile, listedGames } from './helpers.mjs';
 
-// Board games with two-cell moves are the harder case; tic-tac-toe is always there.
 const { has } = await listedGames();
 const boardGames = ['tictactoe', 'hexapawn'].filter(has);
-
 const browser = browserForFile();
 
 async function tabToBoard(page) {
@@ -91,3 +89,44 @@ for (const name of boardGames) {
     await page.close();
   });
 }
+
+/// lichess's flip and `?`: the board turned half round (clicks still play the
+/// cell clicked), kept through a reload; `?` lists every key.
+test('Flip the board, and ? lists the keyboard shortcuts', async () => {
+  const page = await pageAt(browser, 1280);
+  await openSession(page, { game: 'hexapawn', players: ['human', 'human'] });
+  const at = (id) => page.evaluate((c) => {
+    const r = document.querySelector(`.board [data-cell="${c}"] .cell-shape`).getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, id);
+  const [a0, b0] = [await at(1), await at(9)];
+  assert.ok(a0.y !== b0.y && a0.x !== b0.x, 'squares 1 and 9 are opposite corners');
+  const above = (a, b) => Math.sign(a.y - b.y);
+  const left = (a, b) => Math.sign(a.x - b.x);
+  await page.click('.board-actions button:has-text("Flip board")');
+  const [a1, b1] = [await at(1), await at(9)];
+  assert.ok(above(a1, b1) === -above(a0, b0) && left(a1, b1) === -left(a0, b0), 'flipped: the corners change places');
+  // A click still plays the cell clicked.
+  const move = (await api('GET', `/api/sessions/${sessionOf(page)}`)).data.view.legal_moves[0];
+  for (const c of move.cells) await page.click(`.board [data-cell="${c}"] .cell-shape`);
+  await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 1);
+  await page.reload();
+  await waitForBoard(page);
+  const [a2, b2] = [await at(1), await at(9)];
+  assert.ok(above(a2, b2) === -above(a0, b0), 'still flipped after a reload');
+  await page.keyboard.press('f');
+  const [a3, b3] = [await at(1), await at(9)];
+  assert.ok(above(a3, b3) === above(a0, b0), 'F flips it back');
+  // ? opens the list of keys; Esc closes it and leaves the game as it was.
+  await page.locator('h1').click();
+  await page.keyboard.press('?');
+  const dialog = page.locator('dialog.shortcuts');
+  await dialog.waitFor({ state: 'visible' });
+  const text = await dialog.textContent();
+  for (const key of ['Ctrl+Z', 'Esc', 'flip the board', 'hint', 'new game']) assert.ok(text.includes(key), `${key} in: ${text}`);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.log .log-move').count(), 1);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});

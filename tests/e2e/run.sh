@@ -3,7 +3,7 @@
 #
 #   tests/e2e/run.sh [PATH-TO-tabula] [FILE...]     (or TABULA_BIN=...)
 #
-# FILE names test files to run (`polish1` or `polish1.test.mjs`); all of them
+# FILE names test files to run (`hints` or `hints.test.mjs`); all of them
 # when none is given. E2E_NAME_PATTERN=REGEX runs only the tests whose names match.
 # Installs what a fresh machine lacks (Debian's chromium, playwright-core from
 # npm — no browser is ever downloaded), starts `tabula serve` on a free loopback

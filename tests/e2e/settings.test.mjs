@@ -1,0 +1,35 @@
+// Settings: one the server refuses when a game starts never leaves the page
+// without a game.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, newPage, api, sessionOf, waitForBoard, browserForFile, listedGames } from './helpers.mjs';
+
+const { has } = await listedGames();
+const browser = browserForFile();
+
+/// Regression: a defect found trying the page as a user would (issue 11).
+test('a setting the server refuses at game start never leaves the page without a game', async () => {
+  const page = await newPage(browser);
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  // The server refuses the first session start (as it did undo_depth 0): the page starts without it.
+  await page.route('**/api/sessions', async (route) => {
+    const body = route.request().postDataJSON?.() || {};
+    if (route.request().method() === 'POST' && body.undo_depth !== undefined) {
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'the undo depth is refused' }) });
+    } else await route.continue();
+  });
+  await api('PUT', '/api/settings/hexapawn', { undo_depth: 0 });
+  await page.goto(`${BASE}/game/hexapawn`);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(`${BASE}/game/hexapawn`);
+  await waitForBoard(page);
+  await page.locator('.toast', { hasText: 'could not be used' }).waitFor();
+  await page.click('.board-actions button:has-text("New game")');
+  await page.waitForTimeout(300);
+  assert.ok(!urls.some((u) => u.includes('/undefined')), 'no request to an undefined session');
+  assert.ok(sessionOf(page));
+  await api('PUT', '/api/settings/hexapawn', {});
+  await page.close();
+});
