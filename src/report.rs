@@ -330,7 +330,7 @@ fn moves_text_upto(moves: &[GradedMove], width: usize, limit: usize) -> String {
         limit,
     };
     match &first.grade {
-        MoveGrade::Solved { .. } => listing.solved(),
+        MoveGrade::Solved { .. } | MoveGrade::Bounded { .. } => listing.solved(),
         MoveGrade::WinChance { .. } => listing.chances(),
         MoveGrade::Points { .. } => listing.points(),
         MoveGrade::Plan { moves_left } => listing.plan(*moves_left),
@@ -385,13 +385,28 @@ impl Listing<'_> {
                         (_, Some(r)) => r.short(),
                     },
                 ],
-                _ => vec![m.notation.clone(), String::new(), String::new()],
+                MoveGrade::Bounded { at_least, at_most } => vec![
+                    m.notation.clone(),
+                    if at_least == at_most {
+                        at_least.to_string()
+                    } else {
+                        format!("{at_least} or {at_most}")
+                    },
+                    "?".into(),
+                ],
+                _ => vec![m.notation.clone(), "?".into(), "?".into()],
             })
             .collect();
+        let unknown = self.moves.iter().any(|m| !m.grade.is_worked_out());
         let mut out = self.heading(&format!(
-            "Moves, best first (the result for the mover; plies to the end with perfect play{}{}):",
+            "Moves, best first (the result for the mover; plies to the end with perfect play{}{}{}):",
             if bound {
                 "; ≤ marks a bound, not an exact count"
+            } else {
+                ""
+            },
+            if unknown {
+                "; ? was not worked out in the time allowed"
             } else {
                 ""
             },

@@ -38,6 +38,7 @@ export function gradeOf(m) {
     if (g.kind === 'win_chance') return { chance: g.chance, exact: g.exact === true };
     if (g.kind === 'points') return { points: g.points };
     if (g.kind === 'plan') return { plan: g.moves_left };
+    if (g.kind === 'bounded') return { atLeast: g.at_least, atMost: g.at_most };
     return {};
   }
   if (m?.value) return { value: m.value, remoteness: m.remoteness ?? null };
@@ -64,6 +65,17 @@ export function gradeBadge(m) {
     return g.exact
       ? { text: percent(g.chance, 1), kind: 'chance', words: `${percent(g.chance, 1)} chance to win with best play` }
       : { text: percent(g.chance, 0), kind: 'chance', words: `about ${percent(g.chance, 0)} chance to win (the look-ahead's estimate)` };
+  }
+  if (g.atLeast && g.atMost) {
+    // A search out of time proved only bounds: "≥D" is at least a draw.
+    const letter = { win: 'W', draw: 'D', loss: 'L' };
+    const article = { win: 'a win', draw: 'a draw', loss: 'a loss' };
+    if (g.atLeast === g.atMost) {
+      return { text: `${letter[g.atLeast] || '?'}?`, kind: g.atLeast, words: `${article[g.atLeast]} (how soon was not worked out in time)` };
+    }
+    return g.atMost === 'win'
+      ? { text: `≥${letter[g.atLeast] || '?'}`, kind: 'bound', words: `at least ${article[g.atLeast]} (all that was proven in time)` }
+      : { text: `≤${letter[g.atMost] || '?'}`, kind: 'bound', words: `at most ${article[g.atMost]} (all that was proven in time)` };
   }
   if (typeof g.plan === 'number') {
     return { text: `${g.plan}`, kind: 'plan', words: `part of a solution finishing in ${count(g.plan, 'move')}` };

@@ -171,3 +171,88 @@ fn a_book_round_trips_and_mirror_images_share_an_entry() {
     assert!(Book::read(&bytes[..bytes.len() - 1]).is_err());
     assert!(Book::read(b"not a book at all").is_err());
 }
+
+/// The position after `columns` (Pascal Pons's notation: 1-based columns).
+fn after_columns(game: &ConnectFour, columns: &str) -> Position {
+    let mut p = game.initial_state();
+    for c in columns.chars() {
+        let mv = game.parse_move(&p, &c.to_string()).unwrap();
+        game.play_unchecked(&mut p, mv);
+    }
+    p
+}
+
+/// A search stopped by its deadline keeps the bounds it proved, and they hold:
+/// the exact score lies between them, at every deadline from a tenth of a
+/// millisecond until the search finishes. Some deadline leaves bounds tighter
+/// than the widest possible.
+#[test]
+fn a_search_out_of_time_proves_bounds_that_hold() {
+    let game = ConnectFour::classic();
+    let p = after_columns(&game, "34735257377645");
+    let b = SolverBoard::from_position(&p);
+    let Solved::Exact(exact) =
+        Solver::new(game.shape(), 1 << 20 | 1, None).solve(&b, Limits::default())
+    else {
+        panic!("no limits, so the solve is exact");
+    };
+    let widest = (-(42 - 14) / 2, (42 + 1 - 14) / 2);
+    let mut informative = 0;
+    let mut wait = std::time::Duration::from_micros(100);
+    loop {
+        let limits = Limits {
+            deadline: Some(std::time::Instant::now() + wait),
+            cancel: None,
+        };
+        match Solver::new(game.shape(), 1 << 20 | 1, None).solve(&b, limits) {
+            Solved::Exact(score) => {
+                assert_eq!(score, exact);
+                break;
+            }
+            Solved::Bounds { low, high } => {
+                assert!(low <= exact && exact <= high, "{low}..{high} misses {exact}");
+                if (low, high) != widest {
+                    informative += 1;
+                }
+            }
+        }
+        wait = wait * 3 / 2;
+    }
+    assert!(informative > 0, "no deadline left bounds narrower than the widest");
+}
+
+/// The oracle lists what a search out of time proved about a position it
+/// could not grade, as values for the side to move, and they hold.
+#[test]
+fn the_oracle_keeps_the_bounds_of_a_search_out_of_time() {
+    use tabula_connect4::solver::oracle::SolverOracle;
+    use tabula_core::{Budget, Oracle};
+    let game = ConnectFour::classic();
+    let p = after_columns(&game, "34735257377645");
+    let b = SolverBoard::from_position(&p);
+    let Solved::Exact(exact) =
+        Solver::new(game.shape(), 1 << 20 | 1, None).solve(&b, Limits::default())
+    else {
+        panic!("no limits, so the solve is exact");
+    };
+    let truth = remoteness(exact, b.discs(), 42).value;
+    let mut wait = std::time::Duration::from_micros(100);
+    let mut seen = 0;
+    loop {
+        // A new oracle each time: one that knows the score answers at once.
+        let oracle = SolverOracle::new(game, None);
+        let budget = Budget::unlimited().with_deadline(std::time::Instant::now() + wait);
+        if budget.run(|| oracle.grade(&game, &p)).is_some() {
+            break;
+        }
+        if let Some(bounds) = oracle.bounds(&game, &p) {
+            assert!(
+                bounds.low.rank() <= truth.rank() && truth.rank() <= bounds.high.rank(),
+                "{bounds:?} misses {truth:?}"
+            );
+            seen += 1;
+        }
+        wait = wait * 3 / 2;
+    }
+    assert!(seen > 0, "no search out of time left its bounds");
+}

@@ -49,7 +49,7 @@ pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt};
 pub use generic_players::GenericPlayer;
 pub use ledger::{Ledger, Meter, Reservation};
-pub use oracle::{Graded, Oracle, Value};
+pub use oracle::{Graded, Oracle, Value, ValueBounds};
 pub use own_player::OwnPlayer;
 pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{

@@ -33,6 +33,17 @@ impl Value {
     }
 }
 
+impl Value {
+    /// Better for the side it belongs to is higher: loss < draw < win.
+    pub fn rank(self) -> i8 {
+        match self {
+            Value::Loss => -1,
+            Value::Draw => 0,
+            Value::Win => 1,
+        }
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -74,6 +85,33 @@ impl Graded {
     }
 }
 
+/// What a search that ran out of time proved about a position it could not
+/// grade: its value for the side to move lies between `low` and `high`
+/// (`Loss` to `Win` says nothing; `Draw` to `Win` is "at least a draw").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ValueBounds {
+    /// The worst the side to move can get.
+    pub low: Value,
+    /// The best the side to move can get.
+    pub high: Value,
+}
+
+impl ValueBounds {
+    /// The same bounds from the other side's point of view (the mover's, for
+    /// the position a move leads to).
+    pub fn flip(self) -> ValueBounds {
+        ValueBounds {
+            low: self.high.flip(),
+            high: self.low.flip(),
+        }
+    }
+
+    /// Whether the bounds say anything (they are not loss to win).
+    pub fn is_informative(self) -> bool {
+        !(self.low == Value::Loss && self.high == Value::Win)
+    }
+}
+
 /// Anything that knows exact values of a game's positions: a retrograde table, the
 /// nim-sum rule, a solved database loaded from disk.
 pub trait Oracle<G: Game>: Send + Sync {
@@ -95,6 +133,13 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// An oracle that searches on demand says which positions it already knows.
     fn answers_at_once(&self, game: &G, state: &G::State) -> bool {
         self.grade(game, state).is_some()
+    }
+
+    /// What is proven about a position [`Oracle::grade`] left ungraded (a search
+    /// that ran out of time): bounds on its value, without searching again.
+    /// `None` by default, and when nothing is proven.
+    fn bounds(&self, _game: &G, _state: &G::State) -> Option<ValueBounds> {
+        None
     }
 
     /// About how many bytes of memory the oracle holds (its tables and memos), so

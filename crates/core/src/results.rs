@@ -206,11 +206,43 @@ pub enum MoveGrade {
         /// Moves the plan takes from here.
         moves_left: u64,
     },
+    /// A search ran out of time on this move but proved bounds on its value
+    /// for the mover: "at least a draw" (`draw` to `win`), "at most a draw"
+    /// (`loss` to `draw`), or the value itself when the two are equal (how
+    /// soon it ends was not worked out).
+    Bounded {
+        /// The worst the mover can get after this move.
+        at_least: Value,
+        /// The best the mover can get after this move.
+        at_most: Value,
+    },
     /// Nothing is known about this move beyond its legality.
     Ungraded,
 }
 
 impl MoveGrade {
+    /// Whether the move was fully worked out: not ungraded, not only bounded.
+    pub fn is_worked_out(&self) -> bool {
+        !matches!(self, MoveGrade::Ungraded | MoveGrade::Bounded { .. })
+    }
+
+    /// Plain words for bounds: "at least a draw", "at most a draw", "a win
+    /// (how soon was not worked out)".
+    pub fn bound_words(at_least: Value, at_most: Value) -> String {
+        let a = |v: Value| match v {
+            Value::Win => "a win",
+            Value::Draw => "a draw",
+            Value::Loss => "a loss",
+        };
+        if at_least == at_most {
+            format!("{} (how soon was not worked out)", a(at_least))
+        } else if at_most == Value::Win {
+            format!("at least {}", a(at_least))
+        } else {
+            format!("at most {}", a(at_most))
+        }
+    }
+
     /// A solved grade; the remoteness is dropped for a draw.
     pub fn solved(value: Value, remoteness: Remoteness) -> Self {
         MoveGrade::Solved {
@@ -420,17 +452,45 @@ impl Hint {
         let best = analysis
             .moves
             .first()
-            .filter(|m| m.grade != MoveGrade::Ungraded)
+            .filter(|m| m.grade.is_worked_out())
             .cloned();
+        // Nothing worked out in the time allowed: the move with the best proven
+        // bounds, said as bounds.
+        let bounded = || {
+            analysis
+                .moves
+                .iter()
+                .filter_map(|m| match m.grade {
+                    MoveGrade::Bounded { at_least, at_most } => Some((at_least, at_most, m)),
+                    _ => None,
+                })
+                .max_by_key(|(low, high, _)| (low.rank(), high.rank()))
+        };
+        let best_bounded = if best.is_none() { bounded() } else { None };
+        if let Some((at_least, at_most, m)) = best_bounded {
+            return Hint {
+                best: Some(m.clone()),
+                reason: format!(
+                    "No move could be worked out exactly in the time allowed; {} is proven to \
+                     give {} with perfect play.",
+                    m.notation,
+                    MoveGrade::bound_words(at_least, at_most)
+                ),
+                analysis,
+            };
+        }
         let reason = match &best {
             None if analysis.moves.is_empty() => "There is no move to make here.".to_string(),
-            None => "Nothing here tells one move from another: any legal move will do.".into(),
+            None => match &analysis.note {
+                Some(note) => format!("No move can be suggested. {note}"),
+                None => "Nothing here tells one move from another: any legal move will do.".into(),
+            },
             Some(m) => match &m.grade {
                 MoveGrade::Solved { value, remoteness } => {
                     let when = remoteness.map(Remoteness::words).unwrap_or_default();
                     // Moves left ungraded (an oracle out of time) may be
                     // better, unless the position's own value says not.
-                    let partial = analysis.moves.iter().any(|m| m.grade == MoveGrade::Ungraded)
+                    let partial = analysis.moves.iter().any(|m| !m.grade.is_worked_out())
                         && !matches!(analysis.value,
                             Some(PositionValue::Solved { value: v, .. }) if v == *value);
                     match (value, partial) {
@@ -474,7 +534,7 @@ impl Hint {
                     m.notation,
                     if *moves_left == 1 { "" } else { "s" }
                 ),
-                MoveGrade::Ungraded => String::new(),
+                MoveGrade::Ungraded | MoveGrade::Bounded { .. } => String::new(),
             },
         };
         Hint {
@@ -835,5 +895,62 @@ mod tests {
         assert!(whole
             .reason
             .starts_with("No move wins against perfect play"));
+    }
+
+    /// With nothing worked out in time, the hint names the move with the best
+    /// proven bounds and says them as bounds, never as a result; with no bounds
+    /// either, it suggests nothing and says why.
+    #[test]
+    fn a_hint_with_nothing_worked_out_says_what_was_proven() {
+        let bounded = |n: &str, at_least: Value, at_most: Value| GradedMove {
+            notation: n.into(),
+            cells: Vec::new(),
+            grade: MoveGrade::Bounded { at_least, at_most },
+        };
+        let ungraded = GradedMove {
+            notation: "7".into(),
+            cells: Vec::new(),
+            grade: MoveGrade::Ungraded,
+        };
+        let analysis = |moves: Vec<GradedMove>, note: Option<&str>| Analysis {
+            position: String::new(),
+            to_move: None,
+            value: None,
+            moves,
+            sections: Vec::new(),
+            note: note.map(String::from),
+            preparing: None,
+        };
+        let hint = Hint::from_analysis(analysis(
+            vec![
+                ungraded.clone(),
+                bounded("2", Value::Loss, Value::Draw),
+                bounded("4", Value::Draw, Value::Win),
+            ],
+            None,
+        ));
+        assert_eq!(hint.best.map(|m| m.notation), Some("4".to_string()));
+        assert!(
+            hint.reason.contains("4 is proven to give at least a draw"),
+            "{}",
+            hint.reason
+        );
+        let nothing = Hint::from_analysis(analysis(
+            vec![ungraded],
+            Some("No move could be worked out exactly in the time allowed."),
+        ));
+        assert_eq!(nothing.best, None);
+        assert_eq!(
+            nothing.reason,
+            "No move can be suggested. No move could be worked out exactly in the time allowed."
+        );
+        assert_eq!(
+            MoveGrade::bound_words(Value::Loss, Value::Draw),
+            "at most a draw"
+        );
+        assert_eq!(
+            MoveGrade::bound_words(Value::Win, Value::Win),
+            "a win (how soon was not worked out)"
+        );
     }
 }

@@ -20,7 +20,7 @@ use tabula_ai::train::{train_observed, train_with_progress, TrainEvent, TrainOpt
 use tabula_core::{
     pause_words, waiting_budget, Budget, BudgetError, BuildError, Game, GameExt, Ledger, Oracle,
     PlayerKind, Preparing, Preset, Registered, Report, Strategy, TableCell, TableStatus, Turn,
-    VariantOption,
+    ValueBounds, VariantOption,
 };
 use tabula_core::{
     Analysis, CountReport, GenericPlayer, GradedMove, Hint, MoveGrade, PositionValue, Remoteness,
@@ -717,13 +717,20 @@ impl<G: Registered> Handle<G> {
                     }
                 })
                 .collect();
-            if matches!(turn, Turn::Move(_)) && list_ungraded_moves(game, state, &mut out.moves) {
+            let worked_out = out.moves.len();
+            if matches!(turn, Turn::Move(_))
+                && list_ungraded_moves(game, oracle.as_ref(), state, &mut out.moves)
+            {
                 // An oracle that searches on demand can run out of time.
-                out.note = Some(
-                    "Some moves could not be worked out exactly in the time allowed, so they \
-                     are listed without grades."
-                        .into(),
-                );
+                let which = if worked_out == 0 {
+                    "No move could be worked out exactly in the time allowed"
+                } else {
+                    "Some moves could not be worked out exactly in the time allowed"
+                };
+                out.note = Some(format!(
+                    "{which}: what was proven about them is listed, else they are listed \
+                     without grades."
+                ));
             }
         }
         if out.value.is_none() {
@@ -797,10 +804,12 @@ impl<G: Registered> Handle<G> {
     }
 }
 
-/// Adds the legal moves of `state` missing from `graded` as ungraded, after
-/// the graded ones; whether any was missing.
+/// Adds the legal moves of `state` missing from `graded` after the graded
+/// ones: with the bounds the oracle proved on them (a search out of time),
+/// else ungraded, best bounds first; whether any was missing.
 fn list_ungraded_moves<G: Registered>(
     game: &G,
+    oracle: &dyn Oracle<G>,
     state: &G::State,
     graded: &mut Vec<GradedMove>,
 ) -> bool {
@@ -810,16 +819,32 @@ fn list_ungraded_moves<G: Registered>(
     }
     let known: std::collections::HashSet<String> =
         graded.iter().map(|m| m.notation.clone()).collect();
+    let mut missing = Vec::new();
     for mv in moves {
         let notation = game.format_move(state, mv);
         if !known.contains(&notation) {
-            graded.push(GradedMove {
+            let mut next = state.clone();
+            game.play_unchecked(&mut next, mv);
+            let grade = match oracle.bounds(game, &next).map(ValueBounds::flip) {
+                Some(b) if b.is_informative() => MoveGrade::Bounded {
+                    at_least: b.low,
+                    at_most: b.high,
+                },
+                _ => MoveGrade::Ungraded,
+            };
+            missing.push(GradedMove {
                 cells: game.move_cells(state, mv),
                 notation,
-                grade: MoveGrade::Ungraded,
+                grade,
             });
         }
     }
+    // Best proven first; the sort is stable, so ties keep the game's order.
+    missing.sort_by_key(|m| match m.grade {
+        MoveGrade::Bounded { at_least, at_most } => (-at_least.rank(), -at_most.rank()),
+        _ => (i8::MAX, i8::MAX),
+    });
+    graded.extend(missing);
     true
 }
 

@@ -13,7 +13,7 @@ use crate::ConnectFour;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tabula_core::{Budget, Game, Graded, Ledger, Oracle, Outcome, Turn, Value};
+use tabula_core::{Budget, Game, Graded, Ledger, Oracle, Outcome, Turn, Value, ValueBounds};
 
 /// How long one position may be searched at most (sooner when the asker's
 /// deadline comes first): an analysis grades the position and each move, so
@@ -43,6 +43,9 @@ pub struct SolverOracle {
     book: Option<Arc<Book>>,
     pool: Mutex<Vec<Pooled>>,
     memo: Mutex<HashMap<u64, i8>>,
+    /// What searches that ran out of time proved (score bounds), so that a
+    /// move left ungraded is listed with them without searching again.
+    proven: Mutex<HashMap<u64, (i8, i8)>>,
 }
 
 impl SolverOracle {
@@ -54,6 +57,7 @@ impl SolverOracle {
             book: book.filter(|b| b.geometry() == game.geometry()),
             pool: Mutex::new(Vec::new()),
             memo: Mutex::new(HashMap::new()),
+            proven: Mutex::new(HashMap::new()),
         }
     }
 
@@ -124,15 +128,31 @@ impl SolverOracle {
         let mut pooled = self.take();
         let solved = pooled.solver.solve(b, Limits { deadline, cancel });
         self.give_back(pooled);
-        if let Solved::Exact(s) = solved {
-            if let Ok(mut m) = self.memo.lock() {
-                if m.len() >= MEMO_ENTRIES {
-                    m.clear();
-                }
-                m.insert(b.canonical_key(&self.game.shape()), s as i8);
-            }
+        let key = b.canonical_key(&self.game.shape());
+        match solved {
+            Solved::Exact(s) => remember(&self.memo, key, s as i8),
+            Solved::Bounds { low, high } => remember(&self.proven, key, (low as i8, high as i8)),
         }
         solved
+    }
+}
+
+/// Keeps `value` under `key`, forgetting everything when the memo is full.
+fn remember<V>(memo: &Mutex<HashMap<u64, V>>, key: u64, value: V) {
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= MEMO_ENTRIES {
+            m.clear();
+        }
+        m.insert(key, value);
+    }
+}
+
+/// The value a score gives the side to move: a win above 0, a loss below.
+fn value_of_score(score: i8) -> Value {
+    match score.signum() {
+        1 => Value::Win,
+        -1 => Value::Loss,
+        _ => Value::Draw,
     }
 }
 
@@ -175,13 +195,26 @@ impl Oracle<ConnectFour> for SolverOracle {
         }
     }
 
+    fn bounds(&self, game: &ConnectFour, state: &Position) -> Option<ValueBounds> {
+        if !matches!(game.turn(state), Turn::Move(_)) {
+            return None;
+        }
+        let key = SolverBoard::from_position(state).canonical_key(&game.shape());
+        let (low, high) = *self.proven.lock().ok()?.get(&key)?;
+        Some(ValueBounds {
+            low: value_of_score(low),
+            high: value_of_score(high),
+        })
+    }
+
     fn memory_bytes(&self) -> u64 {
         let tables: u64 = self
             .pool
             .lock()
             .map(|v| v.iter().map(|p| p.solver.table_bytes()).sum())
             .unwrap_or(0);
-        let memo = self.memo.lock().map(|m| m.len() as u64 * 16).unwrap_or(0);
+        let memo = self.memo.lock().map(|m| m.len() as u64 * 16).unwrap_or(0)
+            + self.proven.lock().map(|m| m.len() as u64 * 16).unwrap_or(0);
         tables + memo + self.book.as_ref().map_or(0, |b| b.len() as u64 * 16)
     }
 }
