@@ -131,7 +131,7 @@ for (const width of WIDTHS) {
     assert.ok(names[colour], JSON.stringify(entry.parts));
     await eventually(async () => (await logTexts(page)).length === 1, 'the move in the log');
     assert.equal((await logTexts(page))[0], said(entry.parts));
-    assert.match((await logTexts(page))[0], new RegExp(`blocks of ${names[colour]} \\(`));
+    assert.match((await logTexts(page))[0], new RegExp(`blocks of ${names[colour]}\\b`));
     await page.screenshot({ path: join(ARTIFACTS, `typed-colour-words-${width}.png`), fullPage: true });
     await page.close();
   });
