@@ -8,6 +8,9 @@
 //! is skipped without being kept; a line that never ends (`< /dev/zero`) ends
 //! the program in words once [`MAX_SKIPPED_BYTES`] of it have gone by.
 
+// Unsafe code, each block with its SAFETY comment: tcflush, to drop what was typed after an unreadable byte.
+#![allow(unsafe_code)]
+
 use anyhow::{bail, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use thiserror::Error;

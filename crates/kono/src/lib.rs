@@ -38,6 +38,8 @@ use tabula_core::{
 };
 
 /// Asks the processor to bring `value`'s cache line in soon (no effect elsewhere).
+// Unsafe code: the prefetch intrinsic (see the SAFETY comment).
+#[allow(unsafe_code)]
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
@@ -558,8 +560,13 @@ impl Kono {
                     "Time the solve took",
                     FactValue::Seconds(table.solve_seconds),
                 )
+                // Not the reachable positions above: the table has an entry
+                // for every arrangement of up to 8 pieces a side, reachable or
+                // not, seen from the side to move, so one entry serves both
+                // seats. Said so, as two counts of "positions" contradicted.
                 .with(
-                    "Positions in the table",
+                    "Entries in the table (every arrangement of pieces, reachable or not, \
+                     each kept once for either side to move)",
                     FactValue::Integer(table.values.len() as i64),
                 ),
         );

@@ -24,6 +24,9 @@
 //! hyper's own answers (400, 414, 431) carry the API's JSON error body through
 //! [`OwnAnswers`].
 
+// Unsafe code, each block with its SAFETY comment: the process's open-file limit, read with getrlimit.
+#![allow(unsafe_code)]
+
 mod served;
 
 use crate::own_answers::{Answered, OwnAnswers};

@@ -7,6 +7,9 @@
 //! 1.3-1.55 GiB this way. Trimming after each heavy piece of work keeps the resident
 //! size near what is in use.
 
+// Unsafe code, each block with its SAFETY comment: glibc's malloc_trim, called through its C interface.
+#![allow(unsafe_code)]
+
 use std::time::Duration;
 
 /// Work that took at least this long is followed by a trim (a trim costs about a

@@ -33,6 +33,9 @@
 //! already has open is skipped too (closing any descriptor of the index
 //! would drop the locks SQLite holds on it).
 
+// Unsafe code, each block with its SAFETY comment: fcntl, to ask whether another process holds the log's lock.
+#![allow(unsafe_code)]
+
 use crate::{Result, StoreError};
 use std::collections::HashMap;
 use std::fs::File;

@@ -7,6 +7,9 @@
 //! file with the final name is complete unless damaged later; a file whose size,
 //! header or checksum does not match is never used (it is solved again).
 
+// Unsafe code, each block with its SAFETY comment: memory-mapped layer files, read as atomics.
+#![allow(unsafe_code)]
+
 use sha2::{Digest, Sha256};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};

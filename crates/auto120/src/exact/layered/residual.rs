@@ -11,6 +11,9 @@
 //! roller's row, since fetching them one position at a time left the pass
 //! waiting for memory.
 
+// Unsafe code, each block with its SAFETY comment: the AVX2 certification kernel, chosen after the processor is asked what it has.
+#![allow(unsafe_code)]
+
 use super::files;
 use super::index::LayerIndex;
 use super::solver::LayeredError;

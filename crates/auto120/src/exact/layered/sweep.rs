@@ -21,6 +21,9 @@
 //! `q = round((6 D - q(t, m) - sum of the minima) / 6)`: the one rounding is the
 //! last division.
 
+// Unsafe code, each block with its SAFETY comment: the AVX2 and AVX-512 sweep kernels, chosen after the processor is asked what it has.
+#![allow(unsafe_code)]
+
 use super::index::{crank, LayerIndex};
 use crate::exact::{Sets, FREE, NO_LAND, ROLLS};
 use rayon::prelude::*;

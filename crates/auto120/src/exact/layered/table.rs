@@ -2,6 +2,9 @@
 //! checked against its checksum, then memory-mapped (the values stay in the
 //! system's file cache, shared by every process that reads them).
 
+// Unsafe code, each block with its SAFETY comment: the finished table, memory-mapped.
+#![allow(unsafe_code)]
+
 use super::files::{self, FileError};
 use super::solver::Record;
 use super::sweep::D;

@@ -9,6 +9,9 @@
 //! pages are enabled for it, as they are by default ("madvise"); elsewhere, or
 //! when the system has none free, the values live on ordinary pages, unchanged.
 
+// Unsafe code, each block with its SAFETY comment: madvise, to back a layer's values with huge pages.
+#![allow(unsafe_code)]
+
 use std::sync::atomic::AtomicU32;
 
 /// The size of a huge page on x86-64 and most 64-bit ARM systems.
