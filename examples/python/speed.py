@@ -1,19 +1,28 @@
-"""Random playouts per second: Tic-tac-toe through tabula_games against
-OpenSpiel's own (C++) tic_tac_toe through pyspiel, side by side, with the same
-Python loop; and Tabula's game registered with pyspiel as a Python game.
+"""Random playouts and MCTS searches per second: Tabula's Tic-tac-toe and Connect
+Four through tabula_games, against OpenSpiel's own (C++) tic_tac_toe and
+connect_four through pyspiel, and Tabula's games registered with pyspiel (Python
+games), all from the same Python loop.
 
-    python examples/python/speed.py              # 2 seconds each
-    python examples/python/speed.py --seconds 0.2
+    python examples/python/speed.py                      # 1 s a measurement, best of 3
+    python examples/python/speed.py --seconds 0.1 --rounds 1
+
+The measurements take turns (one round of each, then the next round), so a
+machine busy with other work slows them alike; each figure is the best round.
 """
 
 import argparse
 import random
 import time
 
+import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 import tabula_games
 from tabula_games import openspiel
+
+# Tabula's game and OpenSpiel's C++ game of the same rules and action ids.
+PAIRS = [("tictactoe", "tic_tac_toe"), ("connect4", "connect_four")]
 
 
 def playouts_per_second(new_state, seconds: float, seed: int = 1) -> float:
@@ -28,32 +37,79 @@ def playouts_per_second(new_state, seconds: float, seed: int = 1) -> float:
         while not state.is_terminal():
             state.apply_action(choice(state.legal_actions()))
         games += 1
-        if games % 64 == 0 and time.perf_counter() >= deadline:
+        if games % 16 == 0 and time.perf_counter() >= deadline:
             break
     return games / (time.perf_counter() - began)
 
 
+def searches_per_second(game, evaluator, seconds: float, simulations: int) -> float:
+    """OpenSpiel's Python MCTS (one random rollout a simulation, by `evaluator`)
+    choosing moves through a game from its start: its simulations per second."""
+    bot = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=simulations,
+        evaluator=evaluator(1, np.random.RandomState(1)),
+        random_state=np.random.RandomState(2),
+    )
+    searches = 0
+    began = time.perf_counter()
+    deadline = began + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal() and time.perf_counter() < deadline:
+            state.apply_action(bot.step(state))
+            searches += 1
+    return searches * simulations / (time.perf_counter() - began)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time for each measurement")
+    parser.add_argument("--seconds", type=float, default=1.0, help="time for each measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of measurements; the best counts")
+    parser.add_argument("--simulations", type=int, default=100, help="MCTS simulations per move")
     args = parser.parse_args()
 
-    openspiel.register(["tictactoe"])
-    tabula = tabula_games.load_game("tictactoe")
-    theirs = pyspiel.load_game("tic_tac_toe")
-    registered = pyspiel.load_game("tabula_tictactoe")
-    rows = [
-        ("tabula_games (Tabula's Tic-tac-toe)", tabula.new_initial_state),
-        ("pyspiel tic_tac_toe (OpenSpiel's C++ game)", theirs.new_initial_state),
-        ("pyspiel tabula_tictactoe (registered Python game)", registered.new_initial_state),
-    ]
-    print(f"Random Tic-tac-toe playouts per second, {args.seconds:g} s each, one thread:")
-    for name, new_state in rows:
-        print(f"  {name:<52} {playouts_per_second(new_state, args.seconds):>10,.0f}")
-    # For scale: the same games played inside the engine, no Python between moves.
-    report = tabula.simulate(("random", "random"), 200_000, 1)
-    print(f"  {'tabula simulate random,random (engine, all cores)':<52} "
-          f"{report['games'] / max(report['seconds'], 1e-9):>10,.0f}")
+    openspiel.register([tabula for tabula, _ in PAIRS])
+    for tabula, theirs in PAIRS:
+        native = tabula_games.load_game(tabula)
+        cpp = pyspiel.load_game(theirs)
+        registered = pyspiel.load_game(openspiel.short_name(tabula))
+        playouts = {
+            f"tabula_games ({native.title})": native.new_initial_state,
+            f"pyspiel {theirs} (OpenSpiel's C++ game)": cpp.new_initial_state,
+            f"pyspiel {openspiel.short_name(tabula)} (registered Python game)": registered.new_initial_state,
+        }
+        searches = {
+            f"pyspiel {theirs} (OpenSpiel's C++ game)": (cpp, mcts.RandomRolloutEvaluator),
+            f"pyspiel {openspiel.short_name(tabula)} (registered Python game)": (
+                registered,
+                mcts.RandomRolloutEvaluator,
+            ),
+            f"pyspiel {openspiel.short_name(tabula)}, rollouts in the engine": (
+                registered,
+                openspiel.RandomRolloutEvaluator,
+            ),
+        }
+        best = {("playouts", k): 0.0 for k in playouts}
+        best.update({("mcts", k): 0.0 for k in searches})
+        for _ in range(max(args.rounds, 1)):
+            for name, new_state in playouts.items():
+                best["playouts", name] = max(best["playouts", name], playouts_per_second(new_state, args.seconds))
+            for name, (game, evaluator) in searches.items():
+                best["mcts", name] = max(
+                    best["mcts", name], searches_per_second(game, evaluator, args.seconds, args.simulations)
+                )
+        print(f"{native.title}: random playouts per second, one thread")
+        for name in playouts:
+            print(f"  {name:<62} {best['playouts', name]:>10,.0f}")
+        print(f"{native.title}: MCTS simulations per second ({args.simulations} a move, random rollouts)")
+        for name in searches:
+            print(f"  {name:<62} {best['mcts', name]:>10,.0f}")
+        # For scale: the same games played inside the engine, no Python between moves.
+        report = native.simulate(("random", "random"), 100_000, 1)
+        print(f"  {'for scale: tabula simulate random,random (engine, all cores)':<62} "
+              f"{report['games'] / max(report['seconds'], 1e-9):>10,.0f} playouts/s")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,8 @@
 """Tabula's classic mathematical games and puzzles, in Python.
 
-Every game of the `tabula` program (Tic-tac-toe, Hexapawn, Four Field Kono, Mu
-Torere, Nim, Northcott's game, Multiplication Ludo, SameGame, Poggle, Pig) is
-here in the shape of OpenSpiel's API: integer actions, chance nodes with explicit
-probabilities, returns and observation tensors. Beside that API are Tabula's own
+Every game of the `tabula` program (GAMES) is here in the shape of OpenSpiel's
+API: integer actions, chance nodes with explicit probabilities, returns and
+observation tensors. Beside that API are Tabula's own
 tools: exact solving, graded analysis, computer players by name, simulation,
 and matchbox (MENACE) training with its learning curve.
 
@@ -20,13 +19,17 @@ and matchbox (MENACE) training with its learning curve.
 
 Bad input (an unknown game, option or player, an illegal action, a position that
 does not read) raises `ValueError` with the same words as the `tabula` program.
-Long computations release the interpreter, and solvers keep to a memory budget
-(`set_max_memory`, 1 GiB unless set, as the program's `--max-memory`).
+Long computations release the interpreter, Ctrl-C stops them
+(`KeyboardInterrupt`), and solvers keep to a memory budget (`set_max_memory`,
+1 GiB unless set, as the program's `--max-memory`). Games pickle (for
+multiprocessing); states compare and hash by game, start and history, and draw
+themselves in notebooks (`_repr_svg_`, `_repr_html_`).
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
@@ -42,6 +45,22 @@ from ._native import (
     tool,
     tools,
 )
+
+
+
+def _name_the_games(doc: str) -> str:
+    """The docstring with its paragraph on the games naming every registered
+    game, from the registry, so that the list stays whole as games come."""
+    titles = ", ".join(info["title"] for info in _native.game_infos())
+    paragraphs = doc.split("\n\n")
+    for i, paragraph in enumerate(paragraphs):
+        if "GAMES" in paragraph:
+            text = " ".join(paragraph.split()).replace("GAMES", titles)
+            paragraphs[i] = textwrap.fill(text, width=80)
+    return "\n\n".join(paragraphs)
+
+
+__doc__ = _name_the_games(__doc__ or "")
 
 __all__ = [
     "CHANCE_PLAYER",

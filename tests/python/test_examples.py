@@ -39,3 +39,14 @@ def test_speed():
 def test_costs():
     out = run("costs.py", "--plies", "100", "300")
     assert "repetition=0,progress=off" in out and "300" in out
+
+
+def test_the_install_docs_say_it_takes_minutes_and_how_to_watch_it():
+    """A first `pip install .` compiles the engine for minutes, mostly silently:
+    docs/PYTHON.md says so, how to see its progress, and how a release would
+    ship prebuilt wheels instead."""
+    text = (ROOT / "docs" / "PYTHON.md").read_text()
+    install = text[text.index("## Install") : text.index("## The API")]
+    assert "minutes" in install
+    assert "pip install -v ." in install
+    assert "maturin build --release" in install and "wheel" in install

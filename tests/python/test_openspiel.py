@@ -409,3 +409,99 @@ def test_other_games_load_as_before(registered):
     assert nested.num_players() == 2
     assert pyspiel.load_game("nim(pile_sizes=1;2;3)").num_distinct_actions() == 10
     assert pyspiel.load_game("tic_tac_toe", {}).num_distinct_actions() == 9
+
+
+@pytest.mark.parametrize("text", checked_games())
+def test_registered_games_pickle_even_into_a_fresh_process(registered, text):
+    """A registered game pickles (multiprocessing, OpenSpiel's own tools) and
+    loads again from the pickle, in this process and in one that has not
+    registered Tabula's games."""
+    import subprocess
+    import sys
+
+    game = pyspiel.load_game(text)
+    data = pickle.dumps(game)
+    again = pickle.loads(data)
+    assert str(again) == str(game) and type(again) is type(game)
+    state = again.new_initial_state()
+    assert state.legal_actions() == game.new_initial_state().legal_actions()
+    if text in ("tabula_connect4", "tabula_nim(heaps=1-2-3,play=misere)"):
+        fresh = subprocess.run(
+            [sys.executable, "-c", "import pickle, sys; print(pickle.loads(sys.stdin.buffer.read()))"],
+            input=data,
+            capture_output=True,
+            timeout=120,
+        )
+        assert fresh.stdout.decode().strip() == str(game), fresh.stderr.decode()
+
+
+def test_python_callers_skip_the_crossings_with_the_same_answers(registered, monkeypatch):
+    """`legal_actions`, its mask, `is_chance_node` and `is_player_node` asked from
+    Python are answered by the engine in one call (not through pyspiel's C++
+    base, which calls back into Python for `_legal_actions` and the current
+    player), and give what the C++ base gives, on random games of every game."""
+    crossings = []
+    original = openspiel.TabulaState._legal_actions
+
+    def counted(self, player):
+        crossings.append(player)
+        return original(self, player)
+
+    monkeypatch.setattr(openspiel.TabulaState, "_legal_actions", counted)
+    for text in checked_games():
+        game = pyspiel.load_game(text)
+        rng = random.Random(17)
+        state = game.new_initial_state()
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            del crossings[:]
+            ours = state.legal_actions()
+            assert crossings == [], "legal_actions() went through pyspiel's C++ base"
+            assert ours == pyspiel.State.legal_actions(state), text
+            assert state.legal_actions_mask() == pyspiel.State.legal_actions_mask(state), text
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_player_node() == pyspiel.State.is_player_node(state)
+            for seat in range(game.num_players()):
+                assert state.legal_actions(seat) == pyspiel.State.legal_actions(state, seat), text
+                if state.is_chance_node():
+                    # OpenSpiel's C++ base would write the dice's outcome ids into a
+                    # mask as long as the seat's actions (past its end with two dice).
+                    assert not any(state.legal_actions_mask(seat)), text
+                else:
+                    assert state.legal_actions_mask(seat) == pyspiel.State.legal_actions_mask(state, seat)
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(ours))
+    assert crossings, "the C++ base was asked at least once, so the count above counts"
+
+
+def test_rollouts_inside_the_engine_evaluate_as_openspiels(registered):
+    """`openspiel.RandomRolloutEvaluator` plays its random games inside the engine:
+    at a position one move from the end it gives the exact result, in a dice game
+    the mean of returns within the utilities, and OpenSpiel's MCTS with it takes
+    a win in one move."""
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("tabula_tictactoe")
+    state = game.new_initial_state()
+    for action in (0, 4, 1, 8):  # X on 0 and 1, O on 4 and 8: X wins on 2
+        state.apply_action(action)
+    evaluator = openspiel.RandomRolloutEvaluator(4, np.random.RandomState(1))
+    won = state.child(2)
+    assert list(evaluator.evaluate(won)) == won.returns() == [1.0, -1.0]
+    values = evaluator.evaluate(state)
+    assert len(values) == 2 and values[0] == -values[1] and -1.0 <= values[0] <= 1.0
+    bot = mcts.MCTSBot(game, 2.0, 200, evaluator, random_state=np.random.RandomState(3))
+    assert bot.step(state) == 2
+
+    pig = pyspiel.load_game("tabula_pig")
+    mean = openspiel.RandomRolloutEvaluator(20, np.random.RandomState(2)).evaluate(pig.new_initial_state())
+    assert all(pig.min_utility() <= v <= pig.max_utility() for v in mean) and abs(sum(mean)) < 1e-9
+    with pytest.raises(ValueError, match="Tabula's games"):
+        evaluator.evaluate(pyspiel.load_game("tic_tac_toe").new_initial_state())
+    with pytest.raises(ValueError, match="rollouts must be"):
+        state.tabula_state.random_rollouts(0)

@@ -31,6 +31,9 @@ mod cluster;
 const MAX_SIMULATED_GAMES: u64 = 1_000_000_000;
 /// Most training games, as `tabula train` allows.
 const MAX_TRAINING_GAMES: u64 = 10_000_000;
+/// Most random games one call of `State.random_rollouts` plays (an MCTS
+/// evaluator asks for a few; this keeps one call short).
+const MAX_ROLLOUTS: u32 = 10_000;
 /// Longest text read as a position, a move or a serialized state: longer text is
 /// refused before the game parses it (SameGame's 100x100 board is about 10 KB).
 const MAX_TEXT_BYTES: usize = 1 << 20;
@@ -414,6 +417,29 @@ impl PyGame {
         })
     }
 
+    /// Pickling (multiprocessing sends games to other processes): the game is
+    /// built again from its name and variant there.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let this = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (this.facts.name.clone(), this.facts.variant.clone()),
+        ))
+    }
+
+    /// The same game in the same variant.
+    fn __eq__(&self, other: PyRef<'_, PyGame>) -> bool {
+        self.facts.name == other.facts.name && self.facts.variant == other.facts.variant
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.facts.name.hash(&mut hasher);
+        self.facts.variant.hash(&mut hasher);
+        hasher.finish()
+    }
+
     fn __repr__(&self) -> String {
         if self.facts.variant.is_empty() {
             format!("<tabula_games.Game {}>", self.facts.name)
@@ -467,20 +493,67 @@ impl PyState {
         self.inner.current_player() >= 0
     }
 
-    /// The ids of the legal moves (or of the chance outcomes), ascending.
-    fn legal_actions(&self) -> Vec<usize> {
-        self.inner.legal_actions()
+    /// The ids of the legal moves (or of the chance outcomes), ascending. As
+    /// OpenSpiel's `legal_actions(player)`: a seat other than the one to move has
+    /// none, and at a chance node the outcomes are given whoever asks.
+    #[pyo3(signature = (player = None))]
+    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<usize>> {
+        let now = self.inner.current_player();
+        match player {
+            None => Ok(self.inner.legal_actions()),
+            Some(_) if now < 0 => Ok(self.inner.legal_actions()),
+            Some(p) if p < 0 => Err(PyValueError::new_err(format!(
+                "player {p} is not a seat: only a seat (0, 1, ...) has legal moves"
+            ))),
+            Some(p) if p == i64::from(now) => Ok(self.inner.legal_actions()),
+            Some(_) => Ok(Vec::new()),
+        }
     }
 
-    /// A list of 0/1 of length `num_distinct_actions`: 1 for each legal action id.
-    fn legal_actions_mask(&self) -> Vec<u8> {
-        let mut mask = vec![0u8; self.facts.num_distinct_actions];
-        for a in self.inner.legal_actions() {
+    /// A list of 0s and 1s, 1 for each legal action id of `player` (the one to
+    /// act if omitted), as OpenSpiel's: `max_chance_outcomes` long for the chance
+    /// player, `num_distinct_actions` long otherwise. A seat's mask is all 0s
+    /// while it is not the seat's turn, at a roll of the dice too (OpenSpiel's
+    /// C++ base would put the dice's outcomes in it).
+    #[pyo3(signature = (player = None))]
+    fn legal_actions_mask(&self, player: Option<i64>) -> Vec<u32> {
+        let now = i64::from(self.inner.current_player());
+        let player = player.unwrap_or(now);
+        let length = if player == i64::from(CHANCE_PLAYER) {
+            self.facts.max_chance_outcomes
+        } else {
+            self.facts.num_distinct_actions
+        };
+        let mut mask = vec![0u32; length];
+        let legal = if player == now {
+            self.inner.legal_actions()
+        } else {
+            Vec::new()
+        };
+        for a in legal {
             if let Some(m) = mask.get_mut(a) {
                 *m = 1;
             }
         }
         mask
+    }
+
+    /// Plays `rollouts` games from this state to their end inside the engine,
+    /// each move chosen uniformly at random among the legal ones (a roll of the
+    /// dice by its probabilities), seeded by `seed`; returns each player's
+    /// returns summed over the games. What an MCTS evaluator's random rollouts
+    /// compute, in one call rather than a few calls a move.
+    #[pyo3(signature = (rollouts = 1, seed = 0))]
+    fn random_rollouts(&self, py: Python<'_>, rollouts: u32, seed: u64) -> PyResult<Vec<f64>> {
+        if rollouts == 0 || rollouts > MAX_ROLLOUTS {
+            return Err(PyValueError::new_err(format!(
+                "rollouts must be between 1 and {MAX_ROLLOUTS}"
+            )));
+        }
+        let start = self.inner.as_ref();
+        let players = self.facts.num_players;
+        py.detach(|| random_rollouts(start, players, rollouts, seed))
+            .map_err(value_error)
     }
 
     /// `[(outcome id, probability), ...]` at a chance node; empty elsewhere.
@@ -666,6 +739,89 @@ impl PyState {
     fn __repr__(&self) -> String {
         format!("<tabula_games.State {}>", self.inner.position())
     }
+
+    /// Two states are equal when they are of the same game and variant, start
+    /// from the same position and have the same history: what `serialize()`
+    /// writes. (The same position reached another way may differ under a
+    /// repetition rule; compare `str(state)` for the position alone.)
+    fn __eq__(&self, other: PyRef<'_, PyState>) -> bool {
+        self.facts.name == other.facts.name
+            && self.facts.variant == other.facts.variant
+            && self.inner.move_number() == other.inner.move_number()
+            && self.inner.serialize() == other.inner.serialize()
+    }
+
+    /// The hash of what `__eq__` compares. A state used as a key of a dict or a
+    /// set must not be played on afterwards (key a `clone()`).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.facts.name.hash(&mut hasher);
+        self.facts.variant.hash(&mut hasher);
+        self.inner.serialize().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// The board as an SVG picture, drawn from `view()` (Jupyter shows it).
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
+        let view = self.view(py)?;
+        py.import("tabula_games._display")?
+            .call_method1("svg", (view,))?
+            .extract()
+    }
+
+    /// The board and the position in words, as HTML (Jupyter shows it).
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let view = self.view(py)?;
+        py.import("tabula_games._display")?
+            .call_method1("html", (view, self.facts.title.as_str()))?
+            .extract()
+    }
+}
+
+/// [`PyState::random_rollouts`]: `rollouts` random games from `start`, each
+/// ending within the game's length bound (the engine cuts a game off there).
+fn random_rollouts(
+    start: &dyn DynState,
+    players: usize,
+    rollouts: u32,
+    seed: u64,
+) -> Result<Vec<f64>, tabula_engine::EngineError> {
+    use rand::Rng as _;
+    let mut rng = tabula_core::rng_from_seed(seed);
+    let mut total = vec![0.0; players];
+    for _ in 0..rollouts {
+        let mut state = start.clone_box();
+        while !state.is_terminal() {
+            let action = if state.is_chance_node() {
+                let outcomes = state.chance_outcomes();
+                let mut left: f64 = rng.gen();
+                let mut chosen = outcomes.last().map(|&(a, _)| a);
+                for &(a, p) in &outcomes {
+                    if left < p {
+                        chosen = Some(a);
+                        break;
+                    }
+                    left -= p;
+                }
+                chosen
+            } else {
+                let legal = state.legal_actions();
+                (!legal.is_empty()).then(|| legal[rng.gen_range(0..legal.len())])
+            };
+            let Some(action) = action else {
+                // Never for a game that keeps the laws (a side to move has a move).
+                return Err(tabula_engine::EngineError::Invalid(
+                    "the game has no move to play in a position that is not over".into(),
+                ));
+            };
+            state.apply_action(action)?;
+        }
+        for (sum, r) in total.iter_mut().zip(state.returns()) {
+            *sum += r;
+        }
+    }
+    Ok(total)
 }
 
 /// The native state behind `obj`: a `State`, or an object carrying one as its
