@@ -42,8 +42,8 @@ pub use capabilities::{
     ExactAnalysis, MatchRules, Notation, PlayDrawRule, PlayerKind, Players, Presentation, Report,
     Symmetry,
 };
-pub use cluster::{FoundLine, OpeningBookWork, PolicyRun, PolicySearch, WorkError};
 pub use cases::{KnownCount, KnownPosition, OpenSpielCase, TestCases, VariantCase};
+pub use cluster::{FoundLine, OpeningBookWork, PolicyRun, PolicySearch, WorkError};
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};
 pub use game::{Game, GameExt};
