@@ -113,7 +113,8 @@ def _hunt(args: argparse.Namespace) -> int:
     for board in done["boards"]:
         note = " (a new record)" if board["improved"] else ""
         print(f"Board {board['board']}: {board['score']:,} points in {len(board['moves'])} moves{note}")
-    print(f"Total: {done['total']:,} on {done['workers']} workers, {done['seconds_a_board']:g} s a board.")
+    workers = "1 worker" if done["workers"] == 1 else f"{done['workers']} workers"
+    print(f"Total: {done['total']:,} on {workers}, {done['seconds_a_board']:g} s a board.")
     return 0
 
 
