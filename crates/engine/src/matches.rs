@@ -51,16 +51,26 @@ pub struct LogEntry {
     pub ply: usize,
     /// The seat that moved, or `None` for chance.
     pub seat: Option<Seat>,
+    /// Who moved, as the game names the seat ("X", "Player 1"), or "Chance":
+    /// what `text` begins with, kept apart from `words` so that a face which
+    /// shows the mover its own way (a column and a colour per seat) does not
+    /// say it twice. Empty in a one-player puzzle, whose moves are all its
+    /// player's, and in entries saved before it was kept.
+    #[serde(default)]
+    pub by: String,
     /// The move in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
     /// Why a computer chose it (`"scenario A"`), if it said.
     pub reason: Option<String>,
-    /// The whole log line as shown to users.
+    /// The whole log line as a terminal shows it: who moved (`by`), the move
+    /// in notation and why ("X: 5").
     pub text: String,
-    /// The log line in the game's words: the move as its `move_words` names it
-    /// (as `legal_moves[].words` did before it was played), without the notation
-    /// a terminal player types; the game's own `log_line` when it has one.
+    /// The move in the game's words: as its `move_words` names it (as
+    /// `legal_moves[].words` did before it was played) and why, without the
+    /// notation a terminal player types and without who moved (`by`, `seat`);
+    /// the game's own `log_line` when it has one, which may name the mover in
+    /// its sentence ("O advances …").
     #[serde(default)]
     pub words: String,
     /// `words` with typed parts ([`tabula_core::Words`]): the board's colours it
@@ -730,19 +740,20 @@ impl<G: Registered> MatchImpl<G> {
         // prefixed with it again, and a one-player puzzle's moves are all the
         // player's, so they name no seat.
         let alone = game.seats().len() == 1 && seat.is_some();
+        let by = match seat {
+            _ if alone => "",
+            Some(s) => game.seats().get(s).copied().unwrap_or("?"),
+            None => "Chance",
+        };
+        let said = |name: Words| match &reason {
+            Some(r) => name.and_text(format!(" ({r})")),
+            None => name,
+        };
         let line = |name: Words| {
-            let who = match seat {
-                Some(s) => game.seats().get(s).copied().unwrap_or("?"),
-                None => "Chance",
-            };
-            let said = if alone || name.to_string().starts_with(&format!("{who} ")) {
-                name
+            if by.is_empty() || name.to_string().starts_with(&format!("{by} ")) {
+                said(name)
             } else {
-                Words::text(format!("{who}: ")).and(name)
-            };
-            match &reason {
-                Some(r) => said.and_text(format!(" ({r})")),
-                None => said,
+                Words::text(format!("{by}: ")).and(said(name))
             }
         };
         let text = own
@@ -750,11 +761,13 @@ impl<G: Registered> MatchImpl<G> {
             .map(Words::to_string)
             .unwrap_or_else(|| line(Words::text(game.describe_move(state, mv))).to_string());
         // A game's own line is already in words; the engine's names the move as
-        // a player who clicks is shown it, without the notation typed.
-        let parts = own.unwrap_or_else(|| line(game.move_parts(state, mv)));
+        // a player who clicks is shown it, without the notation typed, and
+        // leaves who moved to `by`.
+        let parts = own.unwrap_or_else(|| said(game.move_parts(state, mv)));
         LogEntry {
             ply: self.plies.len() + 1,
             seat,
+            by: by.to_string(),
             mv: mv_text,
             reason,
             text,

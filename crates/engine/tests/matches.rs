@@ -360,13 +360,45 @@ fn a_one_player_puzzle_names_no_seat_in_its_log_and_two_player_games_name_the_mo
         let named = |text: &str| {
             text.starts_with(&format!("{who}: ")) || text.starts_with(&format!("{who} "))
         };
-        for text in [&line.text, &line.words] {
-            if seats.len() == 1 {
-                // SameGame's and Poggle's only player is the one at the keyboard.
-                assert!(!named(text), "{}: {text:?}", entry.name);
-            } else {
-                assert!(named(text), "{}: {text:?} does not name {who}", entry.name);
-            }
+        if seats.len() == 1 {
+            // SameGame's and Poggle's only player is the one at the keyboard.
+            assert!(!named(&line.text), "{}: {:?}", entry.name, line.text);
+            assert_eq!(line.by, "", "{}", entry.name);
+        } else {
+            assert!(
+                named(&line.text),
+                "{}: {:?} does not name {who}",
+                entry.name,
+                line.text
+            );
+            assert_eq!(&line.by, who, "{}", entry.name);
+        }
+    }
+}
+
+#[test]
+fn the_log_keeps_who_moved_apart_from_the_words_of_the_move() {
+    // A face that shows the mover by a column and a colour reads the move's
+    // words without "X: " before them; who moved is its own field.
+    for entry in tabula_engine::registry() {
+        let handle = build(entry.name, "").unwrap();
+        let seats = handle.info().seats;
+        let mut m = start(entry.name, &vec!["human"; seats.len()], None);
+        for _ in 0..4 {
+            m.advance().unwrap();
+            let Some(first) = m.view().legal_moves.first().map(|x| x.mv.clone()) else {
+                break;
+            };
+            m.play(&first).unwrap();
+        }
+        for line in &m.view().log {
+            let prefix = format!("{}: ", line.by);
+            assert!(
+                !line.words.starts_with(&prefix) && !line.parts.to_string().starts_with(&prefix),
+                "{}: {:?} names the mover before the move",
+                entry.name,
+                line.words
+            );
         }
     }
 }

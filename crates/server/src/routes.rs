@@ -796,10 +796,14 @@ fn value_of(hint: &tabula_core::Hint) -> Json_ {
 struct LineQuery {
     #[serde(rename = "move")]
     mv: String,
+    /// The position after the first `ply` plies of the current game (a
+    /// reviewed one); the game's own position when absent.
+    ply: Option<usize>,
 }
 
-/// `GET /line?move=M`: the move M and the line of best play after it (the
-/// principal variation of the strong solution), each move with its grade.
+/// `GET /line?move=M[&ply=N]`: the move M and the line of best play after it
+/// (the principal variation of the strong solution), each move with its grade,
+/// from the game's position or the one after its first N plies.
 async fn line(
     State(st): St,
     Path(id): Path<String>,
@@ -811,10 +815,7 @@ async fn line(
     let st2 = st.clone();
     let out = thinking(&st, move || {
         let (mut copy, first) = st2.sessions.read(&id, |m| {
-            let (mut copy, moves) = replay_copy(m)?;
-            for mv in &moves {
-                copy.play_setup(mv)?;
-            }
+            let copy = replay_to(m, q.ply.unwrap_or(m.record().moves.len()))?;
             let hint = copy.hint()?;
             let graded = hint
                 .analysis
@@ -841,7 +842,7 @@ async fn line(
         loop {
             let entry = copy.play_setup(&next.notation)?;
             line.push(json!({
-                "move": entry.mv, "text": entry.text, "seat": entry.seat,
+                "move": entry.mv, "text": entry.text, "seat": entry.seat, "by": entry.by,
                 "words": entry.words, "parts": entry.parts, "grade": next.grade,
             }));
             if copy.turn().is_over() {

@@ -175,6 +175,42 @@ fn every_cell_of_a_view_carries_its_name() {
 }
 
 #[test]
+fn the_line_of_best_play_is_found_from_a_reviewed_position() {
+    // A player reviewing an earlier position asks why a move there was best
+    // (an analysis board), not only in the game's own position.
+    let s = Server::start();
+    let (id, _) = create(
+        &s,
+        json!({"game": "tictactoe", "players": ["human", "human"], "seed": 1, "position": "XX./OO./... X"}),
+    );
+    play(&s, &id, "7");
+    play(&s, &id, "6");
+    // The game is over; after its first ply X could not play 3 any more.
+    assert_ne!(s.get(&format!("/api/sessions/{id}/line?move=3")).0, 200);
+    let (status, out) = s.get(&format!("/api/sessions/{id}/line?move=3&ply=0"));
+    assert_eq!(status, 200, "{out}");
+    let line = out["line"].as_array().unwrap();
+    assert_eq!(line.len(), 1, "3 wins at once: {out}");
+    assert_eq!(line[0]["grade"]["value"], "win");
+    // Who moves is said apart from the move's words.
+    assert_eq!(line[0]["by"], "X");
+    assert!(
+        !line[0]["words"].as_str().unwrap().starts_with("X:"),
+        "{out}"
+    );
+    let (status, out) = s.get(&format!("/api/sessions/{id}/line?move=6&ply=1"));
+    assert_eq!(status, 200, "{out}");
+    assert_eq!(out["line"][0]["by"], "O");
+    // A ply beyond the game's end is refused in words.
+    let (status, out) = s.get(&format!("/api/sessions/{id}/line?move=3&ply=9"));
+    assert_eq!(status, 400, "{out}");
+    assert!(
+        out["error"].as_str().unwrap().contains("beyond its end"),
+        "{out}"
+    );
+}
+
+#[test]
 fn the_line_of_best_play_follows_a_move_to_the_end() {
     let s = Server::start();
     let (id, _) = create(
