@@ -311,6 +311,11 @@ pub trait Match: Send {
     /// cells), without building the rest of the view: a server asks for them
     /// around every move it plays.
     fn legal_moves(&self) -> Vec<MoveInfo>;
+    /// The cells the move of ply `ply` of the current game touched (1-based, as
+    /// [`LogEntry::ply`] counts), in click order: what `legal_moves[].cells`
+    /// said of it before it was played, without listing every move. Empty
+    /// when there is no such ply.
+    fn ply_cells(&self, ply: usize) -> Vec<u32>;
     /// True when a person plays some seat.
     fn has_human(&self) -> bool;
     /// True when the computer plays some seat.
@@ -1110,6 +1115,14 @@ impl<G: Registered> Match for MatchImpl<G> {
 
     fn legal_moves(&self) -> Vec<MoveInfo> {
         self.moves_of(self.turn())
+    }
+
+    fn ply_cells(&self, ply: usize) -> Vec<u32> {
+        let at = ply.wrapping_sub(1);
+        match (self.plies.get(at), self.states.get(at)) {
+            (Some(p), Some(before)) => self.handle.game().move_cells(before, p.mv),
+            _ => Vec::new(),
+        }
     }
 
     fn has_human(&self) -> bool {

@@ -20,10 +20,16 @@ pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route(
             "/games/{name}/module.js",
-            get(module).layer(crate::compression::files()),
+            get(module).layer(crate::compression::compressed()),
         )
-        .route("/api/tools", get(list_tools))
-        .route("/api/games/{name}/tools/{tool}", post(run_tool))
+        .route(
+            "/api/tools",
+            get(list_tools).layer(crate::compression::compressed()),
+        )
+        .route(
+            "/api/games/{name}/tools/{tool}",
+            post(run_tool).layer(crate::compression::compressed()),
+        )
 }
 
 /// The game's browser module, if its presentation declares one; 404 otherwise.

@@ -24,6 +24,8 @@ pub use connections::{ConnectionLimits, DEFAULT_MAX_CONNECTIONS};
 pub use error::ApiError;
 pub use request_body::{BODY_GRACE, MIN_BODY_RATE};
 pub use sessions::{valid_id, Sessions};
+/// The settings body parser, for the fuzz target that feeds it anything.
+pub use settings::parse as parse_settings;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
@@ -160,7 +162,6 @@ pub const SESSION_RETENTION_SECONDS: i64 = tabula_store::IDLE_SESSION_SECONDS;
 pub fn app(state: Arc<AppState>) -> Router {
     routes::api()
         .merge(game_assets::routes())
-        .layer(compression::json())
         .merge(web::routes())
         .fallback(|| async { ApiError::not_found("no such path") })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,5 +1,6 @@
 //! The JSON API (docs/API.md).
 
+use crate::compression::compressed;
 use crate::error::{ApiError, ApiJson};
 use crate::sessions::SessionOut;
 use crate::{jobs, settings, AppState};
@@ -23,10 +24,18 @@ const MAX_POSITION: usize = 16 * 1024;
 const MAX_VARIANT: usize = 1000;
 pub fn api() -> Router<Arc<AppState>> {
     Router::new()
-        .route("/api/games", get(list_games))
-        .route("/api/games/{name}", get(game_info))
-        .route("/api/games/{name}/view", get(position_view))
-        .route("/api/games/{name}/rules", get(game_rules))
+        // What a page reads once about a game goes out compressed when asked;
+        // the answers of play do not (compression.rs).
+        .route("/api/games", get(list_games).layer(compressed()))
+        .route("/api/games/{name}", get(game_info).layer(compressed()))
+        .route(
+            "/api/games/{name}/view",
+            get(position_view).layer(compressed()),
+        )
+        .route(
+            "/api/games/{name}/rules",
+            get(game_rules).layer(compressed()),
+        )
         .route("/api/sessions", post(create_session))
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/moves", post(play_move))
@@ -579,32 +588,23 @@ struct Played {
     cells: Vec<u32>,
 }
 
-/// The cells of a move just played, found among the moves that were open before
-/// it (by the text asked for or the text logged).
-fn cells_of(before: &[tabula_engine::MoveInfo], asked: &str, entry: &LogEntry) -> Vec<u32> {
-    before
-        .iter()
-        .find(|i| i.mv == entry.mv || i.mv == asked)
-        .map(|i| i.cells.clone())
-        .unwrap_or_default()
+impl Played {
+    /// The entry of a ply just played, with its cells (the match's own record
+    /// of the ply: the moves that were open before it are not listed again).
+    fn of(m: &dyn Match, entry: LogEntry) -> Played {
+        let cells = m.ply_cells(entry.ply);
+        Played { entry, cells }
+    }
 }
 
 /// One computer or chance ply with the cells its move touched.
 fn step_with_cells(m: &mut Box<dyn Match>) -> Result<Option<Played>, tabula_engine::EngineError> {
-    // A person to move: `step` plays nothing, so the moves are not listed (the
-    // common case: every reply loop ends here).
+    // A person to move: `step` plays nothing (the common case: every reply
+    // loop ends here).
     if m.human_to_move() {
         return Ok(None);
     }
-    let before = m.legal_moves();
-    Ok(m.step()?.map(|entry| {
-        let cells = before
-            .into_iter()
-            .find(|i| i.mv == entry.mv)
-            .map(|i| i.cells)
-            .unwrap_or_default();
-        Played { entry, cells }
-    }))
+    Ok(m.step()?.map(|entry| Played::of(m.as_ref(), entry)))
 }
 
 /// The computer and chance replies up to a human's turn (the engine's `advance`,
@@ -626,16 +626,13 @@ fn replies(m: &mut Box<dyn Match>) -> Vec<Played> {
 
 /// Plays a person's move and the replies after it (none in set-up mode).
 fn play_and_reply(m: &mut Box<dyn Match>, req: MoveRequest) -> ApiResult<Vec<Played>> {
-    // Only the moves: the view is built once, after the move and replies.
-    let before = m.legal_moves();
+    // The view is built once, after the move and replies.
     if req.setup {
         let entry = m.play_setup(&req.mv)?;
-        let cells = cells_of(&before, &req.mv, &entry);
-        return Ok(vec![Played { entry, cells }]);
+        return Ok(vec![Played::of(m.as_ref(), entry)]);
     }
     let entry = m.play(&req.mv)?;
-    let cells = cells_of(&before, &req.mv, &entry);
-    let mut played = vec![Played { entry, cells }];
+    let mut played = vec![Played::of(m.as_ref(), entry)];
     // The human move stands even if a computer reply failed (an engine bug).
     played.extend(replies(m));
     Ok(played)

@@ -43,7 +43,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/game/{name}", get(index))
         .route("/static/{*path}", get(static_file))
         .route("/{file}", get(top_file))
-        .layer(crate::compression::files())
+        .layer(crate::compression::compressed())
 }
 
 async fn index(headers: HeaderMap) -> Response {
@@ -87,6 +87,7 @@ fn make_index_page() -> Option<IndexPage> {
     let page = Assets::get("index.html")?;
     let mut html = String::from_utf8(page.data.into_owned()).ok()?;
     let mut imports = serde_json::Map::new();
+    let mut preloads = String::new();
     for path in Assets::iter() {
         let script = path.ends_with(".js");
         if !script && !path.ends_with(".css") {
@@ -98,6 +99,14 @@ fn make_index_page() -> Option<IndexPage> {
         let plain = format!("/static/{path}");
         let named = format!("/static/{}", fingerprinted(&path, &fingerprint(&file)));
         html = html.replace(&format!("\"{plain}\""), &format!("\"{named}\""));
+        // The page's own modules (every script at the top of the folder) are
+        // fetched at once, not one level of imports after another; vendored
+        // ones load when they are needed (the rules renderer).
+        if script && !path.contains('/') {
+            preloads.push_str(&format!(
+                "<link rel=\"modulepreload\" href=\"{named}\">\n  "
+            ));
+        }
         if script {
             imports.insert(plain, named.into());
         }
@@ -107,7 +116,7 @@ fn make_index_page() -> Option<IndexPage> {
     let at = html.find("<script").or_else(|| html.find("</head>"))?;
     html.insert_str(
         at,
-        &format!("<script type=\"importmap\">{map}</script>\n  "),
+        &format!("<script type=\"importmap\">{map}</script>\n  {preloads}"),
     );
     let etag = format!("W/\"i{:016x}\"", page_fingerprint(html.as_bytes()));
     Some(IndexPage {

@@ -9,7 +9,7 @@ use std::io::Read;
 
 /// The most a first game page may transfer: the page, its style sheet, every
 /// module it imports before the first move, the game's own module, what the
-/// game is and a new session of it (docs/WEB.md, "Weight").
+/// game is and a new session of it (docs/API.md, "Static files").
 const FIRST_PAGE_BYTES: usize = 150_000;
 
 /// One GET with the given extra headers: (status, headers by lower-case name, body as sent).
@@ -165,7 +165,7 @@ fn a_first_game_page_is_sent_compressed_within_its_weight() {
     );
 
     // Each game's page: the files above, its own module if it has one, what the
-    // game is and a new session of it (JSON answers go uncompressed).
+    // game is (compressed when asked) and a new session of it (as it is).
     let (_, games) = s.get("/api/games");
     let games = games.as_array().expect("a list of games");
     assert!(!games.is_empty());
@@ -177,17 +177,10 @@ fn a_first_game_page_is_sent_compressed_within_its_weight() {
         if status == 200 {
             bytes += fetch_gzip(&s, &module).0;
         }
-        let (status, heads, info) = fetch(
-            &s,
-            &format!("/api/games/{name}"),
-            &[("Accept-Encoding", "gzip")],
-        );
-        assert_eq!(status, 200, "{name}");
-        assert!(
-            !heads.contains_key("content-encoding"),
-            "JSON answers are sent as they are: {heads:?}"
-        );
-        bytes += info.len();
+        let (sent, info, _) = fetch_gzip(&s, &format!("/api/games/{name}"));
+        let info: Value = serde_json::from_slice(&info).expect("the game's JSON");
+        assert_eq!(info["name"], name);
+        bytes += sent;
         let created = ureq::post(&s.url("/api/sessions"))
             .set("Content-Type", "application/json")
             .send_string(&json!({ "game": name }).to_string())
@@ -200,6 +193,35 @@ fn a_first_game_page_is_sent_compressed_within_its_weight() {
             "{name}: a first page transfers {bytes} bytes, more than {FIRST_PAGE_BYTES}"
         );
     }
+}
+
+#[test]
+fn the_answers_of_play_go_out_as_they_are() {
+    let s = Server::start();
+    let (id, view) = s.session(json!({"game": "tictactoe", "players": ["human", "human"]}));
+    let first = view["legal_moves"][0]["move"]
+        .as_str()
+        .expect("a move")
+        .to_string();
+    let answer = ureq::post(&s.url(&format!("/api/sessions/{id}/moves")))
+        .set("Content-Type", "application/json")
+        .set("Accept-Encoding", "gzip, br")
+        .send_string(&json!({ "move": first }).to_string())
+        .expect("the move is played");
+    assert_eq!(answer.header("content-encoding"), None);
+    let body: Value = serde_json::from_str(&answer.into_string().expect("a body")).expect("JSON");
+    assert_eq!(
+        body["view"]["log"].as_array().map(Vec::len),
+        Some(1),
+        "{body}"
+    );
+    let (status, heads, _) = fetch(
+        &s,
+        &format!("/api/sessions/{id}"),
+        &[("Accept-Encoding", "gzip")],
+    );
+    assert_eq!(status, 200);
+    assert!(!heads.contains_key("content-encoding"), "{heads:?}");
 }
 
 #[test]
@@ -245,7 +267,16 @@ fn fingerprinted_files_are_kept_for_good_and_the_rest_revalidated() {
 
     // The plain name, the page and a game's module are revalidated: 304 when the
     // browser's copy is still good, with no body; the full file otherwise.
-    for path in ["/static/game.js", "/", "/games/northcott/module.js"] {
+    // A game's browser module: the first game that declares one.
+    let (_, games) = s.get("/api/games");
+    let module = games
+        .as_array()
+        .expect("a list of games")
+        .iter()
+        .map(|g| format!("/games/{}/module.js", g["name"].as_str().expect("a name")))
+        .find(|path| fetch(&s, path, &[]).0 == 200)
+        .expect("some game has a browser module");
+    for path in ["/static/game.js", "/", module.as_str()] {
         let (status, heads, _) = fetch(&s, path, &[]);
         assert_eq!(status, 200, "{path}");
         assert_eq!(heads["cache-control"], "no-cache", "{path}");
