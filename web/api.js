@@ -58,7 +58,7 @@ export const action = (id, what) => api.post(`/api/sessions/${enc(id)}/${what}`,
 export const hint = (id, ply = null) => api.get(`/api/sessions/${enc(id)}/hint${ply === null || ply === undefined ? '' : `?ply=${ply}`}`);
 export const positionView = (game, variant, position) =>
   api.get(`/api/games/${enc(game)}/view?variant=${enc(variant || '')}&position=${enc(position)}`);
-export const line = (id, move) => api.get(`/api/sessions/${enc(id)}/line?move=${enc(move)}`);
+export const line = (id, move, ply = null) => api.get(`/api/sessions/${enc(id)}/line?move=${enc(move)}${ply === null || ply === undefined ? '' : `&ply=${ply}`}`);
 export const history = (id) => api.get(`/api/sessions/${enc(id)}/history`);
 export const review = (id, ply) => api.get(`/api/sessions/${enc(id)}/review?ply=${ply}`);
 export const playFrom = (id, ply) => api.post(`/api/sessions/${enc(id)}/from?ply=${ply}`, {});

@@ -17,7 +17,7 @@ import { HintMethods } from './hints.js';
 import { PlayerMethods, PERSON } from './players.js';
 import { PanelMethods } from './panels.js';
 import { GameTextMethods } from './gametext.js';
-import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, saidWords } from './words.js';
+import { presetOf, withOption, plain, colourName, cap, count, termsIn, useColourNames, saidWords, moverOf } from './words.js';
 import { statusWords, factValue } from './results.js';
 
 /// The smallest touch target on a touch screen, in CSS pixels (the usual guidance for fingers).
@@ -747,7 +747,7 @@ export class GamePage {
     const said = saidWords;
     const chance = (e) => e.seat === null || e.seat === undefined;
     this.logButtons = log.map((e, i) => h('button.log-move', {
-      type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${said(e)}`, title: e.move,
+      type: 'button', onclick: () => this.reviewer.show(i + 1), 'aria-label': `Show the position after move ${i + 1}: ${moverOf(e) ? `${moverOf(e)}: ` : ''}${said(e)}`, title: e.move,
       class: ['log-move', chance(e) ? 'chance' : `seat-${e.seat}`, i === log.length - 1 ? 'last' : ''].join(' '),
     },
     chance(e) ? h('span.die-mark', { title: 'chance' }, '⚄')

@@ -5,7 +5,7 @@
 import * as API from './api.js';
 import { h, toast, guarded, sleep, reducedMotion, formatNumber, fill } from './ui.js';
 import { analysisOf, bestOf, gradeBadge, gradeOf, groupPoints, lineOf, percent, positionSentence, remotenessOf, resultFacts } from './results.js';
-import { count, saidWords } from './words.js';
+import { count, saidWords, moverOf } from './words.js';
 
 export class HintMethods {
   // ----- move values that stay on -----
@@ -359,14 +359,10 @@ export class HintMethods {
     button.setAttribute('aria-expanded', String(!open));
     pv.hidden = open;
     if (open || pv.dataset.done) return;
-    if (this.shownMv() !== this.mv) {
-      // The line is worked out from the game's own position only.
-      fill(pv, h('p.muted.small', 'The best play after a move is shown from the game itself: use Play from here to continue from this position.'));
-      return;
-    }
     fill(pv, h('p.muted.small', 'Finding the best play…'));
     try {
-      const data = await API.line(this.id, m.move);
+      // From the position shown: the game's, or one under review (an analysis board).
+      const data = await API.line(this.id, m.move, this._shownPly());
       pv.dataset.done = '1';
       const line = data.line || [];
       fill(pv, line.length
@@ -374,7 +370,9 @@ export class HintMethods {
           const g = gradeBadge(e);
           // Each move in the game's words, its colours as the player's palette names
           // them (typed parts, as the move list); the notation only as a tooltip.
-          return h('li', h('span', { title: e.move }, saidWords(e)), g ? h(`span.badge-inline.badge-${g.kind}`, { title: g.words }, g.text) : null);
+          // Who plays each move is said before it, the move's words apart.
+          const by = moverOf(e);
+          return h('li', by ? h('span.pv-by', `${by}: `) : null, h('span', { title: e.move }, saidWords(e)), g ? h(`span.badge-inline.badge-${g.kind}`, { title: g.words }, g.text) : null);
         }))
         : h('p.muted.small', 'The game ends with this move.'),
       data.truncated ? h('p.muted.small', `The first ${line.length} moves are shown.`) : null);

@@ -112,6 +112,10 @@ export function partsWords(parts) {
 
 /// A legal move or a log line in the game's words: its typed `parts` where the
 /// server sent them, else its `words`, else its notation.
+/// Who played a logged move (`by`: "X", "Chance"), when its words do not already
+/// begin with it (a game's own sentence, "O advances …"); '' in a puzzle.
+export const moverOf = (e) => (e?.by && !saidWords(e).startsWith(`${e.by} `) ? e.by : '');
+
 export const saidWords = (m) => (m?.parts?.length ? partsWords(m.parts) : m?.words || m?.text || m?.move || '');
 
 /// One of an option's values as a player reads it in a menu: the words the game

@@ -134,6 +134,28 @@ for (const width of WIDTHS) {
     await page.close();
   });
 
+  test(`"Why" in review at ${width} px: the best play after a move of the reviewed position, each move's player named`, { skip: !has('tictactoe') }, async () => {
+    const page = await pageAt(browser, width);
+    await page.addInitScript(() => localStorage.setItem('tabula.values.tictactoe', 'off'));
+    await openSession(page, { game: 'tictactoe', players: ['human', 'human'], moves: ['5', '1', '9'] });
+    await page.waitForFunction(() => document.querySelectorAll('.log .log-move').length === 3);
+    await page.locator('.log .log-move').first().click();
+    await page.waitForSelector('.review-bar:not([hidden])');
+    await page.locator('.board-actions button:has-text("Hint")').click();
+    await page.waitForSelector('.card-hint:not([hidden]) .hint-moves li');
+    // After move 1 it is O's turn: the line starts with O's move, the move asked about.
+    const first = page.locator('.card-hint .hint-move').first();
+    await first.click();
+    await page.waitForSelector('.card-hint .pv-line li, .card-hint .pv p:not(:has-text("Finding"))');
+    const lines = await page.locator('.card-hint .pv-line li').allTextContents();
+    assert.ok(lines.length > 0, `a line of best play, not: ${await page.locator('.card-hint .pv').first().textContent()}`);
+    assert.match(lines[0], /^O: /, 'the first move is O\'s, said before its words');
+    assert.match(lines[1] ?? 'X: ', /^X: /, 'the players alternate');
+    await page.locator('.card-hint').screenshot({ path: join(ARTIFACTS, `review-why-${width}.png`) });
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+
   test(`A hint on a board taller than the screen at ${width} px brings its move into view`, { skip: !has('northcott') }, async () => {
     const page = await pageAt(browser, width);
     await page.addInitScript(() => localStorage.setItem('tabula.values.northcott', 'off'));

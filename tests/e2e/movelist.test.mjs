@@ -36,6 +36,8 @@ for (const width of WIDTHS) {
     const r = await rows(page);
     assert.deepEqual(r.map((x) => x.num), ['1.', '2.', '3.'], 'a number per pair of moves');
     assert.deepEqual(r.map((x) => x.cells.map((c) => c.length)), [[1, 1], [1, 1], [1, 0]], "X's moves in one column, O's in the other");
+    // The column says who moved: the move's words are not prefixed "X: ".
+    for (const text of r.flatMap((x) => x.cells.flat())) assert.doesNotMatch(text, /^[XO]:/, text);
     // Where it is: beside the board on a wide screen, in the first screen; right
     // under the board's buttons on a phone, before the players' card.
     const where = await page.evaluate(() => {
