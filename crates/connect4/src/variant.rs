@@ -203,7 +203,7 @@ impl Registered for ConnectFour {
             },
             VariantOption {
                 name: "connect",
-                label: "in a row",
+                label: "discs in a row",
                 default: "4",
                 help: "how many in a row make a line: 4, or 3",
                 choices: &[

@@ -105,8 +105,10 @@ pub enum VariantError {
 }
 
 impl VariantError {
-    /// The error with its option named as a player reads it as well as typed
-    /// ("draw after quiet moves (nocapture)"), from the game's `options`.
+    /// The error with its option named as a player reads it ("columns", "draw
+    /// after quiet moves"), not by its typed name ("width", "nocapture"), from
+    /// the game's `options`: a player who chose it from a menu never saw that
+    /// name, and one who typed it still knows which option it was.
     pub fn labelled(self, options: &[crate::VariantOption]) -> Self {
         match self {
             VariantError::BadValue {
@@ -115,7 +117,7 @@ impl VariantError {
                 reason,
             } => {
                 let name = match options.iter().find(|o| o.name == name) {
-                    Some(o) if o.label != o.name => format!("{} ({name})", o.label),
+                    Some(o) if !o.label.is_empty() => o.label.to_string(),
                     _ => name,
                 };
                 VariantError::BadValue {

@@ -1,11 +1,11 @@
 //! A variant in words for players: the options that differ from the game's
-//! defaults, each under its label ("rules gamesman · draw after quiet moves 100"),
-//! for titles in the terminal and the browser.
+//! defaults, each with its label ("5 columns, three in a row, draw after quiet
+//! moves 100"), for titles in the terminal and the browser.
 
 use tabula_core::{Variant, VariantOption};
 
 /// The options of `variant` that differ from the defaults in `options`, in words,
-/// joined by " · "; empty for the default game (or text that does not parse, which
+/// joined by ", "; empty for the default game (or text that does not parse, which
 /// a caller has refused before).
 pub fn variant_words(options: &[VariantOption], variant: &str) -> String {
     let Ok(parsed) = Variant::parse(variant) else {
@@ -22,20 +22,47 @@ pub fn variant_words(options: &[VariantOption], variant: &str) -> String {
                     .choices
                     .iter()
                     .find(|c| c.value.eq_ignore_ascii_case(value));
-                if let Some(c) = chosen.filter(|c| !c.words.is_empty()) {
+                if let Some(c) = chosen.filter(|c| !c.words.is_empty() && c.words != c.value) {
                     let short = c.words.split(" (").next().unwrap_or(c.words);
-                    return format!("{} {short}", o.label);
+                    // Words that already say what the option is ("three in
+                    // a row" for "discs in a row") are not said after its label.
+                    return if says_label(short, o.label) {
+                        short.to_string()
+                    } else {
+                        format!("{} {short}", o.label)
+                    };
                 }
                 let value = match (o.name, value) {
                     ("heaps", v) => v.replace(['-', '.', '/', '+', ':'], " "),
                     ("nocapture" | "repetition", "0") => "off".to_string(),
                     (_, v) => v.to_string(),
                 };
-                format!("{} {value}", o.label)
+                counted(&value, o.label).unwrap_or_else(|| format!("{} {value}", o.label))
             })
         })
         .collect::<Vec<_>>()
-        .join(" · ")
+        .join(", ")
+}
+
+/// Whether `words` end with the last word of `label`, so say what it is.
+fn says_label(words: &str, label: &str) -> bool {
+    let last = |t: &str| t.split_whitespace().last().map(str::to_lowercase);
+    last(label).is_some() && last(words) == last(label)
+}
+
+/// A count of things said as players count them ("5 columns", "1 marker"),
+/// when the label is one plural word and the value a whole number.
+fn counted(value: &str, label: &str) -> Option<String> {
+    let n: u64 = value.parse().ok()?;
+    let one = label.strip_suffix('s')?;
+    if label.contains(' ') || one.is_empty() {
+        return None;
+    }
+    Some(if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {label}")
+    })
 }
 
 #[cfg(test)]
@@ -43,7 +70,7 @@ mod tests {
     use super::variant_words;
     use tabula_core::{VariantChoice, VariantOption};
 
-    const OPTIONS: [VariantOption; 4] = [
+    const OPTIONS: [VariantOption; 6] = [
         VariantOption {
             name: "rules",
             label: "rules",
@@ -81,6 +108,29 @@ mod tests {
                 },
             ],
         },
+        VariantOption {
+            name: "width",
+            label: "columns",
+            default: "7",
+            help: "",
+            choices: &[],
+        },
+        VariantOption {
+            name: "connect",
+            label: "discs in a row",
+            default: "4",
+            help: "",
+            choices: &[
+                VariantChoice {
+                    value: "4",
+                    words: "four in a row",
+                },
+                VariantChoice {
+                    value: "3",
+                    words: "three in a row",
+                },
+            ],
+        },
     ];
 
     #[test]
@@ -89,8 +139,15 @@ mod tests {
         assert_eq!(variant_words(&OPTIONS, "nocapture=150,rules=standard"), "");
         assert_eq!(
             variant_words(&OPTIONS, "rules=gamesman,nocapture=0,heaps=1-2-3"),
-            "rules gamesman · draw after quiet moves off · heaps 1 2 3"
+            "rules gamesman, draw after quiet moves off, heaps 1 2 3"
         );
+        // A count before its plural label; words that say what the option is
+        // alone, not after its label ("in a row three in a row").
+        assert_eq!(
+            variant_words(&OPTIONS, "width=5,connect=3"),
+            "5 columns, three in a row"
+        );
+        assert_eq!(variant_words(&OPTIONS, "width=1"), "1 column");
         // A menu choice in its words, without the explanation in brackets.
         assert_eq!(variant_words(&OPTIONS, "play=MISERE"), "play misère");
         assert_eq!(variant_words(&OPTIONS, "play=normal"), "");

@@ -139,3 +139,23 @@ fn presets_are_playable_and_named_in_words() {
     }
     assert_eq!(with_presets, registry().len(), "every game offers presets");
 }
+
+#[test]
+fn a_variant_is_said_in_plain_words_and_refused_by_the_names_players_see() {
+    // The chip of a small Connect Four: a count before its plural, and the
+    // line's length said once ("in a row three in a row" was read before).
+    let game = build("connect4", "width=5,height=4,connect=3").unwrap();
+    assert_eq!(
+        game.info().variant_words,
+        "5 columns, 4 rows, three in a row"
+    );
+    // A refusal names the option as its menu does, not as typed ("(width)").
+    for (variant, label, typed) in [
+        ("width=9", "columns", "width"),
+        ("connect=5", "discs in a row", "connect"),
+    ] {
+        let said = build("connect4", variant).err().expect(variant).to_string();
+        assert!(said.contains(&format!("for {label}:")), "{said}");
+        assert!(!said.contains(&format!("({typed})")), "{said}");
+    }
+}
