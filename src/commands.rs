@@ -218,13 +218,17 @@ fn analyze_instead(
     )
 }
 
-/// The game's title and its variant, as a report's heading.
+/// The game's title and its variant in words, as a report's heading: only the
+/// options that differ from the game's defaults ("Poggle (colours 3)"), never
+/// the option string, and so never a default the report does not use (a
+/// board read from a file has its own size, not the default "size=15x15").
 fn title_of(handle: &dyn tabula_engine::DynGame) -> String {
     let info = handle.info();
-    if info.variant.is_empty() {
+    let words = tabula_engine::variant_words(&info.options, &info.variant);
+    if words.is_empty() {
         info.title
     } else {
-        format!("{} ({})", info.title, info.variant)
+        format!("{} ({words})", info.title)
     }
 }
 
@@ -301,7 +305,105 @@ pub fn rules(a: RulesArgs) -> Result<()> {
     if text.is_empty() {
         bail!("{} has no rules page", a.game);
     }
-    print_text(&markdown_for_terminal(&text))
+    page_text(&markdown_for_terminal(&text))
+}
+
+#[derive(Args, Debug)]
+pub struct SavedArgs {
+    /// Only the saved games of this game.
+    pub game: Option<String>,
+    /// The database (default: the platform data directory, as the web UI's).
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tabula saved`: the saved games, most recent first, each with the line
+/// that takes it up again.
+pub fn saved(a: SavedArgs) -> Result<()> {
+    let game = match &a.game {
+        Some(g) => Some(tabula_engine::find(g)?.name),
+        None => None,
+    };
+    let store = match &a.db {
+        Some(p) => {
+            crate::files::check_database(p)?;
+            tabula_store::Store::open(p)
+        }
+        None => tabula_store::Store::open_default(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
+    let listed = store
+        .list_saved(game)
+        .map_err(|e| anyhow::anyhow!("cannot read the saved games: {e}"))?;
+    if a.json {
+        return print_json(&json!({
+            "saved": listed.rows,
+            "damaged": listed.damaged.iter().map(|d| d.message.clone()).collect::<Vec<_>>(),
+        }));
+    }
+    let width = report::width();
+    let mut out = String::new();
+    if listed.rows.is_empty() {
+        out += "No saved games.\n";
+    }
+    for s in &listed.rows {
+        let title = build(&s.game, &s.variant)
+            .map(|h| h.info().title)
+            .unwrap_or_else(|_| s.game.clone());
+        let state = s.result.clone().unwrap_or_else(|| "in progress".into());
+        let moves = if s.moves == 1 { "move" } else { "moves" };
+        out += &report::wrap(
+            &format!(
+                "{} — {title}, {} {moves}, {state}: tabula play {} --resume-saved '{}'",
+                s.name, s.moves, s.game, s.name
+            ),
+            width,
+            "",
+            "  ",
+        );
+    }
+    for d in &listed.damaged {
+        out += &report::wrap(&d.message, width, "", "  ");
+    }
+    print_text(&out)
+}
+
+/// Text taller than the terminal shown through a pager, as git and man do:
+/// `$PAGER`, else `less` (told by `LESS=FRX`, unless set, to quit when the text
+/// fits and to keep colours). Plain output in a pipe, when it fits, or when no
+/// pager can be started.
+fn page_text(text: &str) -> Result<()> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let rows = termimad::terminal_size().1 as usize;
+    if !std::io::stdout().is_terminal() || text.lines().count() < rows.max(2) {
+        return print_text(text);
+    }
+    let pager = std::env::var("PAGER").unwrap_or_else(|_| "less".into());
+    let mut words = pager.split_whitespace();
+    let Some(program) = words.next().filter(|p| *p != "cat") else {
+        return print_text(text);
+    };
+    let mut command = Command::new(program);
+    command.args(words).stdin(Stdio::piped());
+    if std::env::var_os("LESS").is_none() {
+        command.env("LESS", "FRX");
+    }
+    let Ok(mut child) = command.spawn() else {
+        return print_text(text);
+    };
+    if let Some(mut input) = child.stdin.take() {
+        // The reader may quit before reading it all (q in less): not an error.
+        match input.write_all(text.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+            _ => {}
+        }
+    }
+    child.wait().context("the pager")?;
+    Ok(())
 }
 
 #[derive(Args, Debug)]
@@ -494,7 +596,13 @@ pub fn simulate(a: SimulateArgs) -> Result<()> {
     if a.json {
         return print_json(&serde_json::to_value(&report)?);
     }
-    println!("{} games in {:.2} s", report.games, report.seconds);
+    // Seats alternate (the first player named moves first in every other
+    // game), so that neither player gains from the seat alone: say so, as the
+    // figures below mean nothing without it.
+    println!(
+        "{} games in {:.2} s ({} moved first in every other game)",
+        report.games, report.seconds, report.players[0]
+    );
     for (name, wins) in report.players.iter().zip(&report.wins) {
         println!(
             "  {name:<16} {wins:>10} wins ({:.2}%)",
@@ -511,11 +619,11 @@ pub fn simulate(a: SimulateArgs) -> Result<()> {
         );
     }
     println!(
-        "  {} win rate {:.4} (95% CI {:.4}..{:.4}); mean turns {:.1}",
+        "  {} won {:.2}% of the games (95% confidence: {:.2}% to {:.2}%); {:.1} moves a game on average",
         report.players[0],
-        report.win_rate.value,
-        report.win_rate.low,
-        report.win_rate.high,
+        100.0 * report.win_rate.value,
+        100.0 * report.win_rate.low,
+        100.0 * report.win_rate.high,
         report.mean_turns
     );
     Ok(())

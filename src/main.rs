@@ -45,6 +45,8 @@ enum Command {
     Count(commands::CountArgs),
     /// How to play a game, its variants and how to write moves.
     Rules(commands::RulesArgs),
+    /// List the saved games (the web UI's and 'play --save-as') and how to resume each.
+    Saved(commands::SavedArgs),
     /// A tool a game offers, e.g. cgt "1* + 2*" (without a name: the list).
     Tool(commands::ToolArgs),
     /// Run the HTTP server and web UI.
@@ -157,6 +159,7 @@ fn main() {
         Command::Simulate(a) => commands::simulate(a),
         Command::Count(a) => commands::count(a),
         Command::Rules(a) => commands::rules(a),
+        Command::Saved(a) => commands::saved(a),
         Command::Tool(a) => commands::tool(a),
         Command::Other(words) => commands::tool_by_name(words),
         Command::Serve(a) => commands::serve(a),
@@ -170,7 +173,17 @@ fn main() {
         if is_broken_pipe(&e) {
             std::process::exit(0);
         }
-        eprintln!("tabula: {}", printable(&format!("{e:#}")));
+        // Wrapped to the terminal's width (80 columns in a pipe), its lines
+        // after the first indented: a long refusal is read, not scrolled.
+        eprint!(
+            "{}",
+            report::wrap(
+                &printable(&format!("{e:#}")),
+                report::width(),
+                "tabula: ",
+                "  "
+            )
+        );
         std::process::exit(2);
     }
 }

@@ -4,10 +4,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
 /// The bar's layout: the message, a bar as wide as the rest of the terminal's
-/// line leaves (`wide_bar`), the share done and the time left. A bar of fixed
-/// width wrapped on an 80-column terminal, and each redraw then left a stale
-/// line behind.
-const TEMPLATE: &str = "{msg} [{wide_bar}] {percent:>3}% {eta:>4}";
+/// line leaves (`wide_bar`), the share done and the time spent, said as such. A
+/// bar of fixed width wrapped on an 80-column terminal, and each redraw then left
+/// a stale line behind. No time left is shown: the work's steps are not equally
+/// long (a solver's last levels take most of its time), so an estimate from the
+/// rate so far stalled or misled ("80% 3m" for seven minutes).
+const TEMPLATE: &str = "{msg} [{wide_bar}] {percent:>3}% {elapsed:>3} elapsed";
 
 /// A bar of `len` steps, hidden when stderr is not a terminal or `quiet` is set.
 pub fn bar(len: u64, message: &str, quiet: bool) -> ProgressBar {

@@ -130,6 +130,9 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
         let options = textwrap::Options::new(width.max(1))
             .initial_indent(if i == 0 { first } else { rest })
             .subsequent_indent(rest)
+            // Not at a hyphen: "--max-memory" cut after "--max-" reads as
+            // another option.
+            .word_splitter(textwrap::WordSplitter::NoHyphenation)
             .break_words(true);
         for line in textwrap::wrap(paragraph.trim_end(), options) {
             out.push_str(line.trim_end());
@@ -399,7 +402,8 @@ impl Listing<'_> {
             .collect();
         let unknown = self.moves.iter().any(|m| !m.grade.is_worked_out());
         let mut out = self.heading(&format!(
-            "Moves, best first (the result for the mover; plies to the end with perfect play{}{}{}):",
+            "Moves, best first (the result for the mover; plies, that is single moves of \
+             either side, to the end with perfect play{}{}{}):",
             if bound {
                 "; ≤ marks a bound, not an exact count"
             } else {
@@ -602,12 +606,14 @@ pub fn hint_text(h: &Hint, width: usize) -> String {
         None if !a.sections.is_empty() => sections_text(&a.sections, width),
         None => wrap(&format!("Hint: {}", h.reason), width, "", "  "),
         Some(m) => {
-            let mut out = wrap(
-                &format!("Hint: play {}. {}", m.notation, h.reason),
-                width,
-                "",
-                "  ",
-            );
+            // The reason names the move ("Play 3 (column 3): it wins …"):
+            // said once. A count of plies says what a ply is.
+            let ply = if h.reason.contains(" plies") || h.reason.contains(" ply") {
+                " (A ply is one move of either side.)"
+            } else {
+                ""
+            };
+            let mut out = wrap(&format!("Hint: {}{ply}", h.reason), width, "", "  ");
             if matches!(m.grade, MoveGrade::Plan { .. }) {
                 out += &sections_text(&a.sections, width);
             }

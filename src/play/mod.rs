@@ -46,6 +46,10 @@ pub struct PlayArgs {
     /// Resume a game saved with --save.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Play against matchboxes trained by 'tabula train --save FILE': the
+    /// computer learner of this game starts from them.
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
     /// Keep the game in the database under this name, saved after every move
     /// (the same saved games the web UI lists).
     #[arg(long)]
@@ -76,5 +80,11 @@ fn parse_seed(text: &str) -> std::result::Result<u64, String> {
 
 pub fn run(a: PlayArgs) -> Result<()> {
     let started = setup::start(&a)?;
-    session::Session::new(&a, started).run()
+    if session::Session::new(&a, started).run()? {
+        use std::io::Write;
+        std::io::stdout().flush().ok();
+        // 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C.
+        std::process::exit(130);
+    }
+    Ok(())
 }

@@ -127,6 +127,11 @@ pub fn tally_line(v: &MatchView) -> String {
         .zip(&v.tally.wins)
         .map(|(s, w)| format!("{} {}", s.name, w))
         .collect();
+    // The Cat (draws, and games every player resigned) only once it has won
+    // one: "Cat got 0" in a game that cannot be drawn misleads.
+    if v.tally.cat == 0 {
+        return format!("Scores: {}", parts.join(", "));
+    }
     format!("Scores: {} (Cat got {})", parts.join(", "), v.tally.cat)
 }
 

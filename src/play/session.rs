@@ -49,6 +49,9 @@ pub struct Session<'a> {
     forced: Vec<usize>,
     /// After an undo, a lone move waits for the player instead of being played again.
     hold_forced: bool,
+    /// The player left with Ctrl-C: the program ends with the status of an
+    /// interrupted command (130), as shells expect.
+    interrupted: bool,
 }
 
 impl<'a> Session<'a> {
@@ -72,11 +75,17 @@ impl<'a> Session<'a> {
             redraw: true,
             forced: Vec::new(),
             hold_forced: false,
+            interrupted: false,
         }
     }
 
-    /// Plays until the player leaves.
-    pub fn run(mut self) -> Result<()> {
+    /// Plays until the player leaves; true when they left with Ctrl-C.
+    pub fn run(mut self) -> Result<bool> {
+        self.play()?;
+        Ok(self.interrupted)
+    }
+
+    fn play(&mut self) -> Result<()> {
         self.heading()?;
         loop {
             let v = self.m.view();
@@ -142,17 +151,15 @@ impl<'a> Session<'a> {
             writeln!(out, "  {}: {who}", s.name)?;
         }
         // Each game has its own notation: say it once, with a move of this position.
-        // Nothing to type when only computers play.
-        let commands = "moves, hint, undo, redo, board, resign, new, rules, save FILE, help, quit.";
+        // Nothing to type when only computers play. The commands most wanted on
+        // one line, 'help' for the rest: the heading and a tall board (SameGame's
+        // 15 rows) fit a 24-row terminal, so that the title does not scroll away.
+        let commands = "'hint' suggests one, 'help' lists the rest.";
         let humans = v.seats.iter().any(|s| s.player == "human");
         match v.legal_moves.first() {
             _ if !humans => {}
-            Some(first) => writeln!(
-                out,
-                "Moves are written like '{}' ('rules' explains them). Also: {commands}",
-                first.mv
-            )?,
-            None => writeln!(out, "Type a move, or: {commands}")?,
+            Some(first) => writeln!(out, "Moves are written like '{}'; {commands}", first.mv)?,
+            None => writeln!(out, "Type a move; {commands}")?,
         }
         if let (true, Some(n)) = (humans, self.args.games.filter(|&n| n > 1)) {
             writeln!(out, "A match of {n} games.")?;
@@ -255,7 +262,11 @@ impl<'a> Session<'a> {
         let (or, also) = or;
         let prompt = match self.args.games {
             Some(n) if played >= n && !v.can_resign => {
-                writeln!(self.out, "That was the last of the {n} games.")?;
+                if n == 1 {
+                    writeln!(self.out, "That was the only game.")?;
+                } else {
+                    writeln!(self.out, "That was the last of the {n} games.")?;
+                }
                 return Ok(Flow::Stop);
             }
             Some(n) if played >= n => format!("Finish? (Y/n{or}) "),
@@ -308,7 +319,10 @@ impl<'a> Session<'a> {
     /// player presses Ctrl-C.
     fn goodbye(&mut self, how: &Line) -> Result<Flow> {
         match how {
-            Line::Interrupted => writeln!(self.out, "\nStopped (Ctrl-C): bye.")?,
+            Line::Interrupted => {
+                self.interrupted = true;
+                writeln!(self.out, "\nStopped (Ctrl-C): bye.")?
+            }
             _ => writeln!(self.out, "\nEnd of input: bye.")?,
         }
         Ok(Flow::Stop)
@@ -348,7 +362,17 @@ impl<'a> Session<'a> {
             self.redraw = true;
             writeln!(self.out, "Taken back.")?;
         } else {
-            writeln!(self.out, "Nothing to undo.")?;
+            // Moves were played but the limit the player chose is used up:
+            // say so, as "nothing to undo" would be untrue.
+            let played = !self.m.record().moves.is_empty();
+            match self.args.undo_depth {
+                Some(depth) if played => writeln!(
+                    self.out,
+                    "No more can be taken back: --undo-depth {depth} allows {depth} {} back.",
+                    if depth == 1 { "move" } else { "moves" }
+                )?,
+                _ => writeln!(self.out, "Nothing to undo.")?,
+            }
         }
         Ok(())
     }

@@ -28,6 +28,9 @@ pub fn start(a: &PlayArgs) -> Result<Started> {
     if a.resume.is_some() && a.resume_saved.is_some() {
         bail!("give either --resume FILE or --resume-saved NAME, not both");
     }
+    if a.load.is_some() && (a.resume.is_some() || a.resume_saved.is_some()) {
+        bail!("--load starts a new game: a resumed game keeps its own learner");
+    }
     let saved = match (&store, &a.resume_saved) {
         (Some(st), Some(name)) => Some(
             st.load_game::<MatchRecord>(name)
@@ -81,11 +84,20 @@ pub fn start(a: &PlayArgs) -> Result<Started> {
                 handle.new_match(config(others))?;
                 prepare(handle.as_ref(), &info.title);
             }
+            // A game's own player that reads a table of its own (Pig's
+            // `optimal`) has it built here, with a bar, not at its first move.
+            for p in players.iter() {
+                prepare_player(handle.as_ref(), p, &info.title);
+            }
             let seed = a.seed.unwrap_or_else(draw_seed);
-            handle.new_match(MatchConfig {
+            let m = handle.new_match(MatchConfig {
                 seed,
                 ..config(players)
-            })?
+            })?;
+            match &a.load {
+                Some(path) => with_learned(m.as_ref(), path)?,
+                None => m,
+            }
         }
     };
     Ok(Started {
@@ -111,6 +123,30 @@ pub fn prepare(handle: &dyn tabula_engine::DynGame, title: &str) {
                     "Solving {title} once for perfect play and hints (the bar shows \
                      how far it is; longer on a busy machine); the solution is then \
                      kept for next time."
+                ),
+            );
+        }
+        pb.set_position((f.clamp(0.0, 1.0) * 1000.0) as u64);
+    });
+    pb.finish_and_clear();
+}
+
+/// Builds the table a computer player of the game's own reads before its first
+/// move, with a bar and a line saying what it is when it takes a while; a table
+/// that cannot be had is left to the player, which says so when it moves.
+fn prepare_player(handle: &dyn tabula_engine::DynGame, player: &str, title: &str) {
+    let pb = progress::bar(1000, &format!("{title}: preparing"), false);
+    let began = std::time::Instant::now();
+    let said = std::cell::Cell::new(false);
+    handle.prepare_player(player, &|f| {
+        if f < 1.0 && !said.get() && began.elapsed().as_millis() > 300 {
+            said.set(true);
+            progress::notice(
+                &pb,
+                &format!(
+                    "Working out {title}'s table of best play once, for the computer's \
+                     moves and hints (the bar shows how far it is; longer on a busy \
+                     machine); it is then kept for next time."
                 ),
             );
         }
@@ -196,7 +232,7 @@ fn seat_players(a: &PlayArgs, info: &tabula_engine::GameInfo) -> Result<Vec<Stri
         return Ok(v);
     }
     let ai = match (&a.ai, a.level) {
-        (_, Some(l)) if l > 100 => bail!("--level must be 0..=100"),
+        (_, Some(l)) if l > 100 => bail!("--level must be a whole number from 0 to 100, got {l}"),
         (Some(ai), Some(l)) if ai.contains(':') => format!("{ai},level={l}"),
         (Some(ai), Some(l)) => format!("{ai}:level={l}"),
         (None, Some(l)) => format!("level:{l}"),
@@ -269,6 +305,29 @@ fn resume(record: &MatchRecord) -> Result<Box<dyn Match>> {
     let mut m = handle.resume(record)?;
     m.advance()?;
     Ok(m)
+}
+
+/// `--load FILE`: the matchboxes `tabula train --save` wrote, given to every
+/// computer learner of a new match before its first move (the match is taken
+/// up again from its record with them, as a saved game's learner is).
+fn with_learned(m: &dyn Match, path: &Path) -> Result<Box<dyn Match>> {
+    let bytes = crate::files::read_bytes(path, crate::files::MAX_SAVED_BYTES)?;
+    let boxes: serde_json::Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{} is not saved matchboxes", path.display()))?;
+    let mut record = m.record();
+    let seats = record.config.players.len();
+    let learners: Vec<usize> = (0..seats).filter(|&s| m.learned(s).is_some()).collect();
+    if learners.is_empty() {
+        bail!(
+            "--load: no computer player here learns; play against one that does \
+             (--ai matchbox or --ai menace)"
+        );
+    }
+    record.learned.resize(seats, None);
+    for s in learners {
+        record.learned[s] = Some(boxes.clone());
+    }
+    resume(&record).with_context(|| format!("{} cannot be loaded", path.display()))
 }
 
 /// Refuses a saved game of another game than the one named on the command line.

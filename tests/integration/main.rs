@@ -18,6 +18,7 @@ mod solve_json;
 mod tables;
 mod terminal;
 mod width;
+mod wording;
 
 /// Writes `input` to a child's standard input and closes it. A program may end
 /// without reading all of it (it refused its arguments, or quit early), so a

@@ -121,11 +121,17 @@ impl Screen {
 
     /// Waits for the program to end (within `seconds`) and returns the screen.
     fn wait_end(&mut self, seconds: u64) -> String {
+        self.wait_exit(seconds).0
+    }
+
+    /// Waits for the program to end (within `seconds`): the screen and its
+    /// exit status.
+    fn wait_exit(&mut self, seconds: u64) -> (String, u32) {
         let began = Instant::now();
         while began.elapsed() < Duration::from_secs(seconds) {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.child.try_wait() {
                 std::thread::sleep(Duration::from_millis(150));
-                return self.text();
+                return (self.text(), status.exit_code());
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -286,7 +292,7 @@ fn auto120_fits_the_screen_plays_a_lone_move_and_offers_no_roll() {
         screen.contains("111 ") && screen.contains(" 120"),
         "{screen}"
     );
-    assert!(screen.contains("Retired: Player 1 0 of 4"), "{screen}");
+    assert!(screen.contains("x1 on "), "{screen}");
     // The list of moves stays under the board: the board is not drawn again.
     s.send("moves");
     let screen = s.wait("legal move", "Player 1's move:", 10);
@@ -521,7 +527,58 @@ fn ctrl_c_says_the_game_was_stopped() {
     let mut s = Screen::start(&["play", "tictactoe", "--ai", "random", "--seed", "1"], &[]);
     s.wait("", "X's move:", 20);
     s.send_bytes(b"\x03");
-    let screen = s.wait_end(20);
+    let (screen, status) = s.wait_exit(20);
     assert!(screen.contains("Stopped (Ctrl-C): bye."), "{screen}");
     assert!(!screen.contains("End of input"), "{screen}");
+    // The status of a command stopped by Ctrl-C (128 + SIGINT), as a shell
+    // or a script reads it; not 0, which says the command finished.
+    assert_eq!(status, 130, "{screen}");
+}
+
+#[test]
+fn pig_says_what_it_prepares_on_first_use_with_a_bar_that_says_elapsed() {
+    // An empty cache: Pig's computer needs its table of best play, which takes
+    // a while to work out. The player is told, above a bar, before any wait.
+    let dir = std::env::temp_dir().join(format!("tabula-screens-pig-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let env = [("TABULA_CACHE_DIR", dir.to_str().unwrap())];
+    let s = Screen::start(&["play", "pig", "--seed", "4"], &env);
+    let began = Instant::now();
+    let screen = loop {
+        let screen = s.text();
+        if screen.contains("Working out") || began.elapsed() > Duration::from_secs(60) {
+            break screen;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        screen.contains("Working out Pig's table of best play once"),
+        "{screen}"
+    );
+    // The bar says what its time is: time spent, not an unlabelled estimate.
+    let bar = row_with(&screen, "Pig: preparing");
+    assert!(bar.contains('%') && bar.ends_with("elapsed"), "{bar}");
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rules_on_a_terminal_go_through_the_pager() {
+    // As git and man do: the page through $PAGER (here one that shows three
+    // lines), so that 29-47 lines of rules do not scroll past.
+    let mut s = Screen::start(&["rules", "kono"], &[("PAGER", "head -3")]);
+    let (screen, status) = s.wait_exit(20);
+    assert_eq!(status, 0, "{screen}");
+    let shown = screen.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!((1..=3).contains(&shown), "not paged:\n{screen}");
+}
+
+#[test]
+fn samegames_first_screen_keeps_its_title_on_24_rows() {
+    let s = Screen::start(&["play", "samegame", "--seed", "3"], &[]);
+    let screen = s.wait("", "Your move:", 30);
+    let first = screen.lines().next().unwrap_or_default();
+    assert_eq!(first, "SameGame", "the title scrolled away:\n{screen}");
+    assert_eq!(board_rows(&screen).len(), 15, "{screen}");
 }

@@ -212,7 +212,7 @@ fn win_is_the_testers_command_and_play_again_defaults_to_yes() {
     assert!(t.contains("X says they win"), "{t}");
     assert!(t.contains("Play again? (Y/n, or undo)"), "{t}");
     // Enter started a second game, won the same way: two games counted.
-    assert!(t.contains("Scores: X 2, O 0 (Cat got 0)"), "{t}");
+    assert!(t.contains("Scores: X 2, O 0\n"), "{t}");
     // Not for puzzles.
     let (_, t) = play(&["poggle", "--variant", "size=3"], "win\nquit\n");
     assert!(
@@ -225,7 +225,7 @@ fn win_is_the_testers_command_and_play_again_defaults_to_yes() {
 fn consistency_of_counts_and_refusals() {
     // A game that starts finished is counted; a puzzle has no Cat.
     let (_, t) = play(&["tictactoe", "--position", "XXX/OO./... O"], "n\n");
-    assert!(t.contains("Scores: X 1, O 0 (Cat got 0)"), "{t}");
+    assert!(t.contains("Scores: X 1, O 0\n"), "{t}");
     let (_, t) = play(
         &["poggle", "--variant", "size=3", "--position", "000/000/000"],
         "n\n",
@@ -251,6 +251,8 @@ fn consistency_of_counts_and_refusals() {
 fn undo_depth_zero_turns_undo_off() {
     let (out, t) = play(&["tictactoe", "--undo-depth", "0"], "5\nundo\nquit\n");
     assert_success(&out);
+    assert!(t.contains("--undo-depth 0 allows 0 moves back"), "{t}");
+    let (_, t) = play(&["tictactoe"], "undo\nquit\n");
     assert!(t.contains("Nothing to undo."), "{t}");
 }
 

@@ -152,7 +152,7 @@ fn a_hint_names_its_move_and_auto120_shows_no_reference_tables() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Hint: play 2:2->1. 2:2->1 wins in 3 plies"),
+        text.contains("Hint: Play 2:2->1 (take 1 from heap 2, leaving 1): it wins in 3 plies"),
         "{text}"
     );
     // Poggle's hint reads as sentences and a grid, not a dump of fields.
@@ -161,7 +161,7 @@ fn a_hint_names_its_move_and_auto120_shows_no_reference_tables() {
         Some("hint\nquit\n"),
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Hint: play "), "{text}");
+    assert!(text.contains("Hint: Play "), "{text}");
     assert!(text.contains("Presses:"), "{text}");
     assert!(
         !text.contains("Hint presses") && !text.contains("Fewest:"),

@@ -182,9 +182,10 @@ pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
 const TEXT_COLUMNS: u32 = COLUMNS;
 
 /// What stands on a square in the terminal drawing, at most three letters so
-/// that ten squares fit a line: the player's letter and the numbers of the
-/// markers there ("x1", "o24"); three or four markers of a player on one square
-/// show the first and a `+` ("x1+"), the lines below the board list them all.
+/// that ten squares fit a line: the player's letter and the number of the
+/// marker there ("x1"); two or more markers of a player on one square show the
+/// first and `…` ("o1…": "o14" read as marker 14), the lines below the board
+/// list them all.
 fn occupants(state: &State, p: u32) -> String {
     let mut out = String::new();
     if p == 1 || p == TARGET as u32 {
@@ -199,11 +200,9 @@ fn occupants(state: &State, p: u32) -> String {
             continue;
         }
         out.push(symbol);
-        if here.len() <= 2 {
-            out.extend(&here);
-        } else {
-            out.push(here[0]);
-            out.push('+');
+        out.push(here[0]);
+        if here.len() > 1 {
+            out.push('…');
         }
     }
     out
@@ -250,7 +249,8 @@ pub fn render_text(state: &State) -> String {
         ));
     }
     out.push_str("* one roll from 120   + on the way to 120   (type 'marker N' to move it)\n");
-    for line in status(state) {
+    // Not the count of retired markers: the lines above name each one.
+    for line in status(state).into_iter().take(1) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -307,15 +307,15 @@ mod tests {
     fn text_shows_markers_and_status() {
         let s = parse_position("8,8,1,120/40,1,1,1:2r3").unwrap();
         let t = render_text(&s);
-        assert!(t.contains("  8+x12"), "{t}");
+        // Two markers on 8: the first and "…", never "x12" (read as marker 12).
+        assert!(t.contains("  8+x1…"), "{t}");
+        assert!(!t.contains("x12"), "{t}");
         assert!(t.contains(" 40*o1"), "{t}");
         assert!(!t.contains("roll N"), "{t}");
         assert!(t.contains("x4 retired"), "{t}");
         assert!(t.contains("Player 2 rolled 3: choose a marker"), "{t}");
-        assert!(
-            t.contains("Retired: Player 1 1 of 4, Player 2 0 of 4"),
-            "{t}"
-        );
+        // The markers' lines name the retired ones: no count line as well.
+        assert!(!t.contains("Retired: "), "{t}");
     }
 
     #[test]
@@ -323,8 +323,8 @@ mod tests {
         // Square 10 ends a line of the drawing: four markers are its widest cell.
         let s = parse_position("10,10,10,10/40,40,40,20:2r3").unwrap();
         let t = render_text(&s);
-        assert!(t.contains(" 10+x1+"), "{t}");
-        assert!(t.contains(" 40*o1+\n"), "{t}");
+        assert!(t.contains(" 10+x1…"), "{t}");
+        assert!(t.contains(" 40*o1…\n"), "{t}");
         assert!(t.contains(" 20*o4"), "{t}");
         assert!(t.contains("x1 on 10, x2 on 10, x3 on 10, x4 on 10"), "{t}");
         assert!(t.lines().all(|l| l.chars().count() <= 80), "{t}");

@@ -557,6 +557,15 @@ impl SearchPlayer {
     }
 }
 
+/// A count of plies in words: "1 ply", "7 plies" (not "1 plies").
+fn plies(n: u32) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
+}
+
 impl Strategy<ConnectFour> for SearchPlayer {
     fn choose(
         &mut self,
@@ -568,10 +577,10 @@ impl Strategy<ConnectFour> for SearchPlayer {
         let result = game.search_position(state, self.limits, false, Some(rng))?;
         let best = result.moves[0];
         let reason = match best.proven_plies() {
-            Some(n) if best.score > 0 => format!("a forced win in {n} plies"),
-            Some(n) => format!("loses in {n} plies at best"),
+            Some(n) if best.score > 0 => format!("a forced win in {}", plies(n)),
+            Some(n) => format!("loses in {} at best", plies(n)),
             None if result.complete => "a draw with best play".to_string(),
-            None => format!("searched {} plies ahead", result.depth),
+            None => format!("searched {} ahead", plies(result.depth)),
         };
         Some(Choice::because(best.mv, reason))
     }

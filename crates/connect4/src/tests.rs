@@ -288,3 +288,17 @@ fn in_pop_out_the_bottom_cell_pops_and_the_rest_of_the_column_drops() {
     assert_eq!(y(p[0]), Some(5.0));
     assert_eq!(y(d[0]), Some(4.0));
 }
+
+/// A win at once is "a forced win in 1 ply", not "in 1 plies" (issue 44).
+#[test]
+fn a_win_at_once_is_said_in_the_singular() {
+    use tabula_core::Strategy;
+    let g = game("");
+    // Red has three in column 1; its next disc there wins.
+    let s = play(&g, "1 2 1 2 1 2");
+    let mut player = crate::search::SearchPlayer::new(crate::search::SearchLimits::default());
+    let mut rng = tabula_core::rng_from_seed(1);
+    let choice = player.choose(&g, &s, 0, &mut rng).unwrap();
+    let reason = choice.reason.unwrap_or_default();
+    assert_eq!(reason, "a forced win in 1 ply");
+}

@@ -435,8 +435,19 @@ pub struct Hint {
     pub analysis: Analysis,
 }
 
-/// `text` as a sentence: its first letter a capital (a reason that begins with
-/// a move's notation, "marker 1 gives …", reads "Marker 1 gives …").
+/// A move as a hint's reason names it: "play" and its notation, never at the
+/// start of a sentence bare (a capital would change lower-case notation,
+/// "b1-c1", and a lone "2" reads as a number), with the game's words for it
+/// when they say more than the notation ("play 3 (column 3)").
+fn play(notation: &str, words: Option<String>) -> String {
+    match words.filter(|w| w != notation && !w.is_empty()) {
+        Some(w) => format!("play {notation} ({w})"),
+        None => format!("play {notation}"),
+    }
+}
+
+/// `text` with its first letter a capital: a reason begins with words
+/// ("play …", "no move …"), never with a move's notation.
 fn sentence(text: String) -> String {
     let mut chars = text.chars();
     match chars.next() {
@@ -447,8 +458,16 @@ fn sentence(text: String) -> String {
 
 impl Hint {
     /// The hint an analysis gives: its first graded move (moves are best first)
-    /// and why, in a sentence for a player.
+    /// and why, in a sentence for a player, the move named by its notation.
     pub fn from_analysis(analysis: Analysis) -> Self {
+        Self::from_analysis_named(analysis, &|_| None)
+    }
+
+    /// [`Hint::from_analysis`] with the game's words for a move (`words` of
+    /// its notation, `None` where the notation says it all), so that a reason
+    /// reads "play 3 (column 3): it wins …", not "3 wins …".
+    pub fn from_analysis_named(analysis: Analysis, words: &dyn Fn(&str) -> Option<String>) -> Self {
+        let name = |m: &GradedMove| play(&m.notation, words(&m.notation));
         let best = analysis
             .moves
             .first()
@@ -471,9 +490,9 @@ impl Hint {
             return Hint {
                 best: Some(m.clone()),
                 reason: format!(
-                    "No move could be worked out exactly in the time allowed; {} is proven to \
-                     give {} with perfect play.",
-                    m.notation,
+                    "No move could be worked out exactly in the time allowed; {}: it is proven \
+                     to give {} with perfect play.",
+                    name(m),
                     MoveGrade::bound_words(at_least, at_most)
                 ),
                 analysis,
@@ -493,45 +512,49 @@ impl Hint {
                     let partial = analysis.moves.iter().any(|m| !m.grade.is_worked_out())
                         && !matches!(analysis.value,
                             Some(PositionValue::Solved { value: v, .. }) if v == *value);
+                    let play = name(m);
                     match (value, partial) {
-                        (Value::Win, _) => format!("{} wins {when} with perfect play.", m.notation),
-                        (Value::Draw, false) => format!(
-                            "No move wins against perfect play; {} holds the draw.",
-                            m.notation
-                        ),
+                        (Value::Win, _) => format!("{play}: it wins {when} with perfect play."),
+                        (Value::Draw, false) => {
+                            format!("No move wins against perfect play; {play} to hold the draw.")
+                        }
                         (Value::Draw, true) => format!(
-                            "{} holds the draw with perfect play; no move worked out in the time \
-                             allowed wins, and the others were not worked out.",
-                            m.notation
+                            "{play} to hold the draw with perfect play; no move worked out in the \
+                             time allowed wins, and the others were not worked out."
                         ),
                         (Value::Loss, false) => format!(
-                            "Every move loses against perfect play; {} holds out longest (it loses {when}).",
-                            m.notation
+                            "Every move loses against perfect play; {play} to hold out longest \
+                             (it loses {when})."
                         ),
                         (Value::Loss, true) => format!(
-                            "Every move worked out in the time allowed loses; {} holds out longest \
-                             of them (it loses {when}). The others were not worked out.",
-                            m.notation
+                            "Every move worked out in the time allowed loses; {play} to hold out \
+                             longest of them (it loses {when}). The others were not worked out."
                         ),
                     }
                 }
-                MoveGrade::WinChance { chance, exact: true } => format!(
-                    "{} gives the best chance to win with best play on both sides: {:.1}%.",
-                    m.notation,
+                MoveGrade::WinChance {
+                    chance,
+                    exact: true,
+                } => format!(
+                    "{} for the best chance to win with best play on both sides: {:.1}%.",
+                    name(m),
                     chance * 100.0
                 ),
-                MoveGrade::WinChance { chance, exact: false } => format!(
-                    "The strongest computer player's look-ahead rates {} best: about {:.0}% to win.",
-                    m.notation,
+                MoveGrade::WinChance {
+                    chance,
+                    exact: false,
+                } => format!(
+                    "The strongest computer player's look-ahead would {}: about {:.0}% to win.",
+                    name(m),
                     chance * 100.0
                 ),
                 MoveGrade::Points { points } => format!(
-                    "{} scores the most points now (+{points}); this looks no further ahead.",
-                    m.notation
+                    "{} for the most points now: +{points}. This looks no further ahead.",
+                    name(m)
                 ),
                 MoveGrade::Plan { moves_left } => format!(
-                    "{} is part of a solution that finishes in {moves_left} move{} from here.",
-                    m.notation,
+                    "{}: it is part of a solution that finishes in {moves_left} move{} from here.",
+                    name(m),
                     if *moves_left == 1 { "" } else { "s" }
                 ),
                 MoveGrade::Ungraded | MoveGrade::Bounded { .. } => String::new(),
@@ -817,31 +840,59 @@ mod tests {
         assert_eq!(j["term"], "Nim-sum");
     }
 
+    /// A reason never begins with a move's notation: a capital would change
+    /// lower-case notation ("b1-c1" is not "B1-c1") and a bare "2" reads as a
+    /// number; the move is played ("Play b1-c1: …"), with the game's words
+    /// for it where they say more.
     #[test]
-    fn a_hint_reason_is_a_sentence_even_when_it_begins_with_a_move() {
-        let analysis = Analysis {
+    fn a_hint_reason_names_its_move_as_a_move_in_words() {
+        let one = |notation: &str, grade: MoveGrade| Analysis {
             position: String::new(),
             to_move: None,
             value: None,
             moves: vec![GradedMove {
-                notation: "marker 1".into(),
+                notation: notation.into(),
                 cells: Vec::new(),
-                grade: MoveGrade::WinChance {
-                    chance: 0.503,
-                    exact: true,
-                },
+                grade,
             }],
             sections: Vec::new(),
             note: None,
             preparing: None,
         };
-        let hint = Hint::from_analysis(analysis);
+        let win = one(
+            "b1-c1",
+            MoveGrade::solved(Value::Win, Remoteness::Exact(10)),
+        );
+        let hint = Hint::from_analysis(win);
         assert!(
-            hint.reason.starts_with("Marker 1 gives the best chance"),
+            hint.reason.starts_with("Play b1-c1: it wins in 10 plies"),
             "{}",
             hint.reason
         );
-        assert_eq!(sentence("1:3->2 wins".into()), "1:3->2 wins");
+        let draw = one("1", MoveGrade::solved(Value::Draw, Remoteness::Exact(0)));
+        let words = |n: &str| (n == "1").then(|| "column 1".to_string());
+        let hint = Hint::from_analysis_named(draw, &words);
+        assert_eq!(
+            hint.reason,
+            "No move wins against perfect play; play 1 (column 1) to hold the draw."
+        );
+        let chance = one(
+            "marker 1",
+            MoveGrade::WinChance {
+                chance: 0.503,
+                exact: true,
+            },
+        );
+        let hint = Hint::from_analysis(chance);
+        assert!(
+            hint.reason.starts_with("Play marker 1 for the best chance"),
+            "{}",
+            hint.reason
+        );
+        // Points said once.
+        let points = one("4 1", MoveGrade::Points { points: 121 });
+        let hint = Hint::from_analysis(points);
+        assert_eq!(hint.reason.matches("121").count(), 1, "{}", hint.reason);
         assert_eq!(sentence(String::new()), "");
     }
 
@@ -931,7 +982,8 @@ mod tests {
         ));
         assert_eq!(hint.best.map(|m| m.notation), Some("4".to_string()));
         assert!(
-            hint.reason.contains("4 is proven to give at least a draw"),
+            hint.reason
+                .contains("play 4: it is proven to give at least a draw"),
             "{}",
             hint.reason
         );

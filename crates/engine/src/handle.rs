@@ -153,6 +153,11 @@ pub trait DynGame: Send + Sync {
     /// perfect move or hint (Kono solves or loads its table once). Returns whether
     /// an exact solution exists.
     fn prepare(&self, progress: &dyn Fn(f64)) -> bool;
+    /// Builds or reads the table a computer player of the game's own needs
+    /// before its first move ([`tabula_core::ExactAnalysis::prepare_player`]),
+    /// `player` as a request names it (a level is its base player): `None`
+    /// when it needs none, else whether it could be had.
+    fn prepare_player(&self, player: &str, progress: &dyn Fn(f64)) -> Option<Result<(), String>>;
     /// Whether a player of this game, as a request names it (`perfect`,
     /// `level:66`), may make the computer think: build or read a table before
     /// its first move, or search. False for a person, a random player, a name
@@ -800,7 +805,15 @@ impl<G: Registered> Handle<G> {
     /// A hint for the side to move in `state`: the best move of its analysis
     /// and why, in words.
     pub fn hint_state(&self, state: &G::State) -> Hint {
-        Hint::from_analysis(self.analyze_state(state))
+        // The reason names the move in the game's words too ("play 3 (column
+        // 3)"), as a player who clicks is shown it.
+        let words = |notation: &str| {
+            self.game
+                .parse_move(state, notation)
+                .ok()
+                .map(|mv| self.game.move_words(state, mv))
+        };
+        Hint::from_analysis_named(self.analyze_state(state), &words)
     }
 }
 
@@ -1028,6 +1041,17 @@ impl<G: Registered> DynGame for Arc<Handle<G>> {
 
     fn prepare(&self, progress: &dyn Fn(f64)) -> bool {
         self.oracle_with_progress(progress).is_some()
+    }
+
+    fn prepare_player(&self, player: &str, progress: &dyn Fn(f64)) -> Option<Result<(), String>> {
+        let spec = crate::parse_player_spec(player).ok()?;
+        let name = match spec.level_split(self.two_player()) {
+            Some(Ok((_, Some(base)))) => base.name,
+            Some(Ok((_, None))) => self.game.level_base().to_string(),
+            Some(Err(_)) => return None,
+            None => spec.name,
+        };
+        self.game.prepare_player(&name, progress)
     }
 
     fn player_may_think(&self, player: &str) -> bool {

@@ -354,14 +354,6 @@ pub fn chances(side: usize, p: f64) -> PositionValue {
     PositionValue::WinChances { chances }
 }
 
-/// Peak resident memory of this process (Linux `VmHWM`), in bytes.
-fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 /// `tabula solve pig`: solves the variant (or takes the table this process has)
 /// and reports the first player's chance, the solve's figures and, for a
 /// position, its chances.
@@ -409,10 +401,9 @@ pub fn report(
         .with("Threads", FactValue::Integer(c.threads as i64))
         .with("Time the solve took", FactValue::Seconds(c.seconds))
         .with("Table", FactValue::Bytes(sol.memory_bytes()));
-    let mut sections = vec![solved];
-    if let Some(peak) = peak_rss_bytes() {
-        sections[0].push("Memory of the program at its peak", FactValue::Bytes(peak));
-    }
+    // One peak memory, the solve's (its figures): the whole program's beside
+    // it read as a second, contradicting figure.
+    let sections = vec![solved];
     Ok(SolveReport {
         summary,
         position: position.map(crate::notation::format_position),

@@ -42,3 +42,18 @@ fn the_first_roll_of_a_turn_is_a_roll_and_the_die_is_said_to_fall() {
     );
     assert!(line(&game, &later, Move::Hold).starts_with("Player 1 holds: banks 7 points"));
 }
+
+#[test]
+fn a_solve_reports_one_peak_memory() {
+    let h = tabula_engine::build("pig", "goal=20").unwrap();
+    let report = h.solve(&tabula_core::Report::default(), &|_| {}).unwrap();
+    let memories: Vec<&str> = report
+        .sections
+        .iter()
+        .flat_map(|s| &s.facts)
+        .map(|f| f.label.as_str())
+        .filter(|l| l.to_lowercase().contains("memory"))
+        .collect();
+    assert!(memories.is_empty(), "{memories:?}");
+    assert!(report.figures.peak_bytes.is_some());
+}

@@ -460,10 +460,13 @@ impl Players for SameGame {
 impl MatchRules for SameGame {}
 
 fn status_lines(state: &Board, _scoring: Scoring) -> Vec<String> {
-    let mut lines = vec![
-        format!("score {}", state.score()),
-        format!("blocks left {}", state.blocks_left()),
-    ];
+    // One line: with the board's 15 rows and the heading, the first screen
+    // fits 24 rows.
+    let mut lines = vec![format!(
+        "score {} · blocks left {}",
+        state.score(),
+        state.blocks_left()
+    )];
     if !state.has_move() {
         lines.push(if state.is_cleared() {
             "board cleared".into()
