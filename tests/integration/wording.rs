@@ -192,3 +192,20 @@ fn saved_lists_the_saved_games_with_how_to_resume_them() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("No saved games."));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn northcotts_analysis_and_hexapawns_training_name_the_right_things() {
+    // Northcott's program is the slides', not the 2006 blog's.
+    let out = tabula(&["analyze", "northcott"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("What the slides' program plays here"),
+        "{text}"
+    );
+    assert!(!text.contains("2006"), "{text}");
+    // Hexapawn's boxes are shared by mirror images: no rotations.
+    let out = tabula(&["train", "hexapawn", "--games", "10"]);
+    let text = String::from_utf8_lossy(&out.stdout).replace("\n  ", " ");
+    assert!(text.contains("share a box"), "{text}");
+    assert!(!text.contains("rotations"), "{text}");
+}

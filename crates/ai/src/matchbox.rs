@@ -272,7 +272,7 @@ impl MatchboxOptions {
             ),
         };
         let symmetry = if self.symmetry {
-            "positions that are mirror images or rotations of each other share a box"
+            "positions that are the same up to the board's symmetries share a box"
         } else {
             "every position has its own box"
         };

@@ -271,7 +271,7 @@ impl NorthcottAnalysis {
         }
         if let Some(r) = &self.xpat_reply {
             out.push(
-                Section::new("What the 2006 program plays here")
+                Section::new("What the slides' program plays here")
                     .note({
                         // The reason names the program's function first ("nim: ..."):
                         // a player reads only what it does.
