@@ -173,17 +173,19 @@ fn main() {
         if is_broken_pipe(&e) {
             std::process::exit(0);
         }
-        // Wrapped to the terminal's width (80 columns in a pipe), its lines
-        // after the first indented: a long refusal is read, not scrolled.
-        eprint!(
-            "{}",
-            report::wrap(
-                &printable(&format!("{e:#}")),
-                report::width(),
-                "tabula: ",
-                "  "
-            )
-        );
+        // On a terminal wrapped to its width, its lines after the first
+        // indented: a long refusal is read, not scrolled sideways. In a pipe
+        // or a log, one line a message, as scripts and grep read it.
+        let message = printable(&format!("{e:#}"));
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let width = termimad::terminal_size().0 as usize;
+            eprint!(
+                "{}",
+                report::wrap(&message, width.clamp(40, 1000), "tabula: ", "  ")
+            );
+        } else {
+            eprintln!("tabula: {message}");
+        }
         std::process::exit(2);
     }
 }

@@ -582,3 +582,21 @@ fn samegames_first_screen_keeps_its_title_on_24_rows() {
     assert_eq!(first, "SameGame", "the title scrolled away:\n{screen}");
     assert_eq!(board_rows(&screen).len(), 15, "{screen}");
 }
+
+#[test]
+fn a_long_error_is_wrapped_to_the_terminal_and_keeps_options_whole() {
+    // About 260 characters on one line before, cut by the terminal's edge.
+    let mut s = Screen::start(&["solve", "auto120"], &[]);
+    let (screen, status) = s.wait_exit(60);
+    assert_eq!(status, 2, "{screen}");
+    let lines: Vec<&str> = screen.lines().filter(|l| !l.is_empty()).collect();
+    assert!(
+        lines.len() > 1 && lines[0].starts_with("tabula: "),
+        "{screen}"
+    );
+    assert!(lines[1..].iter().all(|l| l.starts_with("  ")), "{screen}");
+    assert!(
+        screen.contains("--max-memory"),
+        "an option cut in two:\n{screen}"
+    );
+}

@@ -10,22 +10,6 @@ fn stderr(args: &[&str]) -> String {
 }
 
 #[test]
-fn a_long_error_is_wrapped_to_the_width_and_keeps_options_whole() {
-    // About 260 characters on one line before: now 80 columns in a pipe.
-    let text = stderr(&["solve", "auto120"]);
-    assert!(text.starts_with("tabula: "), "{text}");
-    assert!(text.lines().count() > 1, "{text}");
-    for line in text.lines() {
-        assert!(line.chars().count() <= 80, "{line:?} in\n{text}");
-    }
-    assert!(text.lines().skip(1).all(|l| l.starts_with("  ")), "{text}");
-    assert!(
-        text.contains("--max-memory"),
-        "an option cut in two:\n{text}"
-    );
-}
-
-#[test]
 fn the_level_is_refused_in_words() {
     let text = stderr(&["play", "nim", "--level", "101"]);
     assert!(text.contains("a whole number from 0 to 100"), "{text}");
