@@ -181,8 +181,16 @@ fn anchors_follow_github() {
 /// Only quotes that start at one of the repository's top folders are paths.
 fn quoted_paths(text: &str) -> Vec<String> {
     const TOP: [&str; 10] = [
-        "crates/", "docs/", "tests/", "src/", "scripts/", "examples/", "web/", "python/",
-        ".ci/", "benches/",
+        "crates/",
+        "docs/",
+        "tests/",
+        "src/",
+        "scripts/",
+        "examples/",
+        "web/",
+        "python/",
+        ".ci/",
+        "benches/",
     ];
     let mut out = Vec::new();
     for (i, quote) in text.split('`').enumerate() {
