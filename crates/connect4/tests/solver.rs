@@ -210,7 +210,10 @@ fn a_search_out_of_time_proves_bounds_that_hold() {
                 break;
             }
             Solved::Bounds { low, high } => {
-                assert!(low <= exact && exact <= high, "{low}..{high} misses {exact}");
+                assert!(
+                    low <= exact && exact <= high,
+                    "{low}..{high} misses {exact}"
+                );
                 if (low, high) != widest {
                     informative += 1;
                 }
@@ -218,7 +221,10 @@ fn a_search_out_of_time_proves_bounds_that_hold() {
         }
         wait = wait * 3 / 2;
     }
-    assert!(informative > 0, "no deadline left bounds narrower than the widest");
+    assert!(
+        informative > 0,
+        "no deadline left bounds narrower than the widest"
+    );
 }
 
 /// The oracle lists what a search out of time proved about a position it
