@@ -1044,7 +1044,7 @@ pub(crate) mod tests {
             "{g}"
         );
         assert!(g.contains("after a loss, 1 bead taken"), "{g}");
-        assert!(g.contains("mirror images"), "{g}");
+        assert!(g.contains("the same up to the board's symmetries"), "{g}");
         let m = MatchboxOptions::parse("menace,initial=4:3:2:1,win=3,draw=1,symmetry=off").unwrap();
         let m = m.describe();
         assert!(
