@@ -143,9 +143,12 @@ fn a_job_nobody_asks_about_is_cancelled() {
         assert!(!finished(&v), "the polled job stopped: {v}");
         std::thread::sleep(Duration::from_millis(200));
     }
-    let (_, v) = server.get(&format!("/api/jobs/{forgotten}"));
+    // Cancelled by now; it stops at its next check (within a game of searches).
+    let v = wait_for(&server, &forgotten, finished);
     assert_eq!(v["state"], "error", "{v}");
     assert!(v["error"].as_str().unwrap().contains("cancelled"), "{v}");
+    let (_, v) = server.get(&format!("/api/jobs/{polled}"));
+    assert!(!finished(&v), "the polled job stopped: {v}");
     let (s, _) = server.call("DELETE", &format!("/api/jobs/{polled}"), None);
     assert_eq!(s, 202);
     let v = wait_for(&server, &polled, finished);
