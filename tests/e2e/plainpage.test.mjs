@@ -20,8 +20,8 @@ test("the hint's why line names each move in the game's words, its notation a to
     await page.waitForSelector('.hint-move');
     await page.locator('.hint-move').first().click();
     await page.waitForSelector('.pv-line li');
-    const shown = await page.locator('.pv-line li > span:first-child').allTextContents();
-    const tips = await page.locator('.pv-line li > span:first-child').evaluateAll((els) => els.map((e) => e.title));
+    const shown = await page.locator('.pv-line li > span:not(.pv-by):not(.badge-inline)').allTextContents();
+    const tips = await page.locator('.pv-line li > span:not(.pv-by):not(.badge-inline)').evaluateAll((els) => els.map((e) => e.title));
     const first = (await page.locator('.hint-move .hint-move-name').first().textContent()).trim();
     const view = await sessionView(page);
     const move = view.legal_moves.find((m) => m.words === first)?.move;
