@@ -7,12 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, WIDTHS } from './helpers.mjs';
+import { api, BASE, ARTIFACTS, sessionView, sessionOf, logTexts, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, WIDTHS, logCount } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
 
-const logCount = (page) => page.locator('.log .log-move').count();
 const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, n, { timeout: 30_000 });
 const undoButton = (page) => page.locator('.board-actions button:has-text("Undo")');
 const redoButton = (page) => page.locator('.board-actions button:has-text("Redo")');

@@ -4,24 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, WIDTHS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, WIDTHS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, openPath, colours } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
 
 const overlaps = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
-
-const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');
 
 for (const width of WIDTHS) {
   /// Regression: what a new player still tripped over after the first fixes.

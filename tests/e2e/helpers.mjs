@@ -233,3 +233,31 @@ export async function eventually(check, what, timeout = 15_000) {
     await new Promise((r) => setTimeout(r, 150));
   }
 }
+
+/// Opens `path` of the server and waits for its board, failing with the page's
+/// errors and messages when none comes.
+export async function openPath(page, path) {
+  await page.goto(`${BASE}${path}`);
+  try {
+    await waitForBoard(page);
+  } catch (e) {
+    const toasts = await page.locator('.toast').allTextContents();
+    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
+  }
+}
+
+/// A fresh game (`body` as POST /api/sessions takes it) opened in the page by its
+/// session, through `openPath`.
+export async function openGame(page, body) {
+  const { status, data } = await api('POST', '/api/sessions', body);
+  if (status !== 201) throw new Error(`session not created: ${status} ${JSON.stringify(data)}`);
+  const variant = data.view.variant ? `&variant=${encodeURIComponent(data.view.variant)}` : '';
+  await openPath(page, `/game/${body.game}?s=${data.id}${variant}`);
+  return data;
+}
+
+/// How many moves the move list shows.
+export const logCount = (page) => page.locator('.log .log-move').count();
+
+/// Every cell's colour in a session view, one character each ('-' for none).
+export const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');

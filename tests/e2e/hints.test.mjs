@@ -9,7 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { BASE, ARTIFACTS, WIDTHS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, ARTIFACTS, WIDTHS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, openPath, openGame, logCount, colours } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
@@ -84,29 +84,6 @@ after(() => {
 });
 
 const timings = {};
-
-const logCount = (page) => page.locator('.log .log-move').count();
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
-
-/// A fresh game of `name` with the given players, opened in the page by its session.
-async function openGame(page, body) {
-  const { status, data } = await api('POST', '/api/sessions', body);
-  assert.equal(status, 201, JSON.stringify(data));
-  const variant = data.view.variant ? `&variant=${encodeURIComponent(data.view.variant)}` : '';
-  await openPath(page, `/game/${body.game}?s=${data.id}${variant}`);
-  return data;
-}
-
-const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');
 
 for (const width of WIDTHS) {
   test(`Hints in review at ${width} px: Hint analyses the reviewed position, and follows the review`, { skip: !has('tictactoe') }, async () => {

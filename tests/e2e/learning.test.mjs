@@ -5,22 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, ARTIFACTS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, ARTIFACTS, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, eventually, browserForFile, listedGames, openPath, colours } from './helpers.mjs';
 
 const { games, has } = await listedGames();
 const browser = browserForFile();
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
-
-const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');
 
 /// Regression: issue 24's review of the browser.
 test('1280 px: Train keeps the learning machine the player chose (Gardner\'s machine stays, not MENACE)', { skip: !has('tictactoe'), timeout: 180_000 }, async () => {

@@ -4,22 +4,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, newPage, api, sessionOf, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames, openPath, colours } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
-
-const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');
 
 /// Regression: a defect found trying the page as a user would (issue 11).
 test('SameGame New game deals a fresh board, Restart the same one; a shared link opens that board', { skip: !has('samegame') }, async () => {

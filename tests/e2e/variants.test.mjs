@@ -4,22 +4,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, WIDTHS, newPage, api, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, WIDTHS, newPage, api, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames, openPath, colours } from './helpers.mjs';
 
 const { games, has, info } = await listedGames();
 const browser = browserForFile();
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
-
-const colours = (view) => view.view.cells.map((c) => c.colour ?? '-').join('');
 
 for (const width of WIDTHS) {
   /// Regression: issue 24's review of the browser.

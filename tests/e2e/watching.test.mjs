@@ -3,22 +3,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, WIDTHS, newPage, api, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, WIDTHS, newPage, api, sessionView, waitForBoard, pageAt, openSession, browserForFile, listedGames, openPath, logCount } from './helpers.mjs';
 
 const { has } = await listedGames();
 const browser = browserForFile();
-
-const logCount = (page) => page.locator('.log .log-move').count();
-
-async function openPath(page, path) {
-  await page.goto(`${BASE}${path}`);
-  try {
-    await waitForBoard(page);
-  } catch (e) {
-    const toasts = await page.locator('.toast').allTextContents();
-    throw new Error(`${path}: no board (${e.message}); page errors: ${page.pageErrors.join('; ')}; toasts: ${toasts.join('; ')}`);
-  }
-}
 
 for (const width of WIDTHS) {
   /// Regression: issue 24's review of the browser.
