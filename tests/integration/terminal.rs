@@ -357,7 +357,7 @@ fn rules_come_from_the_game_pages() {
     let t = text(&["rules", "nim"]);
     let page = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/crates/nim/docs/rules.md"
+        "/crates/games/nim/docs/rules.md"
     ))
     .unwrap();
     assert!(page.contains("## How to play"), "{page}");

@@ -33,10 +33,10 @@ pub trait Registered:
     fn level_base(&self) -> &'static str {
         "perfect"
     }
-    /// How to play, for players: the game's page `crates/NAME/docs/rules.md` (Markdown,
+    /// How to play, for players: the game's page `crates/games/NAME/docs/rules.md` (Markdown,
     /// usually `include_str!`), shown by `tabula rules GAME`, the web page's "How to
     /// play" card and `GET /api/games/{game}/rules`. Empty: no rules text. The
-    /// programmer's page (`crates/NAME/docs/NAME.md`) is kept apart: it names types and sources.
+    /// programmer's page (`crates/games/NAME/docs/NAME.md`) is kept apart: it names types and sources.
     const RULES: &'static str = "";
     /// One sentence on what this variant is: the page's line under the title, which
     /// follows the variant ("a 4x4 board", "three in a row loses"). [`Self::SUMMARY`]

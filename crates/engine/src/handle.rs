@@ -145,7 +145,7 @@ pub trait DynGame: Send + Sync {
         let _ = curve;
         self.train(options, progress)
     }
-    /// The game's rules for players: its page `crates/NAME/docs/rules.md` (Markdown; see
+    /// The game's rules for players: its page `crates/games/NAME/docs/rules.md` (Markdown; see
     /// [`crate::rules_markdown`]).
     fn rules(&self) -> String;
     /// Builds the exact solution now, if the game has one, reporting progress

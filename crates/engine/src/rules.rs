@@ -1,4 +1,4 @@
-//! The rules text of a game: its page `crates/NAME/docs/rules.md`, written for players (the
+//! The rules text of a game: its page `crates/games/NAME/docs/rules.md`, written for players (the
 //! game crate includes it as [`tabula_core::Registered::RULES`]). `tabula rules
 //! GAME` prints it, the web page shows it as "How to play", and the server serves it
 //! at `GET /api/games/{game}/rules`.

@@ -314,7 +314,7 @@ async fn game_info(Path(name): Path<String>, Query(q): Query<VariantQuery>) -> A
     blocking(move || Ok(Json(build(&name, &q.variant)?.info()).into_response())).await
 }
 
-/// The game's rules for players, from its page crates/NAME/docs/rules.md: `{game, title, markdown}`.
+/// The game's rules for players, from its page crates/games/NAME/docs/rules.md: `{game, title, markdown}`.
 async fn game_rules(Path(name): Path<String>) -> ApiResult<Response> {
     blocking(move || {
         let handle = build(&name, "")?;
