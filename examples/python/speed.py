@@ -1,4 +1,4 @@
-"""Random playouts and MCTS searches per second: Tabula's Tic-tac-toe and Connect
+"""Random playouts and MCTS moves per second: Tabula's Tic-tac-toe and Connect
 Four through tabula_games, against OpenSpiel's own (C++) tic_tac_toe and
 connect_four through pyspiel, and Tabula's games registered with pyspiel (Python
 games), all from the same Python loop.
@@ -44,7 +44,7 @@ def playouts_per_second(new_state, seconds: float, seed: int = 1) -> float:
 
 def searches_per_second(game, evaluator, seconds: float, simulations: int) -> float:
     """OpenSpiel's Python MCTS (one random rollout a simulation, by `evaluator`)
-    choosing moves through a game from its start: its simulations per second."""
+    choosing moves through a game from its start: the moves it chooses a second."""
     bot = mcts.MCTSBot(
         game,
         uct_c=2.0,
@@ -60,7 +60,7 @@ def searches_per_second(game, evaluator, seconds: float, simulations: int) -> fl
         while not state.is_terminal() and time.perf_counter() < deadline:
             state.apply_action(bot.step(state))
             searches += 1
-    return searches * simulations / (time.perf_counter() - began)
+    return searches / (time.perf_counter() - began)
 
 
 def main() -> None:
@@ -103,9 +103,11 @@ def main() -> None:
         print(f"{native.title}: random playouts per second, one thread")
         for name in playouts:
             print(f"  {name:<62} {best['playouts', name]:>10,.0f}")
-        print(f"{native.title}: MCTS simulations per second ({args.simulations} a move, random rollouts)")
+        print(f"{native.title}: MCTS bot moves per second and simulations per second "
+              f"({args.simulations} a move, random rollouts)")
         for name in searches:
-            print(f"  {name:<62} {best['mcts', name]:>10,.0f}")
+            moves = best["mcts", name]
+            print(f"  {name:<62} {moves:>10,.1f} {moves * args.simulations:>10,.0f}")
         # For scale: the same games played inside the engine, no Python between moves.
         report = native.simulate(("random", "random"), 100_000, 1)
         print(f"  {'for scale: tabula simulate random,random (engine, all cores)':<62} "

@@ -37,9 +37,13 @@ cap of 20,000 moves, where a game is cut off with returns of 0.
 
 Registered games pickle (as their game string; unpickling registers the game
 if need be), so `multiprocessing` can send them to other processes. A state's
-questions asked from Python (its legal actions and their mask, whether chance
-acts) are answered by the engine in one call, not through pyspiel's C++ base;
-`RandomRolloutEvaluator` plays MCTS's random rollouts inside the engine.
+questions and moves asked from Python (its legal actions and their mask,
+whether chance acts, applying an action, copies, the history) are answered by
+the engine in one call, not through pyspiel's C++ base, so random playouts and
+OpenSpiel's MCTS run about as fast as on OpenSpiel's own C++ games (the base's
+record of the history, which OpenSpiel's C++ code reads, holds only the actions
+applied from C++); `RandomRolloutEvaluator` plays MCTS's random rollouts inside
+the engine.
 """
 
 from __future__ import annotations
@@ -225,8 +229,15 @@ class TabulaState(pyspiel.State):
     # own states do. Through pyspiel's base class each would go Python -> C++ ->
     # Python -> Rust, asking for the current player on the way, at about 0.7 us
     # a crossing: most of the cost of a random playout. C++ callers (OpenSpiel's
-    # C++ algorithms and tests) still come through the methods above; both give
-    # the same answers (test_python_callers_skip_the_crossings_with_the_same_answers).
+    # C++ algorithms and tests) still come through the methods above and below
+    # the "C++ callers" line; both give the same answers
+    # (test_python_callers_skip_the_crossings_with_the_same_answers).
+    #
+    # Applying an action from Python goes to the engine alone, so the history
+    # pyspiel's C++ base keeps does not see it: every question about the
+    # history asked from Python (history, move number, serialisation, pickling,
+    # copies) is answered from the engine's, which holds every action however
+    # it was applied (test_actions_applied_from_python_keep_the_whole_history).
 
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
         return self.tabula_state.legal_actions(player)
@@ -242,6 +253,55 @@ class TabulaState(pyspiel.State):
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         return self.tabula_state.chance_outcomes()
+
+    def apply_action(self, action: int) -> None:
+        self.tabula_state.apply_action(action)
+
+    def clone(self) -> "TabulaState":
+        return TabulaState(self.get_game(), self.tabula_state.clone())
+
+    def child(self, action: int) -> "TabulaState":
+        return TabulaState(self.get_game(), self.tabula_state.child(action))
+
+    def __copy__(self) -> "TabulaState":
+        return self.clone()
+
+    def __deepcopy__(self, memo: Any) -> "TabulaState":
+        return self.clone()
+
+    def history(self) -> List[int]:
+        return self.tabula_state.history()
+
+    def history_str(self) -> str:
+        return self.tabula_state.history_str()
+
+    def move_number(self) -> int:
+        return self.tabula_state.move_number()
+
+    def is_initial_state(self) -> bool:
+        return self.tabula_state.move_number() == 0
+
+    def full_history(self) -> List[Any]:
+        return pyspiel.State.full_history(self._through_the_base())
+
+    def is_initial_non_chance_state(self) -> bool:
+        return pyspiel.State.is_initial_non_chance_state(self._through_the_base())
+
+    def serialize(self) -> str:
+        return pyspiel.State.serialize(self._through_the_base())
+
+    def __reduce__(self) -> Tuple[Any, Tuple[str, List[int]]]:
+        # Pickled as the game's string and the actions, replayed through the C++
+        # base on loading, so that the C++ side's history is whole there too.
+        return (_replayed_state, (str(self.get_game()), self.tabula_state.history()))
+
+    def _through_the_base(self) -> "TabulaState":
+        """This state again, its actions applied through pyspiel's C++ base,
+        which records each one with its player (`pyspiel.PlayerAction` has no
+        constructor in Python): for the rare questions only the base answers."""
+        return _replay(self.get_game(), self.tabula_state.history())
+
+    # C++ callers.
 
     def _apply_action(self, action: int) -> None:
         self.tabula_state.apply_action(action)
@@ -272,6 +332,20 @@ class TabulaState(pyspiel.State):
 
     def _repr_html_(self) -> str:
         return self.tabula_state._repr_html_()
+
+
+def _replay(game: Any, actions: Sequence[int]) -> TabulaState:
+    """A new state of `game` with `actions` applied through pyspiel's C++ base."""
+    state = game.new_initial_state()
+    for action in actions:
+        pyspiel.State.apply_action(state, action)
+    return state
+
+
+def _replayed_state(game_string: str, actions: Sequence[int]) -> TabulaState:
+    """An unpickled state: its game loaded (registered first if need be), its
+    actions replayed."""
+    return _replay(_load_registered(game_string), actions)
 
 
 class _Observer:

@@ -1,7 +1,7 @@
 """tabula_games' objects as Python code expects them: games that pickle (for
 multiprocessing), states that compare and hash, masks that are lists, pictures for
-notebooks, a module docstring that names every game, and long simulations that
-Ctrl-C stops at once."""
+notebooks, a module docstring that names every game, long simulations that
+Ctrl-C stops at once, and type stubs of every name the extension exports."""
 
 import concurrent.futures
 import html
@@ -166,3 +166,48 @@ def test_ctrl_c_stops_a_long_simulation_at_once():
         child.kill()
     assert out.startswith("interrupted"), (out, err)
     assert stopped < 2.0, f"the simulation stopped {stopped:.1f} s after Ctrl-C"
+
+
+def stubbed(path):
+    """The names a stub file declares at its top level, and each class's members."""
+    import ast
+
+    names, members = set(), {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            names.add(node.name)
+            members[node.name] = {
+                item.name for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom) and node.module != "typing":
+            names.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names, members
+
+
+def test_every_native_name_and_method_has_a_stub():
+    """`_native.pyi` declares every name the extension exports and every method
+    of its classes (an editor or type checker sees the whole API), and nothing
+    the extension does not have; `__init__.pyi` every name of `__all__`."""
+    from pathlib import Path
+
+    from tabula_games import _native
+
+    folder = Path(tabula_games.__file__).parent
+    names, members = stubbed(folder / "_native.pyi")
+    exported = {n for n in dir(_native) if not (n.startswith("__") and n != "__version__")}
+    exported -= {"tabula_games"}  # the extension module's own name, kept by PyO3
+    assert exported - names == set(), "exported without a stub"
+    assert names - exported == set(), "stubbed but not exported"
+    for cls_name, declared in members.items():
+        cls = getattr(_native, cls_name)
+        public = {n for n in vars(cls) if not n.startswith("__")}
+        assert public - declared == set(), f"{cls_name}: methods without a stub"
+        assert declared - set(dir(cls)) == set(), f"{cls_name}: stubs of methods it does not have"
+    package_names, _ = stubbed(folder / "__init__.pyi")
+    assert set(tabula_games.__all__) - package_names == set()

@@ -505,3 +505,63 @@ def test_rollouts_inside_the_engine_evaluate_as_openspiels(registered):
         evaluator.evaluate(pyspiel.load_game("tic_tac_toe").new_initial_state())
     with pytest.raises(ValueError, match="rollouts must be"):
         state.tabula_state.random_rollouts(0)
+
+
+@pytest.mark.parametrize(
+    "text", ["tabula_tictactoe", "tabula_connect4", "tabula_pig", "tabula_samegame(seed=7)", "tabula_kono"]
+)
+def test_actions_applied_from_python_keep_the_whole_history(registered, monkeypatch, text):
+    """`apply_action`, `clone` and `child` asked from Python go to the engine
+    alone, not through pyspiel's C++ base (which calls back into Python twice an
+    action); every question about the history asked from Python is answered as
+    the base answers it for the same game played through the base: history, its
+    string, the move number, the full history with players, initial-state
+    questions, serialisation, copies and pickles."""
+    import copy
+
+    game = pyspiel.load_game(text)
+    crossings = []
+    original = openspiel.TabulaState._apply_action
+
+    def counted(self, action):
+        crossings.append(action)
+        return original(self, action)
+
+    monkeypatch.setattr(openspiel.TabulaState, "_apply_action", counted)
+    dice = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    ours = game.new_initial_state()
+    base = game.new_initial_state()
+    rng = random.Random(5)
+    for step in range(40):
+        assert ours.history() == pyspiel.State.history(base)
+        assert ours.history_str() == pyspiel.State.history_str(base)
+        assert ours.move_number() == pyspiel.State.move_number(base) == step
+        assert ours.is_initial_state() == pyspiel.State.is_initial_state(base)
+        if dice:  # OpenSpiel asks this of games with chance only
+            assert ours.is_initial_non_chance_state() == pyspiel.State.is_initial_non_chance_state(base)
+        pairs = [(p.player, p.action) for p in ours.full_history()]
+        assert pairs == [(p.player, p.action) for p in pyspiel.State.full_history(base)]
+        assert ours.serialize() == pyspiel.State.serialize(base)
+        for twin in (ours.clone(), copy.copy(ours), copy.deepcopy(ours), pickle.loads(pickle.dumps(ours))):
+            assert type(twin) is type(ours)
+            assert str(twin) == str(ours) and twin.history() == ours.history()
+            # A pickle is replayed through the base: its C++ history is whole too.
+        assert pyspiel.State.history(pickle.loads(pickle.dumps(ours))) == ours.history()
+        if ours.is_terminal():
+            break
+        if ours.is_chance_node():
+            actions, probs = zip(*ours.chance_outcomes())
+            action = rng.choices(actions, probs)[0]
+        else:
+            action = rng.choice(ours.legal_actions())
+        child = ours.child(action)
+        del crossings[:]
+        ours.apply_action(action)
+        assert crossings == [], "apply_action() went through pyspiel's C++ base"
+        pyspiel.State.apply_action(base, action)
+        assert crossings == [action]
+        assert str(child) == str(ours) == str(base) and child.history() == ours.history()
+        assert ours.returns() == base.returns()
+    with pytest.raises(ValueError):
+        ours.apply_action(game.num_distinct_actions() + 7)
+    assert ours.history() == pyspiel.State.history(base)
