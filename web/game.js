@@ -28,6 +28,9 @@ const sessionKey = (game) => `tabula.session.${game}`;
 /// older Northcott set-up): its New game is the usual start, not that position.
 const setStartKey = (id) => `tabula.set-start.${id}`;
 const hasSetStart = (id) => !!id && !!(localStorage.getItem(setStartKey(id)) || localStorage.getItem(`tabula.custom.${id}`));
+/// The game a session replaced when Esc put the pieces back (a game that declares
+/// `presentation.escape: "starts_again"`): Undo at the new game's start goes back to it.
+const beforeKey = (id) => `tabula.before.${id}`;
 
 export class GamePage {
   constructor(main, name, { setCrumbs, navigate }) {
@@ -483,7 +486,9 @@ export class GamePage {
       ['arrow keys', 'on the board: move the cursor; elsewhere: step through the moves (Left back, Right forward)'],
       ['Enter or Space', 'on the board: act as a click'],
       ['Home / End', 'the start of the game / back to the game'],
-      ['Esc', 'cancel a selection, a menu or a question; back to the game from a review'],
+      ['Esc', this._escapeStartsAgain()
+        ? 'cancel a selection, a menu or a question; back to the game from a review; with nothing to cancel, the pieces back for a new game (Undo brings the last one back)'
+        : 'cancel a selection, a menu or a question; back to the game from a review'],
       ['Ctrl+Z / Ctrl+Y', 'undo / redo'],
       ['N or Ctrl+N', 'new game (asks first in a game under way)'],
       ['H', 'hint'],
@@ -618,7 +623,7 @@ export class GamePage {
     this._renderFreeMoves();
     // Seat colours mean nothing on a puzzle without pieces (SameGame, Poggle).
     this.coloursCard.querySelectorAll('.colour-row').forEach((r) => (r.hidden = !!this.info.puzzle && !(mv.view.pieces || []).length));
-    this.undoBtn.disabled = !mv.can_undo;
+    this.undoBtn.disabled = !mv.can_undo && !this._gameBefore();
     this.redoBtn.disabled = !mv.can_redo;
     this.resignBtn.hidden = !!this.info.puzzle;
     this.flipBtn.hidden = !this._canFlip();
@@ -1048,6 +1053,10 @@ export class GamePage {
     // and the board is the person's again.
     if (this.extras?.replaying) await this.extras.interrupt();
     if (this.busy || !this.id) return;
+    if (what === 'undo' && !this.mv?.can_undo && this._gameBefore()) {
+      await this._backToGameBefore();
+      return;
+    }
     if ((what === 'undo' && !this.mv?.can_undo) || (what === 'redo' && !this.mv?.can_redo)) return;
     this.busy = true;
     try {
@@ -1055,6 +1064,59 @@ export class GamePage {
       if (this.alive) this.apply(data.view, { animate: true });
     } catch (e) {
       toast(e.message);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /// Esc with nothing to cancel, in a game whose own program put the pieces back
+  /// with Esc: a new game from this one's start, in a
+  /// session of its own, so the old game is kept whole; Undo at the new start
+  /// goes back to it (and the move list and review of that game with it).
+  async startAgain() {
+    const mv = this.mv;
+    if (!mv || !this.id || this.busy || !mv.log?.length) return;
+    if (this.extras?.replaying) await this.extras.interrupt();
+    const before = this.id;
+    this.busy = true;
+    let data;
+    try {
+      data = await API.playFrom(before, 0);
+    } catch (e) {
+      toast(e.message);
+      return;
+    } finally {
+      this.busy = false;
+    }
+    if (!this.alive || this.id !== before) return;
+    localStorage.setItem(beforeKey(data.id), before);
+    this.adoptAndShow(data);
+    const words = 'The pieces are back for a new game. Undo brings the last game back.';
+    this._say(words);
+    toast(words, 'info', 4000);
+  }
+
+  /// The session Esc replaced with this one, if any.
+  _gameBefore() {
+    return this.id ? localStorage.getItem(beforeKey(this.id)) : null;
+  }
+
+  /// Undo at the start of a game Esc began: the game before it, as it was left.
+  async _backToGameBefore() {
+    const before = this._gameBefore();
+    const now = this.id;
+    this.busy = true;
+    try {
+      const data = await API.getSession(before);
+      if (!this.alive || this.id !== now) return;
+      localStorage.removeItem(beforeKey(now));
+      this.adoptAndShow(data);
+      this._say('The last game is back.');
+      toast('The last game is back.', 'info', 2500);
+    } catch (e) {
+      localStorage.removeItem(beforeKey(now));
+      this.undoBtn.disabled = !this.mv?.can_undo;
+      toast(`The last game could not be brought back (${e.message}).`);
     } finally {
       this.busy = false;
     }
@@ -1182,13 +1244,19 @@ export class GamePage {
       e.preventDefault();
       this._newByKey();
     } else if (e.key === 'Escape') {
-      // Esc cancels, on every game page; it never throws a game away.
+      // Esc cancels, on every game page. With nothing to cancel, a game whose own
+      // program put the pieces back with Esc (its presentation says so) starts
+      // again; the old game is kept, a step of Undo away, so none is thrown away.
       if (this.confirming) this._hideConfirm({ refocus: true });
       else if (!this.chooser.hidden) this._hideChooser();
       else if (this.selection.length) {
         this.selection = [];
         this._highlight();
         this._say('Selection cleared.');
+      } else if (this._escapeStartsAgain() && !typing && !e.defaultPrevented && !this.reviewer.active
+        && !document.querySelector('dialog[open], [role=menu]:not([hidden])')) {
+        e.preventDefault();
+        this.startAgain();
       }
     } else if (!ctrl && !e.altKey && !typing) {
       if (key === 'n') this._newByKey();
@@ -1198,6 +1266,11 @@ export class GamePage {
         this.showShortcuts();
       } else if (key === 'f' && !e.target.closest?.('.board')) this.flip();
     }
+  }
+
+  /// True when the game declares that Esc with nothing to cancel starts it again.
+  _escapeStartsAgain() {
+    return this.info.presentation?.escape === 'starts_again';
   }
 
   /// N or Ctrl+N: a key pressed by mistake must not throw away a game in

@@ -1,10 +1,12 @@
 // The keyboard: a whole game played with the keyboard alone (Tab to the board, the
-// arrow keys, Enter), Flip (F) and the list of every key (?).
+// arrow keys, Enter), Flip (F), the list of every key (?), and Esc: it cancels, and
+// in a game that declares Esc its new game (Northcott's slides) it puts the pieces
+// back, Undo bringing the old game back.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, ARTIFACTS, newPage, api, sessionOf, sessionView, logTexts, waitForBoard, pageAt, openSession, browserForFile, listedGames } from './helpers.mjs';
+import { BASE, ARTIFACTS, newPage, api, sessionOf, sessionView, logTexts, waitForBoard, pageAt, openSession, browserForFile, listedGames, WIDTHS, logCount, eventually } from './helpers.mjs';
 
 const { has } = await listedGames();
 const boardGames = ['tictactoe', 'hexapawn'].filter(has);
@@ -130,3 +132,72 @@ test('Flip the board, and ? lists the keyboard shortcuts', async () => {
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+const waitLog = (page, n) => page.waitForFunction((n) => document.querySelectorAll('.log .log-move').length === n, n, { timeout: 30_000 });
+const undoButton = (page) => page.locator('.board-actions button:has-text("Undo")');
+
+for (const width of WIDTHS) {
+  test(`Esc at ${width} px: where the game's program restarted with Esc (Northcott), a new game that Undo takes back; elsewhere it only cancels`, { skip: !has('northcott') || !has('tictactoe'), timeout: 120_000 }, async () => {
+    const page = await pageAt(browser, width);
+    const first = await openSession(page, { game: 'northcott', players: ['human', 'nim'], seed: 2 });
+    const start = first.view.position;
+    const move = first.view.legal_moves.find((m) => m.cells[m.cells.length - 1] > m.cells[0]) ?? first.view.legal_moves[0];
+    await page.click(`.board [data-cell="${move.cells[move.cells.length - 1]}"] .cell-shape`);
+    await waitLog(page, 2);
+    await page.waitForSelector('.turn-line.your-move');
+    const played = (await sessionView(page)).position;
+    assert.notEqual(played, start);
+
+    // The list of keys says what Esc does here; Esc closes it and does nothing more.
+    await page.locator('h1').click();
+    await page.keyboard.press('?');
+    const dialog = page.locator('dialog.shortcuts');
+    await dialog.waitFor({ state: 'visible' });
+    assert.match(await dialog.textContent(), /the pieces back for a new game/);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForTimeout(400);
+    assert.equal(sessionOf(page), first.id, 'Esc that closed the list started nothing');
+    assert.equal(await logCount(page), 2);
+
+    // Esc with nothing to cancel: the pieces back, in a new game; the old one untouched.
+    await page.keyboard.press('Escape');
+    await eventually(async () => sessionOf(page) !== first.id, 'a new game after Esc');
+    await waitLog(page, 0);
+    const fresh = await sessionView(page);
+    assert.equal(fresh.position, start, 'the pieces are back at the start');
+    assert.equal(fresh.seats[1].player, 'nim', 'the same players');
+    assert.match((await page.locator('.toast').allTextContents()).join(' '), /Undo brings the last game back/);
+    const kept = (await api('GET', `/api/sessions/${first.id}`)).data.view;
+    assert.equal(kept.position, played, 'the old game is kept as it was left');
+    assert.equal(kept.log.length, 2);
+    assert.ok(await undoButton(page).isEnabled(), 'Undo can bring the old game back');
+    await page.screenshot({ path: join(ARTIFACTS, `escape-starts-again-${width}.png`), fullPage: true });
+
+    // Undo (Ctrl+Z) at the new start: the old game, its moves and position.
+    await page.keyboard.press('Control+z');
+    await eventually(async () => sessionOf(page) === first.id, 'the old game back after Undo');
+    await waitLog(page, 2);
+    assert.equal((await sessionView(page)).position, played);
+    // Esc in review goes back to the game, not to a new one.
+    await page.locator('.log .log-move').first().click();
+    await page.locator('.review-bar').waitFor({ state: 'visible' });
+    await page.locator('h1').click();
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(400);
+    await page.locator('.review-bar').waitFor({ state: 'hidden' });
+    assert.equal(sessionOf(page), first.id, 'Esc left the review, not the game');
+
+    // A game that does not declare it: Esc leaves the game as it is.
+    const other = await openSession(page, { game: 'tictactoe', players: ['human', 'random'], seed: 3 });
+    await page.click(`.board [data-cell="${other.view.legal_moves[0].cells[0]}"] .cell-shape`);
+    await waitLog(page, 2);
+    await page.locator('h1').click();
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+    assert.equal(sessionOf(page), other.id, 'tic-tac-toe keeps its game');
+    assert.equal(await logCount(page), 2);
+    assert.deepEqual(page.pageErrors, []);
+    await page.close();
+  });
+}

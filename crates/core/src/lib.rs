@@ -53,8 +53,8 @@ pub use oracle::{Graded, Oracle, Value, ValueBounds};
 pub use own_player::OwnPlayer;
 pub use play_rules::{draw_rule_length, PlayEnd, PlayTracker};
 pub use presentation::{
-    default_opponent, GamePresentation, GroupPoints, MarkWords, Palette, Panel, SeatColour, Term,
-    Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
+    default_opponent, EscapeKey, GamePresentation, GroupPoints, MarkWords, Palette, Panel,
+    SeatColour, Term, Tool, ToolAnswer, ToolError, DEFAULT_SEAT_COLOURS, MAX_TOOL_INPUT,
 };
 pub use quoted::quoted;
 pub use registered::Registered;

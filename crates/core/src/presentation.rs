@@ -58,6 +58,23 @@ pub struct GamePresentation {
     /// The variant options that change nothing in this variant (Poggle's board
     /// number when its start is not dealt at random): a form does not offer them.
     pub idle_options: Vec<&'static str>,
+    /// What Esc does when there is nothing for it to cancel (no selection, menu
+    /// or question): by default nothing; a game whose own program put the pieces
+    /// back with Esc declares [`EscapeKey::StartsAgain`].
+    pub escape: EscapeKey,
+}
+
+/// What Esc does on a game's page when it has nothing to cancel. Served as
+/// `"cancels"` or `"starts_again"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EscapeKey {
+    /// Esc only cancels (a selection, a menu, a question) and never changes the game.
+    #[default]
+    Cancels,
+    /// Esc with nothing to cancel puts the pieces back for a new game from the
+    /// same start; the old game is kept and Undo at the new start brings it back.
+    StartsAgain,
 }
 
 impl GamePresentation {

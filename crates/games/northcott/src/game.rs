@@ -340,10 +340,12 @@ pub(crate) fn side_word(state: &NorthcottState) -> &'static str {
 
 impl Registered for Northcott {
     /// Northcott's own click protocol (left button O, right button X, Ctrl or
-    /// Shift sets up) is the crate's browser module.
+    /// Shift sets up) is the crate's browser module; Esc puts the pieces back for
+    /// a new game, as in the slides' program.
     fn presentation(&self) -> tabula_core::GamePresentation {
         tabula_core::GamePresentation {
             module: Some(include_str!("../web/northcott.js")),
+            escape: tabula_core::EscapeKey::StartsAgain,
             ..Default::default()
         }
     }

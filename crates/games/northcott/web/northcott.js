@@ -41,7 +41,7 @@ export function panel(page) {
 export const rightClick = true;
 
 /// The page's line of key help.
-export const keyHelp = 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to move the other side\'s piece without a reply (a set-up, undone like a move); Esc cancels. Keys: arrows, Enter moves O, X moves X.';
+export const keyHelp = 'Click a cell to move your piece in that row there (left button O, right button X when you play both); hold Ctrl or Shift to move the other side\'s piece without a reply (a set-up, undone like a move); Esc cancels a selection, or with none puts the pieces back for a new game (Undo brings the last one back). Keys: arrows, Enter moves O, X moves X.';
 
 /// A key on the board: X acts as the right button at the cursor.
 export function key(page, e) {
