@@ -567,28 +567,20 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
             Some((h, from)) => (h.to_string(), Some(from.to_string()), to.to_string()),
             None => (left.to_string(), None, to.to_string()),
         }
+    } else if let Some((h, taken)) = lower
+        .split_once(':')
+        .or_else(|| lower.split_once(char::is_whitespace))
+    {
+        // "1 2" or "1:2": the heap, then how many counters to take from it (a
+        // player says what they take, not what they leave).
+        return parse_take(state, t, h, taken);
     } else {
         return Err(ParseError::new(format!(
-            "cannot read move '{t}': write HEAP:FROM->TO like 1:3->1 (heap 1 from 3 to 1), or 1->1"
+            "cannot read move '{t}': write the heap and how many to take, like 1:2 (take 2 from heap 1), or HEAP:FROM->TO like 1:3->1"
         )));
     };
-    let count = state.heaps.len();
-    let heap = parse_number(&heap_text, "heap").map_err(|e| {
-        if heap_text.trim().bytes().all(|b| b.is_ascii_digit()) {
-            ParseError::new(format!(
-                "no heap {}: heaps are numbered 1 to {count}",
-                heap_text.trim()
-            ))
-        } else {
-            e
-        }
-    })?;
+    let heap = parse_heap(state, &heap_text)?;
     let to = parse_number(&to_text, "new heap size")?;
-    if heap == 0 || heap as usize > count {
-        return Err(ParseError::new(format!(
-            "no heap {heap}: heaps are numbered 1 to {count}"
-        )));
-    }
     let size = state.heaps[heap as usize - 1];
     if let Some(from) = from_text {
         let from = parse_number(&from, "heap size")?;
@@ -607,6 +599,55 @@ fn parse_move(state: &NimState, text: &str) -> Result<NimMove, ParseError> {
     Ok(NimMove {
         heap: (heap - 1) as u8,
         to,
+    })
+}
+
+/// Reads a heap's number (1-based), one of `state`'s heaps.
+fn parse_heap(state: &NimState, heap_text: &str) -> Result<u32, ParseError> {
+    let count = state.heaps.len();
+    let heap = parse_number(heap_text, "heap").map_err(|e| {
+        if heap_text.trim().bytes().all(|b| b.is_ascii_digit()) {
+            ParseError::new(format!(
+                "no heap {}: heaps are numbered 1 to {count}",
+                heap_text.trim()
+            ))
+        } else {
+            e
+        }
+    })?;
+    if heap == 0 || heap as usize > count {
+        return Err(ParseError::new(format!(
+            "no heap {heap}: heaps are numbered 1 to {count}"
+        )));
+    }
+    Ok(heap)
+}
+
+/// Reads a move written as the heap and the counters taken (`1:2`, `1 2`: take
+/// 2 from heap 1); `t` is the whole text, for the errors.
+fn parse_take(
+    state: &NimState,
+    t: &str,
+    heap_text: &str,
+    taken_text: &str,
+) -> Result<NimMove, ParseError> {
+    let heap = parse_heap(state, heap_text)?;
+    let taken = parse_number(taken_text, "the number to take").map_err(|e| {
+        ParseError::new(format!(
+            "cannot read move '{t}': {e}; write the heap and how many to take, like 1:2 (take 2 from heap 1)"
+        ))
+    })?;
+    let size = state.heaps[heap as usize - 1];
+    if taken == 0 || taken > size {
+        return Err(ParseError::new(match size {
+            0 => format!("heap {heap} is empty: take from another heap"),
+            1 => format!("heap {heap} has 1 counter: take 1"),
+            _ => format!("heap {heap} has {size} counters: take 1 to {size}"),
+        }));
+    }
+    Ok(NimMove {
+        heap: (heap - 1) as u8,
+        to: size - taken,
     })
 }
 
@@ -708,6 +749,31 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("larger than 65535"), "{e}");
+    }
+
+    #[test]
+    fn a_move_reads_as_the_heap_and_the_counters_taken() {
+        let g = Nim::default();
+        let s = g.initial_state(); // heaps 3 4 5
+        let take_two = NimMove { heap: 0, to: 1 };
+        for text in ["1:2", "1 2", " 1  2 ", "1:3->1", "1->1", "heap 1 to 1"] {
+            assert_eq!(g.parse_move(&s, text), Ok(take_two), "{text}");
+        }
+        assert_eq!(g.parse_move(&s, "3 5"), Ok(NimMove { heap: 2, to: 0 }));
+        for (bad, says) in [
+            ("1:4", "heap 1 has 3 counters: take 1 to 3"),
+            ("1 0", "take 1 to 3"),
+            ("4 1", "no heap 4: heaps are numbered 1 to 3"),
+            ("1:x", "not a whole number"),
+            ("1 2 3", "not a whole number"),
+            ("99999999999999:1", "no heap 99999999999999"),
+        ] {
+            let e = g.parse_move(&s, bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+        let empty = g.parse_position("0 4 5").unwrap();
+        let e = g.parse_move(&empty, "1 1").unwrap_err().to_string();
+        assert!(e.contains("heap 1 is empty"), "{e}");
     }
 
     #[test]
