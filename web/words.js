@@ -110,13 +110,15 @@ export function partsWords(parts) {
     : String(p?.term ?? p?.text ?? ''))).join('');
 }
 
-/// A legal move or a log line in the game's words: its typed `parts` where the
-/// server sent them, else its `words`, else its notation.
 /// Who played a logged move (`by`: "X", "Chance"), when its words do not already
 /// begin with it (a game's own sentence, "O advances …"); '' in a puzzle.
 export const moverOf = (e) => (e?.by && !saidWords(e).startsWith(`${e.by} `) ? e.by : '');
 
-export const saidWords = (m) => (m?.parts?.length ? partsWords(m.parts) : m?.words || m?.text || m?.move || '');
+/// A legal move or a log line in the game's words: its typed `parts` where the
+/// server sent them, else its `words`, else its notation (the server leaves out
+/// words that are the notation itself). Never the terminal's line (`text`, "X: 1"),
+/// which repeats the mover the move list shows by its column.
+export const saidWords = (m) => (m?.parts?.length ? partsWords(m.parts) : m?.words || m?.move || m?.text || '');
 
 /// One of an option's values as a player reads it in a menu: the words the game
 /// gave beside it (`choice_words`, in the order of `choices`: `nobonus` → "no bonus
