@@ -100,13 +100,17 @@ fn reference(game: &Auto120) -> Reference {
     r
 }
 
-/// Jacobi value iteration from zero until no value changes by more than `tol`.
+/// Value iteration from zero, in place (Gauss-Seidel), until a sweep changes no
+/// value by more than `tol`. Sweeps run from the last position discovered to
+/// the first: markers only move forward between captures, so a position's
+/// successors were mostly discovered after it and are already updated when it
+/// is, and a sweep carries values back through many plies at once instead of
+/// one (the same fixed point as sweeping in any order, in far fewer sweeps).
 fn iterate(r: &Reference, tol: f64) -> Vec<f64> {
     let mut v = vec![0.0f64; r.states.len()];
-    let mut next = v.clone();
     loop {
         let mut change = 0.0f64;
-        for (i, rolls) in r.rolls.iter().enumerate() {
+        for (i, rolls) in r.rolls.iter().enumerate().rev() {
             let mut x = 0.0;
             for (p, options) in rolls {
                 let best = options
@@ -119,9 +123,8 @@ fn iterate(r: &Reference, tol: f64) -> Vec<f64> {
                 x += p * best;
             }
             change = change.max((x - v[i]).abs());
-            next[i] = x;
+            v[i] = x;
         }
-        std::mem::swap(&mut v, &mut next);
         if change < tol {
             return v;
         }
