@@ -10,7 +10,8 @@
 //! so the shared test runs them for every game in the registry.
 
 use crate::handle::Handle;
-use crate::matches::{Match, MatchConfig, MatchImpl};
+use crate::matches::{Match, MatchImpl};
+use crate::record::MatchConfig;
 use rand::Rng as _;
 use std::sync::Arc;
 use tabula_ai::retrograde::graded_moves;

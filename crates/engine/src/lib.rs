@@ -7,12 +7,14 @@
 //! edits there.
 
 pub mod conformance;
+mod dyn_game;
 mod ending;
 mod error;
 mod handle;
 mod matches;
 mod player_choice;
 mod players;
+mod record;
 mod record_check;
 mod registry;
 mod rules;
@@ -24,14 +26,15 @@ mod trained;
 mod variant_words;
 mod view_laws;
 
+pub use dyn_game::{DynGame, GameInfo, LevelPreset};
 pub use ending::Ending;
 pub use error::EngineError;
-pub use handle::{DynGame, GameInfo, Handle, LevelPreset, Tables};
-pub use matches::{check_undo_depth, learned_as_stored, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
-pub use matches::{CurrentGame, Untaught};
-pub use matches::{LogEntry, Match, MatchConfig, MatchRecord, MatchView, MoveInfo, Tally};
+pub use handle::{Handle, Tables};
+pub use matches::{learned_as_stored, LogEntry, Match, MatchView, MoveInfo};
 pub use player_choice::{PlayerChoice, PlayerRequest};
 pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
+pub use record::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
+pub use record::{CurrentGame, MatchConfig, MatchRecord, Tally, Untaught};
 pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};
 pub use registry::{
     build, cache_max_memory, cache_usage, check_playable, entry, find, registry,

@@ -5,7 +5,7 @@
 //! (seats used as indices, tallies added to, texts printed as they are) is
 //! checked here, with a message that names the field.
 
-use crate::matches::{MatchRecord, MAX_GAME_PLIES};
+use crate::record::{MatchRecord, MAX_GAME_PLIES};
 use crate::EngineError;
 
 /// The longest move or reason a record may hold (the same bound as a typed move).

@@ -1,6 +1,7 @@
 //! The list of games. Registering a game is one line in [`registry`].
 
-use crate::handle::{DynGame, Handle, Tables};
+use crate::dyn_game::DynGame;
+use crate::handle::{Handle, Tables};
 use crate::EngineError;
 use std::any::Any;
 use std::collections::HashMap;

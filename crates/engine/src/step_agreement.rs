@@ -3,7 +3,8 @@
 //! Reached through [`crate::GameEntry::check_stepping`], so the shared test runs
 //! it for every registered game and the variants each declares.
 
-use crate::handle::{DynGame, Handle};
+use crate::dyn_game::DynGame;
+use crate::handle::Handle;
 use crate::stepping::{DynState, StepState, CHANCE_PLAYER, TERMINAL_PLAYER};
 use rand::Rng as _;
 use tabula_core::{GameExt, Outcome, PlayTracker, Registered, Turn};

@@ -1,6 +1,6 @@
 //! A match's record as the store keeps it: JSON text listed by a few facts.
 
-use crate::matches::MatchRecord;
+use crate::record::MatchRecord;
 use tabula_core::StoredRecord;
 
 impl StoredRecord for MatchRecord {

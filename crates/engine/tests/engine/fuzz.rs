@@ -5,7 +5,7 @@
 //! parse → print → parse stable wherever a printer exists.
 //!
 //! Fast by default (256 cases per property, about a second in all). To fuzz
-//! longer: `PROPTEST_CASES=5000 cargo test --release -p tabula-engine --test fuzz`.
+//! longer: `PROPTEST_CASES=5000 cargo test --release -p tabula-engine --test engine fuzz::`.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};

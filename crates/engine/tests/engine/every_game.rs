@@ -30,7 +30,7 @@ fn every_game_lists_and_builds_with_its_defaults() {
             "{}: exact flag vs perfect player",
             entry.name
         );
-        // What the game declares of its usual variant (`crates/engine/tests/variants.rs`
+        // What the game declares of its usual variant (`crates/engine/tests/engine/variants.rs`
         // checks every declared variant the same way).
         if let Some(usual) = (entry.test_cases)()
             .variants

@@ -4,7 +4,7 @@
 //! that works and saves a record that replays again. Nothing panics.
 //!
 //! Fast by default (256 mutated records, about a second). To fuzz longer:
-//! `PROPTEST_CASES=5000 cargo test --release -p tabula-engine --test saved_records`.
+//! `PROPTEST_CASES=5000 cargo test --release -p tabula-engine --test engine saved_records::`.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};

@@ -301,8 +301,8 @@ fn clones_are_independent() {
 }
 
 /// A figure, not a check: random Tic-tac-toe playouts per second through the
-/// stepping state (`cargo test --release -p tabula-engine --test stepping
-/// speed -- --ignored --nocapture`).
+/// stepping state (`cargo test --release -p tabula-engine --test engine
+/// stepping::speed -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn speed_of_random_playouts() {
