@@ -203,7 +203,7 @@ impl<'a> Session<'a> {
             } else {
                 ""
             };
-            writeln!(self.out, "{}. {}{note}", i + 1, e.text)?;
+            writeln!(self.out, "{}. {}{note}", i + 1, log_sentence(e))?;
             self.redraw = true;
         }
         self.shown_log = v.log.len();
@@ -506,4 +506,14 @@ fn typed_variant(info: Option<&GameInfo>, variant: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// A log entry as a sentence that names the mover: the engine's line "X: 5
+/// (why)" reads "X plays 5 (why)"; a game's own sentence ("Player 1 rolls",
+/// "The die shows 3") and a puzzle's move, which name no mover, are kept.
+fn log_sentence(e: &tabula_engine::LogEntry) -> String {
+    match e.text.strip_prefix(&format!("{}: ", e.by)) {
+        Some(rest) if !e.by.is_empty() && e.seat.is_some() => format!("{} plays {rest}", e.by),
+        _ => e.text.clone(),
+    }
 }

@@ -329,7 +329,7 @@ fn northcott_answers_with_the_seeds_nim_reply_by_default() {
         "{text}"
     );
     let after_reply = text
-        .split("2. X:")
+        .split("2. X plays")
         .nth(1)
         .unwrap_or_else(|| panic!("no reply: {text}"));
     assert!(after_reply.contains("nim-sum 0"), "{text}");
@@ -343,8 +343,8 @@ fn northcott_set_up_moves_get_no_reply_and_reset_restores_the_start() {
     );
     assert_success(&out);
     // Two set-up moves, one per side, and no computer move in between or after.
-    assert!(text.contains("1. O: 1:1->3"), "{text}");
-    assert!(text.contains("2. X: 2:6->4"), "{text}");
+    assert!(text.contains("1. O plays 1:1->3"), "{text}");
+    assert!(text.contains("2. X plays 2:6->4"), "{text}");
     assert!(!text.contains("3. "), "a reply was played: {text}");
     // After `reset` the start is shown again.
     let last_board = text.rsplit("gaps").nth(1).unwrap_or_default();
@@ -373,6 +373,42 @@ fn games_lists_menu_values_with_their_words() {
         "misere: misère (three in a row loses)",
     ] {
         assert!(text.contains(says), "{says:?} missing from: {text}");
+    }
+}
+
+/// A value that is none of a menu's choices is refused with the choices in the
+/// menu's words and what to type for each, not with the typed values alone
+/// ("expected one of: normal, misere").
+#[test]
+fn a_value_off_a_menu_is_refused_with_the_menu_in_words() {
+    let out = tabula(&["play", "tictactoe", "--variant", "play=losing"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        err.contains("'losing' cannot be used for")
+            && err.contains(
+                "choose one of: normal (three in a row wins); misère (three in a row loses), written misere"
+            ),
+        "{err}"
+    );
+}
+
+/// Nim reads a move as a player says it, the heap and how many to take ("1 2",
+/// "1:1"), besides the record's `1:3->1`; the log names the mover in a sentence.
+#[test]
+fn nim_reads_the_heap_and_the_counters_taken() {
+    let (out, text) = play(&["nim", "--human", "both"], "1 2\n1:1\n3:5->1\nquit\n");
+    assert_success(&out);
+    assert!(!text.contains("Try again"), "{text}");
+    for line in [
+        "1. Lucy plays 1:3->1",
+        "2. Robert plays 1:1->0",
+        "3. Lucy plays 3:5->1",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
     }
 }
 

@@ -47,7 +47,7 @@ fn a_latin1_letter_is_refused_and_the_game_goes_on() {
     // The game went on: the move after the refused line was played.
     let refused = text.find("not text").unwrap();
     assert!(
-        text[refused..].contains("3. X: 1"),
+        text[refused..].contains("3. X plays 1"),
         "the move after the refusal was not played:\n{text}"
     );
     // Every game reads its lines the same way: a 0xFF byte in Nim.
@@ -66,7 +66,7 @@ fn an_overlong_line_is_refused_and_the_next_one_played() {
     let (text, err, status) = play_bytes(&["tictactoe", "--human", "both"], &input);
     assert_eq!(status, Some(0), "{err}");
     assert!(text.contains("longer than 4096 characters"), "{text}");
-    assert!(text.contains("1. X: 5"), "{text}");
+    assert!(text.contains("1. X plays 5"), "{text}");
     // The refusal does not quote the line back.
     assert!(!text.contains("xxxxxxxxxx"), "the line was echoed");
 }

@@ -510,7 +510,7 @@ fn no_line_is_said_twice() {
         &["tictactoe", "--ai", "matchbox", "--seed", "1"],
         "5\nquit\n",
     );
-    let reply = text.lines().find(|l| l.starts_with("2. O:")).unwrap();
+    let reply = text.lines().find(|l| l.starts_with("2. O plays")).unwrap();
     assert!(reply.contains("beads in its box"), "{reply}");
     assert!(!reply.contains("bead: "), "{reply}");
 }

@@ -315,7 +315,10 @@ fn northcott_set_up_go_and_moves_read_right() {
         logged.contains("Set-up: X put on cell 10 of row 1"),
         "{screen}"
     );
-    assert!(!screen.contains("1. O:"), "{screen}");
+    assert!(
+        !screen.contains("1. O:") && !screen.contains("1. O plays"),
+        "{screen}"
+    );
     s.send("go");
     let screen = s.wait("It is your move", "O's move:", 10);
     assert!(screen.contains("It is your move (O)"), "{screen}");
@@ -512,14 +515,14 @@ fn the_line_editor_refuses_what_it_cannot_read_and_the_game_goes_on() {
     let screen = s.wait("not text", "X's move:", 10);
     assert!(!screen.contains("cannot read input"), "{screen}");
     s.send("5");
-    s.wait("1. X: 5", "X's move:", 10);
+    s.wait("1. X plays 5", "X's move:", 10);
     // A line past the cap: the editor takes one character more than the cap,
     // and the line is refused when entered.
     s.send(&"x".repeat(4200));
     let screen = s.wait("longer than 4096 characters", "X's move:", 120);
     assert!(!screen.contains("cannot read move"), "{screen}");
     s.send("1");
-    s.wait("3. X: 1", "X's move:", 10);
+    s.wait("3. X plays 1", "X's move:", 10);
 }
 
 #[test]

@@ -108,7 +108,10 @@ impl VariantError {
     /// The error with its option named as a player reads it ("columns", "draw
     /// after quiet moves"), not by its typed name ("width", "nocapture"), from
     /// the game's `options`: a player who chose it from a menu never saw that
-    /// name, and one who typed it still knows which option it was.
+    /// name, and one who typed it still knows which option it was. A value that
+    /// is none of a menu's choices is answered with the choices as the menu
+    /// names them, each with what to type when that differs ("misère (three in
+    /// a row loses), written misere"), not with the typed values alone.
     pub fn labelled(self, options: &[crate::VariantOption]) -> Self {
         match self {
             VariantError::BadValue {
@@ -116,7 +119,17 @@ impl VariantError {
                 value,
                 reason,
             } => {
-                let name = match options.iter().find(|o| o.name == name) {
+                let option = options.iter().find(|o| o.name == name);
+                let reason = match option {
+                    Some(o)
+                        if o.choices.iter().any(|c| !c.value.is_empty())
+                            && !o.choice_values().any(|v| v.eq_ignore_ascii_case(&value)) =>
+                    {
+                        choices_in_words(o.choices)
+                    }
+                    _ => reason,
+                };
+                let name = match option {
                     Some(o) if !o.label.is_empty() => o.label.to_string(),
                     _ => name,
                 };
@@ -129,6 +142,27 @@ impl VariantError {
             other => other,
         }
     }
+}
+
+/// A menu's choices as a player reads them, with the typed value where the
+/// words do not begin with it: "choose one of: normal (three in a row wins);
+/// misère (three in a row loses), written misere".
+fn choices_in_words(choices: &[crate::VariantChoice]) -> String {
+    let items: Vec<String> = choices
+        .iter()
+        .filter(|c| !c.value.is_empty())
+        .map(|c| {
+            let words = c.words.trim();
+            if words.is_empty() || words.eq_ignore_ascii_case(c.value) {
+                c.value.to_string()
+            } else if words.to_lowercase().starts_with(&c.value.to_lowercase()) {
+                words.to_string()
+            } else {
+                format!("{words}, written {}", c.value)
+            }
+        })
+        .collect();
+    format!("choose one of: {}", items.join("; "))
 }
 
 /// A user's text quoted in an error: the first 60 characters, then `…`, so a huge
@@ -144,6 +178,48 @@ pub fn clip(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_off_the_menu_is_answered_with_the_menu_in_words() {
+        use crate::{VariantChoice, VariantOption};
+        let options = [VariantOption {
+            name: "start",
+            label: "who starts",
+            default: "1",
+            help: "",
+            choices: &[
+                VariantChoice {
+                    value: "1",
+                    words: "Player 1",
+                },
+                VariantChoice {
+                    value: "random",
+                    words: "at random",
+                },
+                VariantChoice {
+                    value: "normal",
+                    words: "normal (a line wins)",
+                },
+            ],
+        }];
+        let bad = |value: &str, reason: &str| VariantError::BadValue {
+            name: "start".into(),
+            value: value.into(),
+            reason: reason.into(),
+        };
+        assert_eq!(
+            bad("x", "expected one of: 1, random, normal")
+                .labelled(&options)
+                .to_string(),
+            "'x' cannot be used for who starts: choose one of: Player 1, written 1; at random, \
+             written random; normal (a line wins)"
+        );
+        // A value of the menu refused for another reason keeps that reason.
+        assert_eq!(
+            bad("1", "not with two dice").labelled(&options).to_string(),
+            "'1' cannot be used for who starts: not with two dice"
+        );
+    }
 
     #[test]
     fn a_parse_error_shows_control_characters_as_escapes() {
