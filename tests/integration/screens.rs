@@ -278,21 +278,41 @@ fn auto120_fits_the_screen_plays_a_lone_move_and_offers_no_roll() {
         "{screen}"
     );
     assert!(!screen.contains("roll N"), "{screen}");
-    // The whole board, its status and the last log line on one screen.
+    // The title, the whole board, its status and the last log line on one
+    // screen: the board draws the 34 squares a marker can stand on, nine to a
+    // line (it drew all 120, twelve lines, and the title scrolled away).
     let rows: Vec<&str> = screen.lines().collect();
+    assert_eq!(
+        rows[0], "Multiplication Ludo (Auto120)",
+        "the title scrolled away:\n{screen}"
+    );
     let top = rows
         .iter()
-        .position(|l| l.starts_with("  1 "))
+        .position(|l| l.starts_with("  2+"))
         .unwrap_or_else(|| panic!("the board's first row scrolled away:\n{screen}"));
     assert!(
         rows[..top].iter().any(|l| l.starts_with("5. Player 2")),
         "the last log line scrolled away:\n{screen}"
     );
     assert!(
-        screen.contains("111 ") && screen.contains(" 120"),
+        screen.contains(" 60*") && screen.contains(" 108"),
         "{screen}"
     );
     assert!(screen.contains("x1 on "), "{screen}");
+    // Each marker on the board by its own name ("x1", "o4"), as the lines
+    // below the board name it.
+    let board = &rows[top..];
+    for row in board.iter().take_while(|l| !l.starts_with("Player")) {
+        for word in row.split(|c: char| c == ' ' || c == '*' || c == '+') {
+            let names = word.trim_start_matches(|c: char| c.is_ascii_digit());
+            let mut chars = names.chars();
+            while let Some(letter) = chars.next() {
+                assert!(letter == 'x' || letter == 'o', "{word} in:\n{screen}");
+                let number = chars.next().unwrap_or(' ');
+                assert!(('1'..='4').contains(&number), "{word} in:\n{screen}");
+            }
+        }
+    }
     // The list of moves stays under the board: the board is not drawn again.
     s.send("moves");
     let screen = s.wait("legal move", "Player 1's move:", 10);

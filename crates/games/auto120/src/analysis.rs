@@ -6,7 +6,7 @@ use crate::best::Best;
 use crate::board;
 use crate::notation;
 use crate::state::{Move, State};
-use crate::{solo, view, Auto120, SEATS};
+use crate::{exact, solo, view, Auto120, SEATS};
 use tabula_core::{
     AnalysisExtra, FactValue, GradedMove, MoveGrade, PositionValue, SeatChance, Section, Turn,
 };
@@ -90,6 +90,9 @@ pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
         sections: vec![race, squares],
     };
     let side = state.side();
+    // The estimator first: its endgame table is then had before a long build
+    // of the exact table (three markers) takes the process's turn to build.
+    let estimator = estimator(game);
     match game.analysis_solution() {
         Ok(sol) => {
             if let (Some(p), Some(s)) = (sol.value(state), side) {
@@ -104,19 +107,15 @@ pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
                 out.moves = Some(moves);
             }
         }
-        // The four-marker table has not been made (or cannot be read): say so,
-        // and how to make it, beside the estimates below.
-        Err(Some(why)) => out.sections.push(
+        // No exact table yet (four markers: not made; three: being worked
+        // out): say so, and how to have it, beside the estimates below.
+        Err(why) => out.sections.push(
             Section::new("Exact chances")
                 .note(format!("Not shown: {why}. The chances here are estimates.")),
         ),
-        Err(None) => {}
     }
     if out.moves.is_none() && matches!(state.turn(), Turn::Move(_)) {
-        let ranked: Vec<GradedMove> = Best::default()
-            .for_markers(game.markers())
-            .without_building()
-            .rank_moves(state)
+        let ranked: Vec<GradedMove> = every_marker(state, estimator.rank_moves(state))
             .into_iter()
             .map(|(m, p)| graded(state, m, p, false))
             .collect();
@@ -125,4 +124,40 @@ pub fn analysis(game: &Auto120, state: &State) -> AnalysisExtra {
         }
     }
     out
+}
+
+/// Every marker the mover may move with its chance, best first (ties: the
+/// lower number first), from `ranked`, which values one marker a square:
+/// markers on one square move alike, and the exact table lists each too.
+fn every_marker(state: &State, ranked: Vec<(u8, f64)>) -> Vec<(u8, f64)> {
+    let Some(side) = state.side() else {
+        return ranked;
+    };
+    let mine = state.markers[side];
+    let mut out: Vec<(u8, f64)> = (0..state.n)
+        .filter_map(|m| {
+            ranked
+                .iter()
+                .find(|&&(j, _)| mine[j as usize] == mine[m as usize])
+                .map(|&(_, p)| (m, p))
+        })
+        .filter(|&(m, _)| mine[m as usize] != crate::board::TARGET)
+        .collect();
+    out.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    out
+}
+
+/// The player whose estimates grade the moves when no exact table does: the
+/// `best` player as it plays, with its exact endgame table (two markers, read
+/// from the disk cache or built in seconds). So a hint and `tabula analyze`
+/// give the same estimates in every process, whatever tables it happens to
+/// hold already; only where that table cannot be had in time are the moves
+/// valued by the race alone.
+fn estimator(game: &Auto120) -> Best {
+    let best = Best::default().for_markers(game.markers());
+    if best.exact == 0 || exact::solution_waiting(best.exact, exact::ANALYSIS_WAIT).is_ok() {
+        best
+    } else {
+        Best { exact: 0, ..best }
+    }
 }

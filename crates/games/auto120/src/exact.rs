@@ -43,13 +43,13 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tabula_ai::chance_solve::{
     self, ChanceSolveError, DenseChance, FixedTable, Run, SweepOrder, Values,
 };
 use tabula_core::{
-    format_bytes, waiting_budget, Budget, BudgetError, DiskCache, FactValue, Ledger, Section,
-    SolveFigures, SolveReport, Table, TableCell, TableError,
+    format_bytes, waiting_budget, waiting_budget_until, Budget, BudgetError, DiskCache, FactValue,
+    Ledger, Section, SolveFigures, SolveReport, Table, TableCell, TableError, TableStatus,
 };
 
 pub mod layered;
@@ -1062,6 +1062,15 @@ pub fn solution(markers: usize, max_memory: u64) -> Result<Arc<Solution>, SolveE
     shared(markers, max_memory, &waiting_budget(), &|_| {})
 }
 
+/// [`solution`], with the build's (or the reading's) progress, 0..1.
+pub fn solution_with_progress(
+    markers: usize,
+    max_memory: u64,
+    progress: &dyn Fn(f64),
+) -> Result<Arc<Solution>, SolveError> {
+    shared(markers, max_memory, &waiting_budget(), progress)
+}
+
 /// [`solution`] for a computer player that must move in time: waits for the table
 /// until half the time left by the thread's budget ([`Budget::current`]) has passed
 /// or the budget is cancelled, and without a budget until it is built. `None` while
@@ -1076,6 +1085,48 @@ pub fn solution_in_time(markers: usize) -> Option<Arc<Solution>> {
         until = until.with_deadline(Instant::now() + left / 2);
     }
     shared(markers, crate::memory_limit(), &until, &|_| {}).ok()
+}
+
+/// The longest that analysis and hints wait for a table that is read from the
+/// disk cache or built in seconds (1 and 2 markers), so that a hint always
+/// answers: a table being read or built goes on in the background.
+pub const ANALYSIS_WAIT: Duration = Duration::from_secs(60);
+
+/// Whether the disk cache holds a file for the table of `n` markers (1 to 3):
+/// `tabula solve auto120 --variant markers=N` or an earlier game made it.
+/// Whether the file is sound is checked when it is read.
+pub fn kept_on_disk(n: usize) -> bool {
+    let n = n.clamp(1, MARKERS);
+    n < LAYERED_MARKERS
+        && DiskCache::open_default()
+            .and_then(|d| d.path(&cache_name(n), CACHE_FORMAT).ok())
+            .and_then(|p| std::fs::metadata(p).ok())
+            .is_some_and(|m| m.is_file())
+}
+
+/// The table of `markers` (1 to 3) for analysis and hints: this process's, else
+/// read from the disk cache or built (on a thread of its own, where it fits the
+/// memory the work may use), waiting at most `wait` and at most half of what
+/// the thread's budget ([`Budget::current`]) leaves. [`SolveError::Stopped`]
+/// when the wait ended first: the table goes on being read or built for the
+/// next caller.
+pub fn solution_waiting(markers: usize, wait: Duration) -> Result<Arc<Solution>, SolveError> {
+    if let Some(s) = cached(markers) {
+        return Ok(s);
+    }
+    let now = Instant::now();
+    let half_left = waiting_budget().remaining().map(|left| now + left / 2);
+    let until = waiting_budget_until(half_left.map_or(now + wait, |h| h.min(now + wait)));
+    shared(markers, crate::memory_limit(), &until, &|_| {})
+}
+
+/// How far the build of the table of `markers` has come (0..1), while it is
+/// being built in this process.
+pub fn build_progress(markers: usize) -> Option<f64> {
+    match cells()[markers.clamp(1, MARKERS) - 1].status() {
+        TableStatus::Building { progress } => Some(progress),
+        _ => None,
+    }
 }
 
 /// The process's table for `markers`: built once (refused up front beyond
@@ -1101,6 +1152,19 @@ fn shared(
     // for it and holds nothing.
     let mut held = None;
     if !cell.is_building() {
+        // Builds take turns in a process, and this one holds the turn for
+        // minutes: the endgame table that `best` and the estimates of analysis
+        // read (read from the disk or built in seconds) is had first, so that
+        // they do not wait behind this one. Not from within this build: a
+        // build waiting for a table queued behind itself would never end.
+        if n > crate::best::DEFAULT_EXACT && cached(crate::best::DEFAULT_EXACT).is_none() {
+            let cap = Instant::now() + ANALYSIS_WAIT;
+            let first = match until.deadline {
+                Some(d) if d <= cap => until.clone(),
+                _ => until.clone().with_deadline(cap),
+            };
+            let _ = shared(crate::best::DEFAULT_EXACT, max_memory, &first, &|_| {});
+        }
         if needed > max_memory {
             return Err(SolveError::Memory {
                 needed,
@@ -1194,8 +1258,9 @@ pub fn layered_memory_gib(n: usize) -> u64 {
 /// How the table of `n` markers is made, in words.
 pub fn how_to_make(n: usize) -> String {
     format!(
-        "`tabula solve auto120{}` makes it, in about two hours on two free cores with up to 16 GiB of memory, and keeps it on the disk (17 GiB, in {})",
+        "`tabula solve auto120{}` makes it, in {} with up to 16 GiB of memory, and keeps it on the disk (17 GiB, in {})",
         if n == MARKERS { " --max-memory 16G".to_string() } else { format!(" --variant markers={n} --max-memory 16G") },
+        SOLVE_TIME_WORDS[n.clamp(1, MARKERS) - 1],
         table_dir(n).map_or_else(|| "the directory TABULA_TABLE_DIR names".into(), |d| d.display().to_string())
     )
 }
@@ -1207,6 +1272,32 @@ pub fn no_table_text(n: usize) -> String {
         how_to_make(n)
     )
 }
+
+/// What analysis says while the table of `n` markers is being built in the
+/// background, in words: how far it has come, when the chances are exact, and
+/// how to keep the table for later runs.
+pub fn being_built_text(n: usize) -> String {
+    let done = match build_progress(n) {
+        Some(f) if f >= 0.01 => format!("{:.0}% done; ", (100.0 * f).floor()),
+        _ => "just started; ".to_string(),
+    };
+    format!(
+        "the exact table of Multiplication Ludo with {n} markers is being worked out ({done}it \
+         takes {}); hints give exact chances once it is ready, and `tabula solve auto120 --variant \
+         markers={n}` works it out once and keeps it for every later run",
+        SOLVE_TIME_WORDS[n.clamp(1, MARKERS) - 1]
+    )
+}
+
+/// How long the table of 1 to 4 markers takes to work out, in words, as
+/// measured (crates/games/auto120/docs/auto120.md, docs/BENCHMARKS.md: four
+/// markers 1 hour 43 minutes from start to end). The rules page says the same.
+pub const SOLVE_TIME_WORDS: [&str; MARKERS] = [
+    "well under a second",
+    "a few seconds",
+    "a few minutes on two free cores",
+    "about 1 hour 45 minutes on two free cores",
+];
 
 /// A solution made of a finished layered table.
 pub(crate) fn solution_of_layered(table: layered::BigTable) -> Solution {

@@ -61,7 +61,10 @@ pub(crate) fn memory_limit() -> u64 {
 /// The largest variant whose exact solution is built on demand for the `optimal`
 /// player and for analysis (see crates/games/auto120/docs/auto120.md for times and memory).
 pub const OPTIMAL_MAX_MARKERS: usize = 3;
-/// The largest variant whose exact solution analysis and hints build on demand.
+/// The largest variant whose exact solution analysis and hints wait for when
+/// they must build it (seconds); the 3-marker table is read from the disk
+/// cache when it is there, else built in the background (minutes) while the
+/// hints give estimates.
 pub const ANALYSIS_MAX_MARKERS: usize = 2;
 
 impl Auto120 {
@@ -77,22 +80,34 @@ impl Auto120 {
         self.markers as usize
     }
 
-    /// The exact solution used by analysis and hints: solved on first use for up
-    /// to [`ANALYSIS_MAX_MARKERS`] markers (well under a second), else only if
-    /// this process has already solved the variant.
+    /// The exact solution used by analysis and hints, or why there is none (in
+    /// words).
+    ///
+    /// 1 to 3 markers: this process's table, else the one kept in the disk
+    /// cache (`tabula solve auto120 --variant markers=N` or an earlier game
+    /// made it), else built where it fits the memory allowed. Reading it, or
+    /// building it for 1 and 2 markers (seconds), is waited for up to
+    /// [`exact::ANALYSIS_WAIT`]; the 3-marker table that must be built (minutes)
+    /// is built in the background, and until it is there the answer says so,
+    /// so that a hint never waits for it.
     ///
     /// Four markers: the table solved in layers on disk, opened on first use
     /// when it has been made (`tabula solve auto120`); where it has not been
     /// made or cannot be read, the words that say so and what to do.
-    fn analysis_solution(&self) -> Result<std::sync::Arc<exact::Solution>, Option<String>> {
+    fn analysis_solution(&self) -> Result<std::sync::Arc<exact::Solution>, String> {
         let n = self.markers();
         if n >= exact::LAYERED_MARKERS {
-            exact::solution(n, memory_limit()).map_err(|e| Some(exact::error_text(n, &e)))
-        } else if n <= ANALYSIS_MAX_MARKERS {
-            exact::solution(n, memory_limit()).map_err(|_| None)
-        } else {
-            exact::cached(n).ok_or(None)
+            return exact::solution(n, memory_limit()).map_err(|e| exact::error_text(n, &e));
         }
+        let wait = if n <= ANALYSIS_MAX_MARKERS || exact::kept_on_disk(n) {
+            exact::ANALYSIS_WAIT
+        } else {
+            std::time::Duration::ZERO
+        };
+        exact::solution_waiting(n, wait).map_err(|e| match e {
+            exact::SolveError::Stopped => exact::being_built_text(n),
+            e => exact::error_text(n, &e),
+        })
     }
 
     /// The log of a game played from `start`: one line per decision (rolls of
@@ -266,6 +281,20 @@ impl ExactAnalysis for Auto120 {
 
     fn analysis_extra(&self, state: &State) -> Option<tabula_core::AnalysisExtra> {
         Some(analysis::analysis(self, state))
+    }
+
+    /// `optimal` reads the exact table: read from the disk cache or built
+    /// (3 markers: minutes) before the game, with a bar, not at its first move;
+    /// with four markers the table made by `tabula solve auto120` is opened,
+    /// and where it has not been made there is nothing to prepare.
+    fn prepare_player(&self, player: &str, progress: &dyn Fn(f64)) -> Option<Result<(), String>> {
+        let n = self.markers();
+        let ready = n < exact::LAYERED_MARKERS || exact::layered_record(n).is_some();
+        (player == "optimal" && ready).then(|| {
+            exact::solution_with_progress(n, memory_limit(), progress)
+                .map(|_| ())
+                .map_err(|e| exact::error_text(n, &e))
+        })
     }
 }
 
@@ -718,6 +747,22 @@ mod tests {
             let choice = optimal.choose(&four, &s, 0, &mut rng).unwrap();
             let reason = choice.reason.unwrap_or_default();
             assert!(reason.contains("has not been made"), "{reason}");
+        }
+    }
+
+    #[test]
+    fn optimal_has_its_table_prepared_before_play_and_other_players_need_none() {
+        let one = Auto120::with_markers(1);
+        assert_eq!(one.prepare_player("optimal", &|_| {}), Some(Ok(())));
+        assert!(exact::cached(1).is_some(), "the table is kept for the game");
+        assert!(one.prepare_player("scenario", &|_| {}).is_none());
+        assert!(one.prepare_player("best", &|_| {}).is_none());
+        // Four markers: nothing to prepare where the table has not been made;
+        // the player says how to make it when it moves.
+        if exact::layered_record(4).is_none() {
+            assert!(Auto120::default()
+                .prepare_player("optimal", &|_| {})
+                .is_none());
         }
     }
 

@@ -1,7 +1,8 @@
-//! The track drawn as a 10 x 12 grid (positions 1..=120 row by row), for the
-//! terminal and for graphical front ends.
+//! The track drawn as a 10 x 12 grid (positions 1..=120 row by row) for
+//! graphical front ends, and for the terminal as the squares a marker can
+//! stand on, six to a line.
 
-use crate::board::{is_factor, is_penultimate, TARGET};
+use crate::board::{is_factor, is_penultimate, is_reachable, TARGET};
 use crate::board_facts::SquareClass;
 use crate::state::{Move, State};
 use tabula_core::{
@@ -177,46 +178,46 @@ pub fn move_cells(state: &State, mv: Move) -> Vec<u32> {
     }
 }
 
-/// Squares on a line of the terminal drawing: ten, as in the view, so that the
-/// board and the prompt fit a terminal of 80 columns and 24 lines.
-const TEXT_COLUMNS: u32 = COLUMNS;
+/// Squares on a line of the terminal drawing. Only the 34 squares between 1
+/// and 120 that a marker can ever stand on are drawn (the others can never
+/// hold one), nine to a line: with the markers' lines, the legend and the
+/// status the board takes 9 lines, so that the game's title and its first
+/// moves stay on a terminal of 24 lines.
+const TEXT_COLUMNS: usize = 9;
 
-/// What stands on a square in the terminal drawing, at most three letters so
-/// that ten squares fit a line: the player's letter and the number of the
-/// marker there ("x1"); two or more markers of a player on one square show the
-/// first and `…` ("o1…": "o14" read as marker 14), the lines below the board
-/// list them all.
+/// The squares the terminal drawing shows: those a marker can stand on,
+/// without start (1) and home (120), whose markers the lines below list.
+fn drawn_squares() -> Vec<u32> {
+    (2..TARGET as u32).filter(|&p| is_reachable(p)).collect()
+}
+
+/// What stands on a square in the terminal drawing: each marker by the name
+/// the lines below give it, the player's letter and its number ("x1"; "o1o4"
+/// for Player 2's markers 1 and 4, never "o14", which reads as marker 14).
+/// Both players never share a square between 1 and 120: the later arrival
+/// sends the other back to 1.
 fn occupants(state: &State, p: u32) -> String {
     let mut out = String::new();
-    if p == 1 || p == TARGET as u32 {
-        return out;
-    }
     for (markers, symbol) in state.markers.iter().zip(SYMBOL) {
-        let here: Vec<char> = (0..state.n as usize)
-            .filter(|&m| markers[m] as u32 == p)
-            .map(|m| char::from(b'1' + m as u8))
-            .collect();
-        if here.is_empty() {
-            continue;
-        }
-        out.push(symbol);
-        out.push(here[0]);
-        if here.len() > 1 {
-            out.push('…');
+        for m in (0..state.n as usize).filter(|&m| markers[m] as u32 == p) {
+            out.push(symbol);
+            out.push(char::from(b'1' + m as u8));
         }
     }
     out
 }
 
-/// A terminal drawing: the grid with `*` on the squares one roll from 120 and
-/// `+` on those on the way to it, Player 1's markers as `x` and Player 2's as
-/// `o` followed by their marker numbers; every marker's square listed below the
-/// grid (those on 1 and 120 only there), then the status lines.
+/// A terminal drawing: the squares a marker can stand on, with `*` on those
+/// one roll from 120 and `+` on those on the way to it, Player 1's markers as
+/// `x1`..`x4` and Player 2's as `o1`..`o4`; every marker's square listed below
+/// the grid (those on 1 and 120 only there), then the legend and the status.
+///
+/// Each column is as wide as its widest square now: eight markers at most
+/// stand on the grid, so a line never passes 60 columns.
 pub fn render_text(state: &State) -> String {
-    let mut out = String::new();
-    for row in 0..TARGET as u32 / TEXT_COLUMNS {
-        for col in 0..TEXT_COLUMNS {
-            let p = row * TEXT_COLUMNS + col + 1;
+    let cells: Vec<String> = drawn_squares()
+        .into_iter()
+        .map(|p| {
             let sign = if is_penultimate(p) {
                 '*'
             } else if is_factor(p) {
@@ -224,14 +225,28 @@ pub fn render_text(state: &State) -> String {
             } else {
                 ' '
             };
-            // 3 + 1 + 3 columns and a space: 79 columns a line.
-            out.push_str(&format!("{p:>3}{sign}{:<3}", occupants(state, p)));
-            if col + 1 < TEXT_COLUMNS {
-                out.push(' ');
-            }
-        }
-        let end = out.trim_end_matches(' ').len();
-        out.truncate(end);
+            format!("{p:>3}{sign}{}", occupants(state, p))
+        })
+        .collect();
+    let widths: Vec<usize> = (0..TEXT_COLUMNS)
+        .map(|c| {
+            cells
+                .iter()
+                .skip(c)
+                .step_by(TEXT_COLUMNS)
+                .map(|cell| cell.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in cells.chunks(TEXT_COLUMNS) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &w)| format!("{cell:<w$}"))
+            .collect();
+        out.push_str(line.join(" ").trim_end());
         out.push('\n');
     }
     for (seat, symbol) in SYMBOL.iter().enumerate() {
@@ -248,14 +263,20 @@ pub fn render_text(state: &State) -> String {
             places.join(", ")
         ));
     }
-    out.push_str("* one roll from 120   + on the way to 120   (type 'marker N' to move it)\n");
-    // Not the count of retired markers: the lines above name each one.
-    for line in status(state).into_iter().take(1) {
+    out.push_str(LEGEND);
+    out.push('\n');
+    // Both status lines, as the view gives them: a front end shows the lines
+    // the drawing lacks, so a line left out here would come back under it.
+    for line in status(state) {
         out.push_str(&line);
         out.push('\n');
     }
     out
 }
+
+/// The line under the terminal drawing: which squares it shows and what its
+/// signs mean.
+const LEGEND: &str = "Squares a marker can reach.  * one roll from 120   + on the way to 120";
 
 #[cfg(test)]
 mod tests {
@@ -307,28 +328,89 @@ mod tests {
     fn text_shows_markers_and_status() {
         let s = parse_position("8,8,1,120/40,1,1,1:2r3").unwrap();
         let t = render_text(&s);
-        // Two markers on 8: the first and "…", never "x12" (read as marker 12).
-        assert!(t.contains("  8+x1…"), "{t}");
+        // Two markers on 8, each by its own name: never "x12" (read as marker 12).
+        assert!(t.contains("  8+x1x2"), "{t}");
         assert!(!t.contains("x12"), "{t}");
         assert!(t.contains(" 40*o1"), "{t}");
         assert!(!t.contains("roll N"), "{t}");
         assert!(t.contains("x4 retired"), "{t}");
+        // Every status line of the view, so that none is added under the board.
+        for line in status(&s) {
+            assert!(t.contains(&line), "{line} in {t}");
+        }
         assert!(t.contains("Player 2 rolled 3: choose a marker"), "{t}");
-        // The markers' lines name the retired ones: no count line as well.
-        assert!(!t.contains("Retired: "), "{t}");
     }
 
     #[test]
-    fn text_fits_80_columns_and_24_lines_with_four_markers_on_a_square() {
-        // Square 10 ends a line of the drawing: four markers are its widest cell.
-        let s = parse_position("10,10,10,10/40,40,40,20:2r3").unwrap();
+    fn text_draws_only_the_squares_a_marker_can_stand_on() {
+        let t = render_text(&State::start());
+        let drawn: Vec<u32> = t
+            .lines()
+            .take_while(|l| !l.starts_with("Player"))
+            .flat_map(|l| l.split(|c: char| !c.is_ascii_digit()))
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let reachable: Vec<u32> = (2..120)
+            .filter(|&p| crate::board::is_reachable(p))
+            .collect();
+        assert_eq!(drawn, reachable, "{t}");
+        assert_eq!(drawn.len(), 34);
+        // Squares no marker can reach (7, 11, 119) are left out.
+        assert!(!drawn.contains(&7) && !drawn.contains(&119), "{t}");
+    }
+
+    /// Where each square's number ends on a line of the drawing: the number
+    /// standing alone (a space or the line's start before it, no digit after).
+    fn number_ends(line: &str, row: &[u32]) -> Vec<usize> {
+        let mut from = 0;
+        row.iter()
+            .map(|p| {
+                let word = p.to_string();
+                let at = (from..line.len())
+                    .find(|&i| {
+                        line[i..].starts_with(&word)
+                            && (i == 0 || line.as_bytes()[i - 1] == b' ')
+                            && !line[i + word.len()..].starts_with(|c: char| c.is_ascii_digit())
+                    })
+                    .unwrap_or_else(|| panic!("no {p} in {line}"));
+                from = at + word.len();
+                from
+            })
+            .collect()
+    }
+
+    #[test]
+    fn text_columns_line_up_and_fit_80_columns_in_9_lines() {
+        // Four markers of each player on one square, in the widest columns.
+        for text in [
+            "108,108,108,108/40,40,40,40:2r3",
+            "96,96,96,96/100,100,100,100:1r2",
+            "5,10,40,9/2,3,60,72:1",
+            "1,1,1,1/1,1,1,1:?",
+        ] {
+            let s = parse_position(text).unwrap();
+            let t = render_text(&s);
+            assert!(t.lines().all(|l| l.chars().count() <= 80), "{t}");
+            // The board and its status leave room on 24 lines for the heading,
+            // the first moves and the prompt.
+            assert!(t.lines().count() <= 9, "{t}");
+            // Every column's numbers end at the same place on every line.
+            let ends: Vec<Vec<usize>> = t
+                .lines()
+                .zip(drawn_squares().chunks(TEXT_COLUMNS))
+                .map(|(line, row)| number_ends(line, row))
+                .collect();
+            for row in &ends[1..] {
+                assert_eq!(row[..], ends[0][..row.len()], "{t}");
+            }
+        }
+        let s = parse_position("108,108,108,108/40,40,40,40:2r3").unwrap();
         let t = render_text(&s);
-        assert!(t.contains(" 10+x1…"), "{t}");
-        assert!(t.contains(" 40*o1…\n"), "{t}");
-        assert!(t.contains(" 20*o4"), "{t}");
-        assert!(t.contains("x1 on 10, x2 on 10, x3 on 10, x4 on 10"), "{t}");
-        assert!(t.lines().all(|l| l.chars().count() <= 80), "{t}");
-        // The board and its status leave room for the log and the prompt.
-        assert!(t.lines().count() <= 17, "{t}");
+        assert!(t.contains("108 x1x2x3x4"), "{t}");
+        assert!(t.contains(" 40*o1o2o3o4"), "{t}");
+        assert!(
+            t.contains("x1 on 108, x2 on 108, x3 on 108, x4 on 108"),
+            "{t}"
+        );
     }
 }
