@@ -303,7 +303,7 @@ fn auto120_fits_the_screen_plays_a_lone_move_and_offers_no_roll() {
     // below the board name it.
     let board = &rows[top..];
     for row in board.iter().take_while(|l| !l.starts_with("Player")) {
-        for word in row.split(|c: char| c == ' ' || c == '*' || c == '+') {
+        for word in row.split([' ', '*', '+']) {
             let names = word.trim_start_matches(|c: char| c.is_ascii_digit());
             let mut chars = names.chars();
             while let Some(letter) = chars.next() {
