@@ -122,7 +122,7 @@ for (const width of WIDTHS) {
     await page.selectOption('select[aria-label="Block colours"]', 'original');
     const names = ['', 'red', 'yellow', 'blue'];
     const said = (parts) => parts.map((p) => (p.colour === undefined ? p.text : names[p.colour])).join('');
-    const move = (await sessionView(page)).legal_moves.find((m) => m.parts.some((p) => p.colour !== undefined));
+    const move = (await sessionView(page)).legal_moves.find((m) => (m.parts || []).some((p) => p.colour !== undefined));
     assert.ok(move, 'a move whose words name a colour');
     await page.click(`.board [data-cell="${move.cells[0]}"] .cell-shape`);
     await eventually(async () => (await sessionView(page)).log.length === 1, 'the group removed');

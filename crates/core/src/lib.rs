@@ -11,6 +11,7 @@ mod budget;
 mod bytes;
 pub mod capabilities;
 pub mod cases;
+mod cells_json;
 pub mod cluster;
 pub mod disk_cache;
 mod error;
@@ -43,6 +44,7 @@ pub use capabilities::{
     Symmetry,
 };
 pub use cases::{KnownCount, KnownPosition, OpenSpielCase, TestCases, VariantCase};
+pub use cells_json::with_kept_cells;
 pub use cluster::{FoundLine, OpeningBookWork, PolicyRun, PolicySearch, WorkError};
 pub use disk_cache::{CacheError, DiskCache, DEFAULT_CACHE_DIR_BYTES};
 pub use error::{MoveError, ParseError, VariantError};

@@ -34,6 +34,7 @@ pub struct View {
     #[serde(default)]
     pub labels: LabelPlace,
     /// Clickable places: squares, points, buttons, track positions.
+    #[serde(serialize_with = "crate::cells_json::serialize")]
     pub cells: Vec<ViewCell>,
     /// Lines joining cells (the Mu Torere star, rows of a track).
     pub edges: Vec<ViewEdge>,
@@ -95,48 +96,67 @@ impl View {
     /// column c" on a grid, "heap h, place p" in heaps (places counted from the
     /// left), "square n" on a track, else its label, else "point n".
     pub fn name_cells(&mut self) {
-        let heaps: Vec<u64> = {
-            let mut ys: Vec<u64> = self.cells.iter().map(|c| c.y.to_bits()).collect();
-            ys.sort_unstable_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
-            ys.dedup();
-            ys
+        // Runs for every view a server sends: only the heaps' rows need the
+        // sorted list, and only cells left unnamed get a name.
+        let heaps: Vec<u64> = match self.layout {
+            Layout::Heaps { .. } => {
+                let mut ys: Vec<u64> = self.cells.iter().map(|c| c.y.to_bits()).collect();
+                ys.sort_unstable_by(|a, b| f64::from_bits(*a).total_cmp(&f64::from_bits(*b)));
+                ys.dedup();
+                ys
+            }
+            _ => Vec::new(),
         };
-        let names: Vec<String> = self
+        let name = |c: &ViewCell| match self.layout {
+            Layout::Grid { columns, rows } => {
+                let (cw, ch) = (
+                    self.width / f64::from(columns.max(1)),
+                    self.height / f64::from(rows.max(1)),
+                );
+                let column = ((c.x + c.w / 2.0) / cw).floor() as i64 + 1;
+                let row = ((c.y + c.h / 2.0) / ch).floor() as i64 + 1;
+                two_numbers("row ", row, ", column ", column)
+            }
+            Layout::Heaps { .. } => {
+                let heap = heaps.iter().position(|y| *y == c.y.to_bits()).unwrap_or(0) + 1;
+                let place = self
+                    .cells
+                    .iter()
+                    .filter(|o| o.y.to_bits() == c.y.to_bits() && o.x < c.x)
+                    .count()
+                    + 1;
+                two_numbers("heap ", heap as i64, ", place ", place as i64)
+            }
+            Layout::Track => format!("square {}", c.id),
+            Layout::Free | Layout::Ring | Layout::Buttons => match &c.label {
+                Some(label) => label.clone(),
+                None => format!("point {}", c.id),
+            },
+        };
+        let names: Vec<(usize, String)> = self
             .cells
             .iter()
-            .map(|c| match self.layout {
-                Layout::Grid { columns, rows } => {
-                    let (cw, ch) = (
-                        self.width / f64::from(columns.max(1)),
-                        self.height / f64::from(rows.max(1)),
-                    );
-                    let column = ((c.x + c.w / 2.0) / cw).floor() as i64 + 1;
-                    let row = ((c.y + c.h / 2.0) / ch).floor() as i64 + 1;
-                    format!("row {row}, column {column}")
-                }
-                Layout::Heaps { .. } => {
-                    let heap = heaps.iter().position(|y| *y == c.y.to_bits()).unwrap_or(0) + 1;
-                    let place = self
-                        .cells
-                        .iter()
-                        .filter(|o| o.y.to_bits() == c.y.to_bits() && o.x < c.x)
-                        .count()
-                        + 1;
-                    format!("heap {heap}, place {place}")
-                }
-                Layout::Track => format!("square {}", c.id),
-                Layout::Free | Layout::Ring | Layout::Buttons => match &c.label {
-                    Some(label) => label.clone(),
-                    None => format!("point {}", c.id),
-                },
-            })
+            .enumerate()
+            .filter(|(_, c)| c.name.is_none())
+            .map(|(i, c)| (i, name(c)))
             .collect();
-        for (cell, name) in self.cells.iter_mut().zip(names) {
-            if cell.name.is_none() {
-                cell.name = Some(name);
-            }
+        for (i, name) in names {
+            self.cells[i].name = Some(name);
         }
     }
+}
+
+/// `"{a}{m}{b}{n}"` ("row 2, column 3"), written without `format!`: a grid's
+/// every cell is named so in every view a server sends, and the formatting
+/// machinery cost more than the rest of a view's cells.
+fn two_numbers(a: &str, m: i64, b: &str, n: i64) -> String {
+    let (mut m_digits, mut n_digits) = (itoa::Buffer::new(), itoa::Buffer::new());
+    let (m, n) = (m_digits.format(m), n_digits.format(n));
+    let mut s = String::with_capacity(a.len() + m.len() + b.len() + n.len());
+    for part in [a, m, b, n] {
+        s.push_str(part);
+    }
+    s
 }
 
 /// How a board's cells are laid out: what a face needs to know of the board's

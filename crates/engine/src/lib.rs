@@ -18,6 +18,7 @@ mod record;
 mod record_check;
 mod registry;
 mod rules;
+mod sent;
 mod shown;
 pub mod step_agreement;
 pub mod stepping;

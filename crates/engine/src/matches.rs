@@ -14,11 +14,13 @@ use std::sync::Arc;
 use tabula_ai::simulate::sample;
 use tabula_core::{
     Game, MoveError, Outcome, PlayEnd, PlayTracker, Registered, Rng, Seat, Strategy, Turn, View,
-    Words,
+    WordPart, Words,
 };
 
-/// One line of the move log.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// One line of the move log. In JSON (`crate::sent`) `words` and `parts` are
+/// left out where they only repeat the move's notation or are plain text.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(from = "crate::sent::LogEntryIn")]
 pub struct LogEntry {
     /// 1-based ply number.
     pub ply: usize,
@@ -29,10 +31,8 @@ pub struct LogEntry {
     /// shows the mover its own way (a column and a colour per seat) does not
     /// say it twice. Empty in a one-player puzzle, whose moves are all its
     /// player's, and in entries saved before it was kept.
-    #[serde(default)]
     pub by: String,
     /// The move in the game's notation.
-    #[serde(rename = "move")]
     pub mv: String,
     /// Why a computer chose it (`"scenario A"`), if it said.
     pub reason: Option<String>,
@@ -44,29 +44,26 @@ pub struct LogEntry {
     /// notation a terminal player types and without who moved (`by`, `seat`);
     /// the game's own `log_line` when it has one, which may name the mover in
     /// its sentence ("O advances …").
-    #[serde(default)]
     pub words: String,
     /// `words` with typed parts ([`tabula_core::Words`]): the board's colours it
     /// names as colours, for a face that names them as the player sees them.
-    #[serde(default)]
     pub parts: Words,
 }
 
-/// A legal move as front ends need it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// A legal move as front ends need it. In JSON (`crate::sent`) `words` and
+/// `parts` are left out where they only repeat the move's notation or are plain text.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(from = "crate::sent::MoveInfoIn")]
 pub struct MoveInfo {
     /// The move in the game's notation (send it back to play it).
-    #[serde(rename = "move")]
     pub mv: String,
     /// The cells it touches, in click order.
     pub cells: Vec<u32>,
     /// The move in the game's words (its `move_words`), for front ends that
     /// name a move to a player instead of its notation.
-    #[serde(default)]
     pub words: String,
     /// `words` with typed parts (its `move_parts`): the board's colours it names
     /// as colours, for a face that names them as the player sees them.
-    #[serde(default)]
     pub parts: Words,
 }
 
@@ -148,17 +145,21 @@ pub struct MatchView {
     pub view: View,
     /// The board for a terminal.
     pub board_text: String,
-    /// The move log of the current game.
-    pub log: Vec<LogEntry>,
+    /// The move log of the current game (its lines shared with the match's
+    /// own: a view is built for every answer a server sends).
+    pub log: Vec<Arc<LogEntry>>,
     /// Every ply of the current game in the game's notation, in order: the
     /// log's moves and the ones it folds into the next line (Auto120's rolls),
     /// so that a game ID or a record made from them replays the same dice.
-    #[serde(default)]
+    /// Empty (and left out of JSON) when it would only repeat the log's
+    /// moves: when every ply has its line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<String>,
-    /// `moves` as a game ID writes them, each as short as the game's notation
+    /// The plies as a game ID writes them, each as short as the game's notation
     /// reads it back in its position (`Notation::short_move`: Auto120's "5" for
-    /// "roll 5").
-    #[serde(default)]
+    /// "roll 5"). Empty (and left out of JSON) when every ply's short form is
+    /// its notation: then a game ID writes `moves` (or the log's moves).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub short_moves: Vec<String>,
     /// The score so far (puzzles).
     pub score: Option<i64>,
@@ -260,7 +261,10 @@ struct Unit<G: Game> {
 struct Ply<G: Game> {
     mv: G::Move,
     seat: Option<Seat>,
-    entry: LogEntry,
+    entry: Arc<LogEntry>,
+    /// The move as a game ID writes it (`Notation::short_move`), when that is
+    /// not its notation (`entry.mv`).
+    short: Option<String>,
 }
 
 pub(crate) struct MatchImpl<G: Registered> {
@@ -536,11 +540,20 @@ impl<G: Registered> MatchImpl<G> {
         game.legal_moves(state, &mut moves);
         moves
             .into_iter()
-            .map(|m| MoveInfo {
-                mv: game.format_move(state, m),
-                cells: game.move_cells(state, m),
-                words: game.move_words(state, m),
-                parts: game.move_parts(state, m),
+            .map(|m| {
+                // The parts' text is the words (the conformance suite checks
+                // it): one call to the game instead of two.
+                let parts = game.move_parts(state, m);
+                let words = match parts.parts() {
+                    [WordPart::Text(text)] => text.clone(),
+                    _ => parts.to_string(),
+                };
+                MoveInfo {
+                    mv: game.format_move(state, m),
+                    cells: game.move_cells(state, m),
+                    words,
+                    parts,
+                }
             })
             .collect()
     }
@@ -624,7 +637,12 @@ impl<G: Registered> MatchImpl<G> {
             None => name,
         };
         let line = |name: Words| {
-            if by.is_empty() || name.to_string().starts_with(&format!("{by} ")) {
+            let named = name.to_string();
+            if by.is_empty()
+                || named
+                    .strip_prefix(by)
+                    .is_some_and(|rest| rest.starts_with(' '))
+            {
                 said(name)
             } else {
                 Words::text(format!("{by}: ")).and(said(name))
@@ -657,16 +675,14 @@ impl<G: Registered> MatchImpl<G> {
         reason: Option<String>,
         next: G::State,
     ) -> LogEntry {
-        let entry = self.log_entry(
-            &self.states[self.states.len() - 1].clone(),
-            seat,
-            mv,
-            reason,
-        );
+        let before = &self.states[self.states.len() - 1];
+        let entry = self.log_entry(before, seat, mv, reason);
+        let short = self.handle.game().short_move(before, mv);
         self.plies.push(Ply {
             mv,
             seat,
-            entry: entry.clone(),
+            short: (short != entry.mv).then_some(short),
+            entry: Arc::new(entry.clone()),
         });
         self.push_state(mv, next);
         entry
@@ -960,15 +976,21 @@ impl<G: Registered> Match for MatchImpl<G> {
                 .plies
                 .iter()
                 .filter(|p| !p.entry.text.is_empty())
-                .map(|p| p.entry.clone())
+                .map(|p| Arc::clone(&p.entry))
                 .collect(),
-            moves: self.plies.iter().map(|p| p.entry.mv.clone()).collect(),
-            short_moves: self
-                .plies
-                .iter()
-                .zip(&self.states)
-                .map(|(p, before)| game.short_move(before, p.mv))
-                .collect(),
+            moves: if self.plies.iter().any(|p| p.entry.text.is_empty()) {
+                self.plies.iter().map(|p| p.entry.mv.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            short_moves: if self.plies.iter().any(|p| p.short.is_some()) {
+                self.plies
+                    .iter()
+                    .map(|p| p.short.clone().unwrap_or_else(|| p.entry.mv.clone()))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             score: game.score(state),
             seconds: self
                 .timing

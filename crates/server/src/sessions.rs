@@ -47,9 +47,10 @@ pub struct SessionOut {
 pub struct SharedView(Arc<RawValue>);
 
 impl SharedView {
-    /// The JSON of `view`.
+    /// The JSON of `view` (its board's cells from the JSON kept for the same
+    /// cells: [`tabula_core::with_kept_cells`]).
     pub fn of(view: &MatchView) -> Result<Self, ApiError> {
-        serde_json::value::to_raw_value(view)
+        tabula_core::with_kept_cells(|| serde_json::value::to_raw_value(view))
             .map(|raw| SharedView(Arc::from(raw)))
             .map_err(|e| ApiError::internal(format!("the view could not be written: {e}")))
     }
@@ -965,6 +966,33 @@ mod tests {
         assert_eq!((score.value, score.player.as_str()), (1234, "human"));
         assert_eq!(score.time_ms, Some(12_500));
         assert_eq!(moves.time_ms, Some(12_500));
+    }
+
+    #[test]
+    fn every_game_is_sent_as_its_view_itself_with_its_cells_kept() {
+        // The cells written from kept JSON (`with_kept_cells`) read exactly as
+        // the view written directly, for every game, before and after a move,
+        // and again once kept.
+        for entry in tabula_engine::registry() {
+            let game = build(entry.name, "").unwrap();
+            // No players named: every seat is a person's.
+            let mut m = game.new_match(Default::default()).unwrap();
+            for _ in 0..2 {
+                for _ in 0..2 {
+                    let view = m.view();
+                    let shared = serde_json::to_string(&SharedView::of(&view).unwrap()).unwrap();
+                    assert_eq!(
+                        shared,
+                        serde_json::to_string(&view).unwrap(),
+                        "{}",
+                        entry.name
+                    );
+                }
+                if let Some(first) = m.legal_moves().first() {
+                    let _ = m.play_setup(&first.mv);
+                }
+            }
+        }
     }
 
     #[test]

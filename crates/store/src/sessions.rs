@@ -27,11 +27,13 @@ impl Writer<'_> {
     /// Stores the record of a new live session, at revision 1.
     pub fn insert_session<R: StoredRecord>(&self, id: &str, record: &R) -> Result<Revision> {
         let json = serde_json::to_string(record)?;
-        self.conn.execute(
-            "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at, revision, touched)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7)",
-            params![id, record.game(), record.variant(), json, record.moves() as i64, now(), self.now],
-        )?;
+        // Cached: this statement runs for every new game (a page's New game).
+        self.conn
+            .prepare_cached(
+                "INSERT INTO sessions (id, game, variant, record, moves, created_at, updated_at, revision, touched)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1, ?7)",
+            )?
+            .execute(params![id, record.game(), record.variant(), json, record.moves() as i64, now(), self.now])?;
         Ok(1)
     }
 

@@ -245,8 +245,18 @@ fn a_session_started_from_moves_replays_their_rolls_and_names_a_move_it_cannot_p
         let mv = view["legal_moves"][0]["move"].as_str().unwrap().to_string();
         view = play(&s, &id, &mv)["view"].clone();
     }
-    let moves = view["moves"].clone();
-    assert!(moves.as_array().unwrap().len() >= view["log"].as_array().unwrap().len());
+    // `moves` is left out when it is the log's moves (every ply has its line).
+    let logged: Vec<Value> = view["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["move"].clone())
+        .collect();
+    let moves = match view["moves"].as_array() {
+        Some(all) => Value::from(all.clone()),
+        None => Value::from(logged.clone()),
+    };
+    assert!(moves.as_array().unwrap().len() >= logged.len());
     // Another seed would roll other dice: the moves given are played as they were.
     let (_, again) = create(
         &s,
