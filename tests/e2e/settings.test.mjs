@@ -23,9 +23,12 @@ test('a setting the server refuses at game start never leaves the page without a
   await api('PUT', '/api/settings/hexapawn', { undo_depth: 0 });
   await page.goto(`${BASE}/game/hexapawn`);
   await page.evaluate(() => localStorage.clear());
+  // Watched from the start: the notice shows for 6 s, and on a busy machine the board
+  // can take longer than that to appear.
+  const notice = page.locator('.toast', { hasText: 'could not be used' }).waitFor();
   await page.goto(`${BASE}/game/hexapawn`);
   await waitForBoard(page);
-  await page.locator('.toast', { hasText: 'could not be used' }).waitFor();
+  await notice;
   await page.click('.board-actions button:has-text("New game")');
   await page.waitForTimeout(300);
   assert.ok(!urls.some((u) => u.includes('/undefined')), 'no request to an undefined session');
