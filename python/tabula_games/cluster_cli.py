@@ -96,7 +96,7 @@ def _book(args: argparse.Namespace) -> int:
                       per_task=args.positions_per_task, progress=progress)
     print(file=sys.stderr)
     print(f"Wrote the book of {done['positions']:,} positions ({done['bytes']:,} bytes) to {args.out} "
-          f"in {done['seconds']} s on {done['processors']} processors"
+          f"in {done['seconds']} s on {done['processors']} processor{'' if done['processors'] == 1 else 's'}"
           + (f"; {done['from_checkpoint']:,} came from the checkpoint." if done["from_checkpoint"] else "."))
     return 0
 
