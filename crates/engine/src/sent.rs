@@ -21,9 +21,14 @@ fn words_unless_notation<'a>(words: &'a str, mv: &str) -> Option<&'a str> {
     (words != mv).then_some(words)
 }
 
-/// `parts`, unless they are plain text (then they are the words themselves).
-fn parts_unless_plain(parts: &Words) -> Option<&Words> {
-    let plain = parts.parts().iter().all(|p| matches!(p, WordPart::Text(_)));
+/// `parts`, unless they are exactly what a reader rebuilds from `words` alone
+/// ([`plain_parts`]): then leaving them out loses nothing.
+fn parts_unless_plain<'a>(parts: &'a Words, words: &str) -> Option<&'a Words> {
+    let plain = match parts.parts() {
+        [] => words.is_empty(),
+        [WordPart::Text(text)] => text == words,
+        _ => false,
+    };
     (!plain).then_some(parts)
 }
 
@@ -58,7 +63,7 @@ impl Serialize for LogEntry {
             reason: &self.reason,
             text: &self.text,
             words: words_unless_notation(&self.words, &self.mv),
-            parts: parts_unless_plain(&self.parts),
+            parts: parts_unless_plain(&self.parts, &self.words),
         }
         .serialize(s)
     }
@@ -113,7 +118,7 @@ impl Serialize for MoveInfo {
             mv: &self.mv,
             cells: &self.cells,
             words: words_unless_notation(&self.words, &self.mv),
-            parts: parts_unless_plain(&self.parts),
+            parts: parts_unless_plain(&self.parts, &self.words),
         }
         .serialize(s)
     }
