@@ -70,66 +70,83 @@ fn plain_counts(game: &Kono, oracle: &KonoOracle) -> (u64, u64, u64, u64, u32) {
 #[test]
 #[ignore = "solves all of Kono twice; run in release mode with --ignored"]
 fn full_solve_release() {
-    for rules in [KonoRules::Standard, KonoRules::Gamesman] {
-        let game = Kono::new(rules);
-        let table = KonoTable::solve_full(rules, &|_| {});
-        let s = table.summary;
-        println!(
-            "{}: {} positions, {} wins, {} losses, {} draws, start {:?}, max remoteness {}, {:.2} s",
-            rules.word(),
-            s.positions,
-            s.wins,
-            s.losses,
-            s.draws,
-            s.start,
-            s.max_remoteness,
-            table.solve_seconds
-        );
-        assert_eq!(s.positions, s.wins + s.losses + s.draws);
-        assert_eq!(table.values.len() as u64, INDEX.len());
+    // The two rule sets at once: each solve and check spreads over the cores, but
+    // the plain search below runs on one, and it is most of the time.
+    std::thread::scope(|scope| {
+        let checks = [KonoRules::Standard, KonoRules::Gamesman]
+            .map(|rules| scope.spawn(move || check_rules(rules)));
+        for check in checks {
+            if let Err(panic) = check.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+}
 
-        // Every win has a move to a loss one ply nearer the end and none to a nearer
-        // loss; every loss moves only to wins; every draw keeps a draw and gives no loss.
-        let check = verify::check_table(rules, &table.values, 16);
-        assert_eq!(check.checked, INDEX.len());
-        assert_eq!(
-            check.errors, 0,
-            "inconsistent positions: {:?}",
-            check.examples
-        );
+/// One rule set's full solve, checked from every side.
+fn check_rules(rules: KonoRules) {
+    let game = Kono::new(rules);
+    let table = KonoTable::solve_full(rules, &|_| {});
+    let s = table.summary;
+    println!(
+        "{}: {} positions, {} wins, {} losses, {} draws, start {:?}, max remoteness {}, {:.2} s",
+        rules.word(),
+        s.positions,
+        s.wins,
+        s.losses,
+        s.draws,
+        s.start,
+        s.max_remoteness,
+        table.solve_seconds
+    );
+    assert_eq!(s.positions, s.wins + s.losses + s.draws);
+    assert_eq!(table.values.len() as u64, INDEX.len());
 
-        // The counts again, by a search that shares no code with the solver's.
-        let table = Arc::new(table);
-        let oracle = KonoOracle {
-            table: table.clone(),
-        };
-        let plain = plain_counts(&game, &oracle);
-        assert_eq!(
-            plain,
-            (s.positions, s.wins, s.losses, s.draws, s.max_remoteness)
-        );
+    // Every win has a move to a loss one ply nearer the end and none to a nearer
+    // loss; every loss moves only to wins; every draw keeps a draw and gives no loss.
+    let check = verify::check_table(rules, &table.values, 16);
+    assert_eq!(check.checked, INDEX.len());
+    assert_eq!(
+        check.errors, 0,
+        "inconsistent positions: {:?}",
+        check.examples
+    );
 
-        // The start's value is what its best move says.
-        let start = game.initial_state();
-        let best = game
-            .moves(&start)
-            .into_iter()
-            .map(|mv| {
-                let mut t = start;
-                game.play_unchecked(&mut t, mv);
-                oracle.grade(&game, &t).expect("graded").as_move_grade()
-            })
-            .max_by_key(|g| g.rank())
-            .expect("the start has moves");
-        assert_eq!(best, s.start);
+    // The counts again, by a search that shares no code with the solver's.
+    let table = Arc::new(table);
+    let oracle = KonoOracle {
+        table: table.clone(),
+    };
+    let plain = plain_counts(&game, &oracle);
+    assert_eq!(
+        plain,
+        (s.positions, s.wins, s.losses, s.draws, s.max_remoteness)
+    );
 
-        // The cache file holds exactly the table.
-        let dir = std::env::temp_dir().join(format!("tabula-kono-release-{}", std::process::id()));
-        let disk = tabula_core::DiskCache::new(&dir, 1 << 30);
-        cache::save(&disk, &table).expect("write cache");
-        let back = cache::load(&disk, rules).expect("read cache");
-        assert_eq!(back.values, table.values);
-        assert_eq!(back.summary, table.summary);
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    // The start's value is what its best move says.
+    let start = game.initial_state();
+    let best = game
+        .moves(&start)
+        .into_iter()
+        .map(|mv| {
+            let mut t = start;
+            game.play_unchecked(&mut t, mv);
+            oracle.grade(&game, &t).expect("graded").as_move_grade()
+        })
+        .max_by_key(|g| g.rank())
+        .expect("the start has moves");
+    assert_eq!(best, s.start);
+
+    // The cache file holds exactly the table.
+    let dir = std::env::temp_dir().join(format!(
+        "tabula-kono-release-{}-{}",
+        std::process::id(),
+        rules.word()
+    ));
+    let disk = tabula_core::DiskCache::new(&dir, 1 << 30);
+    cache::save(&disk, &table).expect("write cache");
+    let back = cache::load(&disk, rules).expect("read cache");
+    assert_eq!(back.values, table.values);
+    assert_eq!(back.summary, table.summary);
+    let _ = std::fs::remove_dir_all(&dir);
 }
