@@ -25,7 +25,7 @@ pub use crate::search_options::MAX_MS;
 pub const MAX_TABLE: usize = 1 << 20;
 
 /// Most bytes one search's transposition table may take. The table is reserved
-/// in the process's [`Ledger`] as it grows (refused room: the search stores no
+/// in its budget's [`Ledger`] as it grows (refused room: the search stores no
 /// more) and freed when the search ends, so that a session whose computer has
 /// played keeps nothing of its search.
 pub const MAX_TABLE_BYTES: u64 = 48 << 20;
@@ -81,8 +81,10 @@ pub struct AlphaBeta<G: Game> {
     table_limit: usize,
     /// The table's reservation in `ledger`, while a search runs.
     charged: Option<Budget>,
-    /// Where the table is reserved: the process's ledger.
-    ledger: &'static Ledger,
+    /// Where the table is reserved: this ledger when one was given
+    /// ([`AlphaBeta::with_ledger`]), else the one of the budget the search
+    /// runs under ([`Budget::current_ledger`]).
+    ledger: Option<&'static Ledger>,
 }
 
 impl<G: Players> AlphaBeta<G> {
@@ -97,13 +99,13 @@ impl<G: Players> AlphaBeta<G> {
             aborted: false,
             table_limit: 0,
             charged: None,
-            ledger: Ledger::global(),
+            ledger: None,
         }
     }
 
     /// The same searcher reserving its table in `ledger` (tests).
     pub fn with_ledger(mut self, ledger: &'static Ledger) -> Self {
-        self.ledger = ledger;
+        self.ledger = Some(ledger);
         self
     }
 
@@ -179,7 +181,8 @@ impl<G: Players> AlphaBeta<G> {
         self.nodes = 0;
         self.aborted = false;
         self.table_limit = Self::most_positions();
-        self.charged = Some(Budget::unlimited().charged_to(self.ledger));
+        let ledger = self.ledger.unwrap_or_else(Budget::current_ledger);
+        self.charged = Some(Budget::unlimited().charged_to(ledger));
         // Our own time limit, or the request's deadline when it comes first: the
         // deepest finished iteration's move is played (anytime).
         (self.deadline, self.stop) =
@@ -476,6 +479,39 @@ mod tests {
         let without = searcher(tight).search(&Counters, &start, &mut rng);
         assert_eq!(with_room.map(|m| m.1), without.map(|m| m.1));
         assert_eq!(tight.in_use(), 0);
+    }
+
+    /// Counts how often a ledger adds up what it holds: each time a search's
+    /// table asks it for room.
+    struct Asked(std::sync::atomic::AtomicUsize);
+
+    impl tabula_core::Meter for Asked {
+        fn bytes(&self) -> u64 {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            0
+        }
+        fn shrink_to(&self, _target: u64) {}
+    }
+
+    #[test]
+    fn a_search_without_a_ledger_of_its_own_reserves_in_its_budgets() {
+        let own = ledger(1 << 30);
+        let asked = std::sync::Arc::new(Asked(Default::default()));
+        own.add_meter(asked.clone());
+        let mut ab = AlphaBeta::<Counters>::new(SearchLimits {
+            depth: 8,
+            time: None,
+        });
+        let start = Counters.initial_state();
+        Budget::unlimited()
+            .in_ledger(own)
+            .run(|| ab.search(&Counters, &start, &mut tabula_core::rng_from_seed(3)))
+            .expect("a move");
+        assert!(
+            asked.0.load(std::sync::atomic::Ordering::Relaxed) > 0,
+            "the table grew in the budget's ledger"
+        );
+        assert_eq!(own.in_use(), 0, "and gave its room back");
     }
 
     /// The reason shown beside the move says how far the search looked, in plies,

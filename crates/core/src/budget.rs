@@ -69,6 +69,9 @@ pub struct Budget {
     /// When the computation must stop (`None`: no time limit).
     pub deadline: Option<Instant>,
     cancel: CancelFlag,
+    /// The ledger of the tables this computation may build or keep: the
+    /// context it runs in ([`Budget::in_ledger`]).
+    ledger: &'static Ledger,
     /// Where what the computation uses is reserved as it grows
     /// ([`Budget::charged_to`]); shared by clones.
     account: Option<Arc<Account>>,
@@ -174,21 +177,51 @@ fn memory_words(what: &str, needed: u64, limit: u64) -> String {
 }
 
 impl Budget {
-    /// A budget of `max_memory_bytes`, no deadline, a fresh cancel flag.
+    /// A budget of `max_memory_bytes`, no deadline, a fresh cancel flag, in the
+    /// process's default ledger ([`Ledger::global`]) until given another
+    /// ([`Budget::in_ledger`]).
     pub fn new(max_memory_bytes: u64) -> Self {
         Budget {
             max_memory_bytes,
             deadline: None,
             cancel: CancelFlag::new(),
+            ledger: Ledger::global(),
             account: None,
         }
     }
 
-    /// The same budget, also reserving in `ledger` what the computation says it
-    /// uses as it grows ([`Budget::uses`]), so that tables built at the same time
-    /// as others stay within the process's limit; the reservation is given back
-    /// when the last clone of this budget is dropped.
+    /// The ledger this computation's tables are counted in: where a table it
+    /// builds or keeps takes its [`Reservation`], and where it is charged
+    /// ([`Budget::charged`]).
+    pub fn ledger(&self) -> &'static Ledger {
+        self.ledger
+    }
+
+    /// The same budget in `ledger`: its tables are counted there. A budget that
+    /// was charged to another ledger is charged to this one instead, afresh.
+    pub fn in_ledger(mut self, ledger: &'static Ledger) -> Self {
+        let moved = !std::ptr::eq(self.ledger, ledger);
+        self.ledger = ledger;
+        if moved && self.account.is_some() {
+            self = self.charged_to(ledger);
+        }
+        self
+    }
+
+    /// The same budget charged to its own ledger ([`Budget::ledger`]): see
+    /// [`Budget::charged_to`].
+    pub fn charged(self) -> Self {
+        let ledger = self.ledger;
+        self.charged_to(ledger)
+    }
+
+    /// The same budget in `ledger` ([`Budget::in_ledger`]), also reserving there
+    /// what the computation says it uses as it grows ([`Budget::uses`]), so that
+    /// tables built at the same time as others stay within the ledger's limit;
+    /// the reservation is given back when the last clone of this budget is
+    /// dropped.
     pub fn charged_to(mut self, ledger: &'static Ledger) -> Self {
+        self.ledger = ledger;
         self.account = Some(Arc::new(Account {
             ledger,
             held: Mutex::new(Held {
@@ -345,6 +378,17 @@ impl Budget {
         CURRENT.with(|c| c.borrow().clone())
     }
 
+    /// The ledger of the budget this thread runs under ([`Budget::current`]),
+    /// else the process's default one: where a computer player that takes no
+    /// budget of its own (a search's table) counts what it holds.
+    pub fn current_ledger() -> &'static Ledger {
+        CURRENT.with(|c| {
+            c.borrow()
+                .as_ref()
+                .map_or_else(Ledger::global, Budget::ledger)
+        })
+    }
+
     /// The earlier of `own` and the current budget's deadline, with the current
     /// budget's cancel flag: what a search started on this thread must respect.
     pub fn current_limits(own: Option<Instant>) -> (Option<Instant>, Option<CancelFlag>) {
@@ -458,6 +502,26 @@ mod tests {
         assert_eq!(ledger.in_use(), 0);
         other.uses("another table", 700).unwrap();
         assert_eq!(ledger.in_use(), 700);
+    }
+
+    #[test]
+    fn a_budget_carries_its_ledger_to_what_it_runs_and_is_charged_there() {
+        let own: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        assert!(std::ptr::eq(Budget::default().ledger(), Ledger::global()));
+        assert!(std::ptr::eq(Budget::current_ledger(), Ledger::global()));
+        let budget = Budget::unlimited().in_ledger(own);
+        budget.run(|| assert!(std::ptr::eq(Budget::current_ledger(), own)));
+        let charged = budget.charged();
+        charged.uses("a table", 500).unwrap();
+        assert_eq!(own.in_use(), 500, "charged to the budget's own ledger");
+        // Moved to another ledger, it is charged there afresh.
+        let other: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        let moved = charged.clone().in_ledger(other);
+        moved.uses("a table", 200).unwrap();
+        assert_eq!(other.in_use(), 200);
+        assert_eq!(own.in_use(), 500, "the first account is the clone's");
+        drop(charged);
+        assert_eq!(own.in_use(), 0);
     }
 
     #[test]

@@ -86,6 +86,17 @@ impl Default for Ledger {
     }
 }
 
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Ledger(limit {}, reserved {})",
+            self.limit(),
+            self.reserved()
+        )
+    }
+}
+
 /// A growing build's turn ([`Ledger::take_turn`]): the next build goes when it
 /// is dropped.
 #[must_use = "the next build starts as soon as the turn is dropped"]

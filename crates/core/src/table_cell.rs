@@ -33,6 +33,7 @@
 //! prepared instead of that there is none.
 
 use crate::budget::{Budget, BudgetError, CancelFlag};
+use crate::ledger::Ledger;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -407,7 +408,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                     self.inner.progress.store(0f64.to_bits(), Ordering::Relaxed);
                     saw_a_build = true;
                     if let Some(build) = build.take() {
-                        if let Err(reason) = self.start(build, stop) {
+                        if let Err(reason) = self.start(build, stop, until.ledger()) {
                             *slot = self.inner.settle(Err(BuildError::Passing(reason)), false);
                         }
                     }
@@ -440,8 +441,9 @@ impl<T: Send + Sync + 'static> TableCell<T> {
         }
     }
 
-    /// Starts `build` on a thread of its own running a rayon pool of its own.
-    fn start<F>(&self, build: F, stop: CancelFlag) -> Result<(), String>
+    /// Starts `build` on a thread of its own running a rayon pool of its own,
+    /// its tables counted in `ledger` (the ledger of the caller that started it).
+    fn start<F>(&self, build: F, stop: CancelFlag, ledger: &'static Ledger) -> Result<(), String>
     where
         F: FnOnce(&dyn Fn(f64)) -> Result<T, BuildError> + Send + 'static,
     {
@@ -463,8 +465,11 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                         .store(f.clamp(0.0, 1.0).to_bits(), Ordering::Relaxed)
                 };
                 // The build sees the cell's flag as its current budget's
-                // (`Budget::current`), on the pool's thread that runs it.
-                let budget = Budget::default().with_cancel(stop.clone());
+                // (`Budget::current`), on the pool's thread that runs it, and
+                // the ledger of the caller that started it as its budget's.
+                let budget = Budget::default()
+                    .with_cancel(stop.clone())
+                    .in_ledger(ledger);
                 let built = pool.install(|| {
                     budget.run(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))))
                 });
@@ -676,6 +681,23 @@ mod tests {
                 .unwrap();
             assert_eq!(*t, 4, "built afresh after the stopped build");
         });
+    }
+
+    #[test]
+    fn a_build_counts_its_tables_in_the_ledger_of_the_caller_that_started_it() {
+        let own: &'static Ledger = Box::leak(Box::new(Ledger::new()));
+        let cell: TableCell<bool> = TableCell::new("a table of its own context");
+        let seen = cell
+            .get_or_build(
+                move |_| {
+                    let budget = Budget::current().ok_or("no budget")?;
+                    Ok(std::ptr::eq(budget.ledger(), own))
+                },
+                &Budget::unlimited().in_ledger(own),
+                &|_| {},
+            )
+            .unwrap();
+        assert!(*seen, "the build ran in the waiter's ledger");
     }
 
     #[test]

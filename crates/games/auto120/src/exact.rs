@@ -49,7 +49,7 @@ use tabula_ai::chance_solve::{
 };
 use tabula_core::{
     format_bytes, waiting_budget, waiting_budget_until, Budget, BudgetError, DiskCache, FactValue,
-    Ledger, Section, SolveFigures, SolveReport, Table, TableCell, TableError, TableStatus,
+    Section, SolveFigures, SolveReport, Table, TableCell, TableError, TableStatus,
 };
 
 pub mod layered;
@@ -1173,7 +1173,8 @@ fn shared(
         }
         let what = format!("the exact table of Multiplication Ludo with {n} markers");
         held = Some(
-            Ledger::global()
+            until
+                .ledger()
                 .reserve(&what, needed)
                 .map_err(|e| SolveError::Failed(e.to_string()))?,
         );

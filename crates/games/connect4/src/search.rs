@@ -16,7 +16,7 @@ use crate::{ConnectFour, Move};
 use rand::seq::SliceRandom;
 use std::time::{Duration, Instant};
 use tabula_ai::search_options::SearchOptions;
-use tabula_core::{Budget, CancelFlag, Choice, Game, Ledger, Outcome, Rng, Seat, Strategy, Turn};
+use tabula_core::{Budget, CancelFlag, Choice, Game, Outcome, Rng, Seat, Strategy, Turn};
 
 /// A win `n` plies from the root scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -131,9 +131,10 @@ pub struct Searcher<'g> {
 
 impl<'g> Searcher<'g> {
     /// A searcher for `game` stopping at `deadline` or when `stop` is cancelled,
-    /// its table reserved in the process's ledger.
+    /// its table reserved in the ledger of the budget this thread runs under
+    /// ([`Budget::current_ledger`]).
     pub fn new(game: &'g ConnectFour, deadline: Option<Instant>, stop: Option<CancelFlag>) -> Self {
-        let charged = Budget::unlimited().charged_to(Ledger::global());
+        let charged = Budget::unlimited().charged_to(Budget::current_ledger());
         let entry = std::mem::size_of::<Entry>() as u64;
         let entries = [TABLE_ENTRIES, TABLE_ENTRIES / 16]
             .into_iter()

@@ -456,11 +456,13 @@ impl ExactAnalysis for Kono {
         &self,
         progress: &dyn Fn(f64),
     ) -> Option<Result<Arc<dyn Oracle<Self>>, BuildError>> {
-        // Within the process's memory limit, waited for as long as the thread's
-        // budget allows (a computer move in the server); a refusal says whether
-        // it is worth trying again.
-        let budget =
-            tabula_core::waiting_budget().with_max_memory(tabula_core::default_max_memory());
+        // Within the memory limit of the ledger the thread's budget counts its
+        // tables in (the process's), waited for as long as that budget allows
+        // (a computer move in the server); a refusal says whether it is worth
+        // trying again.
+        let budget = tabula_core::waiting_budget();
+        let limit = budget.ledger().limit();
+        let budget = budget.with_max_memory(limit);
         Some(
             table::full_table(self.rules, &budget, progress)
                 .map(|(table, _, _)| Arc::new(KonoOracle { table }) as Arc<dyn Oracle<Self>>),

@@ -9,9 +9,7 @@ use crate::solve::{decode, solve_until};
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
-use tabula_core::{
-    Budget, BudgetError, BuildError, DiskCache, Graded, Ledger, Reservation, TableCell,
-};
+use tabula_core::{Budget, BudgetError, BuildError, DiskCache, Graded, Reservation, TableCell};
 
 /// The top side's pieces at the start (rows 4 and 3).
 pub const START_TOP: u32 = 0x00FF;
@@ -210,11 +208,12 @@ fn refusal(e: BudgetError, limit: u64) -> BuildError {
 /// [`full_table`]). A solve stops when the build's budget ([`Budget::current`], the table cell's)
 /// is cancelled: every caller waiting for it was.
 fn build(rules: KonoRules, progress: &dyn Fn(f64)) -> Result<Kept, BuildError> {
-    // The build's peak is held in the process's ledger from before it starts
-    // (refused, for now, when other tables leave too little room) and shrinks
-    // to the table's own bytes once built. Asked again at each try: a cache
-    // file written meanwhile needs less.
-    let ledger = Ledger::global();
+    // The build's peak is held in its budget's ledger (the one of the caller
+    // that started the build) from before it starts (refused, for now, when
+    // other tables leave too little room) and shrinks to the table's own bytes
+    // once built. Asked again at each try: a cache file written meanwhile
+    // needs less.
+    let ledger = Budget::current_ledger();
     let mut held = ledger
         .reserve(WHAT, bytes_needed(rules))
         .map_err(|e| refusal(e, ledger.limit()))?;

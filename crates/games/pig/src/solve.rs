@@ -26,8 +26,8 @@ use tabula_ai::chance_solve::{
     self, ChanceIndex, ChanceSolution, ChanceSolveError, Convergence, SweepOrder,
 };
 use tabula_core::{
-    waiting_budget, Budget, DiskCache, FactValue, Ledger, PositionValue, SeatChance, Section,
-    SolveFigures, SolveReport, TableCell, TableError,
+    waiting_budget, Budget, DiskCache, FactValue, PositionValue, SeatChance, Section, SolveFigures,
+    SolveReport, TableCell, TableError,
 };
 
 /// The solved table of one variant.
@@ -167,7 +167,8 @@ pub fn shared(
             .fits(&what(game), needed)
             .map_err(|e| format!("{e}; allow more with --max-memory"))?;
         held = Some(
-            Ledger::global()
+            until
+                .ledger()
                 .reserve(&what(game), needed)
                 .map_err(|e| e.to_string())?,
         );

@@ -13,7 +13,7 @@ use crate::ConnectFour;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tabula_core::{Budget, Game, Graded, Ledger, Oracle, Outcome, Turn, Value, ValueBounds};
+use tabula_core::{Budget, Game, Graded, Oracle, Outcome, Turn, Value, ValueBounds};
 
 /// How long one position may be searched at most (sooner when the asker's
 /// deadline comes first): an analysis grades the position and each move, so
@@ -72,7 +72,7 @@ impl SolverOracle {
         if let Some(p) = self.pool.lock().ok().and_then(|mut v| v.pop()) {
             return p;
         }
-        let charged = Budget::unlimited().charged_to(Ledger::global());
+        let charged = Budget::unlimited().charged_to(Budget::current_ledger());
         let entries = [FULL_ENTRIES, SMALL_ENTRIES]
             .into_iter()
             .find(|&n| {

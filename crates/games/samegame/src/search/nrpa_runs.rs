@@ -160,8 +160,8 @@ impl<'a> Runs<'a> {
         let tables = (threads * (max_level as usize + 1)) as u64;
         let cap =
             (options.budget.max_memory_bytes / tables / Policy::bytes_for(1)).min(1 << 26) as usize;
-        // ... and in the process's memory ledger beside its tables.
-        let memory = PolicyMemory::new(tables, tabula_core::Ledger::global());
+        // ... and in its budget's memory ledger beside the other tables.
+        let memory = PolicyMemory::new(tables, options.budget.ledger());
         Runs {
             request,
             nrpa,
