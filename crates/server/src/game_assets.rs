@@ -4,7 +4,7 @@
 //! (`GET /api/tools`, `POST /api/games/{name}/tools/{tool}`).
 
 use crate::error::{ApiError, ApiJson};
-use crate::routes::blocking;
+use crate::thinking::blocking;
 use crate::AppState;
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -35,7 +35,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 /// The game's browser module, if its presentation declares one; 404 otherwise.
 /// Revalidated by an ETag of its text (a new build may change it).
 async fn module(Path(name): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let source = blocking(move || Ok(build(&name, "")?.info().presentation.module)).await?;
+    let source = blocking(move |_| Ok(build(&name, "")?.info().presentation.module)).await?;
     let Some(source) = source else {
         return Err(ApiError::not_found("this game has no browser module"));
     };
@@ -70,7 +70,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 
 /// `GET /api/tools`: every tool of every game, `[{game, name, title, about, example}]`.
 async fn list_tools() -> Result<Response, ApiError> {
-    blocking(|| {
+    blocking(|_| {
         let mut all = Vec::new();
         for e in registry() {
             let info = build(e.name, "")?.info();
@@ -101,7 +101,7 @@ async fn run_tool(
     Path((name, tool)): Path<(String, String)>,
     ApiJson(request): ApiJson<ToolRequest>,
 ) -> Result<Response, ApiError> {
-    blocking(move || {
+    blocking(move |_| {
         let info = build(&name, "")?.info();
         let Some(t) = info
             .presentation

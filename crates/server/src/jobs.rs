@@ -17,7 +17,7 @@
 //! multiply.
 
 use crate::error::{ApiError, ApiJson};
-use crate::routes::blocking;
+use crate::thinking::blocking;
 use crate::AppState;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -494,7 +494,7 @@ pub async fn create(
     };
     let (game, mut work) = {
         let kind = kind.clone();
-        blocking(move || {
+        blocking(move |_| {
             let game = build(&game_name, &variant)?;
             let work = plan(&kind, game.as_ref(), &obj)?;
             Ok((game, work))
@@ -528,7 +528,7 @@ pub async fn create(
     }
     {
         let (st2, id2, kind) = (st.clone(), id.clone(), job.kind.clone());
-        if let Err(e) = blocking(move || Ok(st2.store().job_started(&id2, &kind)?)).await {
+        if let Err(e) = blocking(move |_| Ok(st2.store().job_started(&id2, &kind)?)).await {
             st.jobs.remove(&id);
             return Err(e);
         }
@@ -545,7 +545,7 @@ pub async fn create(
                 Status::Failed(e) => JobState::Failed(e.clone()),
                 _ => JobState::Running,
             };
-            blocking(move || Ok(st.store().job_finished(&id, &kind, &state)?)).await
+            blocking(move |_| Ok(st.store().job_finished(&id, &kind, &state)?)).await
         };
         let status = match stored {
             Ok(()) => status,
@@ -590,7 +590,7 @@ async fn run_in_slot(
     // The result is cut to size on the worker too: a whole large solution
     // (Poggle 10000x10000) takes seconds to walk, which would stall the
     // runtime thread that answers every other request.
-    let mut task = tokio::spawn(blocking(move || {
+    let mut task = tokio::spawn(blocking(move |_| {
         Budget::default()
             .with_cancel(worker.cancel.clone())
             .run(|| run(&st2, game.as_ref(), work, &worker))
@@ -656,7 +656,7 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
                 }
             }
             let info = game.info();
-            let report = crate::routes::versioned(
+            let report = crate::thinking::versioned(
                 &info.name,
                 &info.variant,
                 &game.solve(&request, &progress)?,
@@ -720,7 +720,7 @@ fn run(st: &AppState, game: &dyn DynGame, work: Work, job: &Job) -> Result<Json_
                 }
             }
             let info = game.info();
-            let report = crate::routes::versioned(&info.name, &info.variant, &trained.training);
+            let report = crate::thinking::versioned(&info.name, &info.variant, &trained.training);
             Ok(json!({"report": report, "stored": store_as}))
         }
     }
@@ -790,7 +790,7 @@ fn check_id(id: &str) -> Result<(), ApiError> {
 async fn stored(st: &Arc<AppState>, id: &str) -> Result<tabula_store::JobRow, ApiError> {
     check_id(id)?;
     let (st, id2) = (st.clone(), id.to_string());
-    blocking(move || Ok(st.store().job(&id2)?))
+    blocking(move |_| Ok(st.store().job(&id2)?))
         .await?
         .ok_or_else(|| ApiError::not_found("no such job"))
 }
@@ -806,7 +806,7 @@ pub async fn cancel(
         // Finished: forget its stored result.
         check_id(&id)?;
         let st = st.clone();
-        let found = blocking(move || Ok(st.store().delete_job(&id)?)).await?;
+        let found = blocking(move |_| Ok(st.store().delete_job(&id)?)).await?;
         return if found {
             Ok(StatusCode::NO_CONTENT.into_response())
         } else {

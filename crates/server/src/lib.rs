@@ -18,6 +18,7 @@ mod request_body;
 mod routes;
 mod sessions;
 mod settings;
+mod thinking;
 mod web;
 
 pub use connections::{ConnectionLimits, DEFAULT_MAX_CONNECTIONS};
@@ -26,6 +27,7 @@ pub use request_body::{BODY_GRACE, MIN_BODY_RATE};
 pub use sessions::{valid_id, Sessions};
 /// The settings body parser, for the fuzz target that feeds it anything.
 pub use settings::parse as parse_settings;
+pub use thinking::{DEADLINE_MARGIN, MAX_WAITING, ORDINARY_WAIT, WRITE_WAIT};
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
@@ -44,22 +46,6 @@ pub const IDLE_EVICTION: Duration = Duration::from_secs(15 * 60);
 /// The default deadline of a computer move, hint or other thinking inside a
 /// request (`tabula serve --move-deadline SECONDS`).
 pub const DEFAULT_MOVE_DEADLINE: Duration = Duration::from_secs(10);
-
-/// How long after its deadline a request that is still thinking is answered with
-/// "the computer ran out of time" (a player that does not stop by itself).
-pub const DEADLINE_MARGIN: Duration = Duration::from_secs(2);
-
-/// How long a request that does not make the computer think may wait for
-/// something it needs but does not build itself (a solution table another
-/// request is building, when a session read back from the database has a
-/// perfect player): past it the request is answered 503 with `Retry-After`,
-/// never left waiting for the build.
-pub const ORDINARY_WAIT: Duration = Duration::from_secs(5);
-
-/// How long a request whose change is being written when its deadline passes
-/// waits for the write beyond that deadline (the store's busy timeout and
-/// room to spare): past it the client is told to look again in a moment.
-pub const WRITE_WAIT: Duration = Duration::from_secs(8);
 
 /// Limits of a server beyond those fixed in the code.
 #[derive(Clone, Debug)]
@@ -85,9 +71,6 @@ pub struct ServeOptions {
     pub connections: ConnectionLimits,
 }
 
-/// Most requests waiting for a free thinker at once.
-pub const MAX_WAITING: usize = 64;
-
 impl Default for ServeOptions {
     fn default() -> Self {
         ServeOptions {
@@ -110,10 +93,8 @@ pub struct AppState {
     pub loopback_only: bool,
     /// The server's limits.
     pub options: ServeOptions,
-    /// Permits for requests that make the computer think (bounded pool).
-    pub thinkers: Arc<tokio::sync::Semaphore>,
-    /// Requests waiting for a permit now.
-    pub waiting: std::sync::atomic::AtomicUsize,
+    /// The bounded pool of requests that make the computer think.
+    pub(crate) thinkers: thinking::ThinkingPool,
     /// The body of `GET /api/games`, made at its first request: what each game
     /// offers is fixed for the process (its exact solution is claimed from size
     /// facts and the memory limit, both known at start), so later requests
@@ -137,8 +118,11 @@ impl AppState {
             sessions: Sessions::new(store),
             jobs: jobs::Jobs::new(),
             loopback_only,
-            thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
-            waiting: Default::default(),
+            thinkers: thinking::ThinkingPool::new(
+                options.thinkers,
+                options.queue_wait,
+                options.move_deadline,
+            ),
             games_list: std::sync::OnceLock::new(),
             options,
         })

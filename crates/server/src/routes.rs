@@ -3,6 +3,7 @@
 use crate::compression::compressed;
 use crate::error::{ApiError, ApiJson};
 use crate::sessions::SessionOut;
+use crate::thinking::{blocking, thinking, versioned};
 use crate::{jobs, settings, AppState};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -64,203 +65,6 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/api/jobs/{job_id}/events", get(jobs::events))
 }
 
-/// Runs engine or store work on a blocking thread; heavy work gives its freed
-/// memory back to the system when it ends (see `memory.rs`). The work runs
-/// under a budget ending after [`crate::ORDINARY_WAIT`]: whatever it waits for
-/// (a solution table being built for a session read back from the database)
-/// it waits for no longer; work with a budget of its own (a job) runs under
-/// that one instead.
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
-) -> ApiResult<T> {
-    let budget = tabula_core::Budget::default().with_timeout(crate::ORDINARY_WAIT);
-    let work = move || {
-        let started = std::time::Instant::now();
-        let result = budget.run(f);
-        if started.elapsed() >= crate::memory::HEAVY {
-            crate::memory::give_back();
-        }
-        result
-    };
-    match tokio::task::spawn_blocking(work).await {
-        Ok(r) => r,
-        Err(e) if e.is_panic() => Err(ApiError::internal(
-            "the engine failed on this request (a bug: please report it)",
-        )),
-        Err(_) => Err(ApiError::internal("the request was cancelled")),
-    }
-}
-
-/// Sets a cancel flag when dropped while armed: the future of a request is dropped
-/// when its client goes away, and the computation it started stops.
-pub(crate) struct CancelOnDrop(Option<tabula_core::CancelFlag>);
-
-impl CancelOnDrop {
-    pub(crate) fn new(flag: tabula_core::CancelFlag) -> Self {
-        CancelOnDrop(Some(flag))
-    }
-    /// The request finished: nothing to cancel.
-    pub(crate) fn disarm(&mut self) {
-        self.0 = None;
-    }
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if let Some(flag) = self.0.take() {
-            flag.cancel();
-        }
-    }
-}
-
-/// `Err` (out of time) when the request's budget says stop: for loops of many
-/// hints.
-fn check_time() -> ApiResult<()> {
-    match tabula_core::Budget::current() {
-        Some(b) if b.should_stop() => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the computer ran out of time for this request: try again, or ask for less",
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// The answer to a request whose change was still being written long after
-/// its deadline: it may or may not be kept, and the client looks again.
-fn still_writing() -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "the change is taking long to save: look at the game again in a moment to see \
-         whether it was kept",
-    )
-}
-
-/// The message of a request whose computer ran out of time.
-pub(crate) fn out_of_time(deadline: std::time::Duration) -> ApiError {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        format!(
-            "the computer ran out of time (it may think for {} s here): nothing was changed; \
-             try again, or choose a quicker computer player",
-            deadline.as_secs_f64()
-        ),
-    )
-}
-
-/// Work that makes the computer think (computer moves, hints), run on a bounded
-/// pool with the server's deadline ([`crate::ServeOptions`]):
-/// - at most `thinkers` such requests run at once; more wait in a short queue
-///   (at most [`crate::MAX_WAITING`] requests, each at most `queue_wait`), then
-///   get 503 "busy"; ordinary requests never wait behind them;
-/// - the work runs with a [`tabula_core::Budget`] ending at the deadline, which
-///   the searching players honour (they play the best move found so far); the
-///   deadline counts from the request's arrival, so time spent waiting for a
-///   slot comes out of it (the computer keeps at least a tenth of it) and a
-///   request is answered within the deadline and its margin, queue included;
-/// - a request still thinking at the deadline plus [`crate::DEADLINE_MARGIN`] is
-///   answered 503 "ran out of time", its budget cancelled, and nothing it did is
-///   kept (the session is rebuilt from its last stored state);
-/// - a client that goes away cancels the budget too.
-pub(crate) async fn thinking<T: Send + 'static>(
-    st: &Arc<AppState>,
-    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
-) -> ApiResult<T> {
-    let busy = || {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the computer is busy thinking for other games: try again in a moment",
-        )
-    };
-    let arrived = std::time::Instant::now();
-    let permit = match st.thinkers.clone().try_acquire_owned() {
-        Ok(p) => p,
-        Err(_) => {
-            use std::sync::atomic::Ordering;
-            // A short queue, bounded in length and in time.
-            if st.waiting.fetch_add(1, Ordering::SeqCst) >= crate::MAX_WAITING {
-                st.waiting.fetch_sub(1, Ordering::SeqCst);
-                return Err(busy());
-            }
-            let got =
-                tokio::time::timeout(st.options.queue_wait, st.thinkers.clone().acquire_owned())
-                    .await;
-            st.waiting.fetch_sub(1, Ordering::SeqCst);
-            match got {
-                Ok(Ok(p)) => p,
-                _ => return Err(busy()),
-            }
-        }
-    };
-    let deadline = st.options.move_deadline;
-    // What is left of the deadline after the wait for a slot, at least a tenth.
-    let think_for = deadline
-        .saturating_sub(arrived.elapsed())
-        .max(deadline / 10);
-    let budget = tabula_core::Budget::default().with_timeout(think_for);
-    let mut guard = CancelOnDrop::new(budget.cancel_flag());
-    let worker = budget.clone();
-    // Settles a change finished at the deadline: either it is written and
-    // answered, or it is neither (`Sessions::change`).
-    let gate = crate::sessions::CommitGate::new();
-    let worker_gate = gate.clone();
-    let mut task = tokio::task::spawn_blocking(move || {
-        // The slot is free when the thinking ends ([`done_thinking`], before the
-        // change is written), at the latest when the work does, even if it panics.
-        struct Release;
-        impl Drop for Release {
-            fn drop(&mut self) {
-                done_thinking();
-            }
-        }
-        THINKING_SLOT.with(|slot| *slot.borrow_mut() = Some(permit));
-        let _release = Release;
-        let started = std::time::Instant::now();
-        let out = worker_gate.run(|| worker.run(f));
-        // A search's tables are freed now: their pages go back to the system
-        // rather than stay in this thread's arena (see `memory.rs`).
-        if started.elapsed() >= crate::memory::HEAVY {
-            crate::memory::give_back();
-        }
-        out
-    });
-    let joined = |r: Result<ApiResult<T>, tokio::task::JoinError>| match r {
-        Ok(r) => r,
-        Err(e) if e.is_panic() => Err(ApiError::internal(
-            "the engine failed on this request (a bug: please report it)",
-        )),
-        Err(_) => Err(ApiError::internal("the request was cancelled")),
-    };
-    let out = match tokio::time::timeout(think_for + crate::DEADLINE_MARGIN, &mut task).await {
-        Ok(r) => joined(r),
-        Err(_) if gate.abandon() => {
-            budget.cancel();
-            Err(out_of_time(deadline))
-        }
-        // The change is being written: its answer is the truth (a write waits at
-        // most the store's busy timeout), waited for a little longer.
-        Err(_) => match tokio::time::timeout(crate::WRITE_WAIT, task).await {
-            Ok(r) => joined(r),
-            Err(_) => Err(still_writing()),
-        },
-    };
-    guard.disarm();
-    out
-}
-
-thread_local! {
-    /// The thinking slot ([`thinking`]) of the work this blocking thread runs.
-    static THINKING_SLOT: std::cell::RefCell<Option<tokio::sync::OwnedSemaphorePermit>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Gives back the thinking slot of the work on this thread, if it holds one:
-/// the computer has finished thinking and what is left (writing the change,
-/// answering) does not count against the slots, so the next request's thinking
-/// overlaps this one's writing.
-pub(crate) fn done_thinking() {
-    THINKING_SLOT.with(|slot| slot.borrow_mut().take());
-}
-
 /// The registry name of a game, or 404.
 pub(crate) fn game_name(name: &str) -> ApiResult<&'static str> {
     Ok(find(name)?.name)
@@ -280,7 +84,7 @@ async fn list_games(State(st): St) -> ApiResult<Response> {
     let body = match st.games_list.get() {
         Some(body) => body.clone(),
         None => {
-            let made = blocking(|| {
+            let made = blocking(|_| {
                 let mut all = Vec::new();
                 for e in registry() {
                     all.push(build(e.name, "")?.info());
@@ -311,12 +115,12 @@ struct VariantQuery {
 
 async fn game_info(Path(name): Path<String>, Query(q): Query<VariantQuery>) -> ApiResult<Response> {
     check_variant(&q.variant)?;
-    blocking(move || Ok(Json(build(&name, &q.variant)?.info()).into_response())).await
+    blocking(move |_| Ok(Json(build(&name, &q.variant)?.info()).into_response())).await
 }
 
 /// The game's rules for players, from its page crates/games/NAME/docs/rules.md: `{game, title, markdown}`.
 async fn game_rules(Path(name): Path<String>) -> ApiResult<Response> {
-    blocking(move || {
+    blocking(move |_| {
         let handle = build(&name, "")?;
         let info = handle.info();
         Ok(Json(serde_json::json!({
@@ -348,7 +152,7 @@ async fn position_view(
             "the position text is longer than {MAX_POSITION} bytes"
         )));
     }
-    blocking(move || {
+    blocking(move |_| {
         let game = build(&name, &q.variant)?;
         let info = game.info();
         let record = tabula_engine::MatchRecord {
@@ -439,14 +243,14 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
     // player thinks for is made on the same blocking thread, and only one
     // where a player may think waits for a thinking slot.
     let st2 = st.clone();
-    let made = blocking(move || {
+    let made = blocking(move |work| {
         tabula_engine::check_playable(&req.game, &variant)?;
         let game = build(&req.game, &variant)?;
         if players_may_think(game.as_ref(), &players) {
             return Ok(NewGame::Thinks(game, config, moves));
         }
         st2.sessions
-            .create_with_moves(game, config, &moves)
+            .create_with_moves(game, config, &moves, work)
             .map(NewGame::Made)
     })
     .await?;
@@ -454,8 +258,8 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
         NewGame::Made(out) => out,
         NewGame::Thinks(game, config, moves) => {
             let st2 = st.clone();
-            thinking(&st, move || {
-                st2.sessions.create_with_moves(game, config, &moves)
+            thinking(&st.thinkers, move |work| {
+                st2.sessions.create_with_moves(game, config, &moves, work)
             })
             .await?
         }
@@ -499,7 +303,7 @@ async fn session_may_think(st: &Arc<AppState>, id: &str) -> ApiResult<bool> {
         return Ok(thinks);
     }
     let (st, id) = (st.clone(), id.to_string());
-    blocking(move || {
+    blocking(move |_| {
         let record = st.store().session::<tabula_engine::MatchRecord>(&id)?;
         Ok(record.map_or(true, |r| {
             build(&r.game, &r.variant).map_or(true, |game| {
@@ -521,9 +325,9 @@ async fn change_replying<T: Send + 'static>(
 ) -> ApiResult<(T, SessionOut)> {
     if !session_may_think(&st, &id).await? {
         let (st2, id2, action2) = (st.clone(), id.clone(), action.clone());
-        let done = blocking(move || {
+        let done = blocking(move |work| {
             st2.sessions
-                .change_unless(&id2, |m| m.computer_thinks(), action2)
+                .change_unless(&id2, work, |m| m.computer_thinks(), action2)
         })
         .await?;
         if let Some(done) = done {
@@ -531,11 +335,14 @@ async fn change_replying<T: Send + 'static>(
         }
     }
     let st2 = st.clone();
-    thinking(&st, move || st2.sessions.change(&id, action)).await
+    thinking(&st.thinkers, move |work| {
+        st2.sessions.change(&id, work, action)
+    })
+    .await
 }
 
 async fn get_session(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
-    let out = blocking(move || {
+    let out = blocking(move |_| {
         let view = st.sessions.view(&id)?;
         Ok(SessionOut { id, view })
     })
@@ -549,7 +356,7 @@ async fn change(
     id: String,
     action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
 ) -> ApiResult<Json<SessionOut>> {
-    let ((), out) = blocking(move || st.sessions.change(&id, action)).await?;
+    let ((), out) = blocking(move |work| st.sessions.change(&id, work, action)).await?;
     Ok(Json(out))
 }
 
@@ -560,7 +367,10 @@ async fn change_thinking(
     action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
 ) -> ApiResult<Json<SessionOut>> {
     let st2 = st.clone();
-    let ((), out) = thinking(&st, move || st2.sessions.change(&id, action)).await?;
+    let ((), out) = thinking(&st.thinkers, move |work| {
+        st2.sessions.change(&id, work, action)
+    })
+    .await?;
     Ok(Json(out))
 }
 
@@ -722,7 +532,7 @@ async fn hint(
 ) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
     Ok(Json(
-        thinking(&st, move || {
+        thinking(&st.thinkers, move |_| {
             st2.sessions.read(&id, |m| {
                 // The build goes on after this wait (only a cancelled request
                 // stops it, when no other waits for it).
@@ -757,12 +567,6 @@ fn replay_to(m: &dyn Match, ply: usize) -> ApiResult<Box<dyn Match>> {
         copy.play_setup(mv)?;
     }
     Ok(copy)
-}
-
-/// A result with the shape's version, the game and the variant.
-pub(crate) fn versioned<T: Serialize>(game: &str, variant: &str, result: &T) -> Json_ {
-    // These results hold no maps with other keys than strings: they always serialise.
-    serde_json::to_value(tabula_core::Versioned::new(game, variant, result)).unwrap_or_default()
 }
 
 /// Longest line of best play `line` shows.
@@ -810,7 +614,7 @@ async fn line(
         return Err(ApiError::bad_request("the move text is too long"));
     }
     let st2 = st.clone();
-    let out = thinking(&st, move || {
+    let out = thinking(&st.thinkers, move |work| {
         let (mut copy, first) = st2.sessions.read(&id, |m| {
             let copy = replay_to(m, q.ply.unwrap_or(m.record().moves.len()))?;
             let hint = copy.hint()?;
@@ -849,7 +653,7 @@ async fn line(
                 truncated = true;
                 break;
             }
-            check_time()?;
+            work.check_time()?;
             let hint = copy.hint()?;
             match hint.analysis.moves.first() {
                 Some(best) if matches!(best.grade, MoveGrade::Solved { .. }) => next = best.clone(),
@@ -869,7 +673,7 @@ async fn line(
 /// [`HINT_TABLE_WAIT`].
 async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>> {
     let st2 = st.clone();
-    let out = thinking(&st, move || {
+    let out = thinking(&st.thinkers, move |work| {
         // The session's lock is held only to copy it: a hint or a move on the
         // same session does not wait for the grading (it waited its whole
         // deadline while a table was being built).
@@ -894,7 +698,7 @@ async fn history(State(st): St, Path(id): Path<String>) -> ApiResult<Json<Json_>
             Ok(value)
         };
         for mv in &moves {
-            check_time()?;
+            work.check_time()?;
             values.push(graded(&mut copy)?);
             copy.play_setup(mv)?;
         }
@@ -922,7 +726,7 @@ async fn review(
     Path(id): Path<String>,
     Query(q): Query<PlyQuery>,
 ) -> ApiResult<Json<Json_>> {
-    let out = blocking(move || {
+    let out = blocking(move |_| {
         st.sessions.read(&id, |m| {
             let plies = m.record().moves.len();
             let copy = replay_to(m, q.ply)?;
@@ -941,7 +745,7 @@ async fn play_from(
     Query(q): Query<PlyQuery>,
 ) -> ApiResult<Response> {
     let st2 = st.clone();
-    let out = thinking(&st, move || {
+    let out = thinking(&st.thinkers, move |work| {
         let st = st2;
         let mut record = st.sessions.read(&id, |m| Ok(m.record()))?;
         if q.ply > record.moves.len() {
@@ -954,7 +758,7 @@ async fn play_from(
         record.moves.truncate(q.ply);
         record.resigned = None;
         record.tally = Default::default();
-        st.sessions.resume(&record)
+        st.sessions.resume(&record, work)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(out)).into_response())
@@ -978,7 +782,7 @@ async fn set_player(
     let player = player_names(std::slice::from_ref(&req.player))?.remove(0);
     let thinks = {
         let (st, id, player) = (st.clone(), id.clone(), player.clone());
-        blocking(move || {
+        blocking(move |_| {
             let (name, variant) = st.sessions.read(&id, |m| {
                 let record = m.record();
                 Ok((record.game, record.variant))
@@ -1017,7 +821,7 @@ async fn learned(
     Path(id): Path<String>,
     Query(q): Query<SeatQuery>,
 ) -> ApiResult<Json<Json_>> {
-    let out = blocking(move || {
+    let out = blocking(move |_| {
         st.sessions.read(&id, |m| {
             let view = m.view();
             let seats: Vec<usize> = match q.seat {
@@ -1055,7 +859,7 @@ async fn save(
     Path(id): Path<String>,
     ApiJson(req): ApiJson<SaveRequest>,
 ) -> ApiResult<Json<Json_>> {
-    let saved = blocking(move || {
+    let saved = blocking(move |_| {
         let (record, result) = st
             .sessions
             .read(&id, |m| Ok((m.record(), m.view().result)))?;
@@ -1077,26 +881,26 @@ struct GameQuery {
 /// that deletes them): one damaged row never hides the others.
 async fn list_saved(State(st): St, Query(q): Query<GameQuery>) -> ApiResult<Json<Json_>> {
     let game = q.game.as_deref().map(game_name).transpose()?;
-    let list = blocking(move || Ok(st.store().list_saved(game)?)).await?;
+    let list = blocking(move |_| Ok(st.store().list_saved(game)?)).await?;
     Ok(Json(json!({"saved": list.rows, "damaged": list.damaged})))
 }
 
 async fn resume_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<Response> {
     let st2 = st.clone();
-    let out = thinking(&st, move || {
+    let out = thinking(&st.thinkers, move |work| {
         let st = st2;
         let (_, record) = st
             .store()
             .load_game::<tabula_engine::MatchRecord>(&saved_id)?
             .ok_or_else(|| ApiError::not_found("no such saved game"))?;
-        st.sessions.resume(&record)
+        st.sessions.resume(&record, work)
     })
     .await?;
     Ok((StatusCode::CREATED, Json(out)).into_response())
 }
 
 async fn delete_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<StatusCode> {
-    let found = blocking(move || Ok(st.store().delete_saved(&saved_id)?)).await?;
+    let found = blocking(move |_| Ok(st.store().delete_saved(&saved_id)?)).await?;
     if found {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -1109,7 +913,7 @@ async fn get_settings(State(st): St, Path(game): Path<String>) -> ApiResult<Json
     // Settings that cannot be read, or are not settings any more (a damaged
     // row, listed by `GET /api/damaged`), are left out: the game's page opens
     // with the defaults.
-    let stored = blocking(move || match st.store().settings(game) {
+    let stored = blocking(move |_| match st.store().settings(game) {
         Err(tabula_store::StoreError::Damaged(_)) => Ok(None),
         other => Ok(other?),
     })
@@ -1124,7 +928,7 @@ async fn put_settings(
     ApiJson(body): ApiJson<Json_>,
 ) -> ApiResult<Json<Json_>> {
     let game = game_name(&game)?;
-    let stored = blocking(move || {
+    let stored = blocking(move |_| {
         let settings = settings::parse(game, body)?;
         st.store().write(|w| {
             // Damaged settings are set aside, kept whole, before the new ones
@@ -1148,21 +952,21 @@ async fn put_settings(
 /// Tallies, and the tallies that cannot be read or were set aside (in words).
 async fn tallies(State(st): St, Query(q): Query<GameQuery>) -> ApiResult<Json<Json_>> {
     let game = q.game.as_deref().map(game_name).transpose()?;
-    let list = blocking(move || Ok(st.store().tallies(game)?)).await?;
+    let list = blocking(move |_| Ok(st.store().tallies(game)?)).await?;
     Ok(Json(json!({"tallies": list.rows, "damaged": list.damaged})))
 }
 
 /// Best results that can be read (the others are in `GET /api/damaged`).
 async fn best(State(st): St, Path(game): Path<String>) -> ApiResult<Json<Json_>> {
     let game = game_name(&game)?;
-    let list = blocking(move || Ok(st.store().best(game)?)).await?;
+    let list = blocking(move |_| Ok(st.store().best(game)?)).await?;
     Ok(Json(json!(list.rows)))
 }
 
 /// Every row of the database that cannot be read, in words: the store's own
 /// findings, and stored settings that are not settings any more.
 async fn damaged(State(st): St) -> ApiResult<Json<Json_>> {
-    let rows = blocking(move || {
+    let rows = blocking(move |_| {
         let store = st.store();
         let mut rows = store.damaged()?;
         for (game, stored) in store.read(|r| r.all_settings())?.rows {

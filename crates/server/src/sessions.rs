@@ -14,11 +14,8 @@
 //! sessions holding tables leave memory (least recently used first), and a
 //! session that would still not fit is refused with 503.
 
-mod gate;
-
-pub(crate) use gate::CommitGate;
-
 use crate::error::ApiError;
+use crate::thinking::WorkContext;
 use axum::http::StatusCode;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -191,12 +188,6 @@ fn stopped() -> ApiError {
     )
 }
 
-/// True when the current request's budget was cancelled (it was answered "out of
-/// time", or its client went away).
-fn cancelled() -> bool {
-    tabula_core::Budget::current().is_some_and(|b| b.is_cancelled())
-}
-
 impl Sessions {
     /// An empty registry over a store.
     pub fn new(store: Arc<Store>) -> Self {
@@ -287,25 +278,18 @@ impl Sessions {
         }
     }
 
-    /// Starts a new session; learning players start from their stored matchboxes.
-    /// Blocking (may build a solution): call from a blocking thread.
-    pub fn create(
-        &self,
-        game: Arc<dyn DynGame>,
-        config: tabula_engine::MatchConfig,
-    ) -> Result<SessionOut, ApiError> {
-        self.create_with_moves(game, config, &[])
-    }
-
-    /// [`Sessions::create`], with `moves` played on the start as set-up moves
+    /// Starts a new session, with `moves` played on the start as set-up moves
     /// (chance moves as given: a game ID replays its rolls) before the chance or
-    /// computer turn is taken. A move that cannot be played is refused by its
-    /// number and nothing is made.
-    pub fn create_with_moves(
+    /// computer turn is taken; learning players start from their stored
+    /// matchboxes. A move that cannot be played is refused by its number and
+    /// nothing is made. Blocking (may build a solution): call from a blocking
+    /// thread, as `work`.
+    pub(crate) fn create_with_moves(
         &self,
         game: Arc<dyn DynGame>,
         config: tabula_engine::MatchConfig,
         moves: &[String],
+        work: &WorkContext,
     ) -> Result<SessionOut, ApiError> {
         let info = game.info();
         let blank = MatchRecord {
@@ -337,11 +321,15 @@ impl Sessions {
         if m.has_human() {
             let _ = m.advance()?;
         }
-        self.insert_new(game, m, info.puzzle)
+        self.insert_new(game, m, info.puzzle, work)
     }
 
-    /// Starts a new session from a saved record.
-    pub fn resume(&self, record: &MatchRecord) -> Result<SessionOut, ApiError> {
+    /// Starts a new session from a saved record. Blocking, as `work`.
+    pub(crate) fn resume(
+        &self,
+        record: &MatchRecord,
+        work: &WorkContext,
+    ) -> Result<SessionOut, ApiError> {
         let game = build(&record.game, &record.variant)?;
         let puzzle = game.info().puzzle;
         self.make_room()?;
@@ -349,7 +337,7 @@ impl Sessions {
         if m.has_human() {
             let _ = m.advance()?;
         }
-        self.insert_new(game, m, puzzle)
+        self.insert_new(game, m, puzzle, work)
     }
 
     /// Gives every learning seat of `m` whose stored matchboxes exist those boxes
@@ -413,11 +401,12 @@ impl Sessions {
         game: Arc<dyn DynGame>,
         m: Box<dyn Match>,
         puzzle: bool,
+        work: &WorkContext,
     ) -> Result<SessionOut, ApiError> {
         // The tables the new match built count before it is kept.
         self.make_room()?;
         // A request answered "out of time" (or whose client went) makes no session.
-        if cancelled() || !gate::claim_current() {
+        if !work.may_write() {
             return Err(stopped());
         }
         let id = tabula_store::random_id();
@@ -626,13 +615,14 @@ impl Sessions {
     /// nothing is written. When the request's budget was cancelled meanwhile (its
     /// deadline passed and it was answered "out of time", or its client went), or
     /// the write fails, nothing is written and the session is restored in place
-    /// from its last stored record. Blocking.
-    pub fn change<T>(
+    /// from its last stored record. Blocking, as `work`.
+    pub(crate) fn change<T>(
         &self,
         id: &str,
+        work: &WorkContext,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<(T, SessionOut), ApiError> {
-        let out = self.enter(id, |s, inner| self.apply(s, inner, action))?;
+        let out = self.enter(id, |s, inner| self.apply(s, inner, work, action))?;
         // The change may have built tables (a first perfect move): others make room.
         let _ = self.make_room();
         Ok(out)
@@ -640,9 +630,10 @@ impl Sessions {
 
     /// [`Sessions::change`], unless `skip` says so of the match under the
     /// session's lock: then nothing is done or written, and the answer is `None`.
-    pub fn change_unless<T>(
+    pub(crate) fn change_unless<T>(
         &self,
         id: &str,
+        work: &WorkContext,
         skip: impl FnOnce(&dyn Match) -> bool,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<Option<(T, SessionOut)>, ApiError> {
@@ -650,7 +641,7 @@ impl Sessions {
             if skip(inner.m.as_ref()) {
                 return Ok(None);
             }
-            self.apply(s, inner, action).map(Some)
+            self.apply(s, inner, work, action).map(Some)
         })?;
         if out.is_some() {
             let _ = self.make_room();
@@ -663,19 +654,20 @@ impl Sessions {
         &self,
         s: &Session,
         inner: &mut Inner,
+        work: &WorkContext,
         action: impl FnOnce(&mut Box<dyn Match>, &Sessions) -> Result<T, ApiError>,
     ) -> Result<(T, SessionOut), ApiError> {
         let acted = action(&mut inner.m, self);
         // The computer's thinking is over: writing needs no thinking slot.
-        crate::routes::done_thinking();
+        work.done_thinking();
         let out = match acted {
-            Ok(out) if !cancelled() && gate::claim_current() => out,
+            Ok(out) if work.may_write() => out,
             Ok(_) => {
                 self.restore(s, inner);
                 return Err(stopped());
             }
             Err(e) => {
-                if cancelled() {
+                if work.cancelled() {
                     self.restore(s, inner);
                 }
                 return Err(e);
@@ -1028,20 +1020,19 @@ mod tests {
     fn only_sessions_where_the_computer_thinks_may_think() {
         let (_d, store, _, _) = setup();
         let sessions = Sessions::new(Arc::new(store));
+        let work = WorkContext::under(tabula_core::Budget::default());
+        let create = |game, config| sessions.create_with_moves(game, config, &[], &work);
         let game = build("tictactoe", "").unwrap();
         let config = |second: &str| MatchConfig {
             players: vec!["human".into(), second.into()],
             seed: 1,
             ..Default::default()
         };
-        let people = sessions.create(game.clone(), config("human")).unwrap().id;
-        let searcher = sessions
-            .create(game.clone(), config("alphabeta"))
-            .unwrap()
-            .id;
+        let people = create(game.clone(), config("human")).unwrap().id;
+        let searcher = create(game.clone(), config("alphabeta")).unwrap().id;
         // A perfect player with its table, or a random one, only looks moves up.
-        let perfect = sessions.create(game.clone(), config("perfect")).unwrap().id;
-        let random = sessions.create(game, config("random")).unwrap().id;
+        let perfect = create(game.clone(), config("perfect")).unwrap().id;
+        let random = create(game, config("random")).unwrap().id;
         assert!(!sessions.may_think(&people));
         assert!(sessions.may_think(&searcher));
         assert!(!sessions.may_think(&perfect));
@@ -1054,6 +1045,7 @@ mod tests {
         sessions
             .change_unless(
                 &perfect,
+                &work,
                 |m| m.computer_thinks(),
                 |m, _| {
                     m.play("5")?;
@@ -1067,22 +1059,32 @@ mod tests {
         // A seat given to a searching computer: the flag follows it, and a move
         // checked under the lock is not played the quick way.
         sessions
-            .change(&people, |m, _| Ok(m.set_player(1, "alphabeta")?))
+            .change(&people, &work, |m, _| Ok(m.set_player(1, "alphabeta")?))
             .unwrap();
         assert!(sessions.may_think(&people));
         let skipped = sessions
-            .change_unless(&people, |m| m.computer_thinks(), |m, _| Ok(m.play("5")?))
+            .change_unless(
+                &people,
+                &work,
+                |m| m.computer_thinks(),
+                |m, _| Ok(m.play("5")?),
+            )
             .unwrap();
         assert!(skipped.is_none());
         let log = sessions.read(&people, |m| Ok(m.view().log)).unwrap();
         assert!(log.is_empty(), "nothing was played: {log:?}");
         // Back to people only: played and written.
         sessions
-            .change(&people, |m, _| Ok(m.set_player(1, "human")?))
+            .change(&people, &work, |m, _| Ok(m.set_player(1, "human")?))
             .unwrap();
         assert!(!sessions.may_think(&people));
         let (_, out) = sessions
-            .change_unless(&people, |m| m.computer_thinks(), |m, _| Ok(m.play("5")?))
+            .change_unless(
+                &people,
+                &work,
+                |m| m.computer_thinks(),
+                |m, _| Ok(m.play("5")?),
+            )
             .unwrap()
             .expect("played");
         assert!(serde_json::to_string(&out).unwrap().contains("\"log\":[{"));

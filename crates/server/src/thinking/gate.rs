@@ -4,9 +4,9 @@
 //! time: nothing was changed" while its blocking work goes on (it stops at the next
 //! check of its budget). That work must then not write; and a request whose change
 //! is being written must not be answered "nothing was changed". The handler and
-//! the worker settle it on one atomic: whoever moves it first wins.
+//! the worker settle it on one atomic: whoever moves it first wins. The worker
+//! reaches its gate through its [`super::WorkContext`].
 
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -20,10 +20,6 @@ const ABANDONED: u8 = 2;
 /// One request's gate, shared by its handler and the thread that does its work.
 #[derive(Clone, Default)]
 pub(crate) struct CommitGate(Arc<AtomicU8>);
-
-thread_local! {
-    static CURRENT: RefCell<Option<CommitGate>> = const { RefCell::new(None) };
-}
 
 impl CommitGate {
     /// A new gate: the work goes on.
@@ -55,26 +51,6 @@ impl CommitGate {
             Err(state) => state == ABANDONED,
         }
     }
-
-    /// Runs `f` with this gate as the current thread's (see [`claim_current`]).
-    pub(crate) fn run<T>(&self, f: impl FnOnce() -> T) -> T {
-        struct Restore(Option<CommitGate>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let old = self.0.take();
-                CURRENT.with(|c| *c.borrow_mut() = old);
-            }
-        }
-        let old = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
-        let _restore = Restore(old);
-        f()
-    }
-}
-
-/// [`CommitGate::claim`] on the current thread's gate; true when the work runs
-/// without one (nobody answers for it before it ends).
-pub(crate) fn claim_current() -> bool {
-    CURRENT.with(|c| c.borrow().as_ref().map_or(true, CommitGate::claim))
 }
 
 #[cfg(test)]
@@ -92,17 +68,5 @@ mod tests {
         assert!(gate.abandon(), "a handler that is first answers alone");
         assert!(!gate.claim(), "then the worker must not write");
         assert!(gate.abandon());
-    }
-
-    #[test]
-    fn the_current_gate_is_the_running_one() {
-        assert!(
-            claim_current(),
-            "no gate: nobody answers before the work ends"
-        );
-        let gate = CommitGate::new();
-        assert!(gate.abandon());
-        gate.run(|| assert!(!claim_current()));
-        assert!(claim_current(), "the gate ends with its run");
     }
 }
