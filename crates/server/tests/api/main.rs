@@ -10,6 +10,7 @@ mod expiry;
 mod http;
 mod jobslots;
 mod jobstore;
+mod layers;
 mod learning;
 mod limits;
 mod live;
