@@ -103,40 +103,114 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
     let (p, m) = (pp.p, pp.m);
     let (chi, q, g) = chase_polys(n, m, b);
     let q = poly::rem(&q, &chi, m);
-    let chi_bar = poly::reduce(&chi, p);
-    let d = poly::gcd(&q, &chi_bar, p);
-
-    // chi mod p = chi1_bar * chi2_bar, chi1_bar holding the full powers of the primes of d.
-    let mut chi2_bar = chi_bar.clone();
-    let mut chi1_bar: Poly = vec![1];
-    let mut u = d;
-    while poly::degree(&u).unwrap_or(0) > 0 {
-        let (quot, r) = poly::divrem(&chi2_bar, &u, p);
-        debug_assert!(r.is_empty());
-        chi2_bar = quot;
-        chi1_bar = poly::mul(&chi1_bar, &u, p);
-        // Squaring u reaches any multiplicity in O(log n) rounds.
-        let uu = poly::rem(&poly::mul(&u, &u, p), &chi2_bar, p);
-        u = poly::gcd(&chi2_bar, &uu, p);
+    let split = Split::mod_p(&poly::reduce(&chi, p), &q, p);
+    let d1 = poly::degree(&split.chi1_bar).unwrap_or(0);
+    let (chi1, chi2) = split.lift(&chi, n, pp);
+    let f2 = solve_unit_part(&q, &g, &chi2, &split.chi2_bar, pp);
+    if d1 == 0 {
+        // q is a unit modulo all of chi: one solution and no kernel.
+        return LocalSolution {
+            solution: Some(eval_at_b(&f2, n, m)),
+            kernel: Vec::new(),
+            kernel_complete: true,
+            kernel_exponent: 0,
+            witness: None,
+        };
     }
-    let d1 = poly::degree(&chi1_bar).unwrap_or(0);
+    let form = solve_nilpotent_part(&q, &g, &chi1, d1, pp);
+    let glue = Glue::new(chi1, chi2, split.t, n, d1, pp);
+    let solution = form.solution.as_ref().map(|f1| glue.solution(f1, &f2));
 
-    // Hensel lifting of the coprime factorisation, one p-adic digit at a time.
-    let t = if d1 > 0 {
-        poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p)
+    let kernel_exponent = form.kernel_exponent();
+    let small = (p as u64)
+        .checked_pow(kernel_exponent)
+        .is_some_and(|c| c <= LIST_KERNEL_UP_TO);
+    let indices: Vec<usize> = form.kernel_indices().collect();
+    let kernel: Vec<(Vec<u32>, u32)> = if small {
+        let coords: Vec<Vec<u32>> = indices.iter().map(|&t| form.kernel_vector(t)).collect();
+        glue.to_vectors(&coords)
+            .into_iter()
+            .zip(indices.iter().map(|&t| form.order_exponent(t)))
+            .collect()
     } else {
-        None
+        Vec::new()
     };
-    let (chi1, chi2) = if d1 == 0 {
-        (vec![1], chi.clone())
-    } else if d1 == n {
-        (chi.clone(), vec![1])
+    let witness = if form.solution.is_some() {
+        None
     } else {
-        let t = t.as_ref().expect("coprime factors have a Bezout inverse");
-        let (mut chi1, mut chi2) = (chi1_bar.clone(), chi2_bar.clone());
+        // w . b for the vector of coordinates a is a . (E^T b) with E_j = B^j e1(B) e_0;
+        // projecting b once spares building every kernel vector (the kernel may be
+        // too large to list).
+        let projected: Vec<u32> = glue.basis().map(|e| dot(&e, b, m)).collect();
+        indices
+            .iter()
+            .map(|&t| form.kernel_vector(t))
+            .find(|a| dot(a, &projected, m) != 0)
+            .map(|a| glue.to_vectors(&[a]).remove(0))
+    };
+    LocalSolution {
+        solution,
+        kernel,
+        kernel_complete: small,
+        kernel_exponent,
+        witness,
+    }
+}
+
+/// `chi mod p = chi1_bar * chi2_bar` with coprime factors: `chi1_bar` holds the full
+/// powers of the primes of `d = gcd(q, chi mod p)` (where `q` is nilpotent) and
+/// `chi2_bar` the rest (where `q` is a unit).
+struct Split {
+    chi1_bar: Poly,
+    chi2_bar: Poly,
+    /// `chi2_bar^-1 mod chi1_bar` (the Bezout inverse the lifting and the gluing
+    /// start from), when `chi1_bar` is not constant.
+    t: Option<Poly>,
+}
+
+impl Split {
+    fn mod_p(chi_bar: &Poly, q: &Poly, p: u32) -> Split {
+        let mut chi2_bar = chi_bar.clone();
+        let mut chi1_bar: Poly = vec![1];
+        let mut u = poly::gcd(q, chi_bar, p);
+        while poly::degree(&u).unwrap_or(0) > 0 {
+            let (quot, r) = poly::divrem(&chi2_bar, &u, p);
+            debug_assert!(r.is_empty());
+            chi2_bar = quot;
+            chi1_bar = poly::mul(&chi1_bar, &u, p);
+            // Squaring u reaches any multiplicity in O(log n) rounds.
+            let uu = poly::rem(&poly::mul(&u, &u, p), &chi2_bar, p);
+            u = poly::gcd(&chi2_bar, &uu, p);
+        }
+        let t = (poly::degree(&chi1_bar).unwrap_or(0) > 0)
+            .then(|| poly::inverse_mod(&poly::rem(&chi2_bar, &chi1_bar, p), &chi1_bar, p));
+        Split {
+            chi1_bar,
+            chi2_bar,
+            t: t.flatten(),
+        }
+    }
+
+    /// The factors `(chi1, chi2)` of `chi` modulo `p^e` that reduce to this split:
+    /// Hensel lifting, one p-adic digit at a time.
+    fn lift(&self, chi: &Poly, n: usize, pp: PrimePower) -> (Poly, Poly) {
+        let (p, m) = (pp.p, pp.m);
+        let d1 = poly::degree(&self.chi1_bar).unwrap_or(0);
+        if d1 == 0 {
+            return (vec![1], chi.clone());
+        }
+        if d1 == n {
+            return (chi.clone(), vec![1]);
+        }
+        let t = self
+            .t
+            .as_ref()
+            .expect("coprime factors have a Bezout inverse");
+        let (mut chi1, mut chi2) = (self.chi1_bar.clone(), self.chi2_bar.clone());
         let mut pi = 1u32;
         for _ in 1..pp.e {
             pi *= p;
+            // The next digit of chi - chi1 chi2 (the lower ones are zero).
             let prod = poly::mul(&chi1, &chi2, m);
             let err: Poly = (0..n)
                 .map(|j| {
@@ -150,10 +224,10 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
                 })
                 .collect();
             let err = poly::reduce(&err, p);
-            let delta1 = poly::mulmod(t, &poly::rem(&err, &chi1_bar, p), &chi1_bar, p);
+            let delta1 = poly::mulmod(t, &poly::rem(&err, &self.chi1_bar, p), &self.chi1_bar, p);
             let (delta2, r) = poly::divrem(
-                &poly::sub(&err, &poly::mul(&delta1, &chi2_bar, p), p),
-                &chi1_bar,
+                &poly::sub(&err, &poly::mul(&delta1, &self.chi2_bar, p), p),
+                &self.chi1_bar,
                 p,
             );
             debug_assert!(r.is_empty());
@@ -161,90 +235,131 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
             chi2 = poly::add(&chi2, &poly::scale(&delta2, pi, m), m);
         }
         (chi1, chi2)
-    };
+    }
+}
 
-    // The unit part: q f2 = g (mod chi2), solved digit by digit.
+/// The unit part: `f2` with `q f2 = g (mod chi2)`, one p-adic digit at a time from
+/// the inverse of `q` mod `(p, chi2_bar)` (empty when `chi2` is constant).
+fn solve_unit_part(q: &Poly, g: &Poly, chi2: &Poly, chi2_bar: &Poly, pp: PrimePower) -> Poly {
+    let (p, m) = (pp.p, pp.m);
     let mut f2: Poly = Vec::new();
-    if poly::degree(&chi2).unwrap_or(0) > 0 {
-        let q2 = poly::rem(&q, &chi2, m);
-        let u_bar =
-            poly::inverse_mod(&poly::reduce(&q2, p), &chi2_bar, p).expect("q is a unit mod chi2");
-        let mut residual = poly::rem(&g, &chi2, m);
-        let mut pi = 1u32;
-        for _ in 0..pp.e {
-            let digit = poly::reduce(
-                &residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(),
-                p,
-            );
-            let delta = poly::mulmod(&u_bar, &digit, &chi2_bar, p);
-            f2 = poly::add(&f2, &poly::scale(&delta, pi, m), m);
-            let correction = poly::scale(&poly::mulmod(&q2, &delta, &chi2, m), pi, m);
-            residual = poly::sub(&residual, &correction, m);
-            pi = pi.saturating_mul(p);
-        }
-        debug_assert!(residual.is_empty());
+    if poly::degree(chi2).unwrap_or(0) == 0 {
+        return f2;
     }
-
-    if d1 == 0 {
-        let solution = Some(eval_at_b(&f2, n, m));
-        return LocalSolution {
-            solution,
-            kernel: Vec::new(),
-            kernel_complete: true,
-            kernel_exponent: 0,
-            witness: None,
-        };
+    let q2 = poly::rem(q, chi2, m);
+    let u_bar =
+        poly::inverse_mod(&poly::reduce(&q2, p), chi2_bar, p).expect("q is a unit mod chi2");
+    let mut residual = poly::rem(g, chi2, m);
+    let mut pi = 1u32;
+    for _ in 0..pp.e {
+        let digit = poly::reduce(
+            &residual.iter().map(|&c| (c / pi) % p).collect::<Vec<_>>(),
+            p,
+        );
+        let delta = poly::mulmod(&u_bar, &digit, chi2_bar, p);
+        f2 = poly::add(&f2, &poly::scale(&delta, pi, m), m);
+        let correction = poly::scale(&poly::mulmod(&q2, &delta, chi2, m), pi, m);
+        residual = poly::sub(&residual, &correction, m);
+        pi = pi.saturating_mul(p);
     }
+    debug_assert!(residual.is_empty());
+    f2
+}
 
-    // The nilpotent part: a dense d1 x d1 system for multiplication by q mod chi1.
-    let q1 = poly::rem(&q, &chi1, m);
-    let g1 = poly::rem(&g, &chi1, m);
+/// The nilpotent part: `q f1 = g (mod chi1)` as a dense `d1 x d1` system (column `j`
+/// is `y^j q mod chi1`), in Smith form, which gives its kernel too.
+fn solve_nilpotent_part(
+    q: &Poly,
+    g: &Poly,
+    chi1: &Poly,
+    d1: usize,
+    pp: PrimePower,
+) -> smith::SmithForm {
+    let m = pp.m;
     let mut matrix = vec![0u8; d1 * d1];
-    let mut col = q1;
+    let mut col = poly::rem(q, chi1, m);
     for j in 0..d1 {
         for (i, &c) in col.iter().enumerate() {
             matrix[i * d1 + j] = c as u8;
         }
-        col = poly::rem(&shift_up(&col), &chi1, m);
+        col = poly::rem(&shift_up(&col), chi1, m);
     }
-    let mut rhs = g1.clone();
+    let mut rhs = poly::rem(g, chi1, m);
     rhs.resize(d1, 0);
-    let form = smith::smith(d1, matrix, rhs, pp);
+    smith::smith(d1, matrix, rhs, pp)
+}
 
-    // Gluing: w = chi2^-1 mod chi1 (Newton iteration from the mod-p inverse); the
-    // idempotent e1 = chi2 w is 1 mod chi1 and 0 mod chi2, so a pair
-    // (a mod chi1, c mod chi2) is c + e1 (a - c), and a alone maps to the vector
-    // sum a_j B^j e1(B) e_0.
-    let mut w = t.unwrap_or_else(|| vec![1]);
-    let chi2_mod_chi1 = poly::rem(&chi2, &chi1, m);
-    let mut precision = 1;
-    while precision < pp.e {
-        let two_minus = poly::sub(&[2 % m], &poly::mulmod(&chi2_mod_chi1, &w, &chi1, m), m);
-        w = poly::mulmod(&w, &two_minus, &chi1, m);
-        precision *= 2;
+/// Gluing the two parts: `w = chi2^-1 mod chi1` (Newton iteration from the mod-p
+/// inverse); the idempotent `e1 = chi2 w` is 1 mod chi1 and 0 mod chi2, so a pair
+/// (a mod chi1, c mod chi2) is `c + e1 (a - c)`, and a alone maps to the vector
+/// `sum a_j B^j e1(B) e_0`.
+struct Glue {
+    chi1: Poly,
+    chi2: Poly,
+    w: Poly,
+    /// `e1(B) e_0`, the first of the basis vectors of the `chi1` part.
+    e1_vector: Vec<u32>,
+    n: usize,
+    d1: usize,
+    m: u32,
+}
+
+impl Glue {
+    fn new(chi1: Poly, chi2: Poly, t: Option<Poly>, n: usize, d1: usize, pp: PrimePower) -> Glue {
+        let m = pp.m;
+        let mut w = t.unwrap_or_else(|| vec![1]);
+        let chi2_mod_chi1 = poly::rem(&chi2, &chi1, m);
+        // Each step doubles the p-adic digits that are right.
+        let mut precision = 1;
+        while precision < pp.e {
+            let two_minus = poly::sub(&[2 % m], &poly::mulmod(&chi2_mod_chi1, &w, &chi1, m), m);
+            w = poly::mulmod(&w, &two_minus, &chi1, m);
+            precision *= 2;
+        }
+        let e1_vector = eval_at_b(&poly::mul(&chi2, &w, m), n, m);
+        Glue {
+            chi1,
+            chi2,
+            w,
+            e1_vector,
+            n,
+            d1,
+            m,
+        }
     }
-    let solution = form.solution.as_ref().map(|f1| {
-        let mut f1 = f1.clone();
+
+    /// The first row whose parts are `f1` (mod chi1) and `f2` (mod chi2).
+    fn solution(&self, f1: &[u32], f2: &Poly) -> Vec<u32> {
+        let m = self.m;
+        let mut f1 = f1.to_vec();
         poly::trim(&mut f1);
-        let diff = poly::sub(&f1, &poly::rem(&f2, &chi1, m), m);
+        let diff = poly::sub(&f1, &poly::rem(f2, &self.chi1, m), m);
         let f = poly::add(
-            &f2,
-            &poly::mul(&chi2, &poly::mulmod(&w, &diff, &chi1, m), m),
+            f2,
+            &poly::mul(&self.chi2, &poly::mulmod(&self.w, &diff, &self.chi1, m), m),
             m,
         );
-        eval_at_b(&f, n, m)
-    });
-    let e1_vector = eval_at_b(&poly::mul(&chi2, &w, m), n, m);
-    let basis =
-        || std::iter::successors(Some(e1_vector.clone()), move |v| Some(apply_b(v, m))).take(d1);
-    let to_vectors = |coords: &[Vec<u32>]| -> Vec<Vec<u32>> {
-        let mut out = vec![vec![0u64; n]; coords.len()];
-        for (j, e) in basis().enumerate() {
+        eval_at_b(&f, self.n, m)
+    }
+
+    /// The vectors `B^j e1(B) e_0` for `j < d1`.
+    fn basis(&self) -> impl Iterator<Item = Vec<u32>> + '_ {
+        let m = self.m;
+        std::iter::successors(Some(self.e1_vector.clone()), move |v| Some(apply_b(v, m)))
+            .take(self.d1)
+    }
+
+    /// First rows of the `chi1` part's vectors given by their coordinates in
+    /// [`Glue::basis`] (the basis is walked once for all of them).
+    fn to_vectors(&self, coords: &[Vec<u32>]) -> Vec<Vec<u32>> {
+        let m = self.m as u64;
+        let mut out = vec![vec![0u64; self.n]; coords.len()];
+        for (j, e) in self.basis().enumerate() {
             for (acc, a) in out.iter_mut().zip(coords) {
                 let c = a[j] as u64;
                 if c != 0 {
                     for (x, &v) in acc.iter_mut().zip(&e) {
-                        *x = (*x + c * v as u64) % m as u64;
+                        *x = (*x + c * v as u64) % m;
                     }
                 }
             }
@@ -252,39 +367,6 @@ pub fn solve_prime_power(n: usize, pp: PrimePower, b: &[u32]) -> LocalSolution {
         out.into_iter()
             .map(|v| v.into_iter().map(|x| x as u32).collect())
             .collect()
-    };
-
-    let kernel_exponent = form.kernel_exponent();
-    let small = (p as u64)
-        .checked_pow(kernel_exponent)
-        .is_some_and(|c| c <= LIST_KERNEL_UP_TO);
-    let indices: Vec<usize> = form.kernel_indices().collect();
-    let kernel: Vec<(Vec<u32>, u32)> = if small {
-        let coords: Vec<Vec<u32>> = indices.iter().map(|&t| form.kernel_vector(t)).collect();
-        to_vectors(&coords)
-            .into_iter()
-            .zip(indices.iter().map(|&t| form.order_exponent(t)))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let witness = if form.solution.is_some() {
-        None
-    } else {
-        // w . b for the vector of coordinates a is a . (E^T b) with E_j = B^j e1(B) e_0.
-        let projected: Vec<u32> = basis().map(|e| dot(&e, b, m)).collect();
-        indices
-            .iter()
-            .map(|&t| form.kernel_vector(t))
-            .find(|a| dot(a, &projected, m) != 0)
-            .map(|a| to_vectors(&[a]).remove(0))
-    };
-    LocalSolution {
-        solution,
-        kernel,
-        kernel_complete: small,
-        kernel_exponent,
-        witness,
     }
 }
 
