@@ -21,7 +21,11 @@ test('a setting the server refuses at game start never leaves the page without a
     } else await route.continue();
   });
   await api('PUT', '/api/settings/hexapawn', { undo_depth: 0 });
+  // A first load gives the page's storage an origin; it is emptied once that load
+  // has kept its session, or a slow load would keep it after the clear and the
+  // second load would resume it without starting a session.
   await page.goto(`${BASE}/game/hexapawn`);
+  await waitForBoard(page);
   await page.evaluate(() => localStorage.clear());
   // Watched from the start: the notice shows for 6 s, and on a busy machine the board
   // can take longer than that to appear.
