@@ -54,11 +54,14 @@ pub struct Tables<G: Game> {
     /// the cell says where the build stands, for the words a player gets.
     oracle: TableCell<Arc<dyn Oracle<G>>>,
     extra: Mutex<Vec<Arc<Solution<G>>>>,
+    /// Where the tables and every solve for them are counted: the ledger of
+    /// the engine that made them ([`crate::Engine`]).
+    ledger: &'static Ledger,
 }
 
 /// The budget a generic retrograde solve of `game` from `start` runs under: the
 /// caller's. Where the game bounds its positions, a solve whose estimate
-/// ([`estimate_bytes`]) cannot fit the caller's budget, or beside the tables the
+/// ([`estimate_bytes`]) cannot fit the caller's budget, or beside the tables its
 /// [`Ledger`] already holds, is refused at once in words; nothing is held up front
 /// (a bound is often far above the positions really reachable).
 fn solve_budget<G: Registered>(
@@ -67,7 +70,7 @@ fn solve_budget<G: Registered>(
     budget: &Budget,
 ) -> Result<Budget, BudgetError> {
     let what = format!("the exact solution of {}", G::TITLE);
-    let ledger = Ledger::global();
+    let ledger = budget.ledger();
     // A position bound is an upper bound, often far above the positions really
     // reachable (Nim 60-60-60: 689 MiB estimated, about 60 MiB used): holding it
     // up front refused a second solve beside the first. The estimate only
@@ -88,15 +91,28 @@ fn solve_budget<G: Registered>(
 }
 
 impl<G: Game> Default for Tables<G> {
+    /// Tables counted in the process's default ledger ([`Ledger::global`]):
+    /// those of a handle made without an engine ([`Handle::new`]).
     fn default() -> Self {
-        Tables {
-            oracle: TableCell::new("the exact solution"),
-            extra: Mutex::new(Vec::new()),
-        }
+        Self::in_ledger(Ledger::global())
     }
 }
 
 impl<G: Game> Tables<G> {
+    /// Empty tables, counted in `ledger` once built.
+    pub fn in_ledger(ledger: &'static Ledger) -> Self {
+        Tables {
+            oracle: TableCell::new("the exact solution"),
+            extra: Mutex::new(Vec::new()),
+            ledger,
+        }
+    }
+
+    /// The ledger the tables are counted in.
+    pub fn ledger(&self) -> &'static Ledger {
+        self.ledger
+    }
+
     /// About how many bytes the tables hold (0 until a solution is built).
     pub fn memory_bytes(&self) -> u64 {
         let oracle = self.oracle.get().map_or(0, |o| o.memory_bytes());
@@ -123,10 +139,10 @@ impl<G: Registered> Handle<G> {
         progress: &dyn Fn(f64),
     ) -> Result<SolveReport, EngineError> {
         // A game's own solver says what it uses through its budget
-        // (`Budget::uses`): reserved in the process's ledger while it runs, beside
-        // every table the process keeps.
+        // (`Budget::uses`): reserved in the tables' ledger while it runs, beside
+        // every table kept there.
         let request = &Report {
-            budget: request.budget.clone().charged_to(Ledger::global()),
+            budget: request.budget.clone().charged_to(self.tables.ledger),
             ..request.clone()
         };
         if let Some(r) = self.game.solve_report(request, progress) {
@@ -246,18 +262,22 @@ impl<G: Registered> Handle<G> {
             return None;
         }
         let game = self.game.clone();
+        // The build runs in the tables' ledger (the cell gives its budget the
+        // ledger of the waiter that starts it), and so does a game's own
+        // oracle, which takes it from that budget.
+        let ledger = self.tables.ledger;
         let build = move |report: &dyn Fn(f64)| -> Result<Arc<dyn Oracle<G>>, BuildError> {
             if let Some(o) = game.exact_oracle(report) {
                 return o;
             }
             let start = game.initial_state();
             // The cell's budget: stopped when every waiter was cancelled.
-            let budget = Budget::current().unwrap_or_default();
+            let budget = Budget::current().unwrap_or_default().in_ledger(ledger);
             // Refused in words when the ledger has no room (tried again after a
             // pause) or the estimate passes the memory limit (for good).
             let budget = solve_budget(&game, &start, &budget)?;
             // What it builds is reserved as it grows; large builds take turns.
-            let budget = budget.charged_to(Ledger::global());
+            let budget = budget.charged();
             match Solution::solve_within(&game, &start, MAX_GENERIC_POSITIONS, &budget, report) {
                 Ok(s) => Ok(Arc::new(s) as Arc<dyn Oracle<G>>),
                 Err(SolveError::Budget(e)) => Err(e.into()),
@@ -267,7 +287,7 @@ impl<G: Registered> Handle<G> {
         };
         self.tables
             .oracle
-            .get_or_build(build, &waiting_budget(), progress)
+            .get_or_build(build, &waiting_budget().in_ledger(ledger), progress)
             .ok()
             .map(|o| (*o).clone())
     }
@@ -347,10 +367,12 @@ impl<G: Registered> Handle<G> {
         {
             return;
         }
-        let Ok(budget) = solve_budget(&self.game, state, &Budget::default()) else {
+        let ledger = self.tables.ledger;
+        let within = Budget::default().in_ledger(ledger);
+        let Ok(budget) = solve_budget(&self.game, state, &within) else {
             return;
         };
-        let budget = budget.charged_to(Ledger::global());
+        let budget = budget.charged();
         let solved =
             Solution::solve_within(&self.game, state, MAX_GENERIC_POSITIONS, &budget, &|_| {});
         if let Ok(sol) = solved {
@@ -512,14 +534,15 @@ impl<G: Registered> Handle<G> {
     /// Whether this game offers an exact solution (perfect player, graded hints),
     /// known from its size facts before anything is built, the same before and
     /// after anyone asks for it: a game's own oracle when the least memory it can
-    /// be had in fits the process's limit ([`ExactAnalysis::exact_oracle_bytes`]),
+    /// be had in fits the limit of its tables' ledger (the process's
+    /// `--max-memory`, [`ExactAnalysis::exact_oracle_bytes`]),
     /// else the generic solver on a small game whose estimate (where it bounds
     /// its positions) fits.
     pub fn claims_exact(&self) -> bool {
         if !self.may_have_oracle() {
             return false;
         }
-        let limit = tabula_core::default_max_memory();
+        let limit = self.tables.ledger.limit();
         match self.game.exact_oracle_bytes() {
             Some(bytes) => bytes <= limit,
             None => {

@@ -9,6 +9,7 @@
 pub mod conformance;
 mod dyn_game;
 mod ending;
+mod engine;
 mod error;
 mod handle;
 mod matches;
@@ -29,6 +30,10 @@ mod view_laws;
 
 pub use dyn_game::{DynGame, GameInfo, LevelPreset};
 pub use ending::Ending;
+pub use engine::{
+    cache_max_memory, cache_usage, set_cache_max_memory, tables_in_use, trim_cache, Engine,
+    CACHE_GAMES, DEFAULT_CACHE_BYTES,
+};
 pub use error::EngineError;
 pub use handle::{Handle, Tables};
 pub use matches::{learned_as_stored, LogEntry, Match, MatchView, MoveInfo};
@@ -37,11 +42,7 @@ pub use players::{generic_player_kinds, parse_player_spec, PlayerSpec};
 pub use record::{check_undo_depth, MAX_GAME_PLIES, MAX_UNDO_DEPTH};
 pub use record::{CurrentGame, MatchConfig, MatchRecord, Tally, Untaught};
 pub use record_check::{MAX_MOVE_TEXT, MAX_TALLY_GAMES};
-pub use registry::{
-    build, cache_max_memory, cache_usage, check_playable, entry, find, registry,
-    set_cache_max_memory, tables_in_use, title_of, trim_cache, GameEntry, CACHE_GAMES,
-    DEFAULT_CACHE_BYTES,
-};
+pub use registry::{build, check_playable, entry, find, registry, title_of, GameEntry};
 pub use rules::{developer_words, rules_markdown};
 pub use shown::view_after;
 pub use stepping::{DynPlayer, DynState, GameFacts, StepState, CHANCE_PLAYER, TERMINAL_PLAYER};

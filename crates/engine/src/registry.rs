@@ -1,16 +1,13 @@
 //! The list of games. Registering a game is one line in [`registry`].
 
 use crate::dyn_game::DynGame;
-use crate::handle::{Handle, Tables};
+use crate::engine::Engine;
+use crate::handle::Handle;
 use crate::EngineError;
-use std::any::Any;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
-use tabula_core::Game;
-use tabula_core::{Ledger, Meter, Registered, TestCases, Variant, VariantOption};
+use std::sync::Arc;
+use tabula_core::{Registered, TestCases, Variant, VariantOption};
 
-type BuildFn = fn(&Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
+type BuildFn = fn(&Engine, &Variant, &[&str]) -> Result<Arc<dyn DynGame>, EngineError>;
 
 /// A registered game: its name, and how to build it in a variant.
 #[derive(Clone)]
@@ -65,6 +62,7 @@ impl GameEntry {
 /// The registry entry of a game type.
 pub fn entry<G: Registered>() -> GameEntry {
     fn build<G: Registered>(
+        engine: &Engine,
         v: &Variant,
         play_only: &[&str],
     ) -> Result<Arc<dyn DynGame>, EngineError> {
@@ -74,7 +72,7 @@ pub fn entry<G: Registered>() -> GameEntry {
             G::NAME.to_string(),
             solution_key(&game.variant(), play_only),
         );
-        let tables = shared_tables::<G>(key);
+        let tables = engine.shared_tables::<G>(key);
         Ok(Arc::new(Handle::sharing(game, tables)))
     }
     fn play_limit<G: Registered>(v: &Variant) -> Result<Option<String>, EngineError> {
@@ -126,65 +124,6 @@ fn solution_key(normalised: &Variant, play_only: &[&str]) -> String {
     v.to_string()
 }
 
-/// Solution tables of any game, as the registry sees them: their size, and a way
-/// back to the concrete type.
-trait AnyTables: Any + Send + Sync {
-    fn bytes(&self) -> u64;
-    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
-}
-
-impl<G: Game> AnyTables for Tables<G>
-where
-    Tables<G>: Send + Sync + 'static,
-{
-    fn bytes(&self) -> u64 {
-        self.memory_bytes()
-    }
-    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync> {
-        self
-    }
-}
-
-type SharedTables = Mutex<HashMap<(String, String), Weak<dyn AnyTables>>>;
-
-/// Every solution table alive in the process (held by the cache, by matches being
-/// played or by anyone else), by game and solution key, weakly.
-fn shared() -> std::sync::MutexGuard<'static, HashMap<(String, String), Weak<dyn AnyTables>>> {
-    static SHARED: OnceLock<SharedTables> = OnceLock::new();
-    SHARED
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
-
-/// The solution tables of a game and solution key: the ones a live handle already
-/// uses, or new ones. Only weak references are kept here, so tables are freed
-/// with the last handle that uses them.
-fn shared_tables<G: Registered>(key: (String, String)) -> Arc<Tables<G>> {
-    let mut map = shared();
-    if let Some(found) = map
-        .get(&key)
-        .and_then(Weak::upgrade)
-        .and_then(|a| a.into_any().downcast::<Tables<G>>().ok())
-    {
-        return found;
-    }
-    map.retain(|_, w| w.strong_count() > 0);
-    let tables = Arc::new(Tables::<G>::default());
-    let any: Arc<dyn AnyTables> = tables.clone();
-    map.insert(key, Arc::downgrade(&any));
-    tables
-}
-
-/// Bytes of every solution table alive in this process, each counted once:
-/// those of cached games and those only matches being played still hold. This
-/// is what the one table budget ([`cache_max_memory`]) bounds.
-pub fn tables_in_use() -> u64 {
-    let live: Vec<Arc<dyn AnyTables>> = shared().values().filter_map(Weak::upgrade).collect();
-    // Sized (and possibly freed) outside the map's lock.
-    live.iter().map(|t| t.bytes()).sum()
-}
-
 /// Every game, in the order they are listed.
 pub fn registry() -> Vec<GameEntry> {
     vec![
@@ -222,153 +161,35 @@ pub fn title_of(name: &str) -> Option<&'static str> {
     find(name).ok().map(|e| e.title)
 }
 
-/// The default byte bound of the cache of games and their solutions: 512 MiB.
-pub const DEFAULT_CACHE_BYTES: u64 = 512 << 20;
-/// Most games kept in the cache, whatever their size.
-pub const CACHE_GAMES: usize = 256;
-
-static CACHE_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_CACHE_BYTES);
-
-/// Sets the byte bound of the cache of built games and their solutions (the
-/// server uses half of `--max-memory`).
-pub fn set_cache_max_memory(bytes: u64) {
-    CACHE_LIMIT.store(bytes, Ordering::Relaxed);
-}
-
-/// The byte bound of the cache ([`DEFAULT_CACHE_BYTES`] unless set).
-pub fn cache_max_memory() -> u64 {
-    CACHE_LIMIT.load(Ordering::Relaxed)
-}
-
-struct Cached {
-    handle: Arc<dyn DynGame>,
-    used: u64,
-}
-
-#[derive(Default)]
-struct Cache {
-    games: HashMap<(String, String), Cached>,
-    clock: u64,
-}
-
-impl Cache {
-    /// Bytes held by the cached games' solutions (tables shared by several
-    /// variants counted once).
-    fn bytes(&self) -> u64 {
-        let mut seen = std::collections::HashSet::new();
-        self.games
-            .values()
-            .filter(|c| seen.insert(c.handle.tables_id()))
-            .map(|c| c.handle.memory_bytes())
-            .sum()
-    }
-
-    /// Forgets the least recently used games until the cache holds at most
-    /// [`CACHE_GAMES`] games, the solution tables alive in the process (the
-    /// cache's and those of matches being played, [`tables_in_use`]) fit in
-    /// [`cache_max_memory`] and in `within` (what the process's ledger asks
-    /// for), and every table the process holds (the ledger's: Kono's and
-    /// Auto120's tables too) fits the process's limit, or only `keep` is left.
-    /// Tables a match still holds stay until it goes; a game built again
-    /// meanwhile shares them.
-    fn shrink(&mut self, keep: Option<&(String, String)>, within: Option<u64>) {
-        let limit = match within {
-            Some(target) => cache_max_memory().min(target),
-            None => cache_max_memory(),
-        };
-        let ledger = Ledger::global();
-        loop {
-            if self.games.len() <= CACHE_GAMES
-                && tables_in_use() <= limit
-                && ledger.in_use() <= ledger.limit()
-            {
-                return;
-            }
-            let oldest = self
-                .games
-                .iter()
-                .filter(|(k, _)| Some(*k) != keep)
-                .min_by_key(|(_, c)| c.used)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => {
-                    self.games.remove(&k);
-                }
-                None => return,
-            }
-        }
-    }
-}
-
-fn cache() -> std::sync::MutexGuard<'static, Cache> {
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            Ledger::global().add_meter(Arc::new(EngineTables));
-            Mutex::default()
-        })
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
-
-/// The engine's solution tables in the process's [`Ledger`]: counted as
-/// [`tables_in_use`] (the cache's and the matches'), and made smaller by
-/// forgetting cached games when another table needs the room.
-struct EngineTables;
-
-impl Meter for EngineTables {
-    fn bytes(&self) -> u64 {
-        tables_in_use()
-    }
-    fn shrink_to(&self, target: u64) {
-        cache().shrink(None, Some(target));
-    }
-}
-
-/// What the cache holds now: `(games, bytes)`.
-pub fn cache_usage() -> (usize, u64) {
-    let c = cache();
-    (c.games.len(), c.bytes())
-}
-
-/// Builds (or reuses) a game in a variant. Handles are cached so that solutions
-/// are computed once per process; the cache is bounded in bytes of solution
-/// ([`cache_max_memory`]) and forgets the least recently used games first.
-/// Solutions grow after a game is built (the first perfect move or hint), so the
-/// bound is enforced again each time a game is asked for.
-pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError> {
-    let entry = find(name)?;
-    let v = Variant::parse(variant)?;
-    let key = (entry.name.to_string(), v.to_string());
-    {
-        let mut c = cache();
-        c.clock += 1;
-        let now = c.clock;
-        if let Some(found) = c.games.get_mut(&key) {
-            found.used = now;
-            let handle = found.handle.clone();
-            c.shrink(Some(&key), None);
+impl Engine {
+    /// Builds (or reuses) a game in a variant. Handles are cached so that
+    /// solutions are computed once per engine; the cache is bounded in bytes of
+    /// solution ([`Engine::cache_max_memory`]) and forgets the least recently
+    /// used games first. Solutions grow after a game is built (the first
+    /// perfect move or hint), so the bound is enforced again each time a game
+    /// is asked for.
+    pub fn build(&self, name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError> {
+        let entry = find(name)?;
+        let v = Variant::parse(variant)?;
+        let key = (entry.name.to_string(), v.to_string());
+        if let Some(handle) = self.cached(&key) {
             return Ok(handle);
         }
+        let handle = (entry.build)(self, &v, entry.play_only)?;
+        self.keep(key, handle.clone());
+        Ok(handle)
     }
-    let handle = (entry.build)(&v, entry.play_only)?;
-    let mut c = cache();
-    c.clock += 1;
-    let now = c.clock;
-    c.games.insert(
-        key.clone(),
-        Cached {
-            handle: handle.clone(),
-            used: now,
-        },
-    );
-    c.shrink(Some(&key), None);
-    Ok(handle)
+}
+
+/// [`Engine::build`] in the process's default engine ([`Engine::global`]).
+pub fn build(name: &str, variant: &str) -> Result<Arc<dyn DynGame>, EngineError> {
+    Engine::global().build(name, variant)
 }
 
 /// Refuses, before anything is built, a variant too large to play (a match
 /// could not start from it: [`Registered::play_limit`]), with the reason in
-/// words; also refuses an unknown game or a bad variant as [`build`] does.
+/// words; also refuses an unknown game or a bad variant as
+/// [`Engine::build`] does.
 /// Building a game may take a while for a large variant (its first positions
 /// are played to learn whether it has dice), so a request to play checks this
 /// first.
@@ -379,10 +200,4 @@ pub fn check_playable(name: &str, variant: &str) -> Result<(), EngineError> {
         Some(why) => Err(EngineError::Invalid(why)),
         None => Ok(()),
     }
-}
-
-/// Enforces the cache's bounds now ([`build`] does at every call): a server calls
-/// it when matches being played have let tables go or grown.
-pub fn trim_cache() {
-    cache().shrink(None, None);
 }

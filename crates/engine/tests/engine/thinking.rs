@@ -3,7 +3,6 @@
 //! and asks the game ([`DynGame::player_may_think`]) instead of knowing
 //! players by name.
 
-use rusty_fork::rusty_fork_test;
 use tabula_engine::{build, registry, DynGame};
 
 #[test]
@@ -56,12 +55,9 @@ fn perfect_thinks_until_its_table_is_ready(game: &dyn DynGame) {
     );
 }
 
-rusty_fork_test! {
-    #![rusty_fork(timeout_ms = crate::OWN_PROCESS_TIMEOUT_MS)]
-
-    // In a process of its own: another test may have built the table already.
-    #[test]
-    fn a_perfect_player_thinks_only_until_its_table_is_ready() {
-        perfect_thinks_until_its_table_is_ready(&*build("tictactoe", "").unwrap());
-    }
+/// In an engine of its own: another test may have built the process's table.
+#[test]
+fn a_perfect_player_thinks_only_until_its_table_is_ready() {
+    let engine = crate::own_engine(tabula_core::DEFAULT_MAX_MEMORY);
+    perfect_thinks_until_its_table_is_ready(&*engine.build("tictactoe", "").unwrap());
 }
