@@ -60,37 +60,79 @@ fn loss_row(name: &str, t: &Tally) -> String {
     )
 }
 
-fn main() {
-    let mut markers = 2usize;
-    let mut games = 100_000u64;
-    let mut seed = 2024u64;
-    let mut self_play = 0u64;
-    let mut exact_length = false;
-    let mut players: Vec<String> = ["best", "scenario", "expectimax", "random"]
-        .map(String::from)
-        .to_vec();
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().unwrap_or_default();
-        match flag.as_str() {
-            "--markers" => markers = value().parse().expect("--markers N"),
-            "--games" => games = value().parse().expect("--games N"),
-            "--seed" => seed = value().parse().expect("--seed S"),
-            "--players" => {
-                players = value()
-                    .split(',')
-                    .filter(|p| !p.is_empty() && *p != "none")
-                    .map(str::to_string)
-                    .collect()
+/// What the command line asks for.
+struct Args {
+    markers: usize,
+    games: u64,
+    seed: u64,
+    /// Games of `optimal` against itself (0: none).
+    self_play: u64,
+    /// Whether to work out the expected length of a game exactly.
+    exact_length: bool,
+    /// The players `optimal` meets, one pairing each.
+    players: Vec<String>,
+}
+
+impl Args {
+    fn parse() -> Args {
+        let mut a = Args {
+            markers: 2,
+            games: 100_000,
+            seed: 2024,
+            self_play: 0,
+            exact_length: false,
+            players: ["best", "scenario", "expectimax", "random"]
+                .map(String::from)
+                .to_vec(),
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(flag) = args.next() {
+            let mut value = || args.next().unwrap_or_default();
+            match flag.as_str() {
+                "--markers" => a.markers = value().parse().expect("--markers N"),
+                "--games" => a.games = value().parse().expect("--games N"),
+                "--seed" => a.seed = value().parse().expect("--seed S"),
+                "--players" => {
+                    a.players = value()
+                        .split(',')
+                        .filter(|p| !p.is_empty() && *p != "none")
+                        .map(str::to_string)
+                        .collect()
+                }
+                "--length" => a.exact_length = true,
+                "--self-play" => a.self_play = value().parse().expect("--self-play N"),
+                other => panic!("unknown argument {other}"),
             }
-            "--length" => exact_length = true,
-            "--self-play" => self_play = value().parse().expect("--self-play N"),
-            other => panic!("unknown argument {other}"),
         }
+        a
     }
+}
+
+fn main() {
+    let args = Args::parse();
+    let markers = args.markers;
     let game = Auto120::with_markers(markers);
     let solution = exact::solution(markers, exact::DEFAULT_MAX_MEMORY)
         .unwrap_or_else(|e| panic!("{}", exact::error_text(markers, &e)));
+    print_solution(markers, &solution);
+    if args.exact_length {
+        print_exact_length(&solution);
+    }
+    if args.self_play > 0 {
+        print_self_play(&solution, args.self_play, args.seed);
+    }
+    if args.players.is_empty() {
+        return;
+    }
+    let (book, sets) = play_pairings(&game, &solution, &args);
+    print_losses(&args.players, &book);
+    for (name, reasons) in sets {
+        print_losses_by_set(&name, &reasons);
+    }
+}
+
+/// The table's size, how it was solved and the first mover's chance.
+fn print_solution(markers: usize, solution: &exact::Solution) {
     let st = solution.stats();
     let from = if markers >= exact::LAYERED_MARKERS {
         exact::table_dir(markers).map_or_else(String::new, |d| {
@@ -103,62 +145,75 @@ fn main() {
         "{markers} marker(s) each{from}: {} positions, solved in {:.1} s ({} sweeps of the start layer); the first player to roll wins {:.9}\n",
         st.positions, st.seconds, st.sweeps, st.first_mover_wins
     );
-    if exact_length {
-        match length::exact(&solution, &Budget::unlimited(), &|_| {}) {
-            Ok(l) => {
-                println!("Expected length with perfect play on both sides (policy evaluation, {:.1} s, {} sweeps of the start layer):\n", l.seconds, l.sweeps);
-                println!(
-                    "* rolls {:.4}, marker moves {:.4}, plies {:.4} (the draw, the rolls and the moves)",
-                    l.rolls, l.moves, l.plies
-                );
-                println!(
-                    "* the longest expected rest of a game: {:.4} rolls, at {}",
-                    l.longest_rolls, l.longest_position
-                );
-                println!(
-                    "* decisions with two moves of equal chance: {}; largest change in the last sweep {:.1e}; CPU {:.1} s\n",
-                    l.tied_decisions,
-                    l.max_change,
-                    l.cpu_seconds.unwrap_or(f64::NAN)
-                );
-            }
-            Err(e) => println!("Expected length: {e}\n"),
+}
+
+/// `--length`: the expected length of a game with perfect play, worked out exactly.
+fn print_exact_length(solution: &exact::Solution) {
+    match length::exact(solution, &Budget::unlimited(), &|_| {}) {
+        Ok(l) => {
+            println!("Expected length with perfect play on both sides (policy evaluation, {:.1} s, {} sweeps of the start layer):\n", l.seconds, l.sweeps);
+            println!(
+                "* rolls {:.4}, marker moves {:.4}, plies {:.4} (the draw, the rolls and the moves)",
+                l.rolls, l.moves, l.plies
+            );
+            println!(
+                "* the longest expected rest of a game: {:.4} rolls, at {}",
+                l.longest_rolls, l.longest_position
+            );
+            println!(
+                "* decisions with two moves of equal chance: {}; largest change in the last sweep {:.1e}; CPU {:.1} s\n",
+                l.tied_decisions,
+                l.max_change,
+                l.cpu_seconds.unwrap_or(f64::NAN)
+            );
         }
+        Err(e) => println!("Expected length: {e}\n"),
     }
-    if self_play > 0 {
-        let s = length::simulate(&solution, self_play, seed);
-        println!(
-            "{} games of optimal against itself (seed {seed}, {:.1} s, {} cut off):\n",
-            s.games, s.seconds, s.cut_off
-        );
-        println!(
-            "* rolls per game {:.3} (95% interval {:.3}-{:.3}), the longest game {} rolls",
-            s.rolls.mean, s.rolls.low, s.rolls.high, s.longest_rolls
-        );
-        println!(
-            "* marker moves per game {:.3} (95% interval {:.3}-{:.3}), the most in a game {}\n",
-            s.moves.mean, s.moves.low, s.moves.high, s.longest_moves
-        );
-    }
-    if players.is_empty() {
-        return;
-    }
+}
+
+/// `--self-play G`: the length of games of `optimal` against itself, sampled.
+fn print_self_play(solution: &exact::Solution, games: u64, seed: u64) {
+    let s = length::simulate(solution, games, seed);
+    println!(
+        "{} games of optimal against itself (seed {seed}, {:.1} s, {} cut off):\n",
+        s.games, s.seconds, s.cut_off
+    );
+    println!(
+        "* rolls per game {:.3} (95% interval {:.3}-{:.3}), the longest game {} rolls",
+        s.rolls.mean, s.rolls.low, s.rolls.high, s.longest_rolls
+    );
+    println!(
+        "* marker moves per game {:.3} (95% interval {:.3}-{:.3}), the most in a game {}\n",
+        s.moves.mean, s.moves.low, s.moves.high, s.longest_moves
+    );
+}
+
+/// Plays `optimal` against each listed player and prints the table of wins. Every
+/// decision of both sides is graded into one book (by player); a scenario player's
+/// decisions also into a book of its own by the set that chose them, returned
+/// with its name.
+fn play_pairings(
+    game: &Auto120,
+    solution: &Arc<exact::Solution>,
+    args: &Args,
+) -> (Arc<LossBook>, Vec<(String, Arc<LossBook>)>) {
+    let (games, seed) = (args.games, args.seed);
     println!("{games} games per pairing, seats alternating, seed {seed}\n");
     println!("| optimal vs | optimal wins | 95% interval | decisions/game | seconds |");
     println!("|---|---:|---|---:|---:|");
     let book = Arc::new(LossBook::default());
     let mut sets: Vec<(String, Arc<LossBook>)> = Vec::new();
-    for name in &players {
+    for name in &args.players {
         let reasons = Arc::new(LossBook::default());
         let graded_sets = name.starts_with("scenario");
         let r = simulate(
-            &game,
+            game,
             ["optimal", name.as_str()],
             |i, s| {
                 let (label, inner) = if i == 0 {
-                    ("optimal", build(&game, "optimal", s))
+                    ("optimal", build(game, "optimal", s))
                 } else {
-                    (name.as_str(), build(&game, name, s))
+                    (name.as_str(), build(game, name, s))
                 };
                 let p = GradedPlayer::new(inner, solution.clone(), label, book.clone());
                 Box::new(if i == 1 && graded_sets {
@@ -183,6 +238,11 @@ fn main() {
             sets.push((name.clone(), reasons));
         }
     }
+    (book, sets)
+}
+
+/// What each player's decisions cost against the table (`optimal` last).
+fn print_losses(players: &[String], book: &LossBook) {
     let tallies = book.tallies();
     println!("\n| player | decisions | mean loss per decision | with a real choice | mean loss per real choice | decisions below optimal |");
     println!("|---|---:|---:|---:|---:|---:|");
@@ -191,28 +251,31 @@ fn main() {
             println!("{}", loss_row(name, t));
         }
     }
-    for (name, reasons) in sets {
-        println!("\n`{name}`, by the set that chose the move:\n");
-        println!("| set | decisions | mean loss per decision | with a real choice | mean loss per real choice | decisions below optimal |");
-        println!("|---|---:|---:|---:|---:|---:|");
-        let by_set = reasons.tallies();
-        for (set, t) in &by_set {
-            println!("{}", loss_row(set, t));
-        }
-        println!("\n| set | largest loss | at | chose (chance) | best (chance) |");
-        println!("|---|---:|---|---|---|");
-        for (set, t) in &by_set {
-            if let Some(w) = &t.worst {
-                println!(
-                    "| {set} | {:.6} | `{}` | {} ({}) | {} ({}) |",
-                    w.loss,
-                    w.position,
-                    w.chosen,
-                    percent(w.chosen_chance),
-                    w.best,
-                    percent(w.best_chance)
-                );
-            }
+}
+
+/// What the scenario player `name`'s decisions cost by the set that chose them,
+/// and each set's largest loss with where it happened.
+fn print_losses_by_set(name: &str, reasons: &LossBook) {
+    println!("\n`{name}`, by the set that chose the move:\n");
+    println!("| set | decisions | mean loss per decision | with a real choice | mean loss per real choice | decisions below optimal |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let by_set = reasons.tallies();
+    for (set, t) in &by_set {
+        println!("{}", loss_row(set, t));
+    }
+    println!("\n| set | largest loss | at | chose (chance) | best (chance) |");
+    println!("|---|---:|---|---|---|");
+    for (set, t) in &by_set {
+        if let Some(w) = &t.worst {
+            println!(
+                "| {set} | {:.6} | `{}` | {} ({}) | {} ({}) |",
+                w.loss,
+                w.position,
+                w.chosen,
+                percent(w.chosen_chance),
+                w.best,
+                percent(w.best_chance)
+            );
         }
     }
 }
