@@ -86,7 +86,7 @@ pub fn draw_rule_length(
 /// One game as it is played, as the rules of actual play see it: how often each
 /// position occurred, how long the current run of plies without progress is, and
 /// how many plies were played. Plies can be taken back ([`PlayTracker::undo`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PlayTracker<G: MatchRules + Actions> {
     rule: PlayDrawRule,
     max_plies: usize,
@@ -100,6 +100,37 @@ pub struct PlayTracker<G: MatchRules + Actions> {
     /// The lowest progress measure so far after each ply played (empty when
     /// `start_low` is `None`).
     lows: Vec<u64>,
+}
+
+/// Plies a copy of a tracker has room for before its records grow: a copy is
+/// mostly made to be played on (a search copies a position, then plays a few
+/// plies), and growing a record that was copied to its exact length costs a
+/// reallocation at the first ply.
+const ROOM_IN_A_COPY: usize = 8;
+
+/// A copy of `records` with room for [`ROOM_IN_A_COPY`] more.
+fn with_room<T: Copy>(records: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(records.len() + ROOM_IN_A_COPY);
+    out.extend_from_slice(records);
+    out
+}
+
+impl<G: MatchRules + Actions> Clone for PlayTracker<G> {
+    fn clone(&self) -> Self {
+        PlayTracker {
+            rule: self.rule,
+            max_plies: self.max_plies,
+            seen: self.seen.clone(),
+            quiet: with_room(&self.quiet),
+            start_low: self.start_low,
+            // Kept only for a game with a progress measure.
+            lows: if self.start_low.is_some() {
+                with_room(&self.lows)
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 impl<G: MatchRules + Actions> PlayTracker<G> {
@@ -120,6 +151,15 @@ impl<G: MatchRules + Actions> PlayTracker<G> {
             quiet: Vec::new(),
             start_low,
             lows: Vec::new(),
+        }
+    }
+
+    /// Makes room in the records for `plies` more plies, so that playing them
+    /// does not grow the records one reallocation after another.
+    pub fn reserve(&mut self, plies: usize) {
+        self.quiet.reserve(plies);
+        if self.start_low.is_some() {
+            self.lows.reserve(plies);
         }
     }
 

@@ -168,13 +168,25 @@ pub struct StepState<G: Registered> {
     start_points: Option<i64>,
 }
 
+/// Actions a new state has room for before its history grows, at most (a
+/// game's length bound when it is shorter).
+const ROOM_AT_THE_START: usize = 64;
+
+/// Actions a copy of a state has room for before its history grows: a copy is
+/// mostly made to be played on (MCTS copies a state a simulation, then applies
+/// actions), and a history copied to its exact length would be reallocated at
+/// the first action.
+const ROOM_IN_A_COPY: usize = 8;
+
 impl<G: Registered> Clone for StepState<G> {
     fn clone(&self) -> Self {
+        let mut history = Vec::with_capacity(self.history.len() + ROOM_IN_A_COPY);
+        history.extend_from_slice(&self.history);
         StepState {
             handle: self.handle.clone(),
             start: self.start.clone(),
             state: self.state.clone(),
-            history: self.history.clone(),
+            history,
             tracker: self.tracker.clone(),
             reward: self.reward,
             start_points: self.start_points,
@@ -185,14 +197,21 @@ impl<G: Registered> Clone for StepState<G> {
 impl<G: Registered> StepState<G> {
     /// The variant's start.
     pub fn new(handle: Arc<Handle<G>>) -> Self {
-        let state = handle.game().initial_state();
+        let game = handle.game();
+        let state = game.initial_state();
+        // A new state is mostly played to its end (a random playout): room
+        // for the whole game when it is short, so that the records are
+        // allocated once rather than grown action by action.
+        let room = game.max_game_length().min(ROOM_AT_THE_START);
+        let mut tracker = PlayTracker::new(game, &state);
+        tracker.reserve(room);
         StepState {
-            start_points: handle.game().score(&state),
-            tracker: PlayTracker::new(handle.game(), &state),
+            start_points: game.score(&state),
+            tracker,
             handle,
             start: None,
             state,
-            history: Vec::new(),
+            history: Vec::with_capacity(room),
             reward: 0.0,
         }
     }

@@ -20,7 +20,7 @@ use crate::board::Position;
 use crate::{ConnectFour, Move};
 use tabula_core::actions::set_at;
 use tabula_core::play_rules::draw_rule_length;
-use tabula_core::{Actions, MatchRules, Seat};
+use tabula_core::{Actions, Game, MatchRules, Seat, Turn};
 
 impl ConnectFour {
     /// Planes of the observation: three, four in Pop Out.
@@ -48,6 +48,24 @@ impl Actions for ConnectFour {
         match mv {
             Move::Drop(c) => usize::from(c),
             Move::Pop(c) => width + usize::from(c),
+        }
+    }
+
+    /// Decoded at once (a drop into a column with room, a pop where the side
+    /// to move may pop, while the game goes on) rather than looked for among
+    /// the legal moves: OpenSpiel's searches apply an action by id at every step.
+    fn move_of(&self, state: &Position, action: usize) -> Option<Move> {
+        if !matches!(self.turn(state), Turn::Move(_)) {
+            return None;
+        }
+        let width = usize::from(self.geometry().width());
+        let column = u8::try_from(action.checked_rem(width)?).ok()?;
+        if action < width {
+            self.has_room(state, column).then_some(Move::Drop(column))
+        } else if action < 2 * width {
+            self.may_pop(state, column).then_some(Move::Pop(column))
+        } else {
+            None
         }
     }
 

@@ -6,7 +6,7 @@
 //!   marks, the other side's marks, the empty squares.
 //! * A game lasts at most 9 plies.
 
-use crate::{Board, Square, TicTacToe};
+use crate::{has_line, Board, Square, TicTacToe};
 use tabula_core::actions::set_at;
 use tabula_core::{Actions, Seat};
 
@@ -17,6 +17,16 @@ impl Actions for TicTacToe {
 
     fn action_of(&self, _state: &Board, mv: Square) -> usize {
         usize::from(mv.0)
+    }
+
+    /// Decoded at once (an empty square while no side has a line) rather than
+    /// looked for among the legal moves: OpenSpiel's searches apply an action
+    /// by id at every step.
+    fn move_of(&self, state: &Board, action: usize) -> Option<Square> {
+        let square = u8::try_from(action).ok().filter(|&i| i < 9)?;
+        let empty = !(state.x | state.o) & (1 << square) != 0;
+        let over = has_line(state.x) || has_line(state.o);
+        (empty && !over).then_some(Square(square))
     }
 
     fn observation_shape(&self) -> Vec<usize> {
