@@ -214,9 +214,17 @@ def _parse_game_string(text: str) -> Tuple[str, Dict[str, str]]:
 class TabulaState(pyspiel.State):
     """An OpenSpiel state over a `tabula_games.State` (its `tabula_state`)."""
 
+    # The game, kept so that `get_game()` and copies need not ask pyspiel's C++
+    # base for it, is in a slot of its own, out of the instance dictionary:
+    # pyspiel's C++ side copies (`Clone`) and serializes a Python state as its
+    # dictionary (`tabula_state`, deep-copied or pickled), and the copy or the
+    # state read back gets its game from `new_initial_state`.
+    __slots__ = ("_game", "__dict__")
+
     def __init__(self, game: "TabulaGame", native: Any) -> None:
         super().__init__(game)
         self.tabula_state = native
+        self._game = game
 
     def current_player(self) -> int:
         return self.tabula_state.current_player()
@@ -240,6 +248,8 @@ class TabulaState(pyspiel.State):
     # it was applied (test_actions_applied_from_python_keep_the_whole_history).
 
     def legal_actions(self, player: Optional[int] = None) -> List[int]:
+        if player is None:  # the engine's quickest call: no argument to read
+            return self.tabula_state.legal_actions()
         return self.tabula_state.legal_actions(player)
 
     def legal_actions_mask(self, player: Optional[int] = None) -> List[int]:
@@ -257,11 +267,20 @@ class TabulaState(pyspiel.State):
     def apply_action(self, action: int) -> None:
         self.tabula_state.apply_action(action)
 
+    def get_game(self) -> "TabulaGame":
+        return self._game
+
     def clone(self) -> "TabulaState":
-        return _wrap(self.get_game(), self.tabula_state.clone())
+        # _wrap's work written out: MCTS copies a state twice a simulation.
+        state = _new_state(TabulaState)
+        game = self._game
+        _base_init(state, game)
+        state.tabula_state = self.tabula_state.clone()
+        state._game = game
+        return state
 
     def child(self, action: int) -> "TabulaState":
-        return _wrap(self.get_game(), self.tabula_state.child(action))
+        return _wrap(self._game, self.tabula_state.child(action))
 
     def __copy__(self) -> "TabulaState":
         return self.clone()
@@ -334,7 +353,9 @@ class TabulaState(pyspiel.State):
 
 
 _new_state = TabulaState.__new__
-_base_init = pyspiel.State.__init__
+# pyspiel's constructor itself, not the `instancemethod` around it, which would
+# pack its arguments into a tuple on every call: a new state's every bit counts.
+_base_init = getattr(pyspiel.State.__init__, "__func__", pyspiel.State.__init__)
 
 
 def _wrap(game: Any, native: Any) -> TabulaState:
@@ -344,6 +365,7 @@ def _wrap(game: Any, native: Any) -> TabulaState:
     state = _new_state(TabulaState)
     _base_init(state, game)
     state.tabula_state = native
+    state._game = game
     return state
 
 
@@ -420,7 +442,12 @@ class TabulaGame(pyspiel.Game):
         self._shape = list(facts["observation_shape"])
 
     def new_initial_state(self) -> TabulaState:
-        return _wrap(self, self.tabula.new_initial_state())
+        # _wrap's work written out: a random playout starts from a new state.
+        state = _new_state(TabulaState)
+        _base_init(state, self)
+        state.tabula_state = self.tabula.new_initial_state()
+        state._game = self
+        return state
 
     def __reduce__(self) -> Tuple[Any, Tuple[str]]:
         # Pickling (multiprocessing, OpenSpiel's own serialisation): the game's

@@ -35,6 +35,7 @@ def test_speed():
     out = run("speed.py", "--seconds", "0.1", "--rounds", "1", "--simulations", "20")
     assert "pyspiel tic_tac_toe" in out and "pyspiel connect_four" in out and "tabula_games" in out
     assert "tabula_connect4, rollouts in the engine" in out
+    assert "of C++" in out
 
 
 def test_costs():

@@ -542,8 +542,12 @@ def test_actions_applied_from_python_keep_the_whole_history(registered, monkeypa
         pairs = [(p.player, p.action) for p in ours.full_history()]
         assert pairs == [(p.player, p.action) for p in pyspiel.State.full_history(base)]
         assert ours.serialize() == pyspiel.State.serialize(base)
+        assert ours.get_game() is game and pyspiel.State.get_game(ours) is game
+        # pyspiel's C++ copy (what its C++ algorithms and tests make) carries the
+        # engine's state over in the instance dictionary.
+        assert str(pyspiel.State.clone(ours)) == str(ours)
         for twin in (ours.clone(), copy.copy(ours), copy.deepcopy(ours), pickle.loads(pickle.dumps(ours))):
-            assert type(twin) is type(ours)
+            assert type(twin) is type(ours) and twin.get_game() == game
             assert str(twin) == str(ours) and twin.history() == ours.history()
             # A pickle is replayed through the base: its C++ history is whole too.
         assert pyspiel.State.history(pickle.loads(pickle.dumps(ours))) == ours.history()

@@ -498,15 +498,18 @@ impl PyState {
     /// none, and at a chance node the outcomes are given whoever asks.
     #[pyo3(signature = (player = None))]
     fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<usize>> {
+        let Some(player) = player else {
+            return Ok(self.inner.legal_actions());
+        };
         let now = self.inner.current_player();
-        match player {
-            None => Ok(self.inner.legal_actions()),
-            Some(_) if now < 0 => Ok(self.inner.legal_actions()),
-            Some(p) if p < 0 => Err(PyValueError::new_err(format!(
-                "player {p} is not a seat: only a seat (0, 1, ...) has legal moves"
-            ))),
-            Some(p) if p == i64::from(now) => Ok(self.inner.legal_actions()),
-            Some(_) => Ok(Vec::new()),
+        if now < 0 || player == i64::from(now) {
+            Ok(self.inner.legal_actions())
+        } else if player < 0 {
+            Err(PyValueError::new_err(format!(
+                "player {player} is not a seat: only a seat (0, 1, ...) has legal moves"
+            )))
+        } else {
+            Ok(Vec::new())
         }
     }
 
