@@ -264,7 +264,7 @@ async fn create_session(State(st): St, ApiJson(req): ApiJson<NewSession>) -> Api
             .await?
         }
     };
-    Ok((StatusCode::CREATED, Json(out)).into_response())
+    Ok((StatusCode::CREATED, out).into_response())
 }
 
 /// A new session made at once, or what making it needs once the request has
@@ -341,13 +341,13 @@ async fn change_replying<T: Send + 'static>(
     .await
 }
 
-async fn get_session(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
+async fn get_session(State(st): St, Path(id): Path<String>) -> ApiResult<SessionOut> {
     let out = blocking(move |_| {
         let view = st.sessions.view(&id)?;
         Ok(SessionOut { id, view })
     })
     .await?;
-    Ok(Json(out))
+    Ok(out)
 }
 
 /// Runs a changing action and answers `{id, view}`.
@@ -355,9 +355,9 @@ async fn change(
     st: Arc<AppState>,
     id: String,
     action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
-) -> ApiResult<Json<SessionOut>> {
+) -> ApiResult<SessionOut> {
     let ((), out) = blocking(move |work| st.sessions.change(&id, work, action)).await?;
-    Ok(Json(out))
+    Ok(out)
 }
 
 /// [`change`] for actions where the computer may think ([`thinking`]).
@@ -365,13 +365,13 @@ async fn change_thinking(
     st: Arc<AppState>,
     id: String,
     action: impl FnOnce(&mut Box<dyn Match>, &crate::Sessions) -> ApiResult<()> + Send + 'static,
-) -> ApiResult<Json<SessionOut>> {
+) -> ApiResult<SessionOut> {
     let st2 = st.clone();
     let ((), out) = thinking(&st.thinkers, move |work| {
         st2.sessions.change(&id, work, action)
     })
     .await?;
-    Ok(Json(out))
+    Ok(out)
 }
 
 #[derive(Deserialize, Clone)]
@@ -382,11 +382,20 @@ struct MoveRequest {
     setup: bool,
 }
 
-#[derive(Serialize)]
+/// The answer of a move or a step: the session (`{id, view}`) and the plies
+/// just played, `played`, beside them.
 struct MoveOut {
-    #[serde(flatten)]
     session: SessionOut,
     played: Vec<Played>,
+}
+
+impl IntoResponse for MoveOut {
+    fn into_response(self) -> Response {
+        match self.session.body(Some(&self.played)) {
+            Ok(body) => crate::sessions::json_response(body),
+            Err(e) => e.into_response(),
+        }
+    }
 }
 
 /// A log line of a move just played, with the cells that move touched (in click
@@ -452,15 +461,15 @@ async fn play_move(
     State(st): St,
     Path(id): Path<String>,
     ApiJson(req): ApiJson<MoveRequest>,
-) -> ApiResult<Json<MoveOut>> {
+) -> ApiResult<MoveOut> {
     // Where only people play, or computers that only look their moves up,
     // nothing thinks: the move runs like an undo, without a thinking slot.
     let (played, session) =
         change_replying(st, id, move |m, _| play_and_reply(m, req.clone())).await?;
-    Ok(Json(MoveOut { session, played }))
+    Ok(MoveOut { session, played })
 }
 
-async fn undo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
+async fn undo(State(st): St, Path(id): Path<String>) -> ApiResult<SessionOut> {
     change(st, id, |m, _| {
         if m.undo() {
             Ok(())
@@ -471,7 +480,7 @@ async fn undo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOu
     .await
 }
 
-async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
+async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<SessionOut> {
     change(st, id, |m, _| {
         if m.redo() {
             Ok(())
@@ -482,21 +491,21 @@ async fn redo(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOu
     .await
 }
 
-async fn new_game(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
+async fn new_game(State(st): St, Path(id): Path<String>) -> ApiResult<SessionOut> {
     let ((), session) = change_replying(st, id, |m, _| {
         m.new_game();
         let _ = replies(m);
         Ok(())
     })
     .await?;
-    Ok(Json(session))
+    Ok(session)
 }
 
-async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<Json<SessionOut>> {
+async fn resign(State(st): St, Path(id): Path<String>) -> ApiResult<SessionOut> {
     change(st, id, |m, _| Ok(m.resign()?)).await
 }
 
-async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>> {
+async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<MoveOut> {
     let (played, session) = change_replying(st, id, |m, _| match step_with_cells(m)? {
         Some(p) => Ok(vec![p]),
         None if m.turn().is_over() => Err(ApiError::conflict("the game is over")),
@@ -505,7 +514,7 @@ async fn step(State(st): St, Path(id): Path<String>) -> ApiResult<Json<MoveOut>>
         )),
     })
     .await?;
-    Ok(Json(MoveOut { session, played }))
+    Ok(MoveOut { session, played })
 }
 
 /// How long a hint waits for an exact solution that is being built before it
@@ -761,7 +770,7 @@ async fn play_from(
         st.sessions.resume(&record, work)
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(out)).into_response())
+    Ok((StatusCode::CREATED, out).into_response())
 }
 
 #[derive(Deserialize, Clone)]
@@ -775,7 +784,7 @@ async fn set_player(
     State(st): St,
     Path(id): Path<String>,
     ApiJson(req): ApiJson<SeatPlayerRequest>,
-) -> ApiResult<Json<SessionOut>> {
+) -> ApiResult<SessionOut> {
     if matches!(&req.player, PlayerRequest::Named(n) if n.len() > 256) {
         return Err(ApiError::bad_request("the player name is too long"));
     }
@@ -807,7 +816,7 @@ async fn set_player(
     }
     // A person or a random player: thinking only if another seat's player does.
     let ((), session) = change_replying(st, id, action).await?;
-    Ok(Json(session))
+    Ok(session)
 }
 
 #[derive(Deserialize)]
@@ -896,7 +905,7 @@ async fn resume_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<
         st.sessions.resume(&record, work)
     })
     .await?;
-    Ok((StatusCode::CREATED, Json(out)).into_response())
+    Ok((StatusCode::CREATED, out).into_response())
 }
 
 async fn delete_saved(State(st): St, Path(saved_id): Path<String>) -> ApiResult<StatusCode> {

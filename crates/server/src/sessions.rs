@@ -16,7 +16,9 @@
 
 use crate::error::ApiError;
 use crate::thinking::WorkContext;
+use axum::body::Bytes;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
@@ -27,7 +29,7 @@ use tabula_core::{Outcome, Seat};
 use tabula_engine::{build, parse_player_spec, DynGame, Match, MatchRecord, MatchView, Tally};
 use tabula_store::{LearnedKey, Metric, Revision, Store, StoreError, TallyDelta, Writer};
 
-/// A session as the API returns it.
+/// A session as the API returns it: `{"id": …, "view": …}`.
 #[derive(Serialize)]
 pub struct SessionOut {
     /// Session id.
@@ -36,26 +38,90 @@ pub struct SessionOut {
     pub view: SharedView,
 }
 
+/// Room for a view written afresh (a tic-tac-toe view is about 2.3 KB): the
+/// text is written once, without growing its buffer on the way.
+const VIEW_ROOM: usize = 4096;
+
+/// Room beyond the view for the rest of an answer of play (its id and the
+/// log lines of the plies just played).
+const ANSWER_ROOM: usize = 1024;
+
+impl SessionOut {
+    /// The answer's JSON, written once into a buffer of its size: the shared
+    /// view's text as it is, with the id before it and `played` (the lines of
+    /// the plies just played), if any, after it. The same text serde_json
+    /// writes for the answer (`routes::MoveOut` flattens a session).
+    pub(crate) fn body<P: Serialize>(&self, played: Option<&P>) -> Result<Bytes, ApiError> {
+        let mut out = Vec::with_capacity(self.view.0.len() + ANSWER_ROOM);
+        let written = (|| {
+            out.extend_from_slice(b"{\"id\":");
+            serde_json::to_writer(&mut out, &self.id)?;
+            out.extend_from_slice(b",\"view\":");
+            out.extend_from_slice(&self.view.0);
+            if let Some(played) = played {
+                out.extend_from_slice(b",\"played\":");
+                serde_json::to_writer(&mut out, played)?;
+            }
+            out.push(b'}');
+            Ok::<(), serde_json::Error>(())
+        })();
+        written.map_err(|e| ApiError::internal(format!("the answer could not be written: {e}")))?;
+        Ok(Bytes::from(out))
+    }
+}
+
+impl axum::response::IntoResponse for SessionOut {
+    fn into_response(self) -> axum::response::Response {
+        match self.body::<()>(None) {
+            Ok(body) => json_response(body),
+            Err(e) => e.into_response(),
+        }
+    }
+}
+
+/// An answer whose body is JSON already written.
+pub(crate) fn json_response(body: Bytes) -> axum::response::Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
 /// A view serialised once, as the JSON the API sends: the answer of the change
 /// that wrote it and the session's `last_view` share the text. A session keeps
-/// one string between requests instead of the view's many small allocations,
-/// and nothing is copied.
+/// one buffer between requests instead of the view's many small allocations,
+/// and answers copy it once into their body.
 #[derive(Clone)]
-pub struct SharedView(Arc<RawValue>);
+pub struct SharedView(Bytes);
 
 impl SharedView {
     /// The JSON of `view` (its board's cells from the JSON kept for the same
-    /// cells: [`tabula_core::with_kept_cells`]).
-    pub fn of(view: &MatchView) -> Result<Self, ApiError> {
-        tabula_core::with_kept_cells(|| serde_json::value::to_raw_value(view))
-            .map(|raw| SharedView(Arc::from(raw)))
-            .map_err(|e| ApiError::internal(format!("the view could not be written: {e}")))
+    /// cells: [`tabula_core::with_kept_cells`]), written into a buffer of
+    /// `room` bytes to start with.
+    pub fn of(view: &MatchView, room: usize) -> Result<Self, ApiError> {
+        let mut out = Vec::with_capacity(room);
+        tabula_core::with_kept_cells(|| serde_json::to_writer(&mut out, view))
+            .map_err(|e| ApiError::internal(format!("the view could not be written: {e}")))?;
+        Ok(SharedView(Bytes::from(out)))
+    }
+
+    /// Room for the next view of the same session: this one's size and some.
+    fn next_room(&self) -> usize {
+        self.0.len() + self.0.len() / 4
     }
 }
 
 impl Serialize for SharedView {
+    /// The view's text as it is (read back as JSON first: the answers of play
+    /// copy the text without this, [`SessionOut::body`]).
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
+        use serde::ser::Error;
+        let raw: &RawValue = serde_json::from_slice(&self.0).map_err(S::Error::custom)?;
+        raw.serialize(s)
     }
 }
 
@@ -412,7 +478,7 @@ impl Sessions {
         let id = tabula_store::random_id();
         let record = m.record();
         let view = m.view();
-        let shared = SharedView::of(&view)?;
+        let shared = SharedView::of(&view, VIEW_ROOM)?;
         let revision = self.store.write(|w| {
             let revision = w.insert_session(&id, &record)?;
             // A match can end before anyone clicks (computer against computer).
@@ -480,7 +546,7 @@ impl Sessions {
             .map_err(|e| ApiError::conflict(format!("cannot rebuild the session: {e}")))?;
         self.make_room()?;
         let inner = self.rebuild(game.as_ref(), &record, revision)?;
-        let view = SharedView::of(&inner.m.view())?;
+        let view = SharedView::of(&inner.m.view(), VIEW_ROOM)?;
         let session = Arc::new(Session {
             id: id.to_string(),
             game,
@@ -510,7 +576,7 @@ impl Sessions {
             .and_then(|(record, revision)| self.rebuild(s.game.as_ref(), &record, revision));
         match rebuilt {
             Ok(fresh) => {
-                *lock(&s.last_view) = SharedView::of(&fresh.m.view()).ok();
+                *lock(&s.last_view) = SharedView::of(&fresh.m.view(), VIEW_ROOM).ok();
                 *inner = fresh;
             }
             Err(_) => {
@@ -599,7 +665,7 @@ impl Sessions {
     pub fn view(&self, id: &str) -> Result<SharedView, ApiError> {
         let s = self.get(id)?;
         match s.inner.try_lock() {
-            Ok(inner) if !inner.gone => return SharedView::of(&inner.m.view()),
+            Ok(inner) if !inner.gone => return SharedView::of(&inner.m.view(), VIEW_ROOM),
             Err(std::sync::TryLockError::WouldBlock) => {
                 if let Some(view) = lock(&s.last_view).clone() {
                     return Ok(view);
@@ -607,7 +673,7 @@ impl Sessions {
             }
             _ => {}
         }
-        self.enter(id, |_, inner| SharedView::of(&inner.m.view()))
+        self.enter(id, |_, inner| SharedView::of(&inner.m.view(), VIEW_ROOM))
     }
 
     /// Runs an action on a session and writes the result before answering. When
@@ -675,7 +741,10 @@ impl Sessions {
         };
         let record = inner.m.record();
         let view = inner.m.view();
-        let shared = match SharedView::of(&view) {
+        let room = lock(&s.last_view)
+            .as_ref()
+            .map_or(VIEW_ROOM, SharedView::next_room);
+        let shared = match SharedView::of(&view, room) {
             Ok(shared) => shared,
             Err(e) => {
                 self.restore(s, inner);
@@ -972,7 +1041,8 @@ mod tests {
             for _ in 0..2 {
                 for _ in 0..2 {
                     let view = m.view();
-                    let shared = serde_json::to_string(&SharedView::of(&view).unwrap()).unwrap();
+                    let shared =
+                        serde_json::to_string(&SharedView::of(&view, 16).unwrap()).unwrap();
                     assert_eq!(
                         shared,
                         serde_json::to_string(&view).unwrap(),
@@ -992,7 +1062,7 @@ mod tests {
         let (_d, _store, _record, view) = setup();
         let out = SessionOut {
             id: "x".into(),
-            view: SharedView::of(&view).unwrap(),
+            view: SharedView::of(&view, 16).unwrap(),
         };
         let text = serde_json::to_string(&view).unwrap();
         assert_eq!(
@@ -1006,6 +1076,12 @@ mod tests {
             session: SessionOut,
             played: Vec<u32>,
         }
+        // The bodies written by hand are the very text serde_json writes.
+        assert_eq!(
+            &out.body::<()>(None).unwrap()[..],
+            serde_json::to_string(&out).unwrap().as_bytes()
+        );
+        let played = out.body(Some(&vec![5])).unwrap();
         let flat = Flat {
             session: out,
             played: vec![5],
@@ -1013,6 +1089,10 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&flat).unwrap(),
             json!({"id": "x", "view": view, "played": [5]})
+        );
+        assert_eq!(
+            &played[..],
+            serde_json::to_string(&flat).unwrap().as_bytes()
         );
     }
 
