@@ -22,24 +22,23 @@
 use crate::bytes::format_bytes;
 use crate::ledger::{BuildTurn, Ledger, Reservation};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default memory budget of one computation: 1 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 
-static DEFAULT_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_MAX_MEMORY);
-
-/// Sets the memory limit of [`Budget::default`] for the whole process (the CLI's and
-/// the server's `--max-memory`).
+/// Sets the process's `--max-memory` (the CLI's, the server's, Python's): the
+/// limit of the process's default ledger ([`Ledger::global`]), and so the
+/// memory limit of [`Budget::default`].
 pub fn set_default_max_memory(bytes: u64) {
-    DEFAULT_LIMIT.store(bytes.max(1), Ordering::Relaxed);
+    Ledger::global().set_limit(Some(bytes));
 }
 
-/// The memory limit [`Budget::default`] gives (1 GiB unless set).
+/// The process's `--max-memory` ([`set_default_max_memory`]; 1 GiB unless set).
 pub fn default_max_memory() -> u64 {
-    DEFAULT_LIMIT.load(Ordering::Relaxed)
+    Ledger::global().limit()
 }
 
 /// A shared "please stop" flag. Clones share the flag.
@@ -111,10 +110,11 @@ impl fmt::Debug for Account {
 }
 
 impl Default for Budget {
-    /// The process's default memory limit ([`default_max_memory`], 1 GiB unless
-    /// set), no deadline, a fresh cancel flag.
+    /// [`Budget::within`] the process's default ledger: its memory limit
+    /// ([`default_max_memory`], 1 GiB unless set), no deadline, a fresh cancel
+    /// flag.
     fn default() -> Self {
-        Self::new(default_max_memory())
+        Self::within(Ledger::global())
     }
 }
 
@@ -188,6 +188,12 @@ impl Budget {
             ledger: Ledger::global(),
             account: None,
         }
+    }
+
+    /// The default budget of a computation in `ledger`: the ledger's limit
+    /// as its memory limit, no deadline, a fresh cancel flag.
+    pub fn within(ledger: &'static Ledger) -> Self {
+        Self::new(ledger.limit()).in_ledger(ledger)
     }
 
     /// The ledger this computation's tables are counted in: where a table it

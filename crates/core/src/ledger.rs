@@ -24,10 +24,12 @@
 //!   ([`Ledger::take_turn`]) so that two of them never each hold half of the
 //!   room while waiting for the other's half.
 //!
-//! The limit is the process's `--max-memory` ([`crate::default_max_memory`])
-//! unless set otherwise ([`Ledger::set_limit`]).
+//! A ledger's limit is [`DEFAULT_MAX_MEMORY`] (1 GiB) unless set
+//! ([`Ledger::set_limit`]); the process's default ledger ([`Ledger::global`])
+//! holds the process's `--max-memory` ([`crate::set_default_max_memory`]), which
+//! is also the memory limit of [`Budget::default`](crate::Budget::default).
 
-use crate::budget::{default_max_memory, BudgetError};
+use crate::budget::{BudgetError, DEFAULT_MAX_MEMORY};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
@@ -48,9 +50,6 @@ pub trait Reliever: Send + Sync {
     /// ledger's lock held.
     fn relieve_one(&self) -> bool;
 }
-
-/// Means "not set": the limit follows [`default_max_memory`].
-const FOLLOW_DEFAULT: u64 = 0;
 
 #[derive(Default)]
 struct Accounts {
@@ -79,7 +78,7 @@ pub struct Ledger {
 impl Default for Ledger {
     fn default() -> Self {
         Ledger {
-            limit: AtomicU64::new(FOLLOW_DEFAULT),
+            limit: AtomicU64::new(DEFAULT_MAX_MEMORY),
             accounts: Arc::default(),
             turns: Arc::default(),
         }
@@ -130,29 +129,34 @@ fn lock(accounts: &Mutex<Accounts>) -> MutexGuard<'_, Accounts> {
 }
 
 impl Ledger {
-    /// A ledger of its own (tests); the process's is [`Ledger::global`].
+    /// A ledger of its own, with a limit of [`DEFAULT_MAX_MEMORY`]: for a
+    /// context of its own (an engine's, a test's); the process's default one
+    /// is [`Ledger::global`].
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// The process's ledger.
+    /// The process's default ledger: the one a [`Budget`](crate::Budget) counts
+    /// its tables in unless given another ([`Budget::in_ledger`](crate::Budget::in_ledger)),
+    /// whose limit is the process's `--max-memory`. It is process-wide because
+    /// the tables a game keeps for the process (Kono's, Auto120's) serve every
+    /// caller, and callers that make no context of their own (the CLI, the
+    /// server, Python) must all count them in one account.
     pub fn global() -> &'static Ledger {
         static GLOBAL: OnceLock<Ledger> = OnceLock::new();
         GLOBAL.get_or_init(Ledger::new)
     }
 
-    /// The most bytes the tables of this process may hold together:
-    /// [`default_max_memory`] (the process's `--max-memory`) unless set.
+    /// The most bytes the tables counted here may hold together
+    /// ([`DEFAULT_MAX_MEMORY`] unless set; the process's `--max-memory` for
+    /// the process's ledger).
     pub fn limit(&self) -> u64 {
-        match self.limit.load(Ordering::Relaxed) {
-            FOLLOW_DEFAULT => default_max_memory(),
-            set => set,
-        }
+        self.limit.load(Ordering::Relaxed)
     }
 
-    /// Sets the limit (`None`: follow [`default_max_memory`] again).
+    /// Sets the limit (`None`: [`DEFAULT_MAX_MEMORY`] again).
     pub fn set_limit(&self, bytes: Option<u64>) {
-        let value = bytes.map_or(FOLLOW_DEFAULT, |b| b.max(1));
+        let value = bytes.map_or(DEFAULT_MAX_MEMORY, |b| b.max(1));
         self.limit.store(value, Ordering::Relaxed);
     }
 
@@ -511,15 +515,15 @@ mod tests {
     }
 
     #[test]
-    fn more_than_the_whole_limit_is_refused_as_too_large_and_the_limit_follows_max_memory() {
+    fn more_than_the_whole_limit_is_refused_as_too_large_and_the_limit_is_1_gib_unless_set() {
         let ledger = Ledger::new();
-        assert_eq!(ledger.limit(), default_max_memory());
+        assert_eq!(ledger.limit(), DEFAULT_MAX_MEMORY);
         ledger.set_limit(Some(100));
         assert!(matches!(
             ledger.reserve("a huge table", 101),
             Err(BudgetError::Memory { limit: 100, .. })
         ));
         ledger.set_limit(None);
-        assert_eq!(ledger.limit(), default_max_memory());
+        assert_eq!(ledger.limit(), DEFAULT_MAX_MEMORY);
     }
 }

@@ -467,9 +467,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
                 // The build sees the cell's flag as its current budget's
                 // (`Budget::current`), on the pool's thread that runs it, and
                 // the ledger of the caller that started it as its budget's.
-                let budget = Budget::default()
-                    .with_cancel(stop.clone())
-                    .in_ledger(ledger);
+                let budget = Budget::within(ledger).with_cancel(stop.clone());
                 let built = pool.install(|| {
                     budget.run(|| std::panic::catch_unwind(AssertUnwindSafe(|| build(&report))))
                 });

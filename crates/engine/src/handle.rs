@@ -272,7 +272,9 @@ impl<G: Registered> Handle<G> {
             }
             let start = game.initial_state();
             // The cell's budget: stopped when every waiter was cancelled.
-            let budget = Budget::current().unwrap_or_default().in_ledger(ledger);
+            let budget = Budget::current()
+                .unwrap_or_else(|| Budget::within(ledger))
+                .in_ledger(ledger);
             // Refused in words when the ledger has no room (tried again after a
             // pause) or the estimate passes the memory limit (for good).
             let budget = solve_budget(&game, &start, &budget)?;
@@ -368,7 +370,7 @@ impl<G: Registered> Handle<G> {
             return;
         }
         let ledger = self.tables.ledger;
-        let within = Budget::default().in_ledger(ledger);
+        let within = Budget::within(ledger);
         let Ok(budget) = solve_budget(&self.game, state, &within) else {
             return;
         };

@@ -139,11 +139,12 @@ rusty_fork_test! {
     }
 
     #[test]
-    fn the_default_ledger_follows_the_process_max_memory() {
-        // Without a limit of its own the ledger's is the process's --max-memory.
-        let ledger = Ledger::global();
-        ledger.set_limit(None);
+    fn the_process_max_memory_is_its_default_ledgers_limit_and_its_default_budgets() {
         set_default_max_memory(123 << 20);
-        assert_eq!(ledger.limit(), 123 << 20);
+        assert_eq!(Ledger::global().limit(), 123 << 20);
+        assert_eq!(Budget::default().max_memory_bytes, 123 << 20);
+        // An engine of its own keeps its own limit.
+        let engine = crate::own_engine(300 << 20);
+        assert_eq!(Budget::within(engine.ledger()).max_memory_bytes, 300 << 20);
     }
 }

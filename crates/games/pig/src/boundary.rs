@@ -104,12 +104,11 @@ fn answer(input: &str) -> Result<ToolAnswer, ToolError> {
     // Waits a bounded time whatever the caller's budget: the table's build is
     // bounded by the memory ledger and goes on in the background.
     let until = Budget::default().with_deadline(Instant::now() + WAIT);
-    let sol =
-        solve::shared(&game, tabula_core::default_max_memory(), &until, &|_| {}).map_err(|e| {
-            bad(format!(
-                "the exact table is not ready ({e}); ask again in a moment"
-            ))
-        })?;
+    let sol = solve::shared(&game, until.ledger().limit(), &until, &|_| {}).map_err(|e| {
+        bad(format!(
+            "the exact table is not ready ({e}); ask again in a moment"
+        ))
+    })?;
     let rows = shared_table(&sol, &game);
     let mut lines = Vec::new();
     let mut data = serde_json::json!({

@@ -437,13 +437,8 @@ impl ExactAnalysis for Pig {
     /// first move is not a silent wait of up to minutes.
     fn prepare_player(&self, player: &str, progress: &dyn Fn(f64)) -> Option<Result<(), String>> {
         (player == "optimal").then(|| {
-            solve::shared(
-                self,
-                tabula_core::default_max_memory(),
-                &tabula_core::Budget::default(),
-                progress,
-            )
-            .map(|_| ())
+            let budget = tabula_core::Budget::default();
+            solve::shared(self, budget.ledger().limit(), &budget, progress).map(|_| ())
         })
     }
 }

@@ -337,7 +337,7 @@ pub fn in_time(game: &Pig) -> Option<Arc<Solution>> {
     if let Some(left) = until.remaining() {
         until = until.with_deadline(Instant::now() + left / 2);
     }
-    shared(game, tabula_core::default_max_memory(), &until, &|_| {}).ok()
+    shared(game, until.ledger().limit(), &until, &|_| {}).ok()
 }
 
 /// Each seat's chance when `side` wins with chance `p`.
