@@ -109,7 +109,7 @@ impl Engine {
     }
 
     /// The process's default engine, in the process's default ledger
-    /// ([`Ledger::global`]): the one the free functions ([`build`], …) use.
+    /// ([`Ledger::global`]): the one the free functions ([`crate::build`], …) use.
     /// Kept process-wide because the tables a game keeps for the process
     /// (Kono's, Auto120's) and the matches a server plays are shared by every
     /// caller of the process, which must all count them in one ledger.

@@ -537,7 +537,7 @@ impl<G: Registered> Handle<G> {
     /// known from its size facts before anything is built, the same before and
     /// after anyone asks for it: a game's own oracle when the least memory it can
     /// be had in fits the limit of its tables' ledger (the process's
-    /// `--max-memory`, [`ExactAnalysis::exact_oracle_bytes`]),
+    /// `--max-memory`, [`tabula_core::ExactAnalysis::exact_oracle_bytes`]),
     /// else the generic solver on a small game whose estimate (where it bounds
     /// its positions) fits.
     pub fn claims_exact(&self) -> bool {
