@@ -73,6 +73,8 @@ pub struct Ledger {
     limit: AtomicU64,
     accounts: Arc<Mutex<Accounts>>,
     turns: Arc<Turns>,
+    /// Held by the table build under way ([`Ledger::one_build_at_a_time`]).
+    build_gate: Mutex<()>,
 }
 
 impl Default for Ledger {
@@ -81,6 +83,7 @@ impl Default for Ledger {
             limit: AtomicU64::new(DEFAULT_MAX_MEMORY),
             accounts: Arc::default(),
             turns: Arc::default(),
+            build_gate: Mutex::new(()),
         }
     }
 }
@@ -191,6 +194,19 @@ impl Ledger {
         Some(BuildTurn {
             turns: self.turns.clone(),
         })
+    }
+
+    /// Waits until no other table build counted here holds the gate, and
+    /// holds it until the guard is dropped. Table builds
+    /// ([`TableCell`](crate::TableCell)) run one at a time in a ledger: each
+    /// takes every core through its own pool anyway, and a build's peak memory
+    /// (a solver's work space) is far above the table it leaves, so two at
+    /// once could pass the ledger's limit where one after the other stays well
+    /// within it. (A process has one ledger unless a test makes its own.)
+    pub fn one_build_at_a_time(&self) -> MutexGuard<'_, ()> {
+        // No user code runs under the lock's check; a build that panicked
+        // while holding it has ended.
+        self.build_gate.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Bytes held now: reservations and every meter.

@@ -49,16 +49,10 @@ pub const FIRST_PAUSE: Duration = Duration::from_secs(1);
 /// passing reason.
 pub const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
-/// Builds run one at a time in a process: each takes every core through its own
-/// pool anyway, and a build's peak memory (a solver's work space) is far above the
-/// table it leaves, so two at once could pass the process's memory budget where
-/// one after the other stays well within it.
-static BUILD_GATE: Mutex<()> = Mutex::new(());
-
 thread_local! {
     /// True on a build's own threads: a build that needs another cell's table
-    /// starts that build past the gate it already holds (else it would wait on
-    /// itself).
+    /// starts that build past the gate it already holds
+    /// ([`Ledger::one_build_at_a_time`]; else it would wait on itself).
     static INSIDE_BUILD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -458,7 +452,7 @@ impl<T: Send + Sync + 'static> TableCell<T> {
             .name("tabula-table".into())
             .spawn(move || {
                 INSIDE_BUILD.with(|b| b.set(true));
-                let _gate = (!nested).then(|| BUILD_GATE.lock().unwrap_or_else(|e| e.into_inner()));
+                let _gate = (!nested).then(|| ledger.one_build_at_a_time());
                 let report = |f: f64| {
                     inner
                         .progress
@@ -767,6 +761,52 @@ mod tests {
                 .unwrap();
             assert_eq!(*t, 21);
         });
+    }
+
+    #[test]
+    fn builds_in_ledgers_of_their_own_do_not_wait_for_each_other() {
+        // Each build says it started, then waits for the other's word: under
+        // one gate the second would start only after the first gave up.
+        let (first_says, first_heard) = mpsc::channel::<()>();
+        let (second_says, second_heard) = mpsc::channel::<()>();
+        let build = |says: mpsc::Sender<()>, hears: mpsc::Receiver<()>| {
+            move |_: &dyn Fn(f64)| -> Result<bool, BuildError> {
+                says.send(()).ok();
+                Ok(hears.recv_timeout(Duration::from_secs(30)).is_ok())
+            }
+        };
+        let both = within_a_minute(move || {
+            let ledgers: [&'static Ledger; 2] = [
+                Box::leak(Box::new(Ledger::new())),
+                Box::leak(Box::new(Ledger::new())),
+            ];
+            let cells: [TableCell<bool>; 2] = [TableCell::new("one"), TableCell::new("two")];
+            let builds = [
+                build(first_says, second_heard),
+                build(second_says, first_heard),
+            ];
+            std::thread::scope(|s| {
+                let runs: Vec<_> = cells
+                    .iter()
+                    .zip(builds)
+                    .zip(ledgers)
+                    .map(|((cell, build), ledger)| {
+                        s.spawn(move || {
+                            let until = Budget::unlimited().in_ledger(ledger);
+                            *cell.get_or_build(build, &until, &|_| {}).unwrap()
+                        })
+                    })
+                    .collect();
+                runs.into_iter()
+                    .map(|r| r.join().unwrap())
+                    .collect::<Vec<_>>()
+            })
+        });
+        assert_eq!(
+            both,
+            [true, true],
+            "each build heard the other while running"
+        );
     }
 
     #[test]
