@@ -214,12 +214,18 @@ def _parse_game_string(text: str) -> Tuple[str, Dict[str, str]]:
 class TabulaState(pyspiel.State):
     """An OpenSpiel state over a `tabula_games.State` (its `tabula_state`)."""
 
-    # The game, kept so that `get_game()` and copies need not ask pyspiel's C++
-    # base for it, is in a slot of its own, out of the instance dictionary:
-    # pyspiel's C++ side copies (`Clone`) and serializes a Python state as its
-    # dictionary (`tabula_state`, deep-copied or pickled), and the copy or the
-    # state read back gets its game from `new_initial_state`.
-    __slots__ = ("_game", "__dict__")
+    # Slots, not an instance dictionary (one more object to make and free for
+    # every state: MCTS copies a state twice a simulation). The game is kept so
+    # that `get_game()` and copies need not ask pyspiel's C++ base for it.
+    __slots__ = ("tabula_state", "_game")
+
+    @property
+    def __dict__(self) -> Dict[str, Any]:  # type: ignore[override]
+        # What pyspiel's C++ side copies (`Clone`: deep-copied into a new
+        # state) and serializes (pickled) as a Python state's own data: the
+        # engine's state. The copy, or the state read back, gets its game from
+        # `new_initial_state`.
+        return {"tabula_state": self.tabula_state}
 
     def __init__(self, game: "TabulaGame", native: Any) -> None:
         super().__init__(game)
